@@ -1,0 +1,288 @@
+//! The players of the arena: every algorithm of the seeds and strong search, generic over
+//! [`rules::Game`] where they can be.
+//!
+//! An [`Agent`] chooses a move for a position within its budget and reports what it searched.
+//! It draws randomness only from the [`AgentRng`] in the [`Context`] it is handed, so with a
+//! budget in iterations, rollouts, nodes or depth it is reproducible from the arena's seed.
+//! Agents are built from an [`AgentSpec`], the text form used everywhere:
+//!
+//! ```
+//! use agents::{AgentSpec, Context, build};
+//! use rand::SeedableRng;
+//! use rules::{Game, Variant};
+//!
+//! let game = "tictactoe".parse::<Variant>()?.mnk().unwrap().start();
+//! let spec: AgentSpec = "random".parse()?;
+//! let mut agent = build::<rules::Mnk>(&spec)?;
+//! let mut rng = agents::AgentRng::seed_from_u64(7);
+//! let choice = agent.choose(&game, &mut Context::new(&mut rng))?;
+//! assert!(game.is_legal(choice.mv));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod fault;
+mod random;
+pub mod spec;
+
+use std::time::{Duration, Instant};
+
+use rules::{Game, Mnk, OanQuan, Variant};
+
+pub use fault::Fault;
+pub use random::Random;
+pub use spec::{AgentSpec, ParamDoc, Params, SpecError};
+
+/// The random number generator every agent draws from: ChaCha8, portable and seedable, handed
+/// out by the arena (one stream per agent per game).
+pub type AgentRng = rand_chacha::ChaCha8Rng;
+
+/// What an agent gets besides the position: its RNG and the time it may use.
+pub struct Context<'a> {
+    /// The only source of randomness an agent may use.
+    pub rng: &'a mut AgentRng,
+    /// When the arena's per-move time limit runs out, if the experiment sets one. Agents with a
+    /// search loop return their best move so far before it; others may ignore it.
+    pub deadline: Option<Instant>,
+}
+
+impl<'a> Context<'a> {
+    /// A context with no time limit.
+    pub fn new(rng: &'a mut AgentRng) -> Self {
+        Context {
+            rng,
+            deadline: None,
+        }
+    }
+
+    /// The same context with a deadline.
+    pub fn with_deadline(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Time left before the deadline, if there is one.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+}
+
+/// What a search looked at to choose its move.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Nodes visited, simulations run or playouts played (the agent's own unit of work).
+    pub nodes: u64,
+    /// The depth reached (full iterations of iterative deepening, tree depth for MCTS), if any.
+    pub depth: Option<u32>,
+    /// The value of the chosen move from the mover's view, in the agent's own units, if any.
+    pub score: Option<f64>,
+    /// Why this move, in a few words, where the agent can say (`win now`, `block`, ...).
+    pub reason: Option<String>,
+}
+
+/// A chosen move and how it was found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice<M> {
+    /// The move.
+    pub mv: M,
+    /// The search statistics.
+    pub stats: SearchStats,
+}
+
+impl<M> Choice<M> {
+    /// A choice with nothing to report but `nodes`.
+    pub fn new(mv: M, nodes: u64) -> Self {
+        Choice {
+            mv,
+            stats: SearchStats {
+                nodes,
+                ..SearchStats::default()
+            },
+        }
+    }
+}
+
+/// Why an agent could not give a move. The arena scores it as a loss with the matching
+/// termination (`crash`, `illegal-move`, `timeout`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AgentError {
+    /// The agent failed (an outside engine died or answered `ERROR`).
+    #[error("crash: {0}")]
+    Crash(String),
+    /// The agent answered something that is not a legal move.
+    #[error("illegal move: {0}")]
+    IllegalMove(String),
+    /// The agent ran out of time.
+    #[error("timeout: {0}")]
+    Timeout(String),
+}
+
+/// A player: chooses moves for positions of `G`.
+pub trait Agent<G: Game>: Send {
+    /// Chooses a move for `position`, which is not over. Draws randomness only from `ctx.rng`.
+    fn choose(
+        &mut self,
+        position: &G,
+        ctx: &mut Context<'_>,
+    ) -> Result<Choice<G::Move>, AgentError>;
+}
+
+/// The family of games a type of position belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// m,n,k games.
+    Mnk,
+    /// O An Quan.
+    OanQuan,
+}
+
+impl Family {
+    /// The family of `variant`.
+    pub fn of(variant: &Variant) -> Family {
+        match variant {
+            Variant::Mnk(_) => Family::Mnk,
+            Variant::OanQuan(_) => Family::OanQuan,
+        }
+    }
+
+    /// The family's name in variant ids.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Mnk => "m,n,k games",
+            Family::OanQuan => "O An Quan",
+        }
+    }
+}
+
+/// The games agents can be built for, and what each brings of its own.
+pub trait AgentGame: Game {
+    /// The family this type of position belongs to.
+    const FAMILY: Family;
+
+    /// A move that is never legal in `self` (for the `fault` agent).
+    fn illegal_move(&self) -> Self::Move;
+}
+
+impl AgentGame for Mnk {
+    const FAMILY: Family = Family::Mnk;
+
+    fn illegal_move(&self) -> rules::Cell {
+        // The sentinel column of the first row is never a cell of the board.
+        rules::Cell(u16::from(self.config().cols()))
+    }
+}
+
+impl AgentGame for OanQuan {
+    const FAMILY: Family = Family::OanQuan;
+
+    fn illegal_move(&self) -> rules::Sow {
+        // A square of the player not to move.
+        let square = match self.side_to_move() {
+            rules::Player::First => 6,
+            rules::Player::Second => 0,
+        };
+        rules::Sow {
+            square,
+            direction: rules::oanquan::Direction::Right,
+        }
+    }
+}
+
+/// Which games a kind plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plays {
+    /// Every game.
+    Every,
+    /// m,n,k games only.
+    Mnk,
+    /// O An Quan only.
+    OanQuan,
+}
+
+impl Plays {
+    /// Whether a kind with this reach plays games of `family`.
+    pub fn includes(self, family: Family) -> bool {
+        match self {
+            Plays::Every => true,
+            Plays::Mnk => family == Family::Mnk,
+            Plays::OanQuan => family == Family::OanQuan,
+        }
+    }
+
+    /// The games, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Plays::Every => "every game",
+            Plays::Mnk => "m,n,k games only",
+            Plays::OanQuan => "O An Quan only",
+        }
+    }
+}
+
+/// One agent kind of the roster, for `arena list` and for checking specs.
+#[derive(Clone, Copy, Debug)]
+pub struct Kind {
+    /// The name specs use.
+    pub name: &'static str,
+    /// What it is, in a line.
+    pub summary: &'static str,
+    /// The games it plays.
+    pub plays: Plays,
+    /// Its parameters.
+    pub params: &'static [ParamDoc],
+    /// Whether `arena list` shows it (the `fault` agent, for testing the arena, is hidden).
+    pub listed: bool,
+}
+
+/// Every agent kind, in the order `arena list` shows them.
+pub const KINDS: &[Kind] = &[random::KIND, fault::KIND];
+
+/// The kind named `name`.
+pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
+    KINDS
+        .iter()
+        .find(|k| k.name == name)
+        .ok_or_else(|| SpecError::UnknownKind {
+            kind: name.to_string(),
+            known: KINDS
+                .iter()
+                .filter(|k| k.listed)
+                .map(|k| k.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Checks a spec for `variant` without playing: the kind exists, plays the variant, and
+/// every parameter is accepted.
+pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
+    match variant {
+        Variant::Mnk(_) => build::<Mnk>(spec).map(drop),
+        Variant::OanQuan(_) => build::<OanQuan>(spec).map(drop),
+    }
+}
+
+/// Whether the kind of `spec` plays `variant` (false for an unknown kind).
+pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
+    kind(&spec.kind).is_ok_and(|k| k.plays.includes(Family::of(variant)))
+}
+
+/// Builds the agent `spec` names for games of type `G`. Building is cheap: agents allocate
+/// their search memory when they first search, not here.
+pub fn build<G: AgentGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
+    let kind = kind(&spec.kind)?;
+    if !kind.plays.includes(G::FAMILY) {
+        return Err(SpecError::Unsupported {
+            kind: kind.name.to_string(),
+            variant: G::FAMILY.name().to_string(),
+            plays: kind.plays.describe().to_string(),
+        });
+    }
+    let params = Params::new(spec, kind.params)?;
+    match kind.name {
+        "random" => Ok(Box::new(Random::from_params(&params)?)),
+        "fault" => Ok(Box::new(Fault::from_params(&params)?)),
+        other => unreachable!("kind `{other}` is in KINDS but not built"),
+    }
+}

@@ -1,0 +1,1 @@
+//! Experiments, seeded round-robin scheduling, parallel play, CSV records and resume.

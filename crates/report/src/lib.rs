@@ -1,0 +1,1 @@
+//! Reads arena CSVs, fits Elo with bootstrap intervals, writes standings, charts and report.md.

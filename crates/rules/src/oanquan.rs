@@ -213,6 +213,31 @@ impl OanQuan {
         }
     }
 
+    /// A position from its parts, for tests and tools: small seeds per ring cell (mandarin
+    /// cells included), whether mandarin A and B hold their piece, the captures, and the player
+    /// to move. The ply count starts at 0; the game is over if both mandarin cells are empty.
+    pub fn from_parts(
+        rules: OanQuanRules,
+        seeds: [u16; CELLS],
+        pieces: [bool; 2],
+        captures: [i32; 2],
+        to_move: Player,
+    ) -> Self {
+        let mut position = OanQuan {
+            rules,
+            seeds,
+            pieces,
+            captures,
+            to_move,
+            plies: 0,
+            result: None,
+        };
+        if position.cell_is_empty(MANDARIN_A) && position.cell_is_empty(MANDARIN_B) {
+            position.result = Some(Self::decide(position.final_totals()));
+        }
+        position
+    }
+
     /// The rule set.
     pub fn rules(&self) -> &OanQuanRules {
         &self.rules

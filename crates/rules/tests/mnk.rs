@@ -248,7 +248,8 @@ fn moves_parse_in_both_notations() {
 #[test]
 fn bad_move_texts_say_what_is_wrong() {
     let g = after("tictactoe", "b2");
-    let cases: [(&str, fn(&MoveError) -> bool); 9] = [
+    type Check = fn(&MoveError) -> bool;
+    let cases: [(&str, Check); 9] = [
         ("", |e| matches!(e, MoveError::Syntax { .. })),
         ("zz", |e| matches!(e, MoveError::Syntax { .. })),
         ("b", |e| matches!(e, MoveError::Syntax { .. })),

@@ -1,1 +1,44 @@
-fn main() {}
+//! `arena`: plays game-AI agents against each other in seeded, reproducible round-robin
+//! tournaments, records every game to CSV, fits Elo ratings and draws charts.
+
+mod games_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Seeded, reproducible round-robin tournaments of game-AI agents: m,n,k games (tic-tac-toe,
+/// gomoku, caro) and O An Quan, recorded to CSV, rated with Elo, drawn as charts.
+#[derive(Debug, Parser)]
+#[command(name = "arena", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// The games, example variant ids, and the agents with their parameters.
+    #[command(after_help = "Example:\n  arena list")]
+    List,
+    /// Counts move sequences of each length from the start, to check the move generator.
+    Perft(games_cmd::PerftArgs),
+    /// Plays a move list from the start and prints the position after each move.
+    Replay(games_cmd::ReplayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::List => games_cmd::list(),
+        Command::Perft(args) => games_cmd::perft(args),
+        Command::Replay(args) => games_cmd::replay(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! `arena list`, `arena perft` and `arena replay`: the commands about the games themselves.
+
+use std::time::Instant;
+
+use anyhow::{Context as _, Result, bail};
+use clap::Args;
+use rules::{Game, OanQuan, Player, Variant};
+
+/// `arena perft VARIANT DEPTH`.
+#[derive(Debug, Args)]
+#[command(after_help = "Example:\n  arena perft tictactoe 9\n  arena perft mnk-5x5k4 5")]
+pub struct PerftArgs {
+    /// The variant id, like `tictactoe`, `mnk-5x5k4` or `oanquan`.
+    pub variant: String,
+    /// The deepest depth to count (plies).
+    pub depth: u32,
+}
+
+/// `arena replay VARIANT "MOVES"`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena replay oanquan \"3P 7P 5P\"\n  arena replay tictactoe \"b2 a1 c3\""
+)]
+pub struct ReplayArgs {
+    /// The variant id, like `tictactoe` or `oanquan`.
+    pub variant: String,
+    /// The moves, space-separated, in the game's notation (`b2` or `1,1` for m,n,k; `3P` for
+    /// O An Quan).
+    pub moves: String,
+}
+
+/// Parses a variant id with an error that names it.
+pub fn parse_variant(id: &str) -> Result<Variant> {
+    id.parse::<Variant>()
+        .with_context(|| format!("bad variant id `{id}`"))
+}
+
+/// `arena list`: games, example variant ids, agents and their parameters.
+pub fn list() -> Result<()> {
+    println!("Games and variant ids:");
+    println!(
+        "  m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))"
+    );
+    println!(
+        "      win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)"
+    );
+    println!(
+        "      -center: the first stone goes on the centre cell (row (M-1)/2, column (N-1)/2, 0-based)"
+    );
+    println!(
+        "      examples: mnk-3x3k3 (alias tictactoe), mnk-5x5k4, mnk-9x9k5, mnk-15x15k5 (gomoku),"
+    );
+    println!("                mnk-15x15k5-caro (caro), mnk-15x15k5-exact-center, mnk-4x7k4");
+    println!("      moves: column letter + row number (a1 top-left), or 0-based row,col like 2,1");
+    println!("  O An Quan: oanquan[-mandarinN][-stop][-youngN][-end]");
+    println!("      -mandarinN: a mandarin piece is worth N (canonical 10)");
+    println!(
+        "      -stop: an empty mandarin cell ends the turn instead of opening a capture (canonical: gap)"
+    );
+    println!(
+        "      -youngN: a mandarin cell with its piece and fewer than N seeds cannot be captured (canonical: off)"
+    );
+    println!(
+        "      -end: a player who must refill an empty side and cannot pay 5 ends the game (canonical: borrow)"
+    );
+    println!("      examples: oanquan, oanquan-mandarin5, oanquan-stop-young5");
+    println!(
+        "      moves: square label (1-5 player 1, 6-10 player 2) + direction P or T (R or L), like 3P"
+    );
+    println!();
+    println!("Agents (spec: kind or kind:key=value,key=value):");
+    for kind in agents::KINDS.iter().filter(|k| k.listed) {
+        println!(
+            "  {:<10} {} [{}]",
+            kind.name,
+            kind.summary,
+            kind.plays.describe()
+        );
+        for param in kind.params {
+            println!("      {}={:<8} {}", param.name, param.default, param.doc);
+        }
+    }
+    Ok(())
+}
+
+/// `arena perft`: one line per depth: depth, count, time, nodes per second.
+pub fn perft(args: PerftArgs) -> Result<()> {
+    let variant = parse_variant(&args.variant)?;
+    if args.depth == 0 {
+        bail!("depth must be at least 1");
+    }
+    match variant {
+        Variant::Mnk(config) => perft_lines(&config.start(), args.depth),
+        Variant::OanQuan(rules) => perft_lines(&rules.start(), args.depth),
+    }
+    Ok(())
+}
+
+fn perft_lines<G: Game>(start: &G, depth: u32) {
+    for d in 1..=depth {
+        let clock = Instant::now();
+        let count = rules::perft(start, d);
+        let seconds = clock.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 {
+            format!("{:.0}", count as f64 / seconds)
+        } else {
+            "-".to_string()
+        };
+        println!("{d:<3} {count:>16}  {seconds:>10.4} s  {rate:>12} nodes/s");
+    }
+}
+
+/// `arena replay`: the position after each move, then the result.
+pub fn replay(args: ReplayArgs) -> Result<()> {
+    let variant = parse_variant(&args.variant)?;
+    match variant {
+        Variant::Mnk(config) => replay_game(config.start(), &args.moves, |_| ()),
+        Variant::OanQuan(rules) => replay_game(rules.start(), &args.moves, |g: &OanQuan| {
+            let mover = g.side_to_move();
+            if !g.is_over() && g.must_refill(mover) {
+                println!(
+                    "player {} has no seeds on their side and refills it with 5 from their captures",
+                    player_number(mover)
+                );
+            }
+        }),
+    }
+}
+
+fn player_number(player: Player) -> u8 {
+    match player {
+        Player::First => 1,
+        Player::Second => 2,
+    }
+}
+
+/// The name of `player` in `G`'s own words: X and O, or player 1 and 2.
+pub fn player_name<G: Game>(position: &G, player: Player) -> String {
+    match position.variant() {
+        Variant::Mnk(_) => match player {
+            Player::First => "X".into(),
+            Player::Second => "O".into(),
+        },
+        Variant::OanQuan(_) => format!("player {}", player_number(player)),
+    }
+}
+
+fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Result<()> {
+    let mut position = start;
+    let multiline = matches!(position.variant(), Variant::Mnk(_));
+    println!("start");
+    print_position(&position, multiline);
+    for (index, text) in moves.split_whitespace().enumerate() {
+        if position.is_over() {
+            bail!(
+                "move {} (`{text}`): the game is already over after move {index}",
+                index + 1
+            );
+        }
+        let mv = position
+            .parse_move(text)
+            .with_context(|| format!("move {} (`{text}`)", index + 1))?;
+        before_move(&position);
+        let mover = player_name(&position, position.side_to_move());
+        position.play_unchecked(mv);
+        println!("{}. {} ({mover})", index + 1, position.format_move(mv));
+        print_position(&position, multiline);
+    }
+    match position.outcome() {
+        Some(outcome) => {
+            let verdict = match outcome.winner() {
+                Some(p) => format!("{} wins", player_name(&position, p)),
+                None => "draw".into(),
+            };
+            println!("result: {} ({verdict})", outcome.result_text());
+        }
+        None => println!(
+            "the game goes on: {} to move",
+            player_name(&position, position.side_to_move())
+        ),
+    }
+    if let Some([first, second]) = position.totals() {
+        let label = if position.is_over() {
+            "final totals"
+        } else {
+            "totals if it ended now"
+        };
+        println!("{label}: {first} - {second}");
+    }
+    Ok(())
+}
+
+fn print_position<G: Game>(position: &G, multiline: bool) {
+    if multiline {
+        print!("{position}");
+    } else {
+        println!("{position}");
+    }
+}

@@ -1,1 +1,113 @@
-//! Experiments, seeded round-robin scheduling, parallel play, CSV records and resume.
+//! The arena: experiments, seeded round-robin scheduling, parallel play, CSV records, resume,
+//! and shards that merge back into the CSV of a single run.
+//!
+//! An [`Experiment`] (read from TOML) names the variants, the agents and the settings. Its
+//! [`Schedule`] lists every game with a seed derived from the experiment seed, the variant,
+//! the pair of agents and the game's place in the pair. [`run`] plays the games that the CSV
+//! does not hold yet on a pool of worker threads and appends their rows in schedule order, so
+//! the CSV's content does not depend on the thread count or on interruptions.
+//!
+//! ```no_run
+//! use arena::{Experiment, Progress, RunOptions, Shard, run};
+//!
+//! let experiment = Experiment::from_file("experiments/default.toml".as_ref())?;
+//! let summary = run(&experiment, &RunOptions {
+//!     out_dir: experiment.default_out_dir(),
+//!     threads: None,
+//!     fresh: false,
+//!     shard: Shard::WHOLE,
+//!     progress: Progress::Auto,
+//! })?;
+//! println!("{} games in {}", summary.played, summary.csv.display());
+//! # Ok::<(), arena::ArenaError>(())
+//! ```
+
+pub mod experiment;
+pub mod merge;
+pub mod play;
+pub mod record;
+pub mod run;
+pub mod schedule;
+
+use std::path::PathBuf;
+
+pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
+pub use merge::{MergeSummary, merge};
+pub use play::{GameRecord, GameSettings, Termination, play_game};
+pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
+pub use run::{Progress, RunOptions, RunSummary, play_scheduled, run, schedule_table};
+pub use schedule::{Schedule, ScheduledGame, Shard};
+
+/// What can go wrong in the arena. Every message names the file and what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArenaError {
+    /// The experiment file is invalid.
+    #[error("{source_name}{}{}: {message}", location.map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default(), if key.is_empty() { String::new() } else { format!(": key `{key}`") })]
+    Experiment {
+        /// The file (or "built in").
+        source_name: String,
+        /// The key at fault, like `agents[2].spec` (empty when the parser does not say).
+        key: String,
+        /// 1-based line and column, where known.
+        location: Option<(usize, usize)>,
+        /// What is wrong and what is expected.
+        message: String,
+    },
+    /// A file could not be read or written.
+    #[error("cannot {action} `{}`: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        action: &'static str,
+        /// The system's message.
+        error: String,
+    },
+    /// A CSV row or header does not parse.
+    #[error("{}:{line}: {message}", path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line (0 when unknown).
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// The CSV belongs to another version of the experiment.
+    #[error(
+        "`{}` was recorded for another version of this experiment (hash {recorded}, now {current}): \
+         the schedule or the settings changed. Run with --fresh to start over (the old CSV is \
+         moved aside, not deleted) or with --out to write elsewhere",
+        csv.display()
+    )]
+    ExperimentChanged {
+        /// The CSV.
+        csv: PathBuf,
+        /// The hash its meta file records.
+        recorded: String,
+        /// The current experiment's hash.
+        current: String,
+    },
+    /// A CSV without the meta file that says which experiment wrote it.
+    #[error(
+        "`{}` exists but has no arena meta file next to it (or no arena header), so it may \
+         belong to something else: move it away, or run with --fresh to move it aside",
+        csv.display()
+    )]
+    ForeignCsv {
+        /// The CSV.
+        csv: PathBuf,
+    },
+    /// Shards that do not merge.
+    #[error("cannot merge `{}`: {message}", dir.display())]
+    Merge {
+        /// The folder.
+        dir: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The worker pool could not start.
+    #[error("cannot start the worker threads: {0}")]
+    Threads(String),
+}

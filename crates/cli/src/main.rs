@@ -2,6 +2,7 @@
 //! tournaments, records every game to CSV, fits Elo ratings and draws charts.
 
 mod games_cmd;
+mod run_cmd;
 
 use std::process::ExitCode;
 
@@ -18,6 +19,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Runs (or resumes) a round-robin tournament and writes games.csv and the report.
+    Run(run_cmd::RunArgs),
+    /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
+    Merge(run_cmd::MergeArgs),
     /// The games, example variant ids, and the agents with their parameters.
     #[command(after_help = "Example:\n  arena list")]
     List,
@@ -30,6 +35,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Command::Run(args) => run_cmd::run(args),
+        Command::Merge(args) => run_cmd::merge(args),
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),

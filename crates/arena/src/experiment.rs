@@ -1,0 +1,394 @@
+//! Experiment files (TOML): what to play, checked before anything is played.
+//!
+//! ```toml
+//! name = "default"            # output goes to results/<name>/ unless --out says otherwise
+//! seed = 20261122
+//! games_per_pair = 20         # games per pair of agents per variant; colours alternate
+//! max_plies = 0               # 0 = the game's own cap
+//! opening_plies = 0           # random plies before the agents take over
+//! threads = 0                 # 0 = all cores
+//! move_time_ms = 0            # per-move time limit; 0 = budgets only
+//! variants = ["mnk-3x3k3", "oanquan"]
+//!
+//! [[agents]]
+//! name = "random"
+//! spec = "random"
+//!
+//! [[agents]]
+//! name = "alphabeta-4"
+//! spec = "alphabeta:depth=4"
+//! variants = ["oanquan"]      # optional: only these variants
+//! ```
+
+use std::fmt::Write as _;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use agents::AgentSpec;
+use rules::Variant;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::ArenaError;
+
+/// The experiment `arena run` plays when given no file.
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
+
+/// One agent of an experiment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentEntry {
+    /// The display name, unique in the experiment.
+    pub name: String,
+    /// What agent it is.
+    pub spec: AgentSpec,
+    /// The variants it is restricted to, if the file restricts it.
+    pub variants: Option<Vec<Variant>>,
+}
+
+impl AgentEntry {
+    /// Whether this agent takes part in `variant`: its kind plays the game and the file does
+    /// not restrict it elsewhere.
+    pub fn plays(&self, variant: &Variant) -> bool {
+        agents::plays(&self.spec, variant)
+            && self
+                .variants
+                .as_ref()
+                .is_none_or(|only| only.contains(variant))
+    }
+}
+
+/// A checked experiment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Experiment {
+    /// The name; results go to `results/<name>/` by default.
+    pub name: String,
+    /// The experiment seed every game's seed derives from.
+    pub seed: u64,
+    /// Games for each pair of agents on each variant.
+    pub games_per_pair: u32,
+    /// The ply cap; 0 means each game's own default.
+    pub max_plies: u32,
+    /// Random plies played before the agents take over (the same for both colour orders).
+    pub opening_plies: u32,
+    /// Worker threads; 0 means all cores.
+    pub threads: usize,
+    /// The per-move time limit in milliseconds; 0 means none.
+    pub move_time_ms: u64,
+    /// The variants, in file order.
+    pub variants: Vec<Variant>,
+    /// The agents, in file order.
+    pub agents: Vec<AgentEntry>,
+    /// Where the experiment was read from, for messages.
+    pub source: String,
+    /// The experiment's TOML text as read.
+    pub text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExperiment {
+    name: Spanned<String>,
+    seed: u64,
+    games_per_pair: Spanned<u32>,
+    #[serde(default)]
+    max_plies: u32,
+    #[serde(default)]
+    opening_plies: u32,
+    #[serde(default)]
+    threads: usize,
+    #[serde(default)]
+    move_time_ms: u64,
+    variants: Spanned<Vec<Spanned<String>>>,
+    agents: Spanned<Vec<RawAgent>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAgent {
+    name: Spanned<String>,
+    spec: Spanned<String>,
+    #[serde(default)]
+    variants: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// The 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.len(), |nl| before.len() - nl - 1)
+        + 1;
+    (line, column)
+}
+
+struct Checker<'a> {
+    source: &'a str,
+    text: &'a str,
+}
+
+impl Checker<'_> {
+    fn error(&self, key: &str, span: Range<usize>, message: impl Into<String>) -> ArenaError {
+        let (line, column) = line_column(self.text, span.start);
+        ArenaError::Experiment {
+            source_name: self.source.to_string(),
+            key: key.to_string(),
+            location: Some((line, column)),
+            message: message.into(),
+        }
+    }
+}
+
+impl Experiment {
+    /// Reads and checks an experiment file.
+    pub fn from_file(path: &Path) -> Result<Experiment, ArenaError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ArenaError::Io {
+            path: path.to_path_buf(),
+            action: "read the experiment file",
+            error: e.to_string(),
+        })?;
+        Self::from_toml(&text, &path.display().to_string())
+    }
+
+    /// The built-in default experiment (`experiments/default.toml`).
+    pub fn default_experiment() -> Experiment {
+        Self::from_toml(DEFAULT_EXPERIMENT, "experiments/default.toml (built in)")
+            .expect("the built-in default experiment is valid (a test checks it)")
+    }
+
+    /// Parses and checks experiment TOML; `source` names it in error messages.
+    pub fn from_toml(text: &str, source: &str) -> Result<Experiment, ArenaError> {
+        let raw: RawExperiment = toml::from_str(text).map_err(|e| {
+            let location = e.span().map(|s| line_column(text, s.start));
+            // The parser names unknown and missing fields itself; for a bad value, the key is
+            // the one written on the error's line.
+            let key = location
+                .and_then(|(line, _)| text.lines().nth(line - 1))
+                .and_then(|line| line.split_once('='))
+                .map(|(key, _)| key.trim().to_string())
+                .filter(|key| !key.is_empty() && !key.starts_with('#') && !key.contains('"'))
+                .unwrap_or_default();
+            let message = e
+                .message()
+                .trim()
+                .replace("expected u32", "expected a non-negative integer")
+                .replace("expected u64", "expected a non-negative integer")
+                .replace("expected usize", "expected a non-negative integer");
+            ArenaError::Experiment {
+                source_name: source.to_string(),
+                key,
+                location,
+                message,
+            }
+        })?;
+        let check = Checker { source, text };
+
+        let name = raw.name.get_ref().trim().to_string();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            || name.starts_with('.')
+        {
+            return Err(check.error(
+                "name",
+                raw.name.span(),
+                format!(
+                    "`{name}` is not a usable name: use letters, digits, `-`, `_` and `.` \
+                     (it names the results folder)"
+                ),
+            ));
+        }
+        if *raw.games_per_pair.get_ref() == 0 {
+            return Err(check.error(
+                "games_per_pair",
+                raw.games_per_pair.span(),
+                "must be at least 1",
+            ));
+        }
+
+        let mut variants: Vec<Variant> = Vec::new();
+        for (i, id) in raw.variants.get_ref().iter().enumerate() {
+            let key = format!("variants[{i}]");
+            let variant: Variant = id
+                .get_ref()
+                .parse()
+                .map_err(|e: rules::VariantError| check.error(&key, id.span(), e.to_string()))?;
+            if variants.contains(&variant) {
+                return Err(check.error(
+                    &key,
+                    id.span(),
+                    format!("variant `{variant}` is listed twice"),
+                ));
+            }
+            variants.push(variant);
+        }
+        if variants.is_empty() {
+            return Err(check.error(
+                "variants",
+                raw.variants.span(),
+                "lists no variant; give at least one, like [\"mnk-3x3k3\"]",
+            ));
+        }
+
+        let mut entries: Vec<AgentEntry> = Vec::new();
+        for (i, agent) in raw.agents.get_ref().iter().enumerate() {
+            let prefix = format!("agents[{i}]");
+            let name = agent.name.get_ref().trim().to_string();
+            if name.is_empty() || name.contains(',') || name.contains('"') || name.contains('\n') {
+                return Err(check.error(
+                    &format!("{prefix}.name"),
+                    agent.name.span(),
+                    "a name must be non-empty and hold no comma, quote or newline",
+                ));
+            }
+            if entries.iter().any(|e| e.name == name) {
+                return Err(check.error(
+                    &format!("{prefix}.name"),
+                    agent.name.span(),
+                    format!("the name `{name}` is used by another agent; names must be unique"),
+                ));
+            }
+            let spec_key = format!("{prefix}.spec");
+            let spec: AgentSpec =
+                agent
+                    .spec
+                    .get_ref()
+                    .parse()
+                    .map_err(|e: agents::SpecError| {
+                        check.error(&spec_key, agent.spec.span(), e.to_string())
+                    })?;
+            agents::kind(&spec.kind)
+                .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
+            let restricted = match &agent.variants {
+                None => None,
+                Some(list) => {
+                    let mut only = Vec::new();
+                    for (j, id) in list.get_ref().iter().enumerate() {
+                        let key = format!("{prefix}.variants[{j}]");
+                        let variant: Variant =
+                            id.get_ref().parse().map_err(|e: rules::VariantError| {
+                                check.error(&key, id.span(), e.to_string())
+                            })?;
+                        if !variants.contains(&variant) {
+                            return Err(check.error(
+                                &key,
+                                id.span(),
+                                format!(
+                                    "variant `{variant}` is not in the experiment's `variants` list"
+                                ),
+                            ));
+                        }
+                        if !agents::plays(&spec, &variant) {
+                            let kind = agents::kind(&spec.kind).expect("checked above");
+                            return Err(check.error(
+                                &key,
+                                id.span(),
+                                format!(
+                                    "agent kind `{}` does not play `{variant}`; it plays {}",
+                                    spec.kind,
+                                    kind.plays.describe()
+                                ),
+                            ));
+                        }
+                        only.push(variant);
+                    }
+                    Some(only)
+                }
+            };
+            let entry = AgentEntry {
+                name,
+                spec,
+                variants: restricted,
+            };
+            let played: Vec<&Variant> = variants.iter().filter(|v| entry.plays(v)).collect();
+            if played.is_empty() {
+                return Err(check.error(
+                    &spec_key,
+                    agent.spec.span(),
+                    format!(
+                        "agent `{}` plays none of the experiment's variants",
+                        entry.name
+                    ),
+                ));
+            }
+            for variant in played {
+                agents::check(&entry.spec, variant)
+                    .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
+            }
+            entries.push(entry);
+        }
+        if entries.len() < 2 {
+            return Err(check.error(
+                "agents",
+                raw.agents.span(),
+                "a tournament needs at least two agents ([[agents]] tables)",
+            ));
+        }
+
+        Ok(Experiment {
+            name,
+            seed: raw.seed,
+            games_per_pair: *raw.games_per_pair.get_ref(),
+            max_plies: raw.max_plies,
+            opening_plies: raw.opening_plies,
+            threads: raw.threads,
+            move_time_ms: raw.move_time_ms,
+            variants,
+            agents: entries,
+            source: source.to_string(),
+            text: text.to_string(),
+        })
+    }
+
+    /// Everything that decides the CSV's content, one fact a line, in a fixed form: the seed,
+    /// the game settings, the variants and the agents (names, specs, restrictions). Threads
+    /// are left out: they change nothing recorded.
+    pub fn normalised(&self) -> String {
+        let mut text = String::new();
+        let _ = writeln!(text, "name = {}", self.name);
+        let _ = writeln!(text, "seed = {}", self.seed);
+        let _ = writeln!(text, "games_per_pair = {}", self.games_per_pair);
+        let _ = writeln!(text, "max_plies = {}", self.max_plies);
+        let _ = writeln!(text, "opening_plies = {}", self.opening_plies);
+        let _ = writeln!(text, "move_time_ms = {}", self.move_time_ms);
+        for variant in &self.variants {
+            let _ = writeln!(text, "variant = {variant}");
+        }
+        for agent in &self.agents {
+            let _ = write!(text, "agent = {} | {}", agent.name, agent.spec);
+            if let Some(only) = &agent.variants {
+                let ids: Vec<String> = only.iter().map(|v| v.to_string()).collect();
+                let _ = write!(text, " | {}", ids.join(" "));
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    /// A hash of [`Experiment::normalised`]: 16 hex digits of 64-bit FNV-1a.
+    pub fn hash(&self) -> String {
+        format!("{:016x}", fnv1a(self.normalised().as_bytes()))
+    }
+
+    /// Whether any agent's moves depend on the clock, so a rerun will not reproduce the CSV.
+    pub fn depends_on_timing(&self) -> bool {
+        self.move_time_ms > 0
+            || self
+                .agents
+                .iter()
+                .any(|a| a.spec.params.iter().any(|(k, _)| k == "time_ms"))
+    }
+
+    /// The default output folder: `results/<name>`.
+    pub fn default_out_dir(&self) -> PathBuf {
+        PathBuf::from("results").join(&self.name)
+    }
+}
+
+/// 64-bit FNV-1a: a small, stable hash for ids and seeds (not for security).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}

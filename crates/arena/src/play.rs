@@ -1,0 +1,322 @@
+//! Playing one game between two agents: the opening, the turns, the faults, the ply cap.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
+use rand::SeedableRng;
+use rules::{Game, MoveList, Outcome, Player};
+
+/// How a game ended, as the CSV's `termination` column writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// A player won by the rules.
+    Win,
+    /// The rules declared a draw.
+    Draw,
+    /// The ply cap stopped the game and the game's rule adjudicated it.
+    PlyCap,
+    /// An agent returned a move that is not legal (it loses).
+    IllegalMove,
+    /// An agent panicked or failed (it loses).
+    Crash,
+    /// An agent exceeded the per-move time limit (it loses).
+    Timeout,
+}
+
+impl Termination {
+    /// The column text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Win => "win",
+            Termination::Draw => "draw",
+            Termination::PlyCap => "ply-cap",
+            Termination::IllegalMove => "illegal-move",
+            Termination::Crash => "crash",
+            Termination::Timeout => "timeout",
+        }
+    }
+
+    /// Reads the column text.
+    pub fn parse(text: &str) -> Option<Termination> {
+        Some(match text {
+            "win" => Termination::Win,
+            "draw" => Termination::Draw,
+            "ply-cap" => Termination::PlyCap,
+            "illegal-move" => Termination::IllegalMove,
+            "crash" => Termination::Crash,
+            "timeout" => Termination::Timeout,
+            _ => return None,
+        })
+    }
+
+    /// Whether an agent's fault ended the game.
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::IllegalMove | Termination::Crash | Termination::Timeout
+        )
+    }
+}
+
+/// Everything recorded about one finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// The result.
+    pub outcome: Outcome,
+    /// How it ended.
+    pub termination: Termination,
+    /// Plies played, the opening included.
+    pub plies: u32,
+    /// Final totals where the game scores points.
+    pub totals: Option<[i32; 2]>,
+    /// Thinking time per side (first, second).
+    pub time: [Duration; 2],
+    /// The longest single move per side.
+    pub max_time: [Duration; 2],
+    /// Nodes or simulations per side.
+    pub nodes: [u64; 2],
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+    /// What went wrong, when a fault ended the game.
+    pub fault: Option<String>,
+}
+
+/// The settings of a game that do not come from the agents.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSettings {
+    /// The ply cap (0 = the game's default).
+    pub max_plies: u32,
+    /// Random plies before the agents play.
+    pub opening_plies: u32,
+    /// The per-move time limit.
+    pub move_time: Option<Duration>,
+}
+
+/// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`).
+pub const FIRST_STREAM: u64 = 1;
+/// The RNG stream of the agent moving second.
+pub const SECOND_STREAM: u64 = 2;
+
+/// The RNG an agent gets in a game with seed `seed`.
+pub fn agent_rng(seed: u64, player: Player) -> AgentRng {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    rng.set_stream(match player {
+        Player::First => FIRST_STREAM,
+        Player::Second => SECOND_STREAM,
+    });
+    rng
+}
+
+/// Plays random opening plies that do not end the game (when some such move exists).
+fn play_opening<G: Game>(position: &mut G, plies: u32, seed: u64, moves: &mut Vec<String>) {
+    let mut rng = AgentRng::seed_from_u64(seed);
+    let mut legal = MoveList::new();
+    let mut quiet = MoveList::new();
+    for _ in 0..plies {
+        position.legal_moves(&mut legal);
+        quiet.clear();
+        quiet.extend(
+            legal
+                .iter()
+                .copied()
+                .filter(|&m| !position.child(m).is_over()),
+        );
+        if quiet.is_empty() {
+            break;
+        }
+        let mv = quiet[rand::RngExt::random_range(&mut rng, 0..quiet.len())];
+        moves.push(position.format_move(mv));
+        position.play_unchecked(mv);
+    }
+}
+
+thread_local! {
+    /// Set while an agent is choosing on this thread: its panics are recorded, not printed.
+    static AGENT_PANIC: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+}
+
+static QUIET_HOOK: Once = Once::new();
+
+/// Installs (once) a panic hook that keeps agents' panics off the terminal: the arena reports
+/// them as a `crash` and in its fault log instead. Other panics print as usual.
+fn silence_agent_panics() {
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let inside_agent = AGENT_PANIC.with(|slot| {
+                let mut slot = slot.borrow_mut();
+                match slot.as_mut() {
+                    Some(message) => {
+                        let location = info
+                            .location()
+                            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                            .unwrap_or_default();
+                        *message = Some(format!("{}{location}", payload_text(info.payload())));
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if !inside_agent {
+                previous(info);
+            }
+        }));
+    });
+}
+
+fn payload_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic".to_string()
+    }
+}
+
+/// Asks `agent` for a move, turning a panic into an error message.
+fn ask<G: AgentGame>(
+    agent: &mut dyn Agent<G>,
+    position: &G,
+    ctx: &mut Context<'_>,
+) -> Result<Result<agents::Choice<G::Move>, AgentError>, String> {
+    AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
+    let answer = catch_unwind(AssertUnwindSafe(|| agent.choose(position, ctx)));
+    let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
+    answer.map_err(|payload| message.unwrap_or_else(|| payload_text(payload.as_ref())))
+}
+
+/// The record of a game `loser` forfeits before the first move (its agent could not be built).
+pub fn forfeit<G: Game>(start: &G, loser: Player, reason: String) -> GameRecord {
+    GameRecord {
+        outcome: Outcome::Win(loser.opponent()),
+        termination: Termination::Crash,
+        plies: start.ply(),
+        totals: start.totals(),
+        time: [Duration::ZERO; 2],
+        max_time: [Duration::ZERO; 2],
+        nodes: [0; 2],
+        moves: Vec::new(),
+        fault: Some(format!("could not start: {reason}")),
+    }
+}
+
+/// Plays one game from `start` between `agents[0]` (moving first) and `agents[1]`.
+///
+/// The opening is random and seeded by `opening_seed`; each agent draws from its own stream
+/// of `seed` ([`agent_rng`]). A panic, an agent error, an illegal move or a move slower than
+/// the time limit ends the game as a loss for that agent. At the ply cap the game's
+/// [`Game::adjudicate`] decides.
+pub fn play_game<G: AgentGame>(
+    start: &G,
+    agents: [&mut dyn Agent<G>; 2],
+    seed: u64,
+    opening_seed: u64,
+    settings: GameSettings,
+) -> GameRecord {
+    silence_agent_panics();
+    let mut position = start.clone();
+    let mut moves = Vec::new();
+    play_opening(
+        &mut position,
+        settings.opening_plies,
+        opening_seed,
+        &mut moves,
+    );
+    let cap = if settings.max_plies == 0 {
+        position.default_max_plies()
+    } else {
+        settings.max_plies
+    };
+    let mut rngs = [
+        agent_rng(seed, Player::First),
+        agent_rng(seed, Player::Second),
+    ];
+    let mut record = GameRecord {
+        outcome: Outcome::Draw,
+        termination: Termination::Draw,
+        plies: 0,
+        totals: None,
+        time: [Duration::ZERO; 2],
+        max_time: [Duration::ZERO; 2],
+        nodes: [0; 2],
+        moves,
+        fault: None,
+    };
+    let finish = |mut record: GameRecord, position: &G, outcome, termination, fault| {
+        record.outcome = outcome;
+        record.termination = termination;
+        record.plies = position.ply();
+        record.totals = position.totals();
+        record.fault = fault;
+        record
+    };
+
+    loop {
+        if let Some(outcome) = position.outcome() {
+            let termination = match outcome {
+                Outcome::Win(_) => Termination::Win,
+                Outcome::Draw => Termination::Draw,
+            };
+            return finish(record, &position, outcome, termination, None);
+        }
+        if position.ply() >= cap {
+            let outcome = position.adjudicate();
+            return finish(record, &position, outcome, Termination::PlyCap, None);
+        }
+        let side = position.side_to_move();
+        let s = side.index();
+        let clock = Instant::now();
+        // Agents get a deadline a little before the hard limit, so a search that stops at it
+        // is not judged out of time.
+        let deadline = settings
+            .move_time
+            .map(|limit| clock + limit.mul_f64(0.9).saturating_sub(Duration::from_millis(2)));
+        let mut ctx = Context::new(&mut rngs[s]).with_deadline(deadline);
+        let answer = ask(&mut *agents[s], &position, &mut ctx);
+        let elapsed = clock.elapsed();
+        record.time[s] += elapsed;
+        record.max_time[s] = record.max_time[s].max(elapsed);
+        let loss = Outcome::Win(side.opponent());
+        let (termination, fault) = match answer {
+            Err(panic) => (Termination::Crash, format!("panicked: {panic}")),
+            Ok(Err(error)) => {
+                let termination = match error {
+                    AgentError::IllegalMove(_) => Termination::IllegalMove,
+                    AgentError::Timeout(_) => Termination::Timeout,
+                    _ => Termination::Crash,
+                };
+                (termination, error.to_string())
+            }
+            Ok(Ok(choice)) => {
+                record.nodes[s] += choice.stats.nodes;
+                if let Some(limit) = settings.move_time
+                    && elapsed > limit
+                {
+                    (
+                        Termination::Timeout,
+                        format!(
+                            "took {:.1} ms, the limit is {} ms",
+                            elapsed.as_secs_f64() * 1e3,
+                            limit.as_millis()
+                        ),
+                    )
+                } else if !position.is_legal(choice.mv) {
+                    (
+                        Termination::IllegalMove,
+                        format!("returned the illegal move {:?}", choice.mv),
+                    )
+                } else {
+                    record.moves.push(position.format_move(choice.mv));
+                    position.play_unchecked(choice.mv);
+                    continue;
+                }
+            }
+        };
+        return finish(record, &position, loss, termination, Some(fault));
+    }
+}

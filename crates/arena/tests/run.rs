@@ -120,8 +120,8 @@ fn a_game_replayed_alone_gives_the_same_row() {
         writer.serialize(&row).unwrap();
         let line = String::from_utf8(writer.into_inner().unwrap()).unwrap();
         let mut fields: Vec<String> = line.trim_end().split(',').map(String::from).collect();
-        for i in 11..15 {
-            fields[i].clear();
+        for field in &mut fields[11..15] {
+            field.clear();
         }
         assert_eq!(fields.join(","), rows[index as usize + 1], "game {index}");
     }

@@ -1,8 +1,17 @@
 //! Merging shard CSVs into the CSV a single run would have written.
+//!
+//! The shards of a folder (`games.shard-I-of-N.csv`) must all carry the same experiment hash
+//! and shard count, and together hold every game of the schedule exactly once. Game `g` lives
+//! in shard `g mod N`, so the merged file is written by taking rows from the shards in turn,
+//! streaming, without holding the games in memory.
 
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::ArenaError;
+use crate::record::{self, Row, RowWriter};
+use crate::run::Meta;
+use crate::schedule::Shard;
 
 /// What a merge did.
 #[derive(Clone, Debug, Default)]
@@ -11,12 +20,219 @@ pub struct MergeSummary {
     pub csv: PathBuf,
     /// Games written.
     pub games: u64,
+    /// The number of shards merged.
+    pub shards: u32,
 }
 
-/// Merges the shard CSVs of `dir` into `dir/games.csv`.
-pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
-    Err(ArenaError::Merge {
+fn merge_error(dir: &Path, message: impl Into<String>) -> ArenaError {
+    ArenaError::Merge {
         dir: dir.to_path_buf(),
-        message: "not implemented yet".into(),
+        message: message.into(),
+    }
+}
+
+/// The shard CSVs in `dir`, by shard index, with their shard count.
+fn shard_files(dir: &Path) -> Result<(u32, Vec<PathBuf>), ArenaError> {
+    let entries = fs::read_dir(dir).map_err(|e| ArenaError::Io {
+        path: dir.to_path_buf(),
+        action: "list the folder",
+        error: e.to_string(),
+    })?;
+    let mut found: Vec<(Shard, PathBuf)> = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Some(middle) = name
+            .strip_prefix("games.shard-")
+            .and_then(|rest| rest.strip_suffix(".csv"))
+        else {
+            continue;
+        };
+        let Some((index, count)) = middle.split_once("-of-") else {
+            continue;
+        };
+        if let (Ok(index), Ok(count)) = (index.parse(), count.parse()) {
+            found.push((Shard { index, count }, entry.path()));
+        }
+    }
+    if found.is_empty() {
+        return Err(merge_error(
+            dir,
+            "no shard CSVs (games.shard-I-of-N.csv) in this folder; run `arena run EXPERIMENT --shard I/N --out DIR` first",
+        ));
+    }
+    let count = found[0].0.count;
+    if let Some((other, _)) = found.iter().find(|(s, _)| s.count != count) {
+        return Err(merge_error(
+            dir,
+            format!(
+                "shards of different splits are mixed: {} of {count} and {} of {}; keep one split",
+                found[0].0.index, other.index, other.count
+            ),
+        ));
+    }
+    found.sort_by_key(|(s, _)| s.index);
+    let present: Vec<u32> = found.iter().map(|(s, _)| s.index).collect();
+    let missing: Vec<String> = (0..count)
+        .filter(|i| !present.contains(i))
+        .map(|i| i.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(merge_error(
+            dir,
+            format!(
+                "shard files missing for shard(s) {} of {count}; run them with --shard I/{count}",
+                missing.join(", ")
+            ),
+        ));
+    }
+    Ok((count, found.into_iter().map(|(_, p)| p).collect()))
+}
+
+/// Merges the shard CSVs of `dir` into `dir/games.csv` (and its meta file), after checking
+/// that they come from one experiment and hold every game exactly once. Missing games are
+/// listed by shard in the error, so those shards can be run again (they resume).
+pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
+    let (count, files) = shard_files(dir)?;
+    let mut metas = Vec::new();
+    for file in &files {
+        let meta = Meta::read(file)?.ok_or_else(|| {
+            merge_error(
+                dir,
+                format!("`{}` has no meta file next to it", file.display()),
+            )
+        })?;
+        metas.push(meta);
+    }
+    let first = &metas[0];
+    for (file, meta) in files.iter().zip(&metas) {
+        if meta.experiment_hash != first.experiment_hash
+            || meta.games_in_schedule != first.games_in_schedule
+        {
+            return Err(merge_error(
+                dir,
+                format!(
+                    "`{}` belongs to another experiment (hash {}) than `{}` (hash {})",
+                    file.display(),
+                    meta.experiment_hash,
+                    files[0].display(),
+                    first.experiment_hash
+                ),
+            ));
+        }
+    }
+    let total = first.games_in_schedule;
+
+    // First pass: every game of each shard present exactly once.
+    let mut problems: Vec<String> = Vec::new();
+    let mut unsorted: Vec<bool> = Vec::new();
+    for (index, file) in files.iter().enumerate() {
+        let shard = Shard {
+            index: index as u32,
+            count,
+        };
+        record::cut_partial_line(file)?;
+        let mut seen = vec![false; total as usize];
+        let mut last: Option<u64> = None;
+        let mut out_of_order = false;
+        record::read_rows(file, |line, row| {
+            out_of_order |= last.is_some_and(|l| l > row.game);
+            last = Some(row.game);
+            if row.game >= total || !shard.holds(row.game) {
+                return Err(ArenaError::Csv {
+                    path: file.clone(),
+                    line,
+                    message: format!("game {} does not belong to shard {shard}", row.game),
+                });
+            }
+            if std::mem::replace(&mut seen[row.game as usize], true) {
+                return Err(ArenaError::Csv {
+                    path: file.clone(),
+                    line,
+                    message: format!("game {} is recorded twice", row.game),
+                });
+            }
+            Ok(())
+        })?;
+        unsorted.push(out_of_order);
+        let missing: Vec<u64> = (u64::from(shard.index)..total)
+            .step_by(count as usize)
+            .filter(|&g| !seen[g as usize])
+            .collect();
+        if !missing.is_empty() {
+            let shown: Vec<String> = missing.iter().take(10).map(u64::to_string).collect();
+            problems.push(format!(
+                "shard {shard} misses {} game(s): {}{}",
+                missing.len(),
+                shown.join(", "),
+                if missing.len() > 10 { ", ..." } else { "" }
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(merge_error(
+            dir,
+            format!(
+                "{}; run those shards again (they resume) and merge again",
+                problems.join("; ")
+            ),
+        ));
+    }
+
+    // Second pass: sort each shard if it is not in order, then deal rows out in turn.
+    let mut streams = Vec::new();
+    for (file, &out_of_order) in files.iter().zip(&unsorted) {
+        // Shards are written in order; one edited by hand is sorted first.
+        if out_of_order {
+            record::sort_rows(file)?;
+        }
+        let reader = csv::Reader::from_path(file).map_err(|e| ArenaError::Csv {
+            path: file.clone(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        streams.push(reader.into_deserialize::<Row>());
+    }
+    let csv = dir.join("games.csv");
+    let temporary = dir.join("games.csv.merging");
+    let _ = fs::remove_file(&temporary);
+    {
+        let mut writer = RowWriter::append(&temporary, true)?;
+        for game in 0..total {
+            let shard = (game % u64::from(count)) as usize;
+            let row = streams[shard]
+                .next()
+                .ok_or_else(|| merge_error(dir, format!("shard {shard} ended before game {game}")))?
+                .map_err(|e| ArenaError::Csv {
+                    path: files[shard].clone(),
+                    line: e.position().map_or(0, |p| p.line()),
+                    message: e.to_string(),
+                })?;
+            if row.game != game {
+                return Err(merge_error(
+                    dir,
+                    format!(
+                        "expected game {game} in shard {shard}, found game {}",
+                        row.game
+                    ),
+                ));
+            }
+            writer.write(&row)?;
+        }
+    }
+    fs::rename(&temporary, &csv).map_err(|e| ArenaError::Io {
+        path: csv.clone(),
+        action: "move the merged CSV in place",
+        error: e.to_string(),
+    })?;
+    Meta {
+        shard: Shard::WHOLE.to_string(),
+        games_in_shard: total,
+        ..first.clone()
+    }
+    .write(&csv)?;
+    Ok(MergeSummary {
+        csv,
+        games: total,
+        shards: count,
     })
 }

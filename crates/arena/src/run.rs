@@ -71,56 +71,70 @@ pub fn meta_path(csv: &Path) -> PathBuf {
     csv.with_extension("meta.toml")
 }
 
-/// The experiment hash a CSV's meta file records, if it has one.
-pub fn recorded_hash(csv: &Path) -> Result<Option<String>, ArenaError> {
-    let path = meta_path(csv);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let text = fs::read_to_string(&path).map_err(|e| ArenaError::Io {
-        path: path.clone(),
-        action: "read the meta file",
-        error: e.to_string(),
-    })?;
-    let value: toml::Table = toml::from_str(&text).map_err(|e| ArenaError::Io {
-        path: path.clone(),
-        action: "parse the meta file",
-        error: e.message().to_string(),
-    })?;
-    Ok(value
-        .get("experiment_hash")
-        .and_then(|v| v.as_str())
-        .map(str::to_string))
+/// What the meta file next to a CSV records.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Meta {
+    /// The CSV schema version.
+    pub csv_schema: u32,
+    /// The experiment's name.
+    pub experiment: String,
+    /// [`Experiment::hash`].
+    pub experiment_hash: String,
+    /// The shard, `I/N`.
+    pub shard: String,
+    /// Games in the whole schedule.
+    pub games_in_schedule: u64,
+    /// Games in this shard.
+    pub games_in_shard: u64,
+    /// [`Experiment::normalised`]: what the hash covers.
+    pub normalised: String,
 }
 
-fn write_meta(
-    csv: &Path,
-    experiment: &Experiment,
-    schedule: &Schedule,
-    shard: Shard,
-) -> Result<(), ArenaError> {
-    let path = meta_path(csv);
-    let text = format!(
-        "# Written by arena: identifies the experiment the CSV next to this file belongs to.\n\
-         csv_schema = {CSV_SCHEMA}\n\
-         experiment = \"{}\"\n\
-         experiment_hash = \"{}\"\n\
-         shard = \"{shard}\"\n\
-         games_in_schedule = {}\n\
-         games_in_shard = {}\n\
-         # What the hash covers:\n\
-         normalised = \"\"\"\n{}\"\"\"\n",
-        experiment.name,
-        experiment.hash(),
-        schedule.len(),
-        schedule.shard_games(shard).count(),
-        experiment.normalised(),
-    );
-    fs::write(&path, text).map_err(|e| ArenaError::Io {
-        path,
-        action: "write the meta file",
-        error: e.to_string(),
-    })
+impl Meta {
+    /// The meta of `shard` of `experiment`.
+    pub fn new(experiment: &Experiment, schedule: &Schedule, shard: Shard) -> Meta {
+        Meta {
+            csv_schema: CSV_SCHEMA,
+            experiment: experiment.name.clone(),
+            experiment_hash: experiment.hash(),
+            shard: shard.to_string(),
+            games_in_schedule: schedule.len(),
+            games_in_shard: schedule.shard_games(shard).count() as u64,
+            normalised: experiment.normalised(),
+        }
+    }
+
+    /// Reads the meta file of `csv`, if there is one.
+    pub fn read(csv: &Path) -> Result<Option<Meta>, ArenaError> {
+        let path = meta_path(csv);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = fs::read_to_string(&path).map_err(|e| ArenaError::Io {
+            path: path.clone(),
+            action: "read the meta file",
+            error: e.to_string(),
+        })?;
+        toml::from_str(&text).map(Some).map_err(|e| ArenaError::Io {
+            path,
+            action: "parse the meta file",
+            error: e.message().to_string(),
+        })
+    }
+
+    /// Writes the meta file of `csv`.
+    pub fn write(&self, csv: &Path) -> Result<(), ArenaError> {
+        let path = meta_path(csv);
+        let body = toml::to_string(self).expect("the meta serialises");
+        let text = format!(
+            "# Written by arena: identifies the experiment the CSV next to this file belongs to.\n{body}"
+        );
+        fs::write(&path, text).map_err(|e| ArenaError::Io {
+            path,
+            action: "write the meta file",
+            error: e.to_string(),
+        })
+    }
 }
 
 /// The number of worker threads: `requested`, else `SLURM_CPUS_PER_TASK`, else the
@@ -283,7 +297,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let mut last: Option<u64> = None;
     if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
         let hash = experiment.hash();
-        match recorded_hash(&csv)? {
+        match Meta::read(&csv)?.map(|m| m.experiment_hash) {
             Some(recorded) if recorded == hash => {}
             Some(recorded) => {
                 return Err(ArenaError::ExperimentChanged {
@@ -327,7 +341,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             return Err(ArenaError::ForeignCsv { csv: csv.clone() });
         }
     }
-    write_meta(&csv, experiment, &schedule, shard)?;
+    Meta::new(experiment, &schedule, shard).write(&csv)?;
     // A copy of the experiment next to its results, so anyone can rerun it.
     let source_copy = out.join("experiment.toml");
     fs::write(&source_copy, &experiment.text).map_err(|e| ArenaError::Io {

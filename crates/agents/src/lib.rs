@@ -20,15 +20,38 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod alphabeta;
+pub mod easy;
 mod fault;
+pub mod flat;
+mod games;
+pub mod greedy;
+pub mod mcts;
+pub mod minimax;
+pub mod neighbor;
+pub mod playout;
 mod random;
+pub mod score;
+mod search;
+pub mod solve;
 pub mod spec;
+mod tt;
 
+use std::fmt;
 use std::time::{Duration, Instant};
 
-use rules::{Game, Mnk, OanQuan, Variant};
+use rules::{Game, Mnk, MoveList, OanQuan, Outcome, Variant};
 
+pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
+pub use easy::{Easy, EasyConfig};
 pub use fault::Fault;
+pub use flat::{FlatMc, FlatMcConfig};
+pub use games::mnk::MnkAux;
+pub use greedy::{Greedy, GreedyConfig};
+pub use mcts::{Mcts, MctsConfig};
+pub use minimax::{Minimax, MinimaxConfig};
+pub use neighbor::{Neighbor, NeighborConfig};
+pub use playout::{PlayoutRng, Rollout};
 pub use random::Random;
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError};
 
@@ -155,38 +178,121 @@ impl Family {
     }
 }
 
-/// The games agents can be built for, and what each brings of its own.
+/// The games agents can be built for, and what each brings of its own: the evaluation and
+/// tactics the searches use, the fast playouts, and the agents only that game has.
+///
+/// Search code keeps an [`AgentGame::Aux`] next to each position it visits: whatever the game
+/// can update cheaply move by move (the m,n,k window evaluation and the cells where either
+/// player would win at once), so that no node recomputes it from the whole board.
 pub trait AgentGame: Game {
     /// The family this type of position belongs to.
     const FAMILY: Family;
 
+    /// Whether the game has the `near` playout policy (m,n,k: playouts only on empty cells next
+    /// to a stone).
+    const NEAR_PLAYOUTS: bool = false;
+
+    /// Search-side state updated move by move (see the trait documentation).
+    type Aux: Clone + fmt::Debug + Send + Sync;
+
     /// A move that is never legal in `self` (for the `fault` agent).
     fn illegal_move(&self) -> Self::Move;
-}
 
-impl AgentGame for Mnk {
-    const FAMILY: Family = Family::Mnk;
+    /// A small number that identifies `mv` among the moves of this game, below
+    /// [`MOVE_SLOTS`]: indexes history tables and packs moves into transposition entries.
+    fn move_index(mv: Self::Move) -> usize;
 
-    fn illegal_move(&self) -> rules::Cell {
-        // The sentinel column of the first row is never a cell of the board.
-        rules::Cell(u16::from(self.config().cols()))
+    /// The search state of `self`, computed from scratch.
+    fn aux(&self) -> Self::Aux;
+
+    /// The search state of `child`, which is `self` after `mv`, from the state `aux` of `self`.
+    fn aux_after(&self, aux: &Self::Aux, mv: Self::Move, child: &Self) -> Self::Aux;
+
+    /// The static evaluation of a position that is not over, from the side to move's view, in
+    /// `(-EVAL_LIMIT, EVAL_LIMIT)` ([`score::EVAL_LIMIT`]).
+    fn evaluate(&self, aux: &Self::Aux) -> i32;
+
+    /// The same evaluation computed from the position alone, as a reference for tests and
+    /// for the plain `minimax` agent.
+    fn evaluate_scratch(&self) -> i32 {
+        self.evaluate(&self.aux())
     }
-}
 
-impl AgentGame for OanQuan {
-    const FAMILY: Family = Family::OanQuan;
+    /// What is forced here: a win at once, a single defence, or a lost position (see
+    /// [`Tactic`]). Games without cheap threat detection answer [`Tactic::Open`].
+    fn tactic(&self, _aux: &Self::Aux) -> Tactic<Self::Move> {
+        Tactic::Open
+    }
 
-    fn illegal_move(&self) -> rules::Sow {
-        // A square of the player not to move.
-        let square = match self.side_to_move() {
-            rules::Player::First => 6,
-            rules::Player::Second => 0,
-        };
-        rules::Sow {
-            square,
-            direction: rules::oanquan::Direction::Right,
+    /// A move-ordering hint: larger is searched first. Only its order matters.
+    fn order_hint(&self, _aux: &Self::Aux, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Replaces `out` with the legal moves that end the game at once with a win for the side
+    /// to move.
+    fn immediate_wins(&self, out: &mut MoveList<Self::Move>) {
+        out.clear();
+        let me = self.side_to_move();
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        for mv in moves {
+            if self.child(mv).outcome() == Some(Outcome::Win(me)) {
+                out.push(mv);
+            }
         }
     }
+
+    /// Replaces `out` with the moves `mc-near` considers: for m,n,k the empty cells next to a
+    /// stone (the centre on an empty board); by default every legal move.
+    fn near_moves(&self, out: &mut Vec<Self::Move>) {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        out.clear();
+        out.extend(moves);
+    }
+
+    /// An upper bound on the plies left in the game, if the game has one (an m,n,k game ends
+    /// when its board is full); `None` for games that can go on for ever.
+    fn remaining_plies(&self) -> Option<u32> {
+        None
+    }
+
+    /// Plays `self` to the end with the `near` policy ([`AgentGame::NEAR_PLAYOUTS`]), or at
+    /// random where the game has no such policy, and returns the outcome; after `max_plies`
+    /// plies the game is adjudicated.
+    fn playout_near<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, max_plies: u32) -> Outcome {
+        playout::random_playout(self, rng, max_plies)
+    }
+
+    /// Builds the agents of `kind` that only this game has (`kind.plays` is not
+    /// [`Plays::Every`]).
+    fn build_own(
+        kind: &'static Kind,
+        params: &Params<'_>,
+    ) -> Result<Box<dyn Agent<Self>>, SpecError>;
+}
+
+/// The bound on [`AgentGame::move_index`]: a 19x19 board's padded index space.
+pub const MOVE_SLOTS: usize = 384;
+
+/// What a position forces, as far as a game can tell cheaply. Search uses it to cut the tree
+/// where that cannot change the minimax value (see `alphabeta`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tactic<M> {
+    /// Nothing is known to be forced.
+    Open,
+    /// The side to move wins at once with this move.
+    WinNow(M),
+    /// The opponent threatens to win at once, and only this move stops it: every other move
+    /// loses at the opponent's next move.
+    MustBlock(M),
+    /// The opponent threatens to win at once in two places the side to move cannot both stop:
+    /// every move loses at the opponent's next move. The move blocks one of them.
+    Lost(M),
+    /// The opponent threatens to win at once here; blocking is urgent, but other moves may
+    /// defend too (caro: a stone at the end of the line), so nothing is cut.
+    BlockFirst(M),
 }
 
 /// Which games a kind plays.
@@ -236,7 +342,20 @@ pub struct Kind {
 }
 
 /// Every agent kind, in the order `arena list` shows them.
-pub const KINDS: &[Kind] = &[random::KIND, fault::KIND];
+pub const KINDS: &[Kind] = &[
+    random::KIND,
+    flat::FLAT_KIND,
+    minimax::KIND,
+    alphabeta::KIND,
+    mcts::KIND,
+    easy::KIND,
+    neighbor::KIND,
+    flat::NEAR_KIND,
+    flat::PAR_KIND,
+    greedy::GREEDY_KIND,
+    greedy::GREEDY2_KIND,
+    fault::KIND,
+];
 
 /// The kind named `name`.
 pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
@@ -283,6 +402,11 @@ pub fn build<G: AgentGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecEr
     match kind.name {
         "random" => Ok(Box::new(Random::from_params(&params)?)),
         "fault" => Ok(Box::new(Fault::from_params(&params)?)),
-        other => unreachable!("kind `{other}` is in KINDS but not built"),
+        "mc-flat" => Ok(Box::new(FlatMc::from_params(kind, &params)?)),
+        "minimax" => Ok(Box::new(Minimax::from_params(&params)?)),
+        "alphabeta" => Ok(Box::new(AlphaBeta::<G>::from_params(&params)?)),
+        "mcts" => Ok(Box::new(Mcts::<G>::from_params(&params)?)),
+        // Kinds of one game only are built by that game, which knows their types.
+        _ => G::build_own(kind, &params),
     }
 }

@@ -178,11 +178,28 @@ impl<'a> Params<'a> {
     }
 
     fn bad(&self, key: &str, value: &str, expected: &str) -> SpecError {
-        SpecError::BadValue {
-            kind: self.kind.to_string(),
-            key: key.to_string(),
-            value: value.to_string(),
-            expected: expected.to_string(),
+        bad_value(self.kind, key, value, expected)
+    }
+
+    /// An integer parameter in `range`, or `auto` (`None`), which is also the default.
+    pub fn u64_or_auto(
+        &self,
+        key: &str,
+        range: std::ops::RangeInclusive<u64>,
+    ) -> Result<Option<u64>, SpecError> {
+        match self.raw(key) {
+            None | Some("auto") => Ok(None),
+            Some(text) => {
+                let expected = format!(
+                    "`auto` or an integer from {} to {}",
+                    range.start(),
+                    range.end()
+                );
+                parse_integer(text)
+                    .filter(|value| range.contains(value))
+                    .map(Some)
+                    .ok_or_else(|| self.bad(key, text, &expected))
+            }
         }
     }
 
@@ -256,6 +273,21 @@ impl<'a> Params<'a> {
             Some("false" | "no" | "0" | "off") => Ok(false),
             Some(text) => Err(self.bad(key, text, "true or false")),
         }
+    }
+}
+
+/// The error for a parameter value a kind does not accept; `expected` says what it accepts.
+pub fn bad_value(
+    kind: &str,
+    key: &str,
+    value: impl std::fmt::Display,
+    expected: &str,
+) -> SpecError {
+    SpecError::BadValue {
+        kind: kind.to_string(),
+        key: key.to_string(),
+        value: value.to_string(),
+        expected: expected.to_string(),
     }
 }
 

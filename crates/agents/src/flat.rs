@@ -1,0 +1,256 @@
+//! Flat Monte Carlo (seed 003): every candidate move is played, then `rollouts` random games
+//! are played from there; its score is wins minus losses for the mover, and the best score is
+//! played (ties at random).
+//!
+//! - `mc-flat` (algo1): every legal move, uniformly random playouts; every game.
+//! - `mc-near` (algo2): only the empty cells next to a stone, in the candidates and in the
+//!   playouts; m,n,k only.
+//! - `mc-par` (algo3): `mc-near` with the candidates scored in parallel (rayon).
+//!
+//! Each candidate's playouts draw from their own generator, seeded from one number drawn from
+//! the agent's RNG and the candidate's place in the list, so which thread scores a candidate
+//! changes nothing: `mc-par` plays exactly the move `mc-near` plays for the same seed.
+
+use rand::{Rng, RngExt};
+use rayon::prelude::*;
+use rules::Player;
+
+use crate::playout::{self, PLAYOUT_PLY_CAP, Rollout, stream_rng};
+use crate::spec::bad_value;
+use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
+use crate::{SearchStats, SpecError};
+
+const ROLLOUTS: ParamDoc = ParamDoc {
+    name: "rollouts",
+    default: "1000",
+    doc: "random playouts per candidate move",
+};
+
+pub(crate) const FLAT_KIND: Kind = Kind {
+    name: "mc-flat",
+    summary: "flat Monte Carlo: random playouts after every legal move, best wins minus losses \
+              (seed 003 algo1)",
+    plays: Plays::Every,
+    params: &[ROLLOUTS],
+    listed: true,
+};
+
+pub(crate) const NEAR_KIND: Kind = Kind {
+    name: "mc-near",
+    summary: "flat Monte Carlo on the empty cells next to a stone, in the candidates and the \
+              playouts (seed 003 algo2)",
+    plays: Plays::Mnk,
+    params: &[ROLLOUTS],
+    listed: true,
+};
+
+pub(crate) const PAR_KIND: Kind = Kind {
+    name: "mc-par",
+    summary: "mc-near with the candidates scored in parallel; the same move as mc-near for the \
+              same seed (seed 003 algo3)",
+    plays: Plays::Mnk,
+    params: &[
+        ROLLOUTS,
+        ParamDoc {
+            name: "threads",
+            default: "0",
+            doc: "worker threads (0 = rayon's pool, every core)",
+        },
+    ],
+    listed: true,
+};
+
+/// How a flat Monte Carlo agent scores its candidates in parallel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Parallelism {
+    /// One candidate after the other on the calling thread.
+    #[default]
+    Sequential,
+    /// In rayon's global pool (every core).
+    AllCores,
+    /// In a pool of its own with this many threads, built on the first search.
+    Threads(usize),
+}
+
+/// The settings of [`FlatMc`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlatMcConfig {
+    /// Random playouts per candidate (at least 1). Default 1,000.
+    pub rollouts: u32,
+    /// Only the `near` candidates and playouts of `mc-near` (m,n,k). Default false.
+    pub near: bool,
+    /// How the candidates are scored. Default [`Parallelism::Sequential`].
+    pub parallelism: Parallelism,
+}
+
+impl Default for FlatMcConfig {
+    fn default() -> Self {
+        FlatMcConfig {
+            rollouts: 1000,
+            near: false,
+            parallelism: Parallelism::Sequential,
+        }
+    }
+}
+
+impl FlatMcConfig {
+    /// The same settings with another number of playouts per candidate.
+    pub fn with_rollouts(mut self, rollouts: u32) -> Self {
+        self.rollouts = rollouts;
+        self
+    }
+
+    /// The same settings with (`true`) or without the `near` restriction.
+    pub fn with_near(mut self, near: bool) -> Self {
+        self.near = near;
+        self
+    }
+
+    /// The same settings with another parallelism.
+    pub fn with_parallelism(mut self, parallelism: Parallelism) -> Self {
+        self.parallelism = parallelism;
+        self
+    }
+}
+
+/// A flat Monte Carlo agent: `mc-flat`, `mc-near` or `mc-par` depending on its settings.
+pub struct FlatMc {
+    config: FlatMcConfig,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl FlatMc {
+    /// A flat Monte Carlo agent; refuses zero playouts or more than 1024 threads. The `near`
+    /// restriction is only meaningful for m,n,k games: elsewhere every legal move is a candidate.
+    pub fn new(config: FlatMcConfig) -> Result<Self, SpecError> {
+        let kind = match (config.near, config.parallelism) {
+            (false, _) => FLAT_KIND.name,
+            (true, Parallelism::Sequential) => NEAR_KIND.name,
+            (true, _) => PAR_KIND.name,
+        };
+        if config.rollouts == 0 {
+            return Err(bad_value(kind, "rollouts", 0, "a positive integer"));
+        }
+        if let Parallelism::Threads(threads) = config.parallelism
+            && !(1..=1024).contains(&threads)
+        {
+            return Err(bad_value(
+                kind,
+                "threads",
+                threads,
+                "0 (every core) or 1 to 1024",
+            ));
+        }
+        Ok(FlatMc { config, pool: None })
+    }
+
+    pub(crate) fn from_params(kind: &Kind, params: &Params<'_>) -> Result<Self, SpecError> {
+        let rollouts = params.u64("rollouts", 1000, 1..=100_000_000)? as u32;
+        let (near, parallelism) = match kind.name {
+            "mc-near" => (true, Parallelism::Sequential),
+            "mc-par" => match params.u64("threads", 0, 0..=1024)? {
+                0 => (true, Parallelism::AllCores),
+                threads => (true, Parallelism::Threads(threads as usize)),
+            },
+            _ => (false, Parallelism::Sequential),
+        };
+        FlatMc::new(
+            FlatMcConfig::default()
+                .with_rollouts(rollouts)
+                .with_near(near)
+                .with_parallelism(parallelism),
+        )
+    }
+}
+
+/// The score of one candidate: wins minus losses of `me` over `rollouts` playouts after `mv`,
+/// drawing from stream `index` of `seed`.
+fn score_candidate<G: AgentGame>(
+    position: &G,
+    mv: G::Move,
+    me: Player,
+    config: &FlatMcConfig,
+    seed: u64,
+    index: usize,
+) -> i64 {
+    let child = position.child(mv);
+    if let Some(outcome) = child.outcome() {
+        // Every playout would end the same way at once.
+        return i64::from(playout::reward(outcome, me)) * i64::from(config.rollouts);
+    }
+    let policy = if config.near {
+        Rollout::Near
+    } else {
+        Rollout::Random
+    };
+    let mut rng = stream_rng(seed, index as u64);
+    let mut total = 0i64;
+    for _ in 0..config.rollouts {
+        let mut game = child.clone();
+        let outcome = playout::playout(&mut game, policy, &mut rng, PLAYOUT_PLY_CAP);
+        total += i64::from(playout::reward(outcome, me));
+    }
+    total
+}
+
+impl<G: AgentGame> Agent<G> for FlatMc {
+    fn choose(
+        &mut self,
+        position: &G,
+        ctx: &mut Context<'_>,
+    ) -> Result<Choice<G::Move>, AgentError> {
+        let mut candidates = Vec::new();
+        if self.config.near {
+            position.near_moves(&mut candidates);
+        } else {
+            let mut moves = rules::MoveList::new();
+            position.legal_moves(&mut moves);
+            candidates.extend(moves);
+        }
+        if candidates.is_empty() {
+            return Err(AgentError::Crash("asked to move in a finished game".into()));
+        }
+        let me = position.side_to_move();
+        let seed = ctx.rng.next_u64();
+        let config = self.config;
+        let score = |(index, &mv): (usize, &G::Move)| {
+            score_candidate(position, mv, me, &config, seed, index)
+        };
+        let scores: Vec<i64> = match config.parallelism {
+            Parallelism::Sequential => candidates.iter().enumerate().map(score).collect(),
+            Parallelism::AllCores => candidates.par_iter().enumerate().map(score).collect(),
+            Parallelism::Threads(threads) => {
+                if self.pool.is_none() {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .map_err(|e| AgentError::Crash(format!("no thread pool: {e}")))?;
+                    self.pool = Some(pool);
+                }
+                let pool = self.pool.as_ref().expect("built above");
+                pool.install(|| candidates.par_iter().enumerate().map(score).collect())
+            }
+        };
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
+        let pick = if ties.len() > 1 {
+            ties[ctx.rng.random_range(0..ties.len())]
+        } else {
+            ties[0]
+        };
+        let playouts = candidates.len() as u64 * u64::from(config.rollouts);
+        Ok(Choice {
+            mv: candidates[pick],
+            stats: SearchStats {
+                nodes: playouts,
+                depth: Some(1),
+                score: Some(best as f64 / f64::from(config.rollouts)),
+                reason: Some(format!(
+                    "best of {} candidates: wins - losses = {best} of {} playouts",
+                    candidates.len(),
+                    config.rollouts
+                )),
+            },
+        })
+    }
+}

@@ -1,0 +1,4 @@
+//! What the agents know of each game: the [`crate::AgentGame`] implementations.
+
+pub mod mnk;
+pub mod oanquan;

@@ -1,0 +1,416 @@
+//! `mcts`: UCT Monte Carlo tree search with random playouts (for m,n,k optionally the `near`
+//! playouts), and MCTS-solver propagation of proven results.
+//!
+//! The tree lives in one `Vec` of nodes; a node's children sit in one contiguous range of it,
+//! created together when the node is expanded. A simulation walks down on a single copy of
+//! the position, plays it out in place, and adds its result to every node on the way: +1 for a
+//! win, -1 for a loss, 0 for a draw, always from the view of the player who moved into the node.
+//! Beyond the growing node array nothing is allocated.
+//!
+//! Proven results: a node whose position is over is proven (a win, draw or loss for the player
+//! who moved into it). A child proven a win for its mover (the player to move at the parent)
+//! proves the parent a loss for the parent's mover; when every child is proven, the parent is a
+//! win for its mover if every child is a loss, a draw if none wins and one draws. Proven losses
+//! are never selected again; a proven root stops the search. The final move is a proven win if
+//! there is one, else the most visited child that is not a proven loss.
+
+use std::time::{Duration, Instant};
+
+use rand::{Rng, RngExt, SeedableRng};
+use rules::{MoveList, Outcome, Player};
+
+use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
+use crate::spec::bad_value;
+use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
+use crate::{SearchStats, SpecError};
+
+pub(crate) const KIND: Kind = Kind {
+    name: "mcts",
+    summary: "UCT Monte Carlo tree search with random playouts; proven wins and losses \
+              propagate (MCTS-solver)",
+    plays: Plays::Every,
+    params: &[
+        ParamDoc {
+            name: "iterations",
+            default: "10000",
+            doc: "simulations per move (all run unless the root is proven)",
+        },
+        ParamDoc {
+            name: "c",
+            default: "1.4",
+            doc: "UCT exploration constant, for rewards in [-1, 1] (1.4 there is about 0.7 for \
+                  rewards in [0, 1])",
+        },
+        ParamDoc {
+            name: "rollout",
+            default: "random",
+            doc: "playout policy: random, or near (m,n,k only: empty cells next to a stone)",
+        },
+        ParamDoc {
+            name: "time_ms",
+            default: "0",
+            doc: "time budget per move in milliseconds (0 = none); not reproducible",
+        },
+        ParamDoc {
+            name: "tree_mb",
+            default: "512",
+            doc: "memory for the tree in MiB; when full, leaves are played out but not expanded",
+        },
+    ],
+    listed: true,
+};
+
+/// The settings of [`Mcts`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Simulations per move (at least 1). Default 10,000.
+    pub iterations: u64,
+    /// The UCT exploration constant for rewards in [-1, 1] (positive, finite). Default 1.4.
+    pub c: f64,
+    /// The playout policy. Default [`Rollout::Random`].
+    pub rollout: Rollout,
+    /// A time budget per move, if any. Default none.
+    pub time: Option<Duration>,
+    /// Memory for the tree in MiB (at least 1). Default 512.
+    pub tree_mb: usize,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iterations: 10_000,
+            c: 1.4,
+            rollout: Rollout::Random,
+            time: None,
+            tree_mb: 512,
+        }
+    }
+}
+
+impl MctsConfig {
+    /// The same settings with another number of simulations.
+    pub fn with_iterations(mut self, iterations: u64) -> Self {
+        self.iterations = iterations;
+        self
+    }
+
+    /// The same settings with another exploration constant.
+    pub fn with_c(mut self, c: f64) -> Self {
+        self.c = c;
+        self
+    }
+
+    /// The same settings with another playout policy.
+    pub fn with_rollout(mut self, rollout: Rollout) -> Self {
+        self.rollout = rollout;
+        self
+    }
+
+    /// The same settings with a time budget (`None` = none).
+    pub fn with_time(mut self, time: Option<Duration>) -> Self {
+        self.time = time;
+        self
+    }
+
+    /// The same settings with another tree memory in MiB.
+    pub fn with_tree_mb(mut self, tree_mb: usize) -> Self {
+        self.tree_mb = tree_mb;
+        self
+    }
+}
+
+/// What is proven about a node, from the view of the player who moved into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proof {
+    Unknown,
+    Win,
+    Draw,
+    Loss,
+}
+
+/// A node of the tree. Children are `first..first + count` of the node array.
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    first: u32,
+    visits: u32,
+    /// Sum of the rewards of the player who moved into the node.
+    reward: i32,
+    count: u16,
+    expanded: bool,
+    proof: Proof,
+    mv: M,
+}
+
+/// The MCTS agent. The tree is rebuilt for every move; the agent keeps only its memory.
+pub struct Mcts<G: AgentGame> {
+    config: MctsConfig,
+    nodes: Vec<Node<G::Move>>,
+    path: Vec<u32>,
+    max_nodes: usize,
+}
+
+impl<G: AgentGame> Mcts<G> {
+    /// An MCTS agent; refuses zero iterations, a non-positive or non-finite `c`, the `near`
+    /// policy on a game without it, a zero time budget or a zero-sized tree.
+    pub fn new(config: MctsConfig) -> Result<Self, SpecError> {
+        if config.iterations == 0 {
+            return Err(bad_value(KIND.name, "iterations", 0, "a positive integer"));
+        }
+        if !(config.c.is_finite() && config.c > 0.0) {
+            return Err(bad_value(KIND.name, "c", config.c, "a positive number"));
+        }
+        if config.rollout == Rollout::Near && !G::NEAR_PLAYOUTS {
+            return Err(bad_value(
+                KIND.name,
+                "rollout",
+                "near",
+                "random (near plays m,n,k games only)",
+            ));
+        }
+        if config.time.is_some_and(|time| time.is_zero()) {
+            return Err(bad_value(KIND.name, "time_ms", 0, "a positive time"));
+        }
+        if config.tree_mb == 0 {
+            return Err(bad_value(KIND.name, "tree_mb", 0, "a positive size in MiB"));
+        }
+        let max_nodes = (config.tree_mb << 20) / std::mem::size_of::<Node<G::Move>>();
+        Ok(Mcts {
+            config,
+            nodes: Vec::new(),
+            path: Vec::new(),
+            max_nodes,
+        })
+    }
+
+    pub(crate) fn from_params(params: &Params<'_>) -> Result<Self, SpecError> {
+        let rollout = match params.choice("rollout", "random", &["random", "near"])? {
+            "near" => Rollout::Near,
+            _ => Rollout::Random,
+        };
+        let time_ms = params.u64("time_ms", 0, 0..=86_400_000)?;
+        let config = MctsConfig::default()
+            .with_iterations(params.u64("iterations", 10_000, 1..=1_000_000_000)?)
+            .with_c(params.f64("c", 1.4, 0.0..=100.0)?)
+            .with_rollout(rollout)
+            .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
+            .with_tree_mb(params.u64("tree_mb", 512, 1..=65536)? as usize);
+        Mcts::new(config)
+    }
+
+    /// Creates the children of `node` (whose position is `position`) in a random rotation of
+    /// the legal move order, so that unvisited children are tried in no fixed pattern. Returns
+    /// false when the tree is full.
+    fn expand<R: Rng + ?Sized>(&mut self, node: u32, position: &G, rng: &mut R) -> bool {
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        if node != 0 && self.nodes.len() + moves.len() > self.max_nodes {
+            return false;
+        }
+        let first = self.nodes.len() as u32;
+        let shift = rng.random_range(0..moves.len());
+        for i in 0..moves.len() {
+            self.nodes.push(Node {
+                first: 0,
+                visits: 0,
+                reward: 0,
+                count: 0,
+                expanded: false,
+                proof: Proof::Unknown,
+                mv: moves[(i + shift) % moves.len()],
+            });
+        }
+        let parent = &mut self.nodes[node as usize];
+        parent.first = first;
+        parent.count = moves.len() as u16;
+        parent.expanded = true;
+        true
+    }
+
+    /// The child of `node` to descend into: an unvisited one first (in child order), else the
+    /// best UCT value, never a proven loss.
+    #[inline]
+    fn select(&self, node: u32) -> u32 {
+        let parent = self.nodes[node as usize];
+        let explore = self.config.c * f64::from(parent.visits.max(1)).ln().sqrt();
+        let mut best = (parent.first, f64::NEG_INFINITY);
+        for index in parent.first..parent.first + u32::from(parent.count) {
+            let child = &self.nodes[index as usize];
+            if child.proof == Proof::Loss {
+                continue;
+            }
+            if child.visits == 0 {
+                return index;
+            }
+            let visits = f64::from(child.visits);
+            let value = f64::from(child.reward) / visits + explore / visits.sqrt();
+            if value > best.1 {
+                best = (index, value);
+            }
+        }
+        best.0
+    }
+
+    /// After the node at `path[depth]` was proven, proves its ancestors where that follows.
+    fn propagate(&mut self, mut depth: usize) {
+        while depth > 0 {
+            let child = self.nodes[self.path[depth] as usize];
+            let parent_index = self.path[depth - 1] as usize;
+            let parent = self.nodes[parent_index];
+            if parent.proof != Proof::Unknown {
+                return;
+            }
+            let proof = if child.proof == Proof::Win {
+                Proof::Loss
+            } else {
+                let children = &self.nodes
+                    [parent.first as usize..parent.first as usize + usize::from(parent.count)];
+                if children.iter().any(|c| c.proof == Proof::Unknown) {
+                    return;
+                }
+                if children.iter().any(|c| c.proof == Proof::Draw) {
+                    Proof::Draw
+                } else {
+                    Proof::Win
+                }
+            };
+            self.nodes[parent_index].proof = proof;
+            depth -= 1;
+        }
+    }
+
+    /// One simulation from `root`. Returns the depth of the deepest node it reached.
+    fn simulate<R: Rng + ?Sized>(&mut self, root: &G, rng: &mut R) -> usize {
+        let root_mover = root.side_to_move().opponent();
+        // The player who moved into the node at `depth` of the path.
+        let mover = |depth: usize| {
+            if depth % 2 == 0 {
+                root_mover
+            } else {
+                root_mover.opponent()
+            }
+        };
+        let mut position = root.clone();
+        self.path.clear();
+        self.path.push(0);
+        let mut node = 0u32;
+        let mut proven_at = None;
+        let winner: Option<Player> = loop {
+            let depth = self.path.len() - 1;
+            let current = self.nodes[node as usize];
+            match current.proof {
+                Proof::Win => break Some(mover(depth)),
+                Proof::Loss => break Some(mover(depth).opponent()),
+                Proof::Draw => break None,
+                Proof::Unknown => {}
+            }
+            if !current.expanded
+                && ((node != 0 && current.visits == 0) || !self.expand(node, &position, rng))
+            {
+                let outcome =
+                    playout::playout(&mut position, self.config.rollout, rng, PLAYOUT_PLY_CAP);
+                break outcome.winner();
+            }
+            node = self.select(node);
+            position.play_unchecked(self.nodes[node as usize].mv);
+            self.path.push(node);
+            if let Some(outcome) = position.outcome() {
+                let me = mover(depth + 1);
+                self.nodes[node as usize].proof = match outcome {
+                    Outcome::Draw => Proof::Draw,
+                    Outcome::Win(w) if w == me => Proof::Win,
+                    Outcome::Win(_) => Proof::Loss,
+                };
+                proven_at = Some(depth + 1);
+                break outcome.winner();
+            }
+        };
+        for (depth, &index) in self.path.iter().enumerate() {
+            let node = &mut self.nodes[index as usize];
+            node.visits += 1;
+            node.reward += match winner {
+                None => 0,
+                Some(w) if w == mover(depth) => 1,
+                Some(_) => -1,
+            };
+        }
+        if let Some(depth) = proven_at {
+            self.propagate(depth);
+        }
+        self.path.len() - 1
+    }
+}
+
+impl<G: AgentGame> Agent<G> for Mcts<G> {
+    fn choose(
+        &mut self,
+        position: &G,
+        ctx: &mut Context<'_>,
+    ) -> Result<Choice<G::Move>, AgentError> {
+        if position.is_over() {
+            return Err(AgentError::Crash("asked to move in a finished game".into()));
+        }
+        let started = Instant::now();
+        let deadline = match (ctx.deadline, self.config.time.map(|t| started + t)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let mut rng = PlayoutRng::from_rng(ctx.rng);
+        self.nodes.clear();
+        self.nodes.push(Node {
+            first: 0,
+            visits: 0,
+            reward: 0,
+            count: 0,
+            expanded: false,
+            proof: Proof::Unknown,
+            mv: position.illegal_move(),
+        });
+        let mut simulations = 0;
+        let mut deepest = 0;
+        while simulations < self.config.iterations && self.nodes[0].proof == Proof::Unknown {
+            deepest = deepest.max(self.simulate(position, &mut rng));
+            simulations += 1;
+            if simulations % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+
+        let root = self.nodes[0];
+        let children =
+            &self.nodes[root.first as usize..root.first as usize + usize::from(root.count)];
+        // A proven win first; else the most visited child not proven lost (more reward, then
+        // child order, break ties); if all are lost, the most visited (the longest defence).
+        let rank = |c: &Node<G::Move>| {
+            (
+                c.proof == Proof::Win,
+                c.proof != Proof::Loss,
+                c.visits,
+                c.reward,
+            )
+        };
+        let mut best = &children[0];
+        for child in children {
+            if rank(child) > rank(best) {
+                best = child;
+            }
+        }
+        let (score, reason) = match best.proof {
+            Proof::Win => (1.0, "proven win".to_string()),
+            Proof::Draw if root.proof == Proof::Draw => (0.0, "proven draw".to_string()),
+            Proof::Loss => (-1.0, "proven loss".to_string()),
+            _ => (
+                f64::from(best.reward) / f64::from(best.visits.max(1)),
+                format!("most visited: {} of {simulations} simulations", best.visits),
+            ),
+        };
+        Ok(Choice {
+            mv: best.mv,
+            stats: SearchStats {
+                nodes: simulations,
+                depth: Some(deepest as u32),
+                score: Some(score),
+                reason: Some(reason),
+            },
+        })
+    }
+}

@@ -1,0 +1,407 @@
+//! The tree search shared by `alphabeta` and the solver: negamax with alpha-beta pruning, a
+//! transposition table, move ordering (table move, urgent block, killers, history, the game's
+//! hint) and the game's tactics.
+//!
+//! Two scorings:
+//! - [`Searcher::negamax`]: scores of [`crate::score`] (ply-adjusted wins and losses, the game's
+//!   evaluation at the horizon). It returns exactly the value plain minimax returns at the same
+//!   depth: every cut it makes beyond alpha-beta is one that cannot change that value (see
+//!   [`Searcher::negamax`]).
+//! - [`Searcher::wdl`]: win / draw / loss as 1 / 0 / -1, for solving. A horizon (only for games
+//!   without a ply bound) scores 0, so 1 and -1 are always proofs.
+//!
+//! Nothing is allocated per node: move lists live on the stack, the table and the history
+//! arrays are allocated once, on the first search.
+
+use std::time::Instant;
+
+use rules::{ArrayVec, MAX_MOVES, MoveList, Outcome};
+
+use crate::score::{self, INFINITY, MATE, MATE_BOUND};
+use crate::tt::{Bound, Table};
+use crate::{AgentGame, MOVE_SLOTS, Tactic};
+
+/// Deepest ply that keeps killer moves.
+const KILLER_PLIES: usize = 512;
+
+/// How often (in nodes) the search looks at the clock.
+const CLOCK_INTERVAL: u64 = 1024;
+
+/// A searcher: its table, its ordering memory, and its budget.
+pub(crate) struct Searcher<G: AgentGame> {
+    table: Table,
+    history: Vec<i32>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Nodes visited since [`Searcher::begin`].
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    next_clock: u64,
+    /// Set when the budget ran out: results since are worthless.
+    pub aborted: bool,
+}
+
+/// One move with its ordering key.
+type Keyed<M> = ArrayVec<(i32, M), MAX_MOVES>;
+
+impl<G: AgentGame> Searcher<G> {
+    /// A searcher whose table will take `tt_mb` MiB; nothing is allocated yet.
+    pub(crate) fn new(tt_mb: usize) -> Self {
+        Searcher {
+            table: Table::new(tt_mb),
+            history: Vec::new(),
+            killers: Vec::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            next_clock: CLOCK_INTERVAL,
+            aborted: false,
+        }
+    }
+
+    /// Starts a search with a node budget and a deadline: empties the table and the ordering
+    /// memory (so no search depends on an earlier one) and allocates them the first time.
+    pub(crate) fn begin(&mut self, node_limit: Option<u64>, deadline: Option<Instant>) {
+        self.table.new_search();
+        self.history.clear();
+        self.history.resize(2 * MOVE_SLOTS, 0);
+        self.killers.clear();
+        self.killers.resize(KILLER_PLIES, [None, None]);
+        self.nodes = 0;
+        self.node_limit = node_limit.unwrap_or(u64::MAX);
+        self.deadline = deadline;
+        self.next_clock = CLOCK_INTERVAL;
+        self.aborted = false;
+    }
+
+    /// Changes the budget of the search under way (the root's first iteration runs unbudgeted).
+    pub(crate) fn set_budget(&mut self, node_limit: Option<u64>, deadline: Option<Instant>) {
+        self.node_limit = node_limit.unwrap_or(u64::MAX);
+        self.deadline = deadline;
+    }
+
+    /// The best move the table holds for the position with hash `key`, as a move index.
+    pub(crate) fn table_move(&self, key: u64) -> Option<usize> {
+        self.table.probe(key).and_then(|entry| entry.mv)
+    }
+
+    /// How full the table is, per mille (sampled).
+    pub(crate) fn table_permille(&self) -> u32 {
+        self.table.permille_full()
+    }
+
+    #[inline]
+    fn check_budget(&mut self) {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes >= self.next_clock {
+            self.next_clock = self.nodes + CLOCK_INTERVAL;
+            if self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+            {
+                self.aborted = true;
+            }
+        }
+    }
+
+    /// The moves of `position` in search order. `tactic` may already restrict them to one;
+    /// `hints` asks for the game's ordering hint (worth its cost above the frontier only).
+    fn ordered(
+        &self,
+        position: &G,
+        aux: &G::Aux,
+        only: Option<G::Move>,
+        urgent: Option<G::Move>,
+        table_move: Option<usize>,
+        ply: u32,
+        hints: bool,
+    ) -> Keyed<G::Move> {
+        let mut out = Keyed::new();
+        if let Some(mv) = only {
+            out.push((0, mv));
+            return out;
+        }
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        let side = position.side_to_move().index() * MOVE_SLOTS;
+        let killers = self
+            .killers
+            .get(ply as usize)
+            .copied()
+            .unwrap_or([None, None]);
+        for mv in moves {
+            let index = G::move_index(mv);
+            let key = if Some(index) == table_move {
+                i32::MAX
+            } else if Some(mv) == urgent {
+                i32::MAX - 1
+            } else if Some(mv) == killers[0] {
+                i32::MAX - 2
+            } else if Some(mv) == killers[1] {
+                i32::MAX - 3
+            } else {
+                let hint = if hints {
+                    position.order_hint(aux, mv)
+                } else {
+                    0
+                };
+                hint.saturating_mul(16)
+                    .saturating_add(self.history[side + index])
+                    .min(i32::MAX - 4)
+            };
+            out.push((key, mv));
+        }
+        // Ties fall back to the move's index: the order, and so the search, is reproducible.
+        out.sort_unstable_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then_with(|| G::move_index(a.1).cmp(&G::move_index(b.1)))
+        });
+        out
+    }
+
+    fn reward_cutoff(&mut self, position: &G, mv: G::Move, depth: u32, ply: u32) {
+        let slot = position.side_to_move().index() * MOVE_SLOTS + G::move_index(mv);
+        let bonus = (depth * depth) as i32;
+        self.history[slot] = self.history[slot].saturating_add(bonus);
+        if self.history[slot] > 1 << 24 {
+            // Keep history well inside the key range: halve the side's table.
+            for value in &mut self.history {
+                *value /= 2;
+            }
+        }
+        if let Some(killers) = self.killers.get_mut(ply as usize)
+            && killers[0] != Some(mv)
+        {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+    }
+
+    /// The negamax value of `position` (`ply` plies below the root) searched `depth` plies
+    /// deep, within the window `(alpha, beta)` (fail-soft).
+    ///
+    /// It equals plain minimax at the same depth, with the same terminal scores and the same
+    /// evaluation at the horizon, because every shortcut is exact:
+    /// - a table entry is used only at the depth it was searched to, or when it is a forced
+    ///   result within the remaining depth (which any deeper or shallower search finds too);
+    /// - a win at once returns `MATE - (ply + 1)`, the best score possible here;
+    /// - with two plies left, a lone move that stops the opponent's win at once is the only
+    ///   move worth searching (every other loses at `ply + 2`, the worst score possible here,
+    ///   and no move can do worse), and two such threats lose at `ply + 2` whatever is played.
+    pub(crate) fn negamax(
+        &mut self,
+        position: &G,
+        aux: &G::Aux,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(outcome) = position.outcome() {
+            return score::terminal(outcome, position.side_to_move(), ply);
+        }
+        if depth == 0 {
+            return position.evaluate(aux);
+        }
+        self.check_budget();
+        if self.aborted {
+            return 0;
+        }
+        let key = position.hash_key();
+        let mut table_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            table_move = entry.mv;
+            if usable(entry.score, entry.depth, entry.bound, depth) {
+                let stored = score::from_node(entry.score, ply);
+                match entry.bound {
+                    Bound::Exact => return stored,
+                    Bound::Lower if stored >= beta => return stored,
+                    Bound::Upper if stored <= alpha => return stored,
+                    _ => {}
+                }
+            }
+        }
+        let (only, urgent) = match position.tactic(aux) {
+            Tactic::WinNow(_) => return MATE - (ply as i32 + 1),
+            Tactic::Lost(_) if depth >= 2 => return -(MATE - (ply as i32 + 2)),
+            Tactic::MustBlock(mv) if depth >= 2 => (Some(mv), None),
+            Tactic::MustBlock(mv) | Tactic::Lost(mv) | Tactic::BlockFirst(mv) => (None, Some(mv)),
+            Tactic::Open => (None, None),
+        };
+        let moves = self.ordered(position, aux, only, urgent, table_move, ply, depth >= 2);
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for &(_, mv) in &moves {
+            let child = position.child(mv);
+            let child_aux = position.aux_after(aux, mv, &child);
+            let value = -self.negamax(&child, &child_aux, depth - 1, ply + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        self.reward_cutoff(position, mv, depth, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha_start {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.store(
+            key,
+            score::to_node(best, ply),
+            depth,
+            bound,
+            best_move.map(G::move_index),
+        );
+        best
+    }
+
+    /// Searches the root moves `moves` to `depth` with a full window and moves the best to the
+    /// front (the others keep their order). Returns the root value (exactly minimax's over
+    /// these moves), or `None` if the budget ran out.
+    pub(crate) fn root(
+        &mut self,
+        position: &G,
+        aux: &G::Aux,
+        moves: &mut [G::Move],
+        depth: u32,
+    ) -> Option<i32> {
+        self.nodes += 1;
+        let mut alpha = -INFINITY;
+        let mut best = (0, -INFINITY);
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = position.child(mv);
+            let child_aux = position.aux_after(aux, mv, &child);
+            let value = -self.negamax(&child, &child_aux, depth - 1, 1, -INFINITY, -alpha);
+            if self.aborted {
+                return None;
+            }
+            if value > best.1 {
+                best = (i, value);
+                alpha = alpha.max(value);
+            }
+        }
+        moves[..=best.0].rotate_right(1);
+        Some(best.1)
+    }
+
+    /// The win / draw / loss value (1 / 0 / -1 for the side to move) of `position` within the
+    /// window `(alpha, beta)`, searched `depth` plies deep; a horizon counts 0. For games with
+    /// a ply bound pass at least [`AgentGame::remaining_plies`] and no horizon is ever met.
+    pub(crate) fn wdl(
+        &mut self,
+        position: &G,
+        aux: &G::Aux,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if let Some(outcome) = position.outcome() {
+            return match outcome {
+                Outcome::Draw => 0,
+                Outcome::Win(winner) if winner == position.side_to_move() => 1,
+                Outcome::Win(_) => -1,
+            };
+        }
+        if depth == 0 {
+            return 0;
+        }
+        self.check_budget();
+        if self.aborted {
+            return 0;
+        }
+        let key = position.hash_key();
+        let mut table_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            table_move = entry.mv;
+            // A deeper (or equal) search knows at least as much; a shallower one only its proofs.
+            let proof = match entry.bound {
+                Bound::Exact => entry.score != 0,
+                Bound::Lower => entry.score == 1,
+                Bound::Upper => entry.score == -1,
+            };
+            if entry.depth >= depth.min(255) || proof {
+                match entry.bound {
+                    Bound::Exact => return entry.score,
+                    Bound::Lower if entry.score >= beta => return entry.score,
+                    Bound::Upper if entry.score <= alpha => return entry.score,
+                    _ => {}
+                }
+            }
+        }
+        let (only, urgent) = match position.tactic(aux) {
+            Tactic::WinNow(_) => return 1,
+            Tactic::Lost(_) if depth >= 2 => return -1,
+            Tactic::MustBlock(mv) if depth >= 2 => (Some(mv), None),
+            Tactic::MustBlock(mv) | Tactic::Lost(mv) | Tactic::BlockFirst(mv) => (None, Some(mv)),
+            Tactic::Open => (None, None),
+        };
+        let moves = self.ordered(position, aux, only, urgent, table_move, ply, true);
+        let alpha_start = alpha;
+        let mut best = -2;
+        let mut best_move = None;
+        for &(_, mv) in &moves {
+            let child = position.child(mv);
+            let child_aux = position.aux_after(aux, mv, &child);
+            let value = -self.wdl(&child, &child_aux, depth - 1, ply + 1, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(mv);
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        self.reward_cutoff(position, mv, depth, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best <= alpha_start {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table
+            .store(key, best, depth, bound, best_move.map(G::move_index));
+        best
+    }
+}
+
+/// Whether a table entry searched to `stored_depth` may answer a search to `depth` without
+/// changing its value: the same depth, or a forced result within `depth` plies (a win as an
+/// exact score or lower bound, a loss as an exact score or upper bound).
+#[inline]
+fn usable(node_score: i32, stored_depth: u32, bound: Bound, depth: u32) -> bool {
+    if stored_depth == depth.min(255) {
+        return true;
+    }
+    let within = |score: i32| (MATE - score.abs()) as u32 <= depth;
+    if node_score >= MATE_BOUND {
+        matches!(bound, Bound::Exact | Bound::Lower) && within(node_score)
+    } else if node_score <= -MATE_BOUND {
+        matches!(bound, Bound::Exact | Bound::Upper) && within(node_score)
+    } else {
+        false
+    }
+}

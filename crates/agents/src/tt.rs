@@ -1,0 +1,186 @@
+//! The transposition table: a fixed-size hash table of search results, allocated on the first
+//! search (zeroed pages come from the operating system lazily, so a large table costs nothing
+//! until it is used) and emptied between searches by a generation counter, so that one search
+//! never changes another's play.
+//!
+//! Buckets hold two entries: the first keeps the deepest result, the second always takes the
+//! newest.
+
+/// How a stored score bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The score is exact.
+    Exact,
+    /// The true score is at least the stored one (the search failed high).
+    Lower,
+    /// The true score is at most the stored one (the search failed low).
+    Upper,
+}
+
+/// A stored result.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    /// The score, relative to the node (see `score::to_node`).
+    pub score: i32,
+    /// The remaining depth it was searched to (capped at 255).
+    pub depth: u32,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+    /// The best move's [`crate::AgentGame::move_index`], if one was found.
+    pub mv: Option<usize>,
+}
+
+const GENERATION_BITS: u32 = 6;
+const GENERATIONS: u8 = 1 << GENERATION_BITS;
+
+/// The table. Each slot is `[key, data]`; data packs the score (bits 0-31), the move index plus
+/// one (32-47), the depth (48-55), the bound (56-57) and the generation (58-63).
+pub(crate) struct Table {
+    slots: Vec<[u64; 2]>,
+    mask: usize,
+    megabytes: usize,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of at most `megabytes` MiB, allocated on the first [`Table::new_search`].
+    pub(crate) fn new(megabytes: usize) -> Table {
+        Table {
+            slots: Vec::new(),
+            mask: 0,
+            megabytes: megabytes.max(1),
+            generation: 0,
+        }
+    }
+
+    /// Starts a search: allocates the table if needed and forgets every stored result.
+    pub(crate) fn new_search(&mut self) {
+        self.generation += 1;
+        if self.slots.is_empty() || self.generation == GENERATIONS {
+            // Fresh zeroed memory (all slots of generation 0, never current) instead of
+            // clearing 64 MiB by hand; the allocator hands back untouched pages.
+            let entries = ((self.megabytes << 20) / 16).max(2);
+            let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
+            self.slots = Vec::new();
+            self.slots = vec![[0u64; 2]; entries];
+            self.mask = entries / 2 - 1;
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        // The low bits index Zobrist keys well; mix anyway for games with weaker hashes.
+        ((key ^ (key >> 32)) as usize & self.mask) * 2
+    }
+
+    #[inline]
+    fn unpack(&self, data: u64) -> Option<Entry> {
+        if (data >> 58) as u8 != self.generation {
+            return None;
+        }
+        let mv = ((data >> 32) & 0xFFFF) as usize;
+        Some(Entry {
+            score: data as u32 as i32,
+            depth: ((data >> 48) & 0xFF) as u32,
+            bound: match (data >> 56) & 3 {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+            mv: mv.checked_sub(1),
+        })
+    }
+
+    /// The result stored for `key` in this search, if any.
+    #[inline]
+    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let at = self.bucket(key);
+        self.slots[at..at + 2]
+            .iter()
+            .find(|slot| slot[0] == key)
+            .and_then(|slot| self.unpack(slot[1]))
+    }
+
+    /// Stores a result for `key`.
+    #[inline]
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        score: i32,
+        depth: u32,
+        bound: Bound,
+        mv: Option<usize>,
+    ) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let depth = depth.min(255);
+        let data = u64::from(score as u32)
+            | (mv.map_or(0, |m| m as u64 + 1) & 0xFFFF) << 32
+            | u64::from(depth) << 48
+            | (match bound {
+                Bound::Exact => 0u64,
+                Bound::Lower => 1,
+                Bound::Upper => 2,
+            }) << 56
+            | u64::from(self.generation) << 58;
+        let at = self.bucket(key);
+        let current = |slot: &[u64; 2]| (slot[1] >> 58) as u8 == self.generation;
+        let deep = self.slots[at];
+        let target = if deep[0] == key || !current(&deep) {
+            at
+        } else if self.slots[at + 1][0] == key {
+            at + 1
+        } else if depth >= ((deep[1] >> 48) & 0xFF) as u32 {
+            // The deeper result moves to the always-replace slot rather than vanish.
+            self.slots[at + 1] = deep;
+            at
+        } else {
+            at + 1
+        };
+        self.slots[target] = [key, data];
+    }
+
+    /// The fraction of slots that hold a result of this search, per mille, from a sample.
+    pub(crate) fn permille_full(&self) -> u32 {
+        let sample = self.slots.len().min(2000);
+        if sample == 0 {
+            return 0;
+        }
+        let used = self.slots[..sample]
+            .iter()
+            .filter(|slot| (slot[1] >> 58) as u8 == self.generation)
+            .count();
+        (used * 1000 / sample) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_forgets() {
+        let mut table = Table::new(1);
+        table.new_search();
+        table.store(42, -(1 << 30), 7, Bound::Lower, Some(300));
+        let entry = table.probe(42).unwrap();
+        assert_eq!(
+            (entry.score, entry.depth, entry.bound, entry.mv),
+            (-(1 << 30), 7, Bound::Lower, Some(300))
+        );
+        assert!(table.probe(43).is_none());
+        table.new_search();
+        assert!(table.probe(42).is_none(), "a new search starts empty");
+        for _ in 0..200 {
+            table.new_search();
+        }
+        table.store(42, 5, 300, Bound::Exact, None);
+        let entry = table.probe(42).unwrap();
+        assert_eq!((entry.score, entry.depth, entry.mv), (5, 255, None));
+    }
+}

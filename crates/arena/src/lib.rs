@@ -28,6 +28,7 @@ pub mod play;
 pub mod record;
 pub mod run;
 pub mod schedule;
+pub mod slurm;
 
 use std::path::PathBuf;
 

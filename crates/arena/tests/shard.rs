@@ -164,3 +164,33 @@ fn shards_of_another_experiment_are_refused() {
             .contains("no shard CSVs")
     );
 }
+
+#[test]
+fn slurm_scripts_run_each_shard_as_an_array_task_and_merge_after() {
+    let exp = Experiment::from_toml(EXPERIMENT, "sharded.toml").unwrap();
+    let options = arena::slurm::SlurmOptions {
+        shards: 4,
+        out_dir: PathBuf::from("results/sharded"),
+        partition: Some("short".into()),
+        time: Some("00:10:00".into()),
+        cpus_per_task: 2,
+        arena_binary: PathBuf::from("/opt/arena/bin/arena"),
+    };
+    let files = arena::slurm::scripts(&exp, &options);
+    let get = |name: &str| files.iter().find(|f| f.0 == name).unwrap().1.clone();
+    let array = get("array.sbatch");
+    for needle in [
+        "#SBATCH --array=0-3",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --partition=short",
+        "#SBATCH --time=00:10:00",
+        "--shard \"${SLURM_ARRAY_TASK_ID}/4\"",
+        "run results/sharded/slurm/experiment.toml --out results/sharded",
+        "ARENA=\"${ARENA:-/opt/arena/bin/arena}\"",
+    ] {
+        assert!(array.contains(needle), "`{needle}` not in:\n{array}");
+    }
+    assert!(get("merge.sbatch").contains("merge results/sharded"));
+    assert!(get("submit.sh").contains("--dependency=afterok:\"$array\""));
+    assert_eq!(get("experiment.toml"), EXPERIMENT);
+}

@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Runs (or resumes) a round-robin tournament and writes games.csv and the report.
     Run(run_cmd::RunArgs),
+    /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
+    Slurm(run_cmd::SlurmArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
     /// The games, example variant ids, and the agents with their parameters.
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
+        Command::Slurm(args) => run_cmd::slurm(args),
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),

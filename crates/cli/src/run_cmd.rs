@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use arena::{Experiment, Progress, RunOptions, Shard};
 use clap::Args;
 
@@ -50,6 +50,109 @@ pub struct MergeArgs {
     /// Do not write the report after merging.
     #[arg(long)]
     pub no_report: bool,
+}
+
+/// `arena slurm EXPERIMENT --shards N`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena slurm experiments/caro.toml --shards 16 --cpus-per-task 4 --time 02:00:00\n  arena slurm experiments/caro.toml --shards 16 --partition short --submit\n\nWithout --submit, submit later with: sh <out>/slurm/submit.sh"
+)]
+pub struct SlurmArgs {
+    /// The experiment file (TOML).
+    pub experiment: PathBuf,
+    /// The number of shards: one array task each.
+    #[arg(long)]
+    pub shards: u32,
+    /// The output folder (default: results/<experiment name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The Slurm partition.
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// The time limit of each task, in Slurm's format (like 01:30:00).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs per task: the worker threads of each shard.
+    #[arg(long, default_value_t = 1)]
+    pub cpus_per_task: u32,
+    /// Submit the array and the merge job with sbatch and print their job ids.
+    #[arg(long)]
+    pub submit: bool,
+}
+
+/// `arena slurm`: writes the job scripts, and submits them with `--submit`.
+pub fn slurm(args: SlurmArgs) -> Result<()> {
+    let experiment = load_experiment(Some(&args.experiment))?;
+    if args.shards == 0 {
+        anyhow::bail!("--shards must be at least 1");
+    }
+    if args.cpus_per_task == 0 {
+        anyhow::bail!("--cpus-per-task must be at least 1");
+    }
+    let out_dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| experiment.default_out_dir());
+    let arena_binary = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .unwrap_or_else(|_| PathBuf::from("arena"));
+    let options = arena::slurm::SlurmOptions {
+        shards: args.shards,
+        out_dir: out_dir.clone(),
+        partition: args.partition.clone(),
+        time: args.time.clone(),
+        cpus_per_task: args.cpus_per_task,
+        arena_binary,
+    };
+    let dir = out_dir.join("slurm");
+    std::fs::create_dir_all(&dir)
+        .with_context(|| format!("cannot create the folder `{}`", dir.display()))?;
+    for (name, content, executable) in arena::slurm::scripts(&experiment, &options) {
+        let path = dir.join(&name);
+        std::fs::write(&path, content)
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
+        if executable {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .with_context(|| format!("cannot make `{}` executable", path.display()))?;
+        }
+        println!("wrote {}", path.display());
+    }
+    if !args.submit {
+        println!("submit with: sh {}", dir.join("submit.sh").display());
+        return Ok(());
+    }
+    let array = sbatch(&[dir.join("array.sbatch").display().to_string()])?;
+    println!("array job: {array}");
+    let merge = sbatch(&[
+        format!("--dependency=afterok:{array}"),
+        dir.join("merge.sbatch").display().to_string(),
+    ])?;
+    println!("merge job: {merge}");
+    Ok(())
+}
+
+/// Runs `sbatch --parsable ARGS` and returns the job id.
+fn sbatch(args: &[String]) -> Result<String> {
+    let output = std::process::Command::new("sbatch")
+        .arg("--parsable")
+        .args(args)
+        .output()
+        .context("cannot run sbatch (is Slurm installed and on the PATH?)")?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "sbatch {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    // `--parsable` prints `jobid` or `jobid;cluster`.
+    let id = text.trim().split(';').next().unwrap_or("").to_string();
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()) {
+        anyhow::bail!("sbatch printed `{}`, not a job id", text.trim());
+    }
+    Ok(id)
 }
 
 /// Reads the experiment named on the command line, or the built-in default.

@@ -1,0 +1,91 @@
+//! What can go wrong while reading games or writing a report.
+
+use std::path::PathBuf;
+
+/// An error from reading the arena's CSV files or writing the report.
+///
+/// Every variant names the file involved, and for a bad row the line and the column, so
+/// the message alone tells a user what to fix.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A file could not be opened or read.
+    #[error("{}: cannot read: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The underlying I/O error (already part of the message).
+        error: std::io::Error,
+    },
+    /// The CSV itself is malformed (for example a row with the wrong number of fields).
+    #[error("{}: line {line}: {message}", path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line where the bad record starts.
+        line: u64,
+        /// What the CSV reader found wrong.
+        message: String,
+    },
+    /// The header lacks a column the report needs.
+    #[error("{}: missing column `{column}` in the header", path.display())]
+    MissingColumn {
+        /// The file.
+        path: PathBuf,
+        /// The column that is not there.
+        column: &'static str,
+    },
+    /// A field does not hold a value of the schema.
+    #[error("{}: line {line}: column `{column}`: {reason} (found {value:?})", path.display())]
+    BadField {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line of the row.
+        line: u64,
+        /// The column of the field.
+        column: &'static str,
+        /// The text found in the field.
+        value: String,
+        /// What was expected instead.
+        reason: String,
+    },
+    /// The files hold no game at all, so there is nothing to rate.
+    #[error("no games found in {files}")]
+    NoGames {
+        /// The files read, comma-separated.
+        files: String,
+    },
+    /// The anchor agent played in none of the files.
+    #[error("anchor agent `{agent}` played no game in the input")]
+    UnknownAnchor {
+        /// The name given for the anchor.
+        agent: String,
+    },
+    /// The anchor rating is not a finite number.
+    #[error("anchor rating for `{agent}` must be a finite number, got {elo}")]
+    BadAnchor {
+        /// The name given for the anchor.
+        agent: String,
+        /// The rating given.
+        elo: f64,
+    },
+    /// A report file could not be written.
+    #[error("{}: cannot write: {error}", path.display())]
+    Write {
+        /// The file or folder.
+        path: PathBuf,
+        /// The underlying I/O error (already part of the message).
+        error: std::io::Error,
+    },
+    /// A chart could not be drawn.
+    #[error("{}: cannot draw chart: {message}", path.display())]
+    Chart {
+        /// The chart file.
+        path: PathBuf,
+        /// What plotters reported.
+        message: String,
+    },
+}
+
+/// The result type of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

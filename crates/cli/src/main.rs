@@ -2,6 +2,7 @@
 //! tournaments, records every game to CSV, fits Elo ratings and draws charts.
 
 mod games_cmd;
+mod play_cmd;
 mod run_cmd;
 
 use std::process::ExitCode;
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Runs (or resumes) a round-robin tournament and writes games.csv and the report.
     Run(run_cmd::RunArgs),
+    /// Plays in the terminal: a person against an agent, two people, or two agents.
+    Play(play_cmd::PlayArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
     Slurm(run_cmd::SlurmArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
         Command::Slurm(args) => run_cmd::slurm(args),
+        Command::Play(args) => play_cmd::play(args),
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),

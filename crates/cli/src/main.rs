@@ -3,6 +3,7 @@
 
 mod games_cmd;
 mod play_cmd;
+mod report_cmd;
 mod run_cmd;
 
 use std::process::ExitCode;
@@ -26,6 +27,8 @@ enum Command {
     Play(play_cmd::PlayArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
     Slurm(run_cmd::SlurmArgs),
+    /// Ratings (Elo with 95% intervals), standings, head-to-head tables and charts from game CSVs.
+    Report(report_cmd::ReportArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
     /// The games, example variant ids, and the agents with their parameters.
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
+        Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Play(args) => play_cmd::play(args),
         Command::List => games_cmd::list(),

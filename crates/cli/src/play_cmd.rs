@@ -5,7 +5,9 @@ use clap::Args;
 
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`.
 #[derive(Debug, Args)]
-#[command(after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play caro                      # a menu of the four modes")]
+#[command(
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play caro                      # a menu of the four modes"
+)]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro` or `oanquan`.
     pub variant: String,

@@ -270,6 +270,12 @@ pub fn merge(args: MergeArgs) -> Result<()> {
 
 /// Writes the report of `csv` into `out_dir`.
 fn write_report(csv: &std::path::Path, out_dir: &std::path::Path) -> Result<()> {
-    let _ = (csv, out_dir);
-    Ok(())
+    println!();
+    crate::report_cmd::run(crate::report_cmd::ReportArgs {
+        csv: vec![csv.to_path_buf()],
+        out: Some(out_dir.to_path_buf()),
+        anchor: None,
+        bootstrap: 1000,
+        seed: 1,
+    })
 }

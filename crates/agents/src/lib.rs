@@ -25,6 +25,7 @@ pub mod easy;
 mod fault;
 pub mod flat;
 mod games;
+pub mod gomocup;
 pub mod greedy;
 pub mod mcts;
 pub mod minimax;
@@ -47,6 +48,7 @@ pub use easy::{Easy, EasyConfig};
 pub use fault::Fault;
 pub use flat::{FlatMc, FlatMcConfig};
 pub use games::mnk::MnkAux;
+pub use gomocup::{Engine, EngineConfig};
 pub use greedy::{Greedy, GreedyConfig};
 pub use mcts::{Mcts, MctsConfig};
 pub use minimax::{Minimax, MinimaxConfig};
@@ -354,6 +356,7 @@ pub const KINDS: &[Kind] = &[
     flat::PAR_KIND,
     greedy::GREEDY_KIND,
     greedy::GREEDY2_KIND,
+    gomocup::KIND,
     fault::KIND,
 ];
 

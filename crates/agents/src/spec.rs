@@ -95,13 +95,35 @@ impl FromStr for AgentSpec {
         }
         let mut params: Vec<(String, String)> = Vec::new();
         if let Some(rest) = rest {
-            for pair in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-                let (key, value) = pair.split_once('=').ok_or_else(|| {
-                    malformed(&format!("`{pair}` is not of the form `key=value`"))
-                })?;
+            // `args` (the outside engine's command line) takes the rest of the spec, commas
+            // included, so a spec can wrap another spec: `engine:cmd=arena,args=engine --agent mcts:c=1,iterations=9`.
+            let starts_a_pair = |at: usize| {
+                let before = rest[..at].trim_end();
+                before.is_empty() || before.ends_with(',')
+            };
+            let (rest, args) = match rest
+                .match_indices("args=")
+                .map(|(at, _)| at)
+                .find(|&at| starts_a_pair(at))
+            {
+                Some(at) => (&rest[..at], Some(rest[at + "args=".len()..].trim())),
+                None => (rest, None),
+            };
+            let pairs = rest
+                .split(',')
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .map(|pair| {
+                    pair.split_once('=').ok_or_else(|| {
+                        malformed(&format!("`{pair}` is not of the form `key=value`"))
+                    })
+                })
+                .chain(args.map(|a| Ok(("args", a))));
+            for pair in pairs {
+                let (key, value) = pair?;
                 let (key, value) = (key.trim(), value.trim());
                 if key.is_empty() {
-                    return Err(malformed(&format!("`{pair}` has no key")));
+                    return Err(malformed(&format!("`={value}` has no key")));
                 }
                 if params.iter().any(|(k, _)| k == key) {
                     return Err(malformed(&format!("parameter `{key}` is given twice")));
@@ -323,6 +345,28 @@ mod tests {
         }
         let spec: AgentSpec = " mcts : iterations = 10 , c=2 ".parse().unwrap();
         assert_eq!(spec.to_string(), "mcts:iterations=10,c=2");
+    }
+
+    #[test]
+    fn args_take_the_rest_of_the_spec() {
+        let spec: AgentSpec =
+            "engine:cmd=arena,timeout_ms=100,args=engine --agent mcts:c=1,iterations=9"
+                .parse()
+                .unwrap();
+        assert_eq!(spec.params.len(), 3);
+        assert_eq!(
+            spec.params[2],
+            ("args".into(), "engine --agent mcts:c=1,iterations=9".into())
+        );
+        assert_eq!(
+            spec.to_string(),
+            "engine:cmd=arena,timeout_ms=100,args=engine --agent mcts:c=1,iterations=9"
+        );
+        let spec: AgentSpec = "engine:args=a,b".parse().unwrap();
+        assert_eq!(spec.params, vec![("args".into(), "a,b".into())]);
+        // `args=` inside another value is not the args parameter.
+        let spec: AgentSpec = "engine:cmd=xargs=1".parse().unwrap();
+        assert_eq!(spec.params, vec![("cmd".into(), "xargs=1".into())]);
     }
 
     #[test]

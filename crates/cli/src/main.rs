@@ -1,6 +1,7 @@
 //! `arena`: plays game-AI agents against each other in seeded, reproducible round-robin
 //! tournaments, records every game to CSV, fits Elo ratings and draws charts.
 
+mod engine_cmd;
 mod games_cmd;
 mod play_cmd;
 mod report_cmd;
@@ -25,6 +26,8 @@ enum Command {
     Run(run_cmd::RunArgs),
     /// Plays in the terminal: a person against an agent, two people, or two agents.
     Play(play_cmd::PlayArgs),
+    /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
+    Engine(engine_cmd::EngineArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
     Slurm(run_cmd::SlurmArgs),
     /// Ratings (Elo with 95% intervals), standings, head-to-head tables and charts from game CSVs.
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => run_cmd::merge(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
+        Command::Engine(args) => engine_cmd::engine(args),
         Command::Play(args) => play_cmd::play(args),
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),

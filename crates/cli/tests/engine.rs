@@ -1,0 +1,239 @@
+//! The Gomocup protocol both ways: `arena engine` answers every mandatory command; our agents
+//! behind the protocol play the games they play in-process; misbehaving outside engines lose
+//! with the matching termination, and no engine process outlives the tournament.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use arena::{Experiment, Progress, RunOptions, Shard, run};
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "arena-engine-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn engine_session(agent: &str, input: &str) -> Vec<String> {
+    let mut child = Command::new(ARENA)
+        .args(["engine", "--agent", agent])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .map(String::from)
+        .collect()
+}
+
+fn is_move(line: &str, width: u8, height: u8) -> bool {
+    line.split_once(',').is_some_and(|(x, y)| {
+        x.parse::<u8>().is_ok_and(|x| x < width) && y.parse::<u8>().is_ok_and(|y| y < height)
+    })
+}
+
+#[test]
+fn arena_engine_answers_every_mandatory_command() {
+    let lines = engine_session(
+        "alphabeta:depth=2",
+        "START 15\nINFO timeout_turn 5000\nINFO rule 1\nABOUT\nBEGIN\nTURN 7,8\nSTRANGE\n\
+         RESTART\nBOARD\n7,7,2\n8,8,1\n6,6,2\nDONE\nRECTSTART 9,4\nINFO win_length 4\nBEGIN\n\
+         START 30\nEND\nBEGIN\n",
+    );
+    assert_eq!(lines[0], "OK");
+    assert!(
+        lines[1].starts_with("name=\"arena-alphabeta\""),
+        "{lines:?}"
+    );
+    assert!(is_move(&lines[2], 15, 15), "{lines:?}");
+    assert!(is_move(&lines[3], 15, 15), "{lines:?}");
+    assert_eq!(lines[4], "UNKNOWN STRANGE");
+    assert_eq!(lines[5], "OK");
+    assert!(is_move(&lines[6], 15, 15), "{lines:?}");
+    assert!(!["7,7", "8,8", "6,6"].contains(&lines[6].as_str()));
+    assert_eq!(lines[7], "OK");
+    assert!(is_move(&lines[8], 9, 4), "{lines:?}");
+    assert!(lines[9].starts_with("ERROR"), "{lines:?}");
+    // Nothing after END.
+    assert_eq!(lines.len(), 10, "{lines:?}");
+}
+
+#[test]
+fn arena_engine_blocks_and_wins_like_the_agent() {
+    // X (the engine) has four in a row on row 0 with the fifth cell free: it wins at once.
+    let lines = engine_session(
+        "alphabeta:depth=2",
+        "START 15\nBOARD\n0,0,1\n1,0,1\n2,0,1\n3,0,1\n0,5,2\n1,5,2\n2,5,2\n3,5,2\nDONE\nEND\n",
+    );
+    assert_eq!(lines, vec!["OK", "4,0"]);
+}
+
+fn experiment(text: &str) -> Experiment {
+    Experiment::from_toml(text, "engine-test.toml").unwrap()
+}
+
+fn options(out: &Path) -> RunOptions {
+    RunOptions {
+        out_dir: out.to_path_buf(),
+        threads: Some(2),
+        fresh: false,
+        shard: Shard::WHOLE,
+        progress: Progress::Quiet,
+    }
+}
+
+fn rows(csv: &Path) -> Vec<arena::Row> {
+    csv::Reader::from_path(csv)
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn our_agents_through_the_protocol_play_the_games_they_play_in_process() {
+    let template = r#"
+name = "protocol"
+seed = 5
+games_per_pair = 4
+variants = ["mnk-3x3k3", "mnk-5x5k4", "mnk-7x7k5-caro"]
+
+[[agents]]
+name = "mcts"
+spec = "mcts:iterations=300"
+
+[[agents]]
+name = "flat"
+spec = "FLAT"
+"#;
+    let inside = experiment(&template.replace("FLAT", "mc-flat:rollouts=8"));
+    let through = experiment(&template.replace(
+        "FLAT",
+        &format!("engine:cmd={ARENA},timeout_ms=60000,args=engine --agent mc-flat:rollouts=8"),
+    ));
+    let (a, b) = (scratch("inside"), scratch("through"));
+    run(&inside, &options(&a)).unwrap();
+    let summary = run(&through, &options(&b)).unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.faults);
+    let (a, b) = (rows(&a.join("games.csv")), rows(&b.join("games.csv")));
+    assert_eq!(a.len(), 12);
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(
+            (
+                &x.variant,
+                x.game,
+                &x.first,
+                &x.result,
+                &x.termination,
+                x.plies,
+                &x.moves
+            ),
+            (
+                &y.variant,
+                y.game,
+                &y.first,
+                &y.result,
+                &y.termination,
+                y.plies,
+                &y.moves
+            ),
+            "game {} differs through the protocol",
+            x.game
+        );
+    }
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn misbehaving_engines_lose_with_the_matching_termination() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.py");
+    let marker = format!("arena-test-marker-{}", std::process::id());
+    let modes = [
+        ("silent", "timeout"),
+        ("crash", "crash"),
+        ("garbage", "illegal-move"),
+        ("illegal", "illegal-move"),
+        ("occupied", "illegal-move"),
+        ("slow", "timeout"),
+        ("error", "crash"),
+    ];
+    let mut text = String::from(
+        "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\n\
+         [[agents]]\nname = \"steady\"\nspec = \"random\"\nvariants = [\"mnk-5x5k4\"]\n",
+    );
+    for (mode, _) in modes.iter().chain([("fine", "")].iter()) {
+        text.push_str(&format!(
+            "\n[[agents]]\nname = \"{mode}\"\nspec = \"engine:cmd=python3,timeout_ms=400,start_ms=5000,args={} {mode} {marker}\"\n",
+            script.display()
+        ));
+    }
+    let exp = experiment(&text);
+    let out = scratch("misbehave");
+    let summary = run(&exp, &options(&out)).unwrap();
+    assert_eq!(summary.played, summary.games);
+    for row in rows(&out.join("games.csv")) {
+        let agents = [row.first.as_str(), row.second.as_str()];
+        if !agents.contains(&"steady") {
+            continue;
+        }
+        let engine = if agents[0] == "steady" {
+            agents[1]
+        } else {
+            agents[0]
+        };
+        let loser = match row.result.as_str() {
+            "1-0" => row.second.as_str(),
+            "0-1" => row.first.as_str(),
+            _ => "",
+        };
+        match modes.iter().find(|(m, _)| *m == engine) {
+            Some((_, termination)) => {
+                assert_eq!(row.termination, *termination, "{engine}: {row:?}");
+                assert_eq!(loser, engine, "{row:?}");
+            }
+            None => assert!(
+                ["win", "draw"].contains(&row.termination.as_str()),
+                "{row:?}"
+            ),
+        }
+    }
+    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
+    assert!(log.contains("ERROR something went wrong inside"), "{log}");
+    let left = processes_with(&marker);
+    assert!(left.is_empty(), "engines left running: {left:?}");
+}

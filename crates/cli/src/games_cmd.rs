@@ -77,7 +77,8 @@ pub fn list() -> Result<()> {
             kind.plays.describe()
         );
         for param in kind.params {
-            println!("      {}={:<8} {}", param.name, param.default, param.doc);
+            let setting = format!("{}={}", param.name, param.default);
+            println!("      {setting:<22} {}", param.doc);
         }
     }
     Ok(())

@@ -43,7 +43,26 @@ enum Command {
     Replay(games_cmd::ReplayArgs),
 }
 
+/// Ends the program quietly when its output pipe closes (`arena list | head`), as Unix tools
+/// do, instead of panicking on the next print.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to std") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),

@@ -3,7 +3,10 @@
 
 mod engine_cmd;
 mod games_cmd;
+mod play_board;
 mod play_cmd;
+mod play_game;
+mod play_keys;
 mod report_cmd;
 mod run_cmd;
 

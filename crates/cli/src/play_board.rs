@@ -1,0 +1,203 @@
+//! Drawing positions for people: the m,n,k grid with its coordinates, the last stone and the
+//! winning line; O An Quan in the seed's line and as a ring with the labels players type.
+//! Colour (ANSI) only when asked, that is when stdout is a terminal; the plain drawing
+//! carries the same marks in brackets, so nothing depends on colour.
+
+use std::fmt::Write as _;
+
+use agents::AgentGame;
+use rules::{Game, Mnk, OanQuan, Player, Sow};
+
+/// A game `arena play` can show and take moves for.
+pub trait Board: AgentGame {
+    /// How a move is typed, for the prompt's help.
+    const MOVE_HELP: &'static str;
+
+    /// The position for a person, ending with a newline. `last` is the move that led here, if
+    /// any; `colour` allows ANSI escapes.
+    fn draw(&self, last: Option<Self::Move>, colour: bool) -> String;
+
+    /// What happens before the side to move plays that a person should be told, if anything
+    /// (O An Quan: an empty side is refilled from the captures).
+    fn turn_note(&self) -> Option<String> {
+        None
+    }
+}
+
+const RESET: &str = "\x1b[0m";
+const BOLD_RED: &str = "\x1b[1;31m";
+const BOLD_BLUE: &str = "\x1b[1;34m";
+const DIM: &str = "\x1b[2m";
+const REVERSE: &str = "\x1b[7m";
+const ON_GREEN: &str = "\x1b[1;30;42m";
+const BOLD: &str = "\x1b[1m";
+
+/// `text` in the ANSI style `code`, or as it is without colour.
+fn paint(text: &str, code: &str, colour: bool) -> String {
+    if colour {
+        format!("{code}{text}{RESET}")
+    } else {
+        text.to_string()
+    }
+}
+
+impl Board for Mnk {
+    const MOVE_HELP: &'static str =
+        "a cell: column letter and row number like b2, or 0-based row,col like 1,1";
+
+    fn draw(&self, _last: Option<Self::Move>, colour: bool) -> String {
+        if !colour {
+            // The rules crate's own drawing already marks the last stone `(X)` and the
+            // winning line `[X]`: one drawing for the replay command and for play.
+            return self.to_string();
+        }
+        let config = self.config();
+        let line: Vec<_> = self.winning_line().iter().flat_map(|l| l.cells()).collect();
+        let mut out = String::from("   ");
+        for col in 0..config.cols() {
+            let _ = write!(out, " {} ", char::from(b'a' + col));
+        }
+        out.push('\n');
+        for row in 0..config.rows() {
+            let _ = write!(out, "{:>2} ", u32::from(row) + 1);
+            for col in 0..config.cols() {
+                let Some(cell) = config.cell(row, col) else {
+                    continue;
+                };
+                let (mark, ink) = match self.stone(cell) {
+                    Some(Player::First) => ("X", BOLD_RED),
+                    Some(Player::Second) => ("O", BOLD_BLUE),
+                    None => (".", DIM),
+                };
+                let text = if line.contains(&cell) {
+                    paint(&format!("[{mark}]"), ON_GREEN, true)
+                } else if self.last_move() == Some(cell) {
+                    format!("({}{REVERSE}{mark}{RESET})", ink)
+                } else {
+                    format!(" {} ", paint(mark, ink, true))
+                };
+                out.push_str(&text);
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// Ring index of mandarin cell A (after player 1's squares) and B (after player 2's).
+const MANDARIN_A: usize = 5;
+const MANDARIN_B: usize = 11;
+
+/// The label players type for the square at ring index `index` (1-5, then 10 down to 6).
+fn label(index: usize) -> usize {
+    if index < 5 { index + 1 } else { 16 - index }
+}
+
+impl Board for OanQuan {
+    const MOVE_HELP: &'static str = "a square label and a direction like 3P: player 1 sows \
+         squares 1-5, player 2 squares 6-10; P (or R) sows to the right along your row as \
+         drawn, T (or L) to the left";
+
+    /// The seed's line, then the ring: player 2's squares on top, player 1's below, mandarin
+    /// cell B on the left and A on the right, so that sowing goes round the drawing and `P`
+    /// runs to the right along the mover's own row. The square the last move sowed from is in
+    /// parentheses; a mandarin cell that still holds its piece shows a `Q`.
+    fn draw(&self, last: Option<Sow>, colour: bool) -> String {
+        const SQUARE: usize = 5;
+        let mandarin = [MANDARIN_A, MANDARIN_B]
+            .map(|i| self.cell_value(i).to_string().len() + 2)
+            .into_iter()
+            .fold(SQUARE, usize::max);
+        let square = |index: usize| {
+            let seeds = self.seeds(index).to_string();
+            if last.is_some_and(|mv| usize::from(mv.square) == index) {
+                paint(
+                    &format!("{:^SQUARE$}", format!("({seeds})")),
+                    REVERSE,
+                    colour,
+                )
+            } else {
+                format!("{seeds:^SQUARE$}")
+            }
+        };
+        let piece = |index: usize| {
+            let mark = if self.has_piece(index) { "Q" } else { "" };
+            paint(&format!("{mark:^mandarin$}"), BOLD, colour)
+        };
+        let value = |index: usize| {
+            paint(
+                &format!("{:^mandarin$}", self.cell_value(index)),
+                BOLD,
+                colour,
+            )
+        };
+        let edge = "-".repeat(SQUARE);
+        let squares_edge = format!("+{}+", [edge.as_str(); 5].join("+"));
+        let top: Vec<usize> = (6..=10).rev().collect();
+        let bottom: Vec<usize> = (0..5).collect();
+        let row = |indices: &[usize]| {
+            indices
+                .iter()
+                .map(|&i| square(i))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        let labels = |indices: &[usize]| {
+            indices
+                .iter()
+                .map(|&i| format!("{:^SQUARE$}", label(i)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let outer = format!(
+            "+{}{}{}+",
+            "-".repeat(mandarin),
+            squares_edge,
+            "-".repeat(mandarin)
+        );
+        let blank = " ".repeat(mandarin);
+        let mut out = format!("{self}\n");
+        let _ = writeln!(out, " {blank} {}   player 2", labels(&top));
+        let _ = writeln!(out, "{outer}");
+        let _ = writeln!(
+            out,
+            "|{}|{}|{}|",
+            piece(MANDARIN_B),
+            row(&top),
+            piece(MANDARIN_A)
+        );
+        let _ = writeln!(
+            out,
+            "|{}{squares_edge}{}|",
+            value(MANDARIN_B),
+            value(MANDARIN_A)
+        );
+        let _ = writeln!(out, "|{blank}|{}|{blank}|", row(&bottom));
+        let _ = writeln!(out, "{outer}");
+        let _ = writeln!(
+            out,
+            " {:^mandarin$} {} {:^mandarin$}  player 1",
+            "B",
+            labels(&bottom),
+            "A"
+        );
+        let _ = writeln!(
+            out,
+            "captures: player 1 {}, player 2 {}",
+            self.captures(Player::First),
+            self.captures(Player::Second)
+        );
+        out
+    }
+
+    fn turn_note(&self) -> Option<String> {
+        let mover = self.side_to_move();
+        (!self.is_over() && self.must_refill(mover)).then(|| {
+            let number = mover.index() + 1;
+            format!(
+                "player {number} has no seeds on their side: one seed goes on each of their \
+                 squares, 5 paid from their captures"
+            )
+        })
+    }
+}

@@ -1,0 +1,458 @@
+//! `arena play` driven through pipes, the way a script or a teacher's demo drives it: one move or
+//! command per line on stdin, the transcript on stdout. Agents are seeded, so their replies, and
+//! so the transcripts, are fixed.
+
+use std::io::{Read, Write};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// Runs `arena play ARGS` with `input` on stdin (then end of file).
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = arena()
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(input.as_bytes()).expect("input written");
+    drop(stdin);
+    child.wait_with_output().expect("arena ends")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
+}
+
+/// Checks that `text` holds each of `parts`, in this order.
+fn assert_in_order(text: &str, parts: &[&str]) {
+    let mut rest = text;
+    for part in parts {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => panic!("missing (in this order) {part:?} in:\n{text}"),
+        }
+    }
+}
+
+/// Plays the transcript's `replay:` line with `arena replay` and returns its output.
+fn replay_of(transcript: &str) -> String {
+    let line = transcript
+        .lines()
+        .find_map(|line| line.strip_prefix("replay: arena replay "))
+        .unwrap_or_else(|| panic!("no replay line in:\n{transcript}"));
+    let (variant, moves) = line.split_once(' ').expect("variant and moves");
+    let moves = moves.trim_matches('"');
+    let output = arena()
+        .args(["replay", variant, moves])
+        .output()
+        .expect("replay runs");
+    assert!(
+        output.status.success(),
+        "replay failed: {}",
+        stderr(&output)
+    );
+    stdout(&output)
+}
+
+/// The result text (`1-0`, `0-1`, `1/2-1/2`) of a `result:` line.
+fn result_of(transcript: &str) -> &str {
+    transcript
+        .lines()
+        .find_map(|line| line.strip_prefix("result: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no result in:\n{transcript}"))
+}
+
+#[test]
+fn a_person_beats_random_at_tictactoe_and_the_moves_replay() {
+    // Seed 3's random replies (a2, c2) leave the diagonal c1-b2-a3 open.
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "human",
+            "--second",
+            "random",
+            "--seed",
+            "3",
+        ],
+        "b2\nc1\na3\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!text.contains('\x1b'), "no escape codes through a pipe");
+    assert_in_order(
+        &text,
+        &[
+            "mnk-3x3k3: X (you) against O (random), seed 3",
+            "X (you) to move: b2\n1. X (you) plays b2\n",
+            "2. O (random) plays a2  [",
+            "X (you) to move: c1\n3. X (you) plays c1\n",
+            "4. O (random) plays c2  [",
+            "X (you) to move: a3\n5. X (you) plays a3\n",
+            // The winning line in brackets, the last move inside it.
+            "    a  b  c \n 1  .  . [X]\n 2  O [X] O \n 3 [X] .  . \n",
+            "result: 1-0 (X (you) wins)\n",
+            "moves: b2 a2 c1 c2 a3\n",
+            "replay: arena replay mnk-3x3k3 \"b2 a2 c1 c2 a3\"\n",
+            "play again? [y/N] ",
+        ],
+    );
+    let replayed = replay_of(&text);
+    assert!(replayed.contains("result: 1-0 (X wins)"), "{replayed}");
+}
+
+#[test]
+fn hint_names_the_win_and_undo_takes_back_the_last_move_between_two_people() {
+    let output = play(
+        &["tictactoe", "--first", "human", "--second", "human"],
+        "b2\na1\nb1\nc3\nhint\nundo\nb3\nmoves\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let after_b1 = "    a  b  c \n 1  O (X) . \n 2  .  X  . \n 3  .  .  . \n";
+    assert_in_order(
+        &text,
+        &[
+            "3. X plays b1\n",
+            after_b1,
+            "4. O plays c3\n",
+            // X has b1 and b2: b3 wins at once, and the agent says so.
+            "X to move: hint\nhint: b3 (win now; alphabeta:depth=9 says",
+            "X to move: undo\ntook back 1 move\n",
+            after_b1,
+            "O to move: b3\n4. O plays b3\n",
+            "X to move: moves\nlegal moves: c1 a2 c2 a3 c3\n",
+            "X to move: quit\ngame left unfinished after 4 moves\n",
+            "moves: b2 a1 b1 b3\n",
+        ],
+    );
+    // Leaving is not the end of a game: no offer of another.
+    assert!(!text.contains("play again?"));
+}
+
+#[test]
+fn undo_against_an_agent_takes_back_its_reply_too() {
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "human",
+            "--second",
+            "random",
+            "--seed",
+            "3",
+        ],
+        "undo\nb2\nundo\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let empty = "    a  b  c \n 1  .  .  . \n 2  .  .  . \n 3  .  .  . \n";
+    assert_in_order(
+        &text,
+        &[
+            "X (you) to move: undo\nnothing to undo: no move of a person yet\n",
+            "1. X (you) plays b2\n",
+            "2. O (random) plays a2",
+            "X (you) to move: undo\ntook back 2 moves\n",
+            empty,
+            "X (you) to move: quit\ngame left unfinished after 0 moves\nmoves: none\n",
+        ],
+    );
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason_and_prompted_again() {
+    let output = play(
+        &["tictactoe", "--first", "human", "--second", "human"],
+        "zz\nd4\nb2\nb2\n\n1,1\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "X to move: zz\nrefused: `zz` is not a move: a cell is a column letter and a row \
+             number like `b3`, or 0-based `row,col` like `2,1`\n",
+            "X to move: d4\nrefused: `d4` is off the board: the board has 3 rows",
+            "X to move: b2\n1. X plays b2\n",
+            "O to move: b2\nrefused: `b2` is illegal here: cell b2 is occupied by X\n",
+            // An empty line asks again without a word; `1,1` is b2 as 0-based row,col.
+            "O to move: \nO to move: 1,1\nrefused: `b2` is illegal here",
+            "O to move: quit\n",
+        ],
+    );
+
+    let output = play(
+        &["oanquan", "--first", "human", "--second", "human"],
+        "3P\n3P\n11T\n7X\n7P\n3T\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "player 1 to move: 3P\n1. player 1 plays 3P\n",
+            "player 2 to move: 3P\nrefused: `3P` is illegal here: square 3 belongs to player 1; \
+             the player to move sows squares 6-10\n",
+            "player 2 to move: 11T\nrefused: `11T` is off the board: square 11 does not exist",
+            "player 2 to move: 7X\nrefused: `7X` is not a move",
+            "player 2 to move: 7P\n2. player 2 plays 7P\n",
+            "player 1 to move: 3T\nrefused: `3T` is illegal here: square 3 is empty\n",
+            "player 1 to move: quit\n",
+        ],
+    );
+}
+
+#[test]
+fn two_people_play_the_seed_moves_of_oanquan_to_its_golden_positions() {
+    let golden = [
+        "[6, 6, 0, 0, 6] <11> [6, 6, 0, 6, 6] <11> (6 || 0)\n",
+        "[6, 0, 0, 1, 7] <12> [7, 7, 1, 0, 6] <11> (6 || 6)\n",
+        "[2, 3, 3, 4, 0] <0> [0, 0, 4, 3, 9] <14> (22 || 6)\n",
+    ];
+    // The seed's notation, and its R/L synonyms in either case.
+    for input in ["3P\n7P\n5P\nquit\n", "3R\n7r\n5p\nquit\n"] {
+        let output = play(&["oanquan", "--first", "human", "--second", "human"], input);
+        let text = stdout(&output);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let mut expected = vec!["[5, 5, 5, 5, 5] <10> [5, 5, 5, 5, 5] <10> (0 || 0)\n"];
+        for (number, (mv, position)) in ["3P", "7P", "5P"].iter().zip(golden).enumerate() {
+            expected.push(if number % 2 == 0 {
+                "player 1 plays "
+            } else {
+                "player 2 plays "
+            });
+            expected.push(*mv);
+            expected.push(position);
+        }
+        expected.push("totals if it ended now: player 1 34, player 2 22\nmoves: 3P 7P 5P\n");
+        assert_in_order(&text, &expected);
+    }
+}
+
+#[test]
+fn the_oanquan_ring_shows_the_labels_players_type() {
+    let output = play(
+        &["oanquan", "--first", "human", "--second", "human"],
+        "3P\n",
+    );
+    let text = stdout(&output);
+    assert_in_order(
+        &text,
+        &["[6, 6, 0, 0, 6] <11> [6, 6, 0, 6, 6] <11> (6 || 0)\n\
+             \x20        6     7     8     9    10     player 2\n\
+             +-----+-----+-----+-----+-----+-----+-----+\n\
+             |  Q  |  6  |  6  |  0  |  6  |  6  |  Q  |\n\
+             | 11  +-----+-----+-----+-----+-----+ 11  |\n\
+             |     |  6  |  6  | (0) |  0  |  6  |     |\n\
+             +-----+-----+-----+-----+-----+-----+-----+\n\
+             \x20  B     1     2     3     4     5     A    player 1\n\
+             captures: player 1 6, player 2 0\n"],
+    );
+}
+
+#[test]
+fn the_countdown_ends_the_game_when_it_runs_out() {
+    let mut child = arena()
+        .args([
+            "play",
+            "tictactoe",
+            "--first",
+            "human",
+            "--second",
+            "random",
+        ])
+        .args(["--move-time", "0.5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arena starts");
+    // Stdin stays open and silent until the game is over (or, if the countdown were broken,
+    // until a generous guard closes it, so the test fails instead of hanging).
+    let stdin = child.stdin.take().expect("stdin is piped");
+    let (over, over_seen) = mpsc::channel::<()>();
+    let keeper = std::thread::spawn(move || {
+        let _ = over_seen.recv_timeout(Duration::from_secs(30));
+        drop(stdin);
+    });
+    let mut out = child.stdout.take().expect("stdout is piped");
+    let mut text = String::new();
+    let mut buffer = [0u8; 4096];
+    while !text.contains("play again? [y/N] ") {
+        match out.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => text.push_str(&String::from_utf8_lossy(&buffer[..n])),
+        }
+    }
+    let _ = over.send(());
+    keeper.join().expect("the keeper thread ends");
+    let _ = out.read_to_string(&mut text);
+    let status = child.wait().expect("arena ends");
+    assert!(status.success());
+    assert_in_order(
+        &text,
+        &[
+            "X (you) to move, 0.5 s left: \n",
+            "time is up: X (you) loses on time\n",
+            "result: 0-1 (O (random) wins)\n",
+            "moves: none\n",
+            "play again? [y/N] ",
+        ],
+    );
+}
+
+#[test]
+fn the_menu_offers_the_four_modes_and_who_moves_first() {
+    let output = play(&["tictactoe"], "9\n3\nmaybe\ny\nquit\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "mnk-3x3k3: choose a mode\n",
+            "  1. Player vs Player\n",
+            "  2. Player vs AI (easy: easy)\n",
+            "  3. Player vs AI (hard: alphabeta:depth=9)\n",
+            "  4. AI vs AI demo (alphabeta:depth=9 against itself)\n",
+            "mode [1-4]: 9\nrefused: `9` is not a mode",
+            "mode [1-4]: 3\n",
+            "do you move first? [Y/n]: maybe\nrefused:",
+            "do you move first? [Y/n]: y\n",
+            "mnk-3x3k3: X (you) against O (alphabeta:depth=9), seed 1\n",
+        ],
+    );
+
+    // O An Quan's easy agent is seed 001's greedy player; the person moves second here.
+    let output = play(&["oanquan"], "2\nn\nquit\n");
+    let text = stdout(&output);
+    assert_in_order(
+        &text,
+        &[
+            "  2. Player vs AI (easy: greedy)\n",
+            "player 1 (greedy) against player 2 (you), seed 1\n",
+            "1. player 1 (greedy) plays ",
+            "player 2 (you) to move: quit\n",
+        ],
+    );
+
+    // The demo: perfect players draw tic-tac-toe, with no pause when nobody watches.
+    let output = play(&["tictactoe"], "4\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "X (alphabeta:depth=9) against O (alphabeta:depth=9)",
+            "9. X (alphabeta:depth=9) plays ",
+            "result: 1/2-1/2 (draw)\n",
+        ],
+    );
+}
+
+#[test]
+fn agents_play_oanquan_to_the_end_and_the_moves_replay_to_the_same_result() {
+    let output = play(
+        &["oanquan", "--first", "greedy", "--second", "greedy2"],
+        "n\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(text.contains("final totals: player 1 (greedy) "), "{text}");
+    let result = result_of(&text);
+    let replayed = replay_of(&text);
+    assert_eq!(result_of(&replayed), result, "{replayed}");
+}
+
+#[test]
+fn play_again_starts_another_game_with_the_same_sides() {
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "human",
+            "--second",
+            "random",
+            "--seed",
+            "3",
+        ],
+        "b2\nc1\na3\ny\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "result: 1-0",
+            "play again? [y/N] y\n",
+            "mnk-3x3k3: X (you) against O (random), seed 3\n",
+            "X (you) to move: quit\n",
+        ],
+    );
+}
+
+#[test]
+fn the_end_of_input_ends_the_game_cleanly() {
+    let output = play(&["tictactoe", "--first", "human"], "");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Given alone, a person faces the strong agent.
+    assert_in_order(
+        &text,
+        &[
+            "X (you) against O (alphabeta:depth=9)",
+            "X (you) to move: \ngame left unfinished after 0 moves\n",
+        ],
+    );
+
+    let output = play(&["caro"], "");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).ends_with("mode [1-4]: \n"));
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["nope"], "bad variant id `nope`"),
+        (
+            &["tictactoe", "--first", "alphabeta:depth"],
+            "--first `alphabeta:depth`",
+        ),
+        (
+            &["tictactoe", "--second", "wizard"],
+            "unknown agent kind `wizard`",
+        ),
+        (
+            &["tictactoe", "--first", "greedy"],
+            "does not play m,n,k games",
+        ),
+        (&["oanquan", "--second", "easy"], "does not play O An Quan"),
+        (
+            &["tictactoe", "--first", "alphabeta:depth=99"],
+            "`depth=99` is invalid",
+        ),
+        (&["tictactoe", "--move-time", "0"], "--move-time 0"),
+        (&["tictactoe", "--delay", "-1"], "--delay -1"),
+    ];
+    for (args, expected) in cases {
+        let output = play(args, "");
+        let err = stderr(&output);
+        assert!(!output.status.success(), "{args:?} should fail");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}

@@ -456,3 +456,28 @@ fn bad_arguments_are_clear_errors() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_agent_that_fails_loses_and_the_program_goes_on() {
+    for (mode, why) in [
+        (
+            "panic",
+            "failed: panicked: the fault agent panics, as asked)",
+        ),
+        (
+            "illegal",
+            "failed: fault:mode=illegal answered the illegal move",
+        ),
+        ("error", "failed: crash: "),
+    ] {
+        let spec = format!("fault:mode={mode}");
+        let output = play(
+            &["tictactoe", "--first", "human", "--second", &spec],
+            "b2\n",
+        );
+        let text = stdout(&output);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_in_order(&text, &["result: 1-0 (X (you) wins: O (fault:mode=", why]);
+        assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+    }
+}

@@ -178,12 +178,14 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// Asks `agent` for a move, turning a panic into an error message.
-fn ask<G: AgentGame>(
+/// Asks `agent` for a move, turning a panic into its message (with where it happened): the
+/// caller scores it as a crash, and nothing is printed to the terminal.
+pub fn choose_quietly<G: AgentGame>(
     agent: &mut dyn Agent<G>,
     position: &G,
     ctx: &mut Context<'_>,
 ) -> Result<Result<agents::Choice<G::Move>, AgentError>, String> {
+    silence_agent_panics();
     AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
     let answer = catch_unwind(AssertUnwindSafe(|| agent.choose(position, ctx)));
     let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
@@ -218,7 +220,6 @@ pub fn play_game<G: AgentGame>(
     opening_seed: u64,
     settings: GameSettings,
 ) -> GameRecord {
-    silence_agent_panics();
     let mut position = start.clone();
     let mut moves = Vec::new();
     play_opening(
@@ -277,7 +278,7 @@ pub fn play_game<G: AgentGame>(
             .move_time
             .map(|limit| clock + limit.mul_f64(0.9).saturating_sub(Duration::from_millis(2)));
         let mut ctx = Context::new(&mut rngs[s]).with_deadline(deadline);
-        let answer = ask(&mut *agents[s], &position, &mut ctx);
+        let answer = choose_quietly(&mut *agents[s], &position, &mut ctx);
         let elapsed = clock.elapsed();
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);

@@ -1,11 +1,8 @@
 //! The games of `arena play`: turns of people and agents, the prompt's commands, the countdown,
 //! the end of a game and the offer of another.
 
-use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentRng, AgentSpec, Choice, Context, SearchStats};
@@ -545,7 +542,7 @@ fn think<G: Board>(
         bar
     });
     let clock = Instant::now();
-    let answer = quietly(|| agent.choose(position, &mut Context::new(rng)));
+    let answer = arena::play::choose_quietly(agent, position, &mut Context::new(rng));
     let elapsed = clock.elapsed();
     if let Some(bar) = spinner {
         bar.finish_and_clear();
@@ -555,44 +552,6 @@ fn think<G: Board>(
         Ok(Err(error)) => Err(error.to_string()),
         Err(message) => Err(format!("panicked: {message}")),
     })
-}
-
-thread_local! {
-    /// Set while an agent chooses on this thread: the message of its panic, if it panics.
-    static AGENT_PANIC: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
-}
-
-static QUIET_HOOK: Once = Once::new();
-
-/// Runs `choose`, turning a panic into its message: an agent's panic loses it the game and is
-/// told in the result, not printed with a backtrace as if the program had crashed. Other
-/// panics print as usual.
-fn quietly<T>(choose: impl FnOnce() -> T) -> std::result::Result<T, String> {
-    QUIET_HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            let recorded = AGENT_PANIC.with(|slot| match slot.borrow_mut().as_mut() {
-                Some(message) => {
-                    let payload = info.payload();
-                    let text = payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "a panic".to_string());
-                    *message = Some(text);
-                    true
-                }
-                None => false,
-            });
-            if !recorded {
-                previous(info);
-            }
-        }));
-    });
-    AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
-    let answer = catch_unwind(AssertUnwindSafe(choose));
-    let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
-    answer.map_err(|_| message.unwrap_or_else(|| "a panic".to_string()))
 }
 
 /// An agent's time and search statistics, as much as it reports.

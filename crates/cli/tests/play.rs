@@ -462,7 +462,7 @@ fn an_agent_that_fails_loses_and_the_program_goes_on() {
     for (mode, why) in [
         (
             "panic",
-            "failed: panicked: the fault agent panics, as asked)",
+            "failed: panicked: the fault agent panics, as asked at ",
         ),
         (
             "illegal",

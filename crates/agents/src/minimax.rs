@@ -18,14 +18,14 @@ pub(crate) const KIND: Kind = Kind {
     params: &[ParamDoc {
         name: "depth",
         default: "auto",
-        doc: "plies to search, 1-64; auto = the deepest search of about a million leaves at most \
-              (the whole game where it fits, as in tic-tac-toe)",
+        doc: "plies to search, 1-64; auto = deepen while the next search is expected to stay \
+              under about a million nodes (the whole game where it fits, as in tic-tac-toe)",
     }],
     listed: true,
 };
 
-/// The most leaves `depth=auto` lets a search have.
-const AUTO_LEAVES: f64 = 1e6;
+/// The most nodes `depth=auto` expects its last iteration to visit.
+const AUTO_NODES: f64 = 1e6;
 
 /// The deepest depth `minimax` and `alphabeta` accept.
 pub const MAX_DEPTH: u32 = 64;
@@ -33,8 +33,9 @@ pub const MAX_DEPTH: u32 = 64;
 /// The settings of [`Minimax`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MinimaxConfig {
-    /// Plies to search (1 to [`MAX_DEPTH`]); `None` picks the deepest search of about a
-    /// million leaves at most ([`auto_depth`]). Default `None`.
+    /// Plies to search (1 to [`MAX_DEPTH`]); `None` searches depth 1, 2, ... while the next
+    /// depth is expected (from the growth of the node counts so far) to visit about a million
+    /// nodes at most, and plays the last. Default `None`.
     pub depth: Option<u32>,
 }
 
@@ -74,30 +75,6 @@ impl Minimax {
     }
 }
 
-/// The deepest depth whose full-width tree has about a million leaves at most (at least 1),
-/// counting the branching factor down by one per ply in games that fill a board, and never
-/// past the end of such a game.
-pub fn auto_depth<G: AgentGame>(position: &G) -> u32 {
-    let mut moves = MoveList::new();
-    position.legal_moves(&mut moves);
-    let branching = moves.len() as f64;
-    let bound = position.remaining_plies();
-    let cap = bound.unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
-    let (mut leaves, mut depth) = (1.0, 0);
-    while depth < cap {
-        let factor = match bound {
-            Some(_) => (branching - f64::from(depth)).max(1.0),
-            None => branching.max(1.0),
-        };
-        if depth >= 1 && leaves * factor > AUTO_LEAVES {
-            break;
-        }
-        leaves *= factor;
-        depth += 1;
-    }
-    depth.max(1)
-}
-
 /// The minimax value of `position` searched `depth` plies deep, from the side to move's view
 /// (see [`crate::score`]). The reference for every other search.
 pub fn value<G: AgentGame>(position: &G, depth: u32) -> i32 {
@@ -122,31 +99,64 @@ fn negamax<G: AgentGame>(position: &G, depth: u32, ply: u32, nodes: &mut u64) ->
     best
 }
 
+/// Every root move with its value at `depth`, and the nodes visited.
+fn root_values<G: AgentGame>(
+    position: &G,
+    moves: &[G::Move],
+    depth: u32,
+) -> (Vec<(G::Move, i32)>, u64) {
+    let mut nodes = 1;
+    let values = moves
+        .iter()
+        .map(|&mv| (mv, -negamax(&position.child(mv), depth - 1, 1, &mut nodes)))
+        .collect();
+    (values, nodes)
+}
+
 impl<G: AgentGame> Agent<G> for Minimax {
     fn choose(
         &mut self,
         position: &G,
         ctx: &mut Context<'_>,
     ) -> Result<Choice<G::Move>, AgentError> {
-        let depth = self.config.depth.unwrap_or_else(|| auto_depth(position));
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
         if moves.is_empty() {
             return Err(AgentError::Crash("asked to move in a finished game".into()));
         }
-        let mut nodes = 1;
-        let mut best = -score::INFINITY;
-        let mut ties: MoveList<G::Move> = MoveList::new();
-        for &mv in &moves {
-            let value = -negamax(&position.child(mv), depth - 1, 1, &mut nodes);
-            if value > best {
-                best = value;
-                ties.clear();
+        let (mut values, mut depth, mut nodes);
+        match self.config.depth {
+            Some(fixed) => {
+                depth = fixed;
+                (values, nodes) = root_values(position, &moves, depth);
             }
-            if value == best {
-                ties.push(mv);
+            None => {
+                // Deepen while the next iteration, growing as the last one did, stays in
+                // budget; never past the end of a game with a ply bound.
+                let last = position.remaining_plies().unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+                depth = 1;
+                (values, nodes) = root_values(position, &moves, depth);
+                let mut previous = 1u64;
+                let mut total = nodes;
+                while depth < last {
+                    let growth = nodes as f64 / previous as f64;
+                    if nodes as f64 * growth > AUTO_NODES {
+                        break;
+                    }
+                    previous = nodes;
+                    depth += 1;
+                    (values, nodes) = root_values(position, &moves, depth);
+                    total += nodes;
+                }
+                nodes = total;
             }
         }
+        let best = values.iter().map(|&(_, value)| value).max().unwrap_or(0);
+        let ties: Vec<G::Move> = values
+            .iter()
+            .filter(|&&(_, value)| value == best)
+            .map(|&(mv, _)| mv)
+            .collect();
         let mv = ties[ctx.rng.random_range(0..ties.len())];
         let reason = score::describe(best)
             .unwrap_or_else(|| format!("best of {} moves at depth {depth}", moves.len()));

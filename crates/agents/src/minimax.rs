@@ -133,7 +133,10 @@ impl<G: AgentGame> Agent<G> for Minimax {
             None => {
                 // Deepen while the next iteration, growing as the last one did, stays in
                 // budget; never past the end of a game with a ply bound.
-                let last = position.remaining_plies().unwrap_or(MAX_DEPTH).min(MAX_DEPTH);
+                let last = position
+                    .remaining_plies()
+                    .unwrap_or(MAX_DEPTH)
+                    .min(MAX_DEPTH);
                 depth = 1;
                 (values, nodes) = root_values(position, &moves, depth);
                 let mut previous = 1u64;

@@ -70,8 +70,8 @@ fn alphabeta_equals_minimax_in_o_an_quan() {
         ("oanquan-stop-young5", 5),
         ("oanquan-mandarin5-end", 5),
     ]
-        .into_iter()
-        .enumerate()
+    .into_iter()
+    .enumerate()
     {
         let positions = random_positions(&oanquan(variant), 60, 40, 100 + seed as u64);
         assert_same_values(variant, &positions, depth);
@@ -134,7 +134,10 @@ fn tactical_positions<G: AgentGame>(start: &G, max_plies: u32, seed: u64) -> (Ve
 
 fn check_tactics<G: AgentGame>(name: &str, start: &G, max_plies: u32, specs: &[&str]) {
     let (wins, blocks) = tactical_positions(start, max_plies, 5);
-    assert!(wins.len() >= 5 && blocks.len() >= 5, "{name}: too few test positions");
+    assert!(
+        wins.len() >= 5 && blocks.len() >= 5,
+        "{name}: too few test positions"
+    );
     for spec in specs {
         for position in &wins {
             let mv = choose(spec, position, 3).mv;
@@ -159,7 +162,11 @@ fn check_tactics<G: AgentGame>(name: &str, start: &G, max_plies: u32, specs: &[&
 #[test]
 fn both_win_in_one_and_block_a_loss_in_one_on_every_board() {
     // The automatic depth of `minimax` costs about a million nodes a move: small boards only.
-    let everywhere = ["minimax:depth=2", "alphabeta:nodes=20000", "alphabeta:depth=1"];
+    let everywhere = [
+        "minimax:depth=2",
+        "alphabeta:nodes=20000",
+        "alphabeta:depth=1",
+    ];
     let small = ["minimax", "alphabeta"];
     for (variant, plies) in [
         ("mnk-3x3k3", 6),
@@ -188,7 +195,12 @@ fn both_win_in_one_on_a_built_o_an_quan_position() {
         [27, 27],
         Player::First,
     );
-    for spec in ["minimax:depth=1", "minimax", "alphabeta:depth=1", "alphabeta"] {
+    for spec in [
+        "minimax:depth=1",
+        "minimax",
+        "alphabeta:depth=1",
+        "alphabeta",
+    ] {
         assert_eq!(game.format_move(choose(spec, &game, 1).mv), "3P", "{spec}");
     }
 }
@@ -212,9 +224,15 @@ fn alphabeta_blocks_on_a_built_o_an_quan_position() {
         .filter(|&&mv| safe(&game, mv))
         .map(|&mv| game.format_move(mv))
         .collect();
-    assert!(!safe_moves.is_empty() && safe_moves.len() < moves.len(), "{safe_moves:?}");
+    assert!(
+        !safe_moves.is_empty() && safe_moves.len() < moves.len(),
+        "{safe_moves:?}"
+    );
     for spec in ["minimax:depth=2", "alphabeta:depth=1", "alphabeta"] {
         let mv = game.format_move(choose(spec, &game, 1).mv);
-        assert!(safe_moves.contains(&mv), "{spec} played {mv}, safe: {safe_moves:?}");
+        assert!(
+            safe_moves.contains(&mv),
+            "{spec} played {mv}, safe: {safe_moves:?}"
+        );
     }
 }

@@ -13,12 +13,24 @@ fn error(spec: &str, variant: &str) -> SpecError {
 fn an_unknown_kind_lists_the_kinds() {
     let message = error("alfabeta", "tictactoe").to_string();
     for kind in [
-        "random", "mc-flat", "minimax", "alphabeta", "mcts", "easy", "neighbor", "mc-near",
-        "mc-par", "greedy", "greedy2",
+        "random",
+        "mc-flat",
+        "minimax",
+        "alphabeta",
+        "mcts",
+        "easy",
+        "neighbor",
+        "mc-near",
+        "mc-par",
+        "greedy",
+        "greedy2",
     ] {
         assert!(message.contains(kind), "{message}");
     }
-    assert!(!message.contains("fault"), "hidden kinds stay hidden: {message}");
+    assert!(
+        !message.contains("fault"),
+        "hidden kinds stay hidden: {message}"
+    );
 }
 
 #[test]
@@ -80,15 +92,26 @@ fn a_kind_on_the_wrong_game_is_refused_clearly() {
 
 #[test]
 fn every_listed_kind_builds_with_its_defaults_where_it_plays() {
-    let (mnk, oanquan): (Variant, Variant) = ("gomoku".parse().unwrap(), "oanquan".parse().unwrap());
+    let (mnk, oanquan): (Variant, Variant) =
+        ("gomoku".parse().unwrap(), "oanquan".parse().unwrap());
     for kind in agents::KINDS {
         // Kinds with a required parameter (an outside engine's command) build only with it.
         if kind.params.iter().any(|p| p.default == "(required)") {
             continue;
         }
         let spec: AgentSpec = kind.name.parse().unwrap();
-        assert_eq!(plays(&spec, &mnk), build::<Mnk>(&spec).is_ok(), "{}", kind.name);
-        assert_eq!(plays(&spec, &oanquan), build::<OanQuan>(&spec).is_ok(), "{}", kind.name);
+        assert_eq!(
+            plays(&spec, &mnk),
+            build::<Mnk>(&spec).is_ok(),
+            "{}",
+            kind.name
+        );
+        assert_eq!(
+            plays(&spec, &oanquan),
+            build::<OanQuan>(&spec).is_ok(),
+            "{}",
+            kind.name
+        );
         assert!(!kind.summary.is_empty());
         for param in kind.params.iter().filter(|p| !p.default.starts_with('(')) {
             // The documented default is accepted as a value.

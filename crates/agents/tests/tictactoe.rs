@@ -22,9 +22,7 @@ fn never_loses(spec: &str, position: &Mnk, me: Player) -> u64 {
         let spec: AgentSpec = spec.parse().unwrap();
         let mut agent = build::<Mnk>(&spec).unwrap();
         let mut rng = rng(position.hash_key(), 0);
-        let choice = agent
-            .choose(position, &mut Context::new(&mut rng))
-            .unwrap();
+        let choice = agent.choose(position, &mut Context::new(&mut rng)).unwrap();
         let next = position.play(choice.mv).expect("a legal move");
         never_loses(&spec.to_string(), &next, me)
     } else {

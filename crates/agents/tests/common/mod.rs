@@ -56,7 +56,13 @@ pub fn choose<G: AgentGame>(spec: &str, position: &G, seed: u64) -> agents::Choi
 /// Plays one game from `start` between fresh agents built from `first` and `second` (first
 /// moves first), each with its own RNG stream of `seed`; stops at `ply_cap` plies with the
 /// game's adjudication. Panics on an illegal move.
-pub fn play<G: AgentGame>(start: &G, first: &str, second: &str, seed: u64, ply_cap: u32) -> Outcome {
+pub fn play<G: AgentGame>(
+    start: &G,
+    first: &str,
+    second: &str,
+    seed: u64,
+    ply_cap: u32,
+) -> Outcome {
     let specs: [AgentSpec; 2] = [first.parse().expect("spec"), second.parse().expect("spec")];
     let mut agents = [
         build::<G>(&specs[0]).expect("agent"),

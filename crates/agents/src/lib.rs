@@ -41,7 +41,7 @@ mod tt;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use rules::{Game, Mnk, MoveList, OanQuan, Outcome, Variant};
+use rules::{Game, Mnk, MoveList, OanQuan, Outcome, Player, Variant};
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
 pub use easy::{Easy, EasyConfig};
@@ -231,6 +231,32 @@ pub trait AgentGame: Game {
         0
     }
 
+    /// Whether `player` can still win at all. `false` must be certain: the solver then bounds
+    /// the value. Default `true`.
+    fn can_win(&self, _aux: &Self::Aux, _player: Player) -> bool {
+        true
+    }
+
+    /// The solver's ordering hint for `mv`, or `None` when `mv` is dominated: its game value is
+    /// never better than that of some other legal move, so the solver may skip it (at least one
+    /// move is always searched). Default: [`AgentGame::order_hint`], nothing dominated.
+    fn solver_hint(&self, aux: &Self::Aux, mv: Self::Move) -> Option<i32> {
+        Some(self.order_hint(aux, mv))
+    }
+
+    /// The solver's table key: the same for positions that are equal up to a symmetry of the
+    /// board, with the symmetry that takes this position to the one the key stands for.
+    /// Default: [`Game::hash_key`] and the identity (0).
+    fn solver_key(&self) -> (u64, u8) {
+        (self.hash_key(), 0)
+    }
+
+    /// The [`AgentGame::move_index`] of the move `index` under `symmetry` of
+    /// [`AgentGame::solver_key`] (or its inverse). Default: the identity.
+    fn map_move_index(&self, index: usize, _symmetry: u8, _inverse: bool) -> usize {
+        index
+    }
+
     /// Replaces `out` with the legal moves that end the game at once with a win for the side
     /// to move.
     fn immediate_wins(&self, out: &mut MoveList<Self::Move>) {
@@ -295,6 +321,9 @@ pub enum Tactic<M> {
     /// The opponent threatens to win at once here; blocking is urgent, but other moves may
     /// defend too (caro: a stone at the end of the line), so nothing is cut.
     BlockFirst(M),
+    /// Neither player can win any more: the game will be drawn, and every evaluation from here
+    /// on is 0.
+    Drawn,
 }
 
 /// Which games a kind plays.

@@ -44,6 +44,18 @@ pub(crate) struct Searcher<G: AgentGame> {
 /// One move with its ordering key.
 type Keyed<M> = ArrayVec<(i32, M), MAX_MOVES>;
 
+/// Which hints order the moves of a node.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hints {
+    /// Table move, killers and history only (at the frontier, where a hint costs as much as the
+    /// child's evaluation).
+    Cheap,
+    /// Also the game's [`AgentGame::order_hint`].
+    Game,
+    /// The solver's [`AgentGame::solver_hint`]: dominated moves are dropped.
+    Solver,
+}
+
 impl<G: AgentGame> Searcher<G> {
     /// A searcher whose table will take `tt_mb` MiB; nothing is allocated yet.
     pub(crate) fn new(tt_mb: usize) -> Self {
@@ -105,8 +117,9 @@ impl<G: AgentGame> Searcher<G> {
         }
     }
 
-    /// The moves of `position` in search order. `tactic` may already restrict them to one;
-    /// `hints` asks for the game's ordering hint (worth its cost above the frontier only).
+    /// The moves of `position` in search order, in `out`. `only` restricts them to one move,
+    /// `urgent` goes first after the table move; `hints` says which hints order the rest.
+    #[allow(clippy::too_many_arguments)]
     fn ordered(
         &self,
         position: &G,
@@ -115,12 +128,13 @@ impl<G: AgentGame> Searcher<G> {
         urgent: Option<G::Move>,
         table_move: Option<usize>,
         ply: u32,
-        hints: bool,
-    ) -> Keyed<G::Move> {
-        let mut out = Keyed::new();
+        hints: Hints,
+        out: &mut Keyed<G::Move>,
+    ) {
+        out.clear();
         if let Some(mv) = only {
             out.push((0, mv));
-            return out;
+            return;
         }
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
@@ -130,7 +144,7 @@ impl<G: AgentGame> Searcher<G> {
             .get(ply as usize)
             .copied()
             .unwrap_or([None, None]);
-        for mv in moves {
+        for &mv in &moves {
             let index = G::move_index(mv);
             let key = if Some(index) == table_move {
                 i32::MAX
@@ -141,10 +155,14 @@ impl<G: AgentGame> Searcher<G> {
             } else if Some(mv) == killers[1] {
                 i32::MAX - 3
             } else {
-                let hint = if hints {
-                    position.order_hint(aux, mv)
-                } else {
-                    0
+                let hint = match hints {
+                    Hints::Cheap => 0,
+                    Hints::Game => position.order_hint(aux, mv),
+                    Hints::Solver => match position.solver_hint(aux, mv) {
+                        Some(hint) => hint,
+                        // Dominated: dropped, unless every move is (one is kept below).
+                        None => continue,
+                    },
                 };
                 hint.saturating_mul(16)
                     .saturating_add(self.history[side + index])
@@ -153,11 +171,15 @@ impl<G: AgentGame> Searcher<G> {
             out.push((key, mv));
         }
         // Ties fall back to the move's index: the order, and so the search, is reproducible.
+        if out.is_empty()
+            && let Some(&mv) = moves.first()
+        {
+            out.push((0, mv));
+        }
         out.sort_unstable_by(|a, b| {
             b.0.cmp(&a.0)
                 .then_with(|| G::move_index(a.1).cmp(&G::move_index(b.1)))
         });
-        out
     }
 
     fn reward_cutoff(&mut self, position: &G, mv: G::Move, depth: u32, ply: u32) {
@@ -225,12 +247,15 @@ impl<G: AgentGame> Searcher<G> {
         }
         let (only, urgent) = match position.tactic(aux) {
             Tactic::WinNow(_) => return MATE - (ply as i32 + 1),
+            Tactic::Drawn => return 0,
             Tactic::Lost(_) if depth >= 2 => return -(MATE - (ply as i32 + 2)),
             Tactic::MustBlock(mv) if depth >= 2 => (Some(mv), None),
             Tactic::MustBlock(mv) | Tactic::Lost(mv) | Tactic::BlockFirst(mv) => (None, Some(mv)),
             Tactic::Open => (None, None),
         };
-        let moves = self.ordered(position, aux, only, urgent, table_move, ply, depth >= 2);
+        let mut moves = Keyed::new();
+        let hints = if depth >= 2 { Hints::Game } else { Hints::Cheap };
+        self.ordered(position, aux, only, urgent, table_move, ply, hints, &mut moves);
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -326,10 +351,22 @@ impl<G: AgentGame> Searcher<G> {
         if self.aborted {
             return 0;
         }
-        let key = position.hash_key();
+        // A player with no line left cannot win: the value is bounded on that side.
+        let me = position.side_to_move();
+        let high = if position.can_win(aux, me) { 1 } else { 0 };
+        let low = if position.can_win(aux, me.opponent()) { -1 } else { 0 };
+        if high <= alpha || high == low {
+            return high;
+        }
+        if low >= beta {
+            return low;
+        }
+        let (key, symmetry) = position.solver_key();
         let mut table_move = None;
         if let Some(entry) = self.table.probe(key) {
-            table_move = entry.mv;
+            table_move = entry
+                .mv
+                .map(|index| position.map_move_index(index, symmetry, true));
             // A deeper (or equal) search knows at least as much; a shallower one only its proofs.
             let proof = match entry.bound {
                 Bound::Exact => entry.score != 0,
@@ -347,12 +384,15 @@ impl<G: AgentGame> Searcher<G> {
         }
         let (only, urgent) = match position.tactic(aux) {
             Tactic::WinNow(_) => return 1,
+            Tactic::Drawn => return 0,
             Tactic::Lost(_) if depth >= 2 => return -1,
             Tactic::MustBlock(mv) if depth >= 2 => (Some(mv), None),
             Tactic::MustBlock(mv) | Tactic::Lost(mv) | Tactic::BlockFirst(mv) => (None, Some(mv)),
             Tactic::Open => (None, None),
         };
-        let moves = self.ordered(position, aux, only, urgent, table_move, ply, true);
+        let mut moves = Keyed::new();
+        let hints = Hints::Solver;
+        self.ordered(position, aux, only, urgent, table_move, ply, hints, &mut moves);
         let alpha_start = alpha;
         let mut best = -2;
         let mut best_move = None;
@@ -382,8 +422,8 @@ impl<G: AgentGame> Searcher<G> {
         } else {
             Bound::Exact
         };
-        self.table
-            .store(key, best, depth, bound, best_move.map(G::move_index));
+        let best_index = best_move.map(|mv| position.map_move_index(G::move_index(mv), symmetry, false));
+        self.table.store(key, best, depth, bound, best_index);
         best
     }
 }

@@ -36,9 +36,10 @@ const _: () = assert!(4 * 361 * WEIGHTS[20] as i64 * 2 < EVAL_LIMIT as i64);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Geometry {
     stride: usize,
-    cols: usize,
     limit: usize,
     k: usize,
+    /// Every cell of the board: a bit test instead of a division to spot the sentinel column.
+    board: CellSet,
 }
 
 impl Geometry {
@@ -48,9 +49,12 @@ impl Geometry {
         let stride = usize::from(config.stride());
         Geometry {
             stride,
-            cols: usize::from(config.cols()),
             limit: usize::from(config.rows()) * stride,
             k: usize::from(config.k()),
+            board: game
+                .stones(Player::First)
+                .or(game.stones(Player::Second))
+                .or(game.empty_cells()),
         }
     }
 
@@ -62,7 +66,7 @@ impl Geometry {
 
     #[inline]
     pub(crate) fn on_board(&self, index: usize) -> bool {
-        index < self.limit && index % self.stride != self.cols
+        index < self.limit && has(&self.board, index)
     }
 
     /// The cell `step` after `index`, if it is on the board.
@@ -116,9 +120,16 @@ fn sign(player: Player) -> i32 {
 /// k cells in a line holding stones of one player only counts `WEIGHTS[stones]` for that
 /// player.
 pub(crate) fn window_eval(game: &Mnk) -> i32 {
+    window_scan(game).0
+}
+
+/// The window evaluation (see [`window_eval`]) and, per player, the number of windows free of
+/// the opponent's stones (the lines the player could still make), from scratch.
+fn window_scan(game: &Mnk) -> (i32, [u16; 2]) {
     let geometry = Geometry::of(game);
     let (x, o) = (game.stones(Player::First), game.stones(Player::Second));
     let mut total = 0;
+    let mut open = [0u16; 2];
     for start in 0..geometry.limit {
         if !geometry.on_board(start) {
             continue;
@@ -145,19 +156,29 @@ pub(crate) fn window_eval(game: &Mnk) -> i32 {
             if complete {
                 if other == 0 {
                     total += WEIGHTS[own];
-                } else if own == 0 {
+                    open[0] += 1;
+                }
+                if own == 0 {
                     total -= WEIGHTS[other];
+                    open[1] += 1;
                 }
             }
         }
     }
-    total
+    (total, open)
 }
 
 /// How much a stone of `player` on the empty `cell` changes the window evaluation, from
 /// `player`'s view: its own windows through the cell grow, the opponent's die.
 #[inline]
 pub(crate) fn window_gain(game: &Mnk, cell: Cell, player: Player) -> i32 {
+    window_change(game, cell, player).0
+}
+
+/// [`window_gain`], and the number of windows through `cell` free of `player`'s stones: the
+/// opponent's open windows the stone closes.
+#[inline]
+fn window_change(game: &Mnk, cell: Cell, player: Player) -> (i32, u16) {
     let geometry = Geometry::of(game);
     let k = geometry.k;
     let own = game.stones(player);
@@ -165,6 +186,7 @@ pub(crate) fn window_gain(game: &Mnk, cell: Cell, player: Player) -> i32 {
     let centre = cell.index();
     let window = (1u64 << k) - 1;
     let mut gain = 0;
+    let mut closed = 0;
     for step in geometry.steps() {
         // Bit k-1 is the cell; bit k-1-i the i-th cell before it, bit k-1+i the i-th after.
         let (mut own_bits, mut other_bits) = (0u64, 0u64);
@@ -193,6 +215,9 @@ pub(crate) fn window_gain(game: &Mnk, cell: Cell, player: Player) -> i32 {
             let mask = window << s;
             let mine = (own_bits & mask).count_ones() as usize;
             let theirs = (other_bits & mask).count_ones() as usize;
+            if mine == 0 {
+                closed += 1;
+            }
             if theirs == 0 {
                 gain += WEIGHTS[mine + 1] - WEIGHTS[mine];
             } else if mine == 0 {
@@ -200,14 +225,16 @@ pub(crate) fn window_gain(game: &Mnk, cell: Cell, player: Player) -> i32 {
             }
         }
     }
-    gain
+    (gain, closed)
 }
 
-/// The search state of an m,n,k position: the window evaluation (first player's view) and, per
-/// player, the empty cells where a stone of theirs would win at once.
+/// The search state of an m,n,k position: the window evaluation (first player's view), per
+/// player the number of windows free of the opponent's stones, and per player the empty cells
+/// where a stone of theirs would win at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MnkAux {
     eval: i32,
+    open: [u16; 2],
     threats: [CellSet; 2],
 }
 
@@ -215,6 +242,12 @@ impl MnkAux {
     /// The window evaluation from the first player's view.
     pub fn eval(&self) -> i32 {
         self.eval
+    }
+
+    /// The windows of k cells free of the opponent's stones: the lines `player` could still
+    /// make. With none left, `player` cannot win.
+    pub fn open_windows(&self, player: Player) -> u16 {
+        self.open[player.index()]
     }
 
     /// The empty cells where a stone of `player` would win at once.
@@ -320,8 +353,10 @@ impl AgentGame for Mnk {
     }
 
     fn aux(&self) -> MnkAux {
+        let (eval, open) = window_scan(self);
         MnkAux {
-            eval: window_eval(self),
+            eval,
+            open,
             threats: [
                 threats_of(self, Player::First),
                 threats_of(self, Player::Second),
@@ -331,10 +366,14 @@ impl AgentGame for Mnk {
 
     fn aux_after(&self, aux: &MnkAux, cell: Cell, child: &Mnk) -> MnkAux {
         let mover = self.side_to_move();
-        let eval = aux.eval + sign(mover) * window_gain(self, cell, mover);
+        let (gain, closed) = window_change(self, cell, mover);
+        let eval = aux.eval + sign(mover) * gain;
+        let mut open = aux.open;
+        open[mover.opponent().index()] -= closed;
         if child.is_over() {
             return MnkAux {
                 eval,
+                open,
                 threats: aux.threats,
             };
         }
@@ -387,7 +426,11 @@ impl AgentGame for Mnk {
                 }
             }
         }
-        MnkAux { eval, threats }
+        MnkAux {
+            eval,
+            open,
+            threats,
+        }
     }
 
     #[inline]
@@ -408,6 +451,9 @@ impl AgentGame for Mnk {
         if let Some(cell) = aux.threats[me.index()].iter().next() {
             return Tactic::WinNow(cell);
         }
+        if aux.open == [0, 0] {
+            return Tactic::Drawn;
+        }
         let theirs = &aux.threats[me.opponent().index()];
         let Some(first) = theirs.iter().next() else {
             return Tactic::Open;
@@ -424,6 +470,34 @@ impl AgentGame for Mnk {
     #[inline]
     fn order_hint(&self, _aux: &MnkAux, cell: Cell) -> i32 {
         window_gain(self, cell, self.side_to_move())
+    }
+
+    #[inline]
+    fn can_win(&self, aux: &MnkAux, player: Player) -> bool {
+        aux.open[player.index()] > 0
+    }
+
+    /// Under `freestyle`, a cell that no window free of either colour passes through (its gain
+    /// is 0) can never be part of a winning line: a stone there is a pass, and a pass is never
+    /// better than a stone anywhere (an extra stone never hurts under `freestyle`). Under the
+    /// other rules an extra stone can hurt (an overline, a block at the far end), so nothing is
+    /// dominated.
+    #[inline]
+    fn solver_hint(&self, _aux: &MnkAux, cell: Cell) -> Option<i32> {
+        let gain = window_gain(self, cell, self.side_to_move());
+        if gain == 0 && self.config().rule() == WinRule::Freestyle {
+            None
+        } else {
+            Some(gain)
+        }
+    }
+
+    fn solver_key(&self) -> (u64, u8) {
+        symmetry::canonical_key(self)
+    }
+
+    fn map_move_index(&self, index: usize, symmetry: u8, inverse: bool) -> usize {
+        symmetry::map_cell(self.config(), Cell(index as u16), symmetry, inverse).index()
     }
 
     fn immediate_wins(&self, out: &mut MoveList<Cell>) {
@@ -465,6 +539,96 @@ impl AgentGame for Mnk {
                 plays: kind.plays.describe().to_string(),
             }),
         }
+    }
+}
+
+/// The symmetries of the board (four for a rectangle, eight for a square) for the solver's
+/// table: positions equal up to a symmetry share one entry.
+mod symmetry {
+    use rules::{Cell, Mnk, MnkConfig, Player, splitmix64};
+
+    const SIDE: usize = rules::mnk::MAX_SIDE as usize;
+
+    /// Zobrist keys by player and (row, col), independent of the board's padded stride.
+    static KEYS: [[u64; SIDE * SIDE]; 2] = {
+        let mut table = [[0u64; SIDE * SIDE]; 2];
+        let mut player = 0;
+        while player < 2 {
+            let mut i = 0;
+            while i < SIDE * SIDE {
+                table[player][i] = splitmix64(0x5359_4d00_0000_0000 ^ ((player * 1024 + i) as u64));
+                i += 1;
+            }
+            player += 1;
+        }
+        table
+    };
+
+    /// Where symmetry `s` takes (row, col) on a `rows` x `cols` board (0-3 for any board, 4-7
+    /// only for square ones): identity, mirror left-right, mirror top-bottom, half turn,
+    /// transpose, anti-transpose, quarter turn clockwise, quarter turn anticlockwise.
+    #[inline]
+    fn apply(s: u8, row: usize, col: usize, rows: usize, cols: usize) -> (usize, usize) {
+        let (last_row, last_col) = (rows - 1, cols - 1);
+        match s {
+            0 => (row, col),
+            1 => (row, last_col - col),
+            2 => (last_row - row, col),
+            3 => (last_row - row, last_col - col),
+            4 => (col, row),
+            5 => (last_col - col, last_row - row),
+            6 => (col, last_row - row),
+            _ => (last_col - col, row),
+        }
+    }
+
+    /// The inverse of symmetry `s` (the quarter turns swap, the others undo themselves).
+    #[inline]
+    fn inverse_of(s: u8) -> u8 {
+        match s {
+            6 => 7,
+            7 => 6,
+            other => other,
+        }
+    }
+
+    fn count(config: &MnkConfig) -> u8 {
+        if config.rows() == config.cols() { 8 } else { 4 }
+    }
+
+    /// The smallest hash over the images of `game` under the board's symmetries, and the
+    /// symmetry that gives it.
+    pub(super) fn canonical_key(game: &Mnk) -> (u64, u8) {
+        let config = game.config();
+        let (rows, cols) = (usize::from(config.rows()), usize::from(config.cols()));
+        let symmetries = count(config);
+        let mut hashes = [0u64; 8];
+        for player in [Player::First, Player::Second] {
+            let keys = &KEYS[player.index()];
+            for cell in game.stones(player).iter() {
+                let (row, col) = config.row_col(cell);
+                let (row, col) = (usize::from(row), usize::from(col));
+                for s in 0..symmetries {
+                    let (r, c) = apply(s, row, col, rows, cols);
+                    hashes[usize::from(s)] ^= keys[r * SIDE + c];
+                }
+            }
+        }
+        (0..symmetries)
+            .map(|s| (hashes[usize::from(s)], s))
+            .min()
+            .unwrap_or((0, 0))
+    }
+
+    /// `cell` under symmetry `s` (or its inverse).
+    pub(super) fn map_cell(config: &MnkConfig, cell: Cell, s: u8, inverse: bool) -> Cell {
+        let s = if inverse { inverse_of(s) } else { s };
+        let (rows, cols) = (usize::from(config.rows()), usize::from(config.cols()));
+        let (row, col) = config.row_col(cell);
+        let (r, c) = apply(s, usize::from(row), usize::from(col), rows, cols);
+        config
+            .cell(r as u8, c as u8)
+            .unwrap_or(cell)
     }
 }
 
@@ -558,6 +722,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The eight images of a position share a key, and a move mapped into the canonical frame
+    /// and back is the same move.
+    #[test]
+    fn symmetric_positions_share_a_solver_key() {
+        let base = "mnk-5x5k4"
+            .parse::<rules::Variant>()
+            .unwrap()
+            .mnk()
+            .unwrap()
+            .start();
+        let images = [
+            "b1 c3 d2", // and its mirror images:
+            "d1 c3 b2", "b5 c3 d4", "d5 c3 b4", "a2 c3 b4", "e4 c3 d2", "e2 c3 d4", "a4 c3 b2",
+        ];
+        let keys: Vec<u64> = images
+            .iter()
+            .map(|line| base.play_line(line).unwrap().solver_key().0)
+            .collect();
+        assert!(keys.iter().all(|&key| key == keys[0]), "{keys:x?}");
+        let other = base.play_line("b1 c3 d3").unwrap().solver_key().0;
+        assert_ne!(other, keys[0]);
+        let game = base.play_line("b1 c3 d2").unwrap();
+        for s in 0..8 {
+            for cell in game.empty_cells().iter() {
+                let index = game.map_move_index(cell.index(), s, false);
+                assert_eq!(game.map_move_index(index, s, true), cell.index());
+            }
+        }
+        // A rectangle has four symmetries: its transpose is another board.
+        let wide = "mnk-3x5k3".parse::<rules::Variant>().unwrap().mnk().unwrap().start();
+        let (a, b) = (wide.play_line("a1").unwrap(), wide.play_line("e3").unwrap());
+        assert_eq!(a.solver_key().0, b.solver_key().0);
     }
 
     #[test]

@@ -1,0 +1,127 @@
+//! Rough speed figures of the agents, for comparing with issue 6's OpenSpiel numbers. Not a
+//! benchmark suite (that is `benches/`): one run each, wall time, single-threaded unless said.
+//!
+//! ```text
+//! cargo run --release -p agents --example speed            # everything but the long solve
+//! cargo run --release -p agents --example speed -- solve5x5 600   # mnk-5x5k4 from the start
+//! ```
+
+use std::time::{Duration, Instant};
+
+use agents::solve::{Limits, solve};
+use agents::{AgentRng, AgentSpec, Context, build, playout};
+use rand::SeedableRng;
+use rules::{Game, Mnk, Variant};
+
+fn mnk(variant: &str) -> Mnk {
+    variant.parse::<Variant>().unwrap().mnk().unwrap().start()
+}
+
+fn choose_timed(spec: &str, position: &Mnk) -> (String, u64, Duration) {
+    let spec: AgentSpec = spec.parse().unwrap();
+    let mut agent = build::<Mnk>(&spec).unwrap();
+    let mut rng = AgentRng::seed_from_u64(1);
+    let started = Instant::now();
+    let choice = agent
+        .choose(position, &mut Context::new(&mut rng))
+        .unwrap();
+    (
+        position.format_move(choice.mv),
+        choice.stats.nodes,
+        started.elapsed(),
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("solve5x5") {
+        let seconds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(600);
+        let tt_mb: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024);
+        let limits = Limits::default()
+            .with_tt_mb(tt_mb)
+            .with_time(Some(Duration::from_secs(seconds)))
+            .with_all_moves(false);
+        let solution = solve(&mnk("mnk-5x5k4"), &limits);
+        println!(
+            "solve mnk-5x5k4 from the start: value {:?}, nodes {}, {:.1} s, table {} per mille full, \
+             complete {}",
+            solution.value,
+            solution.nodes,
+            solution.elapsed.as_secs_f64(),
+            solution.table_permille,
+            solution.complete
+        );
+        return;
+    }
+
+    // MCTS simulations per second from the start, c = 2 on rewards in [-1, 1], one random
+    // playout per simulation (OpenSpiel's settings in issue 6).
+    for variant in ["tictactoe", "mnk-5x5k4", "mnk-15x15k5"] {
+        let (_, nodes, elapsed) = choose_timed("mcts:iterations=10000,c=2", &mnk(variant));
+        println!(
+            "mcts {variant}: {nodes} simulations in {:.3} s = {:.0} per second",
+            elapsed.as_secs_f64(),
+            nodes as f64 / elapsed.as_secs_f64()
+        );
+    }
+
+    // Random playouts per second from the empty 15x15 board.
+    let start = mnk("mnk-15x15k5");
+    let mut rng = playout::stream_rng(1, 0);
+    let started = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    while started.elapsed() < Duration::from_secs(2) {
+        for _ in 0..1000 {
+            let mut game = start.clone();
+            playout::random_playout(&mut game, &mut rng, u32::MAX);
+            plies += u64::from(game.ply());
+            games += 1;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "random playouts mnk-15x15k5: {:.0} per second ({:.1} plies each)",
+        games as f64 / elapsed,
+        plies as f64 / games as f64
+    );
+
+    // Flat Monte Carlo on the TD4 position, 1,000 playouts per candidate.
+    let td4 = mnk("mnk-5x5k4").play_line("b3 c3 c2 d1 b2 a2").unwrap();
+    for spec in [
+        "mc-flat:rollouts=1000",
+        "mc-near:rollouts=1000",
+        "mc-par:rollouts=1000",
+    ] {
+        let (mv, nodes, elapsed) = choose_timed(spec, &td4);
+        println!(
+            "{spec} on TD4: {mv} after {nodes} playouts in {:.3} s",
+            elapsed.as_secs_f64()
+        );
+    }
+
+    // Alpha-beta nodes per second.
+    for (variant, spec) in [
+        ("mnk-15x15k5", "alphabeta:depth=3"),
+        ("mnk-9x9k5", "alphabeta:depth=4"),
+    ] {
+        let game = mnk(variant).play_line("e5 d4 f6").unwrap();
+        let (mv, nodes, elapsed) = choose_timed(spec, &game);
+        println!(
+            "{spec} on {variant}: {mv}, {nodes} nodes in {:.3} s = {:.0} per second",
+            elapsed.as_secs_f64(),
+            nodes as f64 / elapsed.as_secs_f64()
+        );
+    }
+
+    // The solver.
+    for (name, position) in [("TD4", td4.clone()), ("mnk-4x4k4", mnk("mnk-4x4k4"))] {
+        let solution = solve(&position, &Limits::default());
+        println!(
+            "solve {name}: {:?}, {} best moves, {} nodes in {:.3} s",
+            solution.value,
+            solution.best.len(),
+            solution.nodes,
+            solution.elapsed.as_secs_f64()
+        );
+    }
+}

@@ -22,9 +22,7 @@ fn choose_timed(spec: &str, position: &Mnk) -> (String, u64, Duration) {
     let mut agent = build::<Mnk>(&spec).unwrap();
     let mut rng = AgentRng::seed_from_u64(1);
     let started = Instant::now();
-    let choice = agent
-        .choose(position, &mut Context::new(&mut rng))
-        .unwrap();
+    let choice = agent.choose(position, &mut Context::new(&mut rng)).unwrap();
     (
         position.format_move(choice.mv),
         choice.stats.nodes,
@@ -34,6 +32,23 @@ fn choose_timed(spec: &str, position: &Mnk) -> (String, u64, Duration) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("mcts") {
+        // One long MCTS search, for profiling: `speed mcts VARIANT ITERATIONS`.
+        let variant = args.get(1).map_or("tictactoe", String::as_str);
+        let iterations = args.get(2).map_or("10000", String::as_str);
+        let searches: u32 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+        let spec = format!("mcts:iterations={iterations},c=2");
+        let started = Instant::now();
+        let mut simulations = 0;
+        for _ in 0..searches {
+            simulations += choose_timed(&spec, &mnk(variant)).1;
+        }
+        println!(
+            "{spec} on {variant}: {searches} searches, {:.0} simulations per second",
+            simulations as f64 / started.elapsed().as_secs_f64()
+        );
+        return;
+    }
     if args.first().map(String::as_str) == Some("solve5x5") {
         let seconds: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(600);
         let tt_mb: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024);
@@ -55,13 +70,21 @@ fn main() {
     }
 
     // MCTS simulations per second from the start, c = 2 on rewards in [-1, 1], one random
-    // playout per simulation (OpenSpiel's settings in issue 6).
+    // playout per simulation (OpenSpiel's settings in issue 6): a fresh agent per search (as the
+    // arena builds one per game), 10,000 simulations each, repeated for a second or more.
     for variant in ["tictactoe", "mnk-5x5k4", "mnk-15x15k5"] {
-        let (_, nodes, elapsed) = choose_timed("mcts:iterations=10000,c=2", &mnk(variant));
+        let position = mnk(variant);
+        let started = Instant::now();
+        let (mut searches, mut simulations) = (0u64, 0u64);
+        while searches < 3 || started.elapsed() < Duration::from_secs(1) {
+            let (_, nodes, _) = choose_timed("mcts:iterations=10000,c=2", &position);
+            simulations += nodes;
+            searches += 1;
+        }
+        let elapsed = started.elapsed().as_secs_f64();
         println!(
-            "mcts {variant}: {nodes} simulations in {:.3} s = {:.0} per second",
-            elapsed.as_secs_f64(),
-            nodes as f64 / elapsed.as_secs_f64()
+            "mcts {variant}: {searches} searches of 10,000 simulations, {:.0} simulations per second",
+            simulations as f64 / elapsed
         );
     }
 

@@ -119,6 +119,32 @@ impl MctsConfig {
     }
 }
 
+/// Visit counts below this take `sqrt(ln(visits))` from a table.
+const SQRT_LN_TABLE: usize = 1 << 14;
+
+/// `[sqrt(ln(n)), 1 / n, 1 / sqrt(n)]` for small `n`, in single precision (plenty to rank
+/// children): the logarithm, division and square root of the UCT formula are most of the time
+/// of a small game's selection step.
+static UCT_TERMS: std::sync::LazyLock<Vec<[f32; 3]>> = std::sync::LazyLock::new(|| {
+    (0..SQRT_LN_TABLE)
+        .map(|n| uct_terms_of(n.max(1) as u32))
+        .collect()
+});
+
+#[inline]
+fn uct_terms_of(visits: u32) -> [f32; 3] {
+    let n = visits as f32;
+    [n.ln().sqrt(), 1.0 / n, 1.0 / n.sqrt()]
+}
+
+#[inline]
+fn uct_terms(visits: u32) -> [f32; 3] {
+    match UCT_TERMS.get(visits as usize) {
+        Some(&terms) => terms,
+        None => uct_terms_of(visits),
+    }
+}
+
 /// What is proven about a node, from the view of the player who moved into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Proof {
@@ -144,6 +170,8 @@ struct Node<M> {
 /// The MCTS agent. The tree is rebuilt for every move; the agent keeps only its memory.
 pub struct Mcts<G: AgentGame> {
     config: MctsConfig,
+    /// `config.c` in the precision of the selection arithmetic.
+    c: f32,
     nodes: Vec<Node<G::Move>>,
     path: Vec<u32>,
     max_nodes: usize,
@@ -175,6 +203,7 @@ impl<G: AgentGame> Mcts<G> {
         }
         let max_nodes = (config.tree_mb << 20) / std::mem::size_of::<Node<G::Move>>();
         Ok(Mcts {
+            c: config.c as f32,
             config,
             nodes: Vec::new(),
             path: Vec::new(),
@@ -231,23 +260,24 @@ impl<G: AgentGame> Mcts<G> {
     #[inline]
     fn select(&self, node: u32) -> u32 {
         let parent = self.nodes[node as usize];
-        let explore = self.config.c * f64::from(parent.visits.max(1)).ln().sqrt();
-        let mut best = (parent.first, f64::NEG_INFINITY);
-        for index in parent.first..parent.first + u32::from(parent.count) {
-            let child = &self.nodes[index as usize];
+        let explore = self.c * uct_terms(parent.visits.max(1))[0];
+        let first = parent.first as usize;
+        let children = &self.nodes[first..first + usize::from(parent.count)];
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, child) in children.iter().enumerate() {
             if child.proof == Proof::Loss {
                 continue;
             }
             if child.visits == 0 {
-                return index;
+                return (first + i) as u32;
             }
-            let visits = f64::from(child.visits);
-            let value = f64::from(child.reward) / visits + explore / visits.sqrt();
+            let [_, inverse, inverse_sqrt] = uct_terms(child.visits);
+            let value = child.reward as f32 * inverse + explore * inverse_sqrt;
             if value > best.1 {
-                best = (index, value);
+                best = (i, value);
             }
         }
-        best.0
+        (first + best.0) as u32
     }
 
     /// After the node at `path[depth]` was proven, proves its ancestors where that follows.
@@ -283,7 +313,7 @@ impl<G: AgentGame> Mcts<G> {
         let root_mover = root.side_to_move().opponent();
         // The player who moved into the node at `depth` of the path.
         let mover = |depth: usize| {
-            if depth % 2 == 0 {
+            if depth.is_multiple_of(2) {
                 root_mover
             } else {
                 root_mover.opponent()
@@ -356,6 +386,13 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         };
         let mut rng = PlayoutRng::from_rng(ctx.rng);
         self.nodes.clear();
+        // Reserve what the budget will likely need (a simulation expands at most one node),
+        // up to 64 MiB, rather than growing by copies: reserving touches no memory.
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        let likely = (self.config.iterations as usize).saturating_mul(moves.len() + 1);
+        let cap = (64 << 20) / std::mem::size_of::<Node<G::Move>>();
+        self.nodes.reserve(likely.min(cap).min(self.max_nodes));
         self.nodes.push(Node {
             first: 0,
             visits: 0,
@@ -370,7 +407,7 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         while simulations < self.config.iterations && self.nodes[0].proof == Proof::Unknown {
             deepest = deepest.max(self.simulate(position, &mut rng));
             simulations += 1;
-            if simulations % 64 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            if simulations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
         }

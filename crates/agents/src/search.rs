@@ -254,8 +254,14 @@ impl<G: AgentGame> Searcher<G> {
             Tactic::Open => (None, None),
         };
         let mut moves = Keyed::new();
-        let hints = if depth >= 2 { Hints::Game } else { Hints::Cheap };
-        self.ordered(position, aux, only, urgent, table_move, ply, hints, &mut moves);
+        let hints = if depth >= 2 {
+            Hints::Game
+        } else {
+            Hints::Cheap
+        };
+        self.ordered(
+            position, aux, only, urgent, table_move, ply, hints, &mut moves,
+        );
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
@@ -354,7 +360,11 @@ impl<G: AgentGame> Searcher<G> {
         // A player with no line left cannot win: the value is bounded on that side.
         let me = position.side_to_move();
         let high = if position.can_win(aux, me) { 1 } else { 0 };
-        let low = if position.can_win(aux, me.opponent()) { -1 } else { 0 };
+        let low = if position.can_win(aux, me.opponent()) {
+            -1
+        } else {
+            0
+        };
         if high <= alpha || high == low {
             return high;
         }
@@ -392,7 +402,9 @@ impl<G: AgentGame> Searcher<G> {
         };
         let mut moves = Keyed::new();
         let hints = Hints::Solver;
-        self.ordered(position, aux, only, urgent, table_move, ply, hints, &mut moves);
+        self.ordered(
+            position, aux, only, urgent, table_move, ply, hints, &mut moves,
+        );
         let alpha_start = alpha;
         let mut best = -2;
         let mut best_move = None;
@@ -422,7 +434,8 @@ impl<G: AgentGame> Searcher<G> {
         } else {
             Bound::Exact
         };
-        let best_index = best_move.map(|mv| position.map_move_index(G::move_index(mv), symmetry, false));
+        let best_index =
+            best_move.map(|mv| position.map_move_index(G::move_index(mv), symmetry, false));
         self.table.store(key, best, depth, bound, best_index);
         best
     }

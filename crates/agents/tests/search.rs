@@ -84,7 +84,7 @@ fn alphabeta_equals_minimax_in_o_an_quan() {
 fn the_alphabeta_agent_reports_the_minimax_value() {
     let mut checked = 0;
     for position in random_positions(&mnk("mnk-5x5k4"), 60, 16, 77) {
-        let choice = choose(&format!("alphabeta:depth=3"), &position, 1);
+        let choice = choose("alphabeta:depth=3", &position, 1);
         let reason = choice.stats.reason.clone().unwrap_or_default();
         if reason == "win now" || reason.contains("only") || choice.stats.depth != Some(3) {
             continue;

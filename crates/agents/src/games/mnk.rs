@@ -626,9 +626,7 @@ mod symmetry {
         let (rows, cols) = (usize::from(config.rows()), usize::from(config.cols()));
         let (row, col) = config.row_col(cell);
         let (r, c) = apply(s, usize::from(row), usize::from(col), rows, cols);
-        config
-            .cell(r as u8, c as u8)
-            .unwrap_or(cell)
+        config.cell(r as u8, c as u8).unwrap_or(cell)
     }
 }
 
@@ -753,7 +751,12 @@ mod tests {
             }
         }
         // A rectangle has four symmetries: its transpose is another board.
-        let wide = "mnk-3x5k3".parse::<rules::Variant>().unwrap().mnk().unwrap().start();
+        let wide = "mnk-3x5k3"
+            .parse::<rules::Variant>()
+            .unwrap()
+            .mnk()
+            .unwrap()
+            .start();
         let (a, b) = (wide.play_line("a1").unwrap(), wide.play_line("e3").unwrap());
         assert_eq!(a.solver_key().0, b.solver_key().0);
     }

@@ -1,6 +1,16 @@
 //! The players of the arena: every algorithm of the seeds and strong search, generic over
 //! [`rules::Game`] where they can be.
 //!
+//! The roster ([`KINDS`], as `arena list` shows it):
+//! - every game: `random`, `mc-flat` ([`flat`]), `minimax` ([`minimax`]), `alphabeta`
+//!   ([`alphabeta`]), `mcts` ([`mcts`]);
+//! - m,n,k games: `easy` ([`easy`]), `neighbor` ([`neighbor`]), `mc-near` and `mc-par`
+//!   ([`flat`]), `engine` (an outside Gomocup engine, [`gomocup`]);
+//! - O An Quan: `greedy` and `greedy2` ([`greedy`]).
+//!
+//! [`solve`] is the exact solver behind `arena solve`. What a game brings to the searches
+//! (evaluation, tactics, fast playouts, its own agents) is the [`AgentGame`] trait.
+//!
 //! An [`Agent`] chooses a move for a position within its budget and reports what it searched.
 //! It draws randomness only from the [`AgentRng`] in the [`Context`] it is handed, so with a
 //! budget in iterations, rollouts, nodes or depth it is reproducible from the arena's seed.

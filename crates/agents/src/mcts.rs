@@ -384,12 +384,21 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        if moves.len() == 1 {
+            return Ok(Choice {
+                mv: moves[0],
+                stats: SearchStats {
+                    reason: Some("only move".into()),
+                    ..SearchStats::default()
+                },
+            });
+        }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
         self.nodes.clear();
         // Reserve what the budget will likely need (a simulation expands at most one node),
         // up to 64 MiB, rather than growing by copies: reserving touches no memory.
-        let mut moves = MoveList::new();
-        position.legal_moves(&mut moves);
         let likely = (self.config.iterations as usize).saturating_mul(moves.len() + 1);
         let cap = (64 << 20) / std::mem::size_of::<Node<G::Move>>();
         self.nodes.reserve(likely.min(cap).min(self.max_nodes));

@@ -159,8 +159,9 @@ pub struct ParamDoc {
     pub doc: &'static str,
 }
 
-/// Reads the parameters of one spec against the kind's documented list: each `take_*` call
-/// consumes a key, and [`Params::finish`] refuses any key nobody took.
+/// Reads the parameters of one spec against the kind's documented list: [`Params::new`] refuses
+/// any key the kind does not document, and each typed getter ([`Params::u64`], [`Params::f64`],
+/// [`Params::choice`], ...) checks its value and names what it accepts.
 pub struct Params<'a> {
     kind: &'a str,
     docs: &'static [ParamDoc],

@@ -8,6 +8,7 @@ mod play_cmd;
 mod play_game;
 mod play_keys;
 mod report_cmd;
+mod solve_cmd;
 mod run_cmd;
 
 use std::process::ExitCode;
@@ -37,6 +38,10 @@ enum Command {
     Report(report_cmd::ReportArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
+    /// What an agent plays in a position, with its search statistics.
+    Analyze(solve_cmd::AnalyzeArgs),
+    /// The exact value of a position (win, draw or loss) and the moves that keep it.
+    Solve(solve_cmd::SolveArgs),
     /// The games, example variant ids, and the agents with their parameters.
     #[command(after_help = "Example:\n  arena list")]
     List,
@@ -74,6 +79,8 @@ fn main() -> ExitCode {
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),
         Command::Play(args) => play_cmd::play(args),
+        Command::Analyze(args) => solve_cmd::analyze(args),
+        Command::Solve(args) => solve_cmd::solve(args),
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),

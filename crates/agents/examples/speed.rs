@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run --release -p agents --example speed            # everything but the long solve
 //! cargo run --release -p agents --example speed -- solve5x5 600   # mnk-5x5k4 from the start
+//! cargo run --release -p agents --example speed -- mcts tictactoe 10000 400   # MCTS, profiled
+//! cargo run --release -p agents --example speed -- match caro alphabeta:depth=4 neighbor 20
 //! ```
 
 use std::time::{Duration, Instant};
@@ -46,6 +48,56 @@ fn main() {
         println!(
             "{spec} on {variant}: {searches} searches, {:.0} simulations per second",
             simulations as f64 / started.elapsed().as_secs_f64()
+        );
+        return;
+    }
+    if args.first().map(String::as_str) == Some("match") {
+        // A quick match, colours alternated: `speed match VARIANT AGENT OPPONENT GAMES`.
+        let variant: Variant = args.get(1).map_or("caro", String::as_str).parse().unwrap();
+        let agent: AgentSpec = args
+            .get(2)
+            .map_or("alphabeta:depth=4", String::as_str)
+            .parse()
+            .unwrap();
+        let opponent: AgentSpec = args
+            .get(3)
+            .map_or("neighbor", String::as_str)
+            .parse()
+            .unwrap();
+        let games: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20);
+        let start = variant.mnk().expect("an m,n,k variant").start();
+        let started = Instant::now();
+        let mut points = 0.0;
+        for game in 0..games {
+            let me = if game % 2 == 0 {
+                rules::Player::First
+            } else {
+                rules::Player::Second
+            };
+            let mut players = [
+                build::<Mnk>(&agent).unwrap(),
+                build::<Mnk>(&opponent).unwrap(),
+            ];
+            if me == rules::Player::Second {
+                players.swap(0, 1);
+            }
+            let mut rngs = [
+                AgentRng::seed_from_u64(game * 2),
+                AgentRng::seed_from_u64(game * 2 + 1),
+            ];
+            let mut position = start.clone();
+            while !position.is_over() {
+                let side = position.side_to_move().index();
+                let choice = players[side]
+                    .choose(&position, &mut Context::new(&mut rngs[side]))
+                    .unwrap();
+                position = position.play(choice.mv).unwrap();
+            }
+            points += position.adjudicate().score(me);
+        }
+        println!(
+            "{agent} vs {opponent} on {variant}: {points} of {games} in {:.1} s",
+            started.elapsed().as_secs_f64()
         );
         return;
     }

@@ -7,9 +7,14 @@
 //!   playouts; m,n,k only.
 //! - `mc-par` (algo3): `mc-near` with the candidates scored in parallel (rayon).
 //!
+//! A deadline in the context stops every candidate's playouts early; candidates are then
+//! compared by their mean score.
+//!
 //! Each candidate's playouts draw from their own generator, seeded from one number drawn from
 //! the agent's RNG and the candidate's place in the list, so which thread scores a candidate
 //! changes nothing: `mc-par` plays exactly the move `mc-near` plays for the same seed.
+
+use std::time::Instant;
 
 use rand::{Rng, RngExt};
 use rayon::prelude::*;
@@ -163,8 +168,26 @@ impl FlatMc {
     }
 }
 
-/// The score of one candidate: wins minus losses of `me` over `rollouts` playouts after `mv`,
-/// drawing from stream `index` of `seed`.
+/// Wins minus losses of one candidate, over this many playouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tally {
+    score: i64,
+    playouts: i64,
+}
+
+impl Tally {
+    /// Compares mean scores exactly (no rounding, so equal tallies tie as equal sums do).
+    fn cmp_mean(&self, other: &Tally) -> std::cmp::Ordering {
+        (i128::from(self.score) * i128::from(other.playouts.max(1)))
+            .cmp(&(i128::from(other.score) * i128::from(self.playouts.max(1))))
+    }
+}
+
+/// How many playouts a candidate plays between looks at the clock.
+const CLOCK_EVERY: u32 = 64;
+
+/// The tally of one candidate: wins minus losses of `me` over `rollouts` playouts after `mv`,
+/// drawing from stream `index` of `seed`; fewer if `deadline` passes.
 fn score_candidate<G: AgentGame>(
     position: &G,
     mv: G::Move,
@@ -172,11 +195,15 @@ fn score_candidate<G: AgentGame>(
     config: &FlatMcConfig,
     seed: u64,
     index: usize,
-) -> i64 {
+    deadline: Option<Instant>,
+) -> Tally {
     let child = position.child(mv);
     if let Some(outcome) = child.outcome() {
         // Every playout would end the same way at once.
-        return i64::from(playout::reward(outcome, me)) * i64::from(config.rollouts);
+        return Tally {
+            score: i64::from(playout::reward(outcome, me)) * i64::from(config.rollouts),
+            playouts: i64::from(config.rollouts),
+        };
     }
     let policy = if config.near {
         Rollout::Near
@@ -184,13 +211,23 @@ fn score_candidate<G: AgentGame>(
         Rollout::Random
     };
     let mut rng = stream_rng(seed, index as u64);
-    let mut total = 0i64;
-    for _ in 0..config.rollouts {
+    let mut tally = Tally {
+        score: 0,
+        playouts: 0,
+    };
+    for done in 0..config.rollouts {
+        // Every candidate gets one playout; after the deadline, no more.
+        if (done == 1 || (done > 0 && done % CLOCK_EVERY == 0))
+            && deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            break;
+        }
         let mut game = child.clone();
         let outcome = playout::playout(&mut game, policy, &mut rng, PLAYOUT_PLY_CAP);
-        total += i64::from(playout::reward(outcome, me));
+        tally.score += i64::from(playout::reward(outcome, me));
+        tally.playouts += 1;
     }
-    total
+    tally
 }
 
 impl<G: AgentGame> Agent<G> for FlatMc {
@@ -213,10 +250,11 @@ impl<G: AgentGame> Agent<G> for FlatMc {
         let me = position.side_to_move();
         let seed = ctx.rng.next_u64();
         let config = self.config;
+        let deadline = ctx.deadline;
         let score = |(index, &mv): (usize, &G::Move)| {
-            score_candidate(position, mv, me, &config, seed, index)
+            score_candidate(position, mv, me, &config, seed, index, deadline)
         };
-        let scores: Vec<i64> = match config.parallelism {
+        let tallies: Vec<Tally> = match config.parallelism {
             Parallelism::Sequential => candidates.iter().enumerate().map(score).collect(),
             Parallelism::AllCores => candidates.par_iter().enumerate().map(score).collect(),
             Parallelism::Threads(threads) => {
@@ -231,24 +269,33 @@ impl<G: AgentGame> Agent<G> for FlatMc {
                 pool.install(|| candidates.par_iter().enumerate().map(score).collect())
             }
         };
-        let best = scores.iter().copied().max().unwrap_or(0);
-        let ties: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] == best).collect();
+        // With every playout played (no deadline) the mean order is the order of the sums.
+        let best = tallies
+            .iter()
+            .copied()
+            .max_by(|a, b| a.cmp_mean(b))
+            .ok_or_else(|| AgentError::Crash("no candidate".into()))?;
+        let ties: Vec<usize> = (0..tallies.len())
+            .filter(|&i| tallies[i].cmp_mean(&best).is_eq())
+            .collect();
         let pick = if ties.len() > 1 {
             ties[ctx.rng.random_range(0..ties.len())]
         } else {
             ties[0]
         };
-        let playouts = candidates.len() as u64 * u64::from(config.rollouts);
+        let chosen = tallies[pick];
+        let playouts: i64 = tallies.iter().map(|t| t.playouts).sum();
         Ok(Choice {
             mv: candidates[pick],
             stats: SearchStats {
-                nodes: playouts,
+                nodes: playouts as u64,
                 depth: Some(1),
-                score: Some(best as f64 / f64::from(config.rollouts)),
+                score: Some(chosen.score as f64 / chosen.playouts.max(1) as f64),
                 reason: Some(format!(
-                    "best of {} candidates: wins - losses = {best} of {} playouts",
+                    "best of {} candidates: wins - losses = {} of {} playouts",
                     candidates.len(),
-                    config.rollouts
+                    chosen.score,
+                    chosen.playouts
                 )),
             },
         })

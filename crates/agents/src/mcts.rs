@@ -53,7 +53,7 @@ pub(crate) const KIND: Kind = Kind {
         },
         ParamDoc {
             name: "tree_mb",
-            default: "512",
+            default: "256",
             doc: "memory for the tree in MiB; when full, leaves are played out but not expanded",
         },
     ],
@@ -71,7 +71,7 @@ pub struct MctsConfig {
     pub rollout: Rollout,
     /// A time budget per move, if any. Default none.
     pub time: Option<Duration>,
-    /// Memory for the tree in MiB (at least 1). Default 512.
+    /// Memory for the tree in MiB (at least 1). Default 256.
     pub tree_mb: usize,
 }
 
@@ -82,7 +82,7 @@ impl Default for MctsConfig {
             c: 1.4,
             rollout: Rollout::Random,
             time: None,
-            tree_mb: 512,
+            tree_mb: 256,
         }
     }
 }
@@ -222,7 +222,7 @@ impl<G: AgentGame> Mcts<G> {
             .with_c(params.f64("c", 1.4, 0.0..=100.0)?)
             .with_rollout(rollout)
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
-            .with_tree_mb(params.u64("tree_mb", 512, 1..=65536)? as usize);
+            .with_tree_mb(params.u64("tree_mb", 256, 1..=65536)? as usize);
         Mcts::new(config)
     }
 

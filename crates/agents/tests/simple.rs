@@ -99,7 +99,12 @@ fn greedy_takes_the_biggest_capture_and_greedy2_minds_the_reply() {
 #[test]
 fn searches_stop_at_the_deadline_with_a_legal_move() {
     let game = mnk("mnk-15x15k5").play_line("h8 h9").unwrap();
-    for spec in ["alphabeta:nodes=1000000000", "mcts:iterations=1000000000"] {
+    for spec in [
+        "alphabeta:nodes=1000000000",
+        "mcts:iterations=1000000000",
+        "mc-flat:rollouts=100000000",
+        "mc-par:rollouts=100000000",
+    ] {
         let spec: AgentSpec = spec.parse().unwrap();
         let mut agent = build::<Mnk>(&spec).unwrap();
         let mut rng = rng(1, 0);

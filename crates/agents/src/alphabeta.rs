@@ -218,6 +218,12 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         }
         let checked = moves.len() as u64 * 2;
         let must_defend = !root_moves.is_empty() && root_moves.len() < moves.len();
+        // In m,n,k games a move that stops a win in one is a block; in O An Quan it is one
+        // that does not hand the opponent a game-ending capture.
+        let defence = match G::FAMILY {
+            crate::Family::Mnk => "block",
+            crate::Family::OanQuan => "avoids a loss in one",
+        };
         if root_moves.is_empty() {
             // Every move loses at once: search them all, the least bad will be found.
             root_moves.extend(moves.iter().copied());
@@ -227,7 +233,7 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
                 mv: root_moves[0],
                 stats: SearchStats {
                     nodes: checked,
-                    reason: Some("block: the only defence".into()),
+                    reason: Some(format!("{defence}: the only move that does")),
                     ..SearchStats::default()
                 },
             });
@@ -269,9 +275,9 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         }
         let (mv, value, depth) = result;
         let reason = match score::describe(value) {
-            Some(words) if must_defend => format!("block; {words}"),
+            Some(words) if must_defend => format!("{defence}; {words}"),
             Some(words) => words,
-            None if must_defend => format!("block, depth {depth}"),
+            None if must_defend => format!("{defence}, depth {depth}"),
             None => format!("best of {} moves at depth {depth}", root_moves.len()),
         };
         Ok(Choice {

@@ -172,13 +172,24 @@ fn window_scan(game: &Mnk) -> (i32, [u16; 2]) {
 /// `player`'s view: its own windows through the cell grow, the opponent's die.
 #[inline]
 pub(crate) fn window_gain(game: &Mnk, cell: Cell, player: Player) -> i32 {
-    window_change(game, cell, player).0
+    window_change(game, cell, player).gain
 }
 
-/// [`window_gain`], and the number of windows through `cell` free of `player`'s stones: the
-/// opponent's open windows the stone closes.
+/// What a stone on an empty cell does to the windows through it.
+#[derive(Clone, Copy, Debug)]
+struct WindowChange {
+    /// [`window_gain`].
+    gain: i32,
+    /// The windows through the cell free of the player's stones: the opponent's open windows
+    /// the stone closes.
+    closed: u16,
+    /// The windows through the cell that hold stones of at most one colour: those a line
+    /// through the cell could still be made in.
+    live: u16,
+}
+
 #[inline]
-fn window_change(game: &Mnk, cell: Cell, player: Player) -> (i32, u16) {
+fn window_change(game: &Mnk, cell: Cell, player: Player) -> WindowChange {
     let geometry = Geometry::of(game);
     let k = geometry.k;
     let own = game.stones(player);
@@ -187,6 +198,7 @@ fn window_change(game: &Mnk, cell: Cell, player: Player) -> (i32, u16) {
     let window = (1u64 << k) - 1;
     let mut gain = 0;
     let mut closed = 0;
+    let mut live = 0;
     for step in geometry.steps() {
         // Bit k-1 is the cell; bit k-1-i the i-th cell before it, bit k-1+i the i-th after.
         let (mut own_bits, mut other_bits) = (0u64, 0u64);
@@ -218,6 +230,9 @@ fn window_change(game: &Mnk, cell: Cell, player: Player) -> (i32, u16) {
             if mine == 0 {
                 closed += 1;
             }
+            if mine == 0 || theirs == 0 {
+                live += 1;
+            }
             if theirs == 0 {
                 gain += WEIGHTS[mine + 1] - WEIGHTS[mine];
             } else if mine == 0 {
@@ -225,7 +240,7 @@ fn window_change(game: &Mnk, cell: Cell, player: Player) -> (i32, u16) {
             }
         }
     }
-    (gain, closed)
+    WindowChange { gain, closed, live }
 }
 
 /// The search state of an m,n,k position: the window evaluation (first player's view), per
@@ -366,10 +381,10 @@ impl AgentGame for Mnk {
 
     fn aux_after(&self, aux: &MnkAux, cell: Cell, child: &Mnk) -> MnkAux {
         let mover = self.side_to_move();
-        let (gain, closed) = window_change(self, cell, mover);
-        let eval = aux.eval + sign(mover) * gain;
+        let change = window_change(self, cell, mover);
+        let eval = aux.eval + sign(mover) * change.gain;
         let mut open = aux.open;
-        open[mover.opponent().index()] -= closed;
+        open[mover.opponent().index()] -= change.closed;
         if child.is_over() {
             return MnkAux {
                 eval,
@@ -477,18 +492,17 @@ impl AgentGame for Mnk {
         aux.open[player.index()] > 0
     }
 
-    /// Under `freestyle`, a cell that no window free of either colour passes through (its gain
-    /// is 0) can never be part of a winning line: a stone there is a pass, and a pass is never
-    /// better than a stone anywhere (an extra stone never hurts under `freestyle`). Under the
-    /// other rules an extra stone can hurt (an overline, a block at the far end), so nothing is
-    /// dominated.
+    /// Under `freestyle`, a cell that every window through it holds both colours can never be
+    /// part of a winning line: a stone there is a pass, and a pass is never better than a
+    /// stone anywhere (an extra stone never hurts under `freestyle`). Under the other rules an
+    /// extra stone can hurt (an overline, a block at the far end), so nothing is dominated.
     #[inline]
     fn solver_hint(&self, _aux: &MnkAux, cell: Cell) -> Option<i32> {
-        let gain = window_gain(self, cell, self.side_to_move());
-        if gain == 0 && self.config().rule() == WinRule::Freestyle {
+        let change = window_change(self, cell, self.side_to_move());
+        if change.live == 0 && self.config().rule() == WinRule::Freestyle {
             None
         } else {
-            Some(gain)
+            Some(change.gain)
         }
     }
 
@@ -720,6 +734,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A cell is dominated only when no line can be made through it any more, however many
+    /// stones a live window already holds (the weights stop growing at seven).
+    #[test]
+    fn only_dead_cells_are_dominated() {
+        let game = "mnk-2x10k9"
+            .parse::<rules::Variant>()
+            .unwrap()
+            .mnk()
+            .unwrap()
+            .start()
+            // X: a1-g1 (seven in a window of nine), O: a2-g2; X to move.
+            .play_line("a1 a2 b1 b2 c1 c2 d1 d2 e1 e2 f1 f2 g1 g2")
+            .unwrap();
+        let aux = game.aux();
+        for cell in ["h1", "i1", "j1", "h2"] {
+            let cell = game.parse_move(cell).unwrap();
+            assert!(game.solver_hint(&aux, cell).is_some(), "{cell:?}");
+        }
+        // Every line through c3 holds both colours (row 3: a3 X, b3 O; column c: c1 X, c2 O;
+        // diagonal: a1 X, b2 O), so c3 is dead; b1 completes X's row 1 and is not.
+        let game = "tictactoe"
+            .parse::<rules::Variant>()
+            .unwrap()
+            .mnk()
+            .unwrap()
+            .start()
+            .play_line("a1 b2 c1 c2 a3 b3")
+            .unwrap();
+        let aux = game.aux();
+        assert_eq!(game.solver_hint(&aux, game.parse_move("c3").unwrap()), None);
+        assert!(
+            game.solver_hint(&aux, game.parse_move("b1").unwrap())
+                .is_some()
+        );
     }
 
     /// The eight images of a position share a key, and a move mapped into the canonical frame

@@ -1,9 +1,12 @@
 //! Sharded runs merge into exactly the CSV of a single run (outside the timing columns).
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use arena::{Experiment, Progress, RunOptions, Shard, TIMING_COLUMNS, merge, run};
+use arena::{Experiment, RunOptions, Shard, merge, run};
+use common::{scratch, without_timing};
 
 const EXPERIMENT: &str = r#"
 name = "sharded"
@@ -25,50 +28,8 @@ name = "z"
 spec = "random"
 "#;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "arena-shard-{name}-{}-{}",
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos()
-    ));
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn options(out: &Path, shard: Shard) -> RunOptions {
-    RunOptions {
-        out_dir: out.to_path_buf(),
-        threads: Some(2),
-        fresh: false,
-        shard,
-        progress: Progress::Quiet,
-    }
-}
-
-fn without_timing(csv: &Path) -> Vec<Vec<String>> {
-    let mut reader = csv::Reader::from_path(csv).unwrap();
-    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let mut rows = vec![header.clone()];
-    for record in reader.records() {
-        let record = record.unwrap();
-        rows.push(
-            record
-                .iter()
-                .zip(&header)
-                .map(|(f, c)| {
-                    if TIMING_COLUMNS.contains(&c.as_str()) {
-                        String::new()
-                    } else {
-                        f.to_string()
-                    }
-                })
-                .collect(),
-        );
-    }
-    rows
+    common::options(out, 2, shard)
 }
 
 fn shard(index: u32, count: u32) -> Shard {

@@ -8,8 +8,8 @@ mod play_cmd;
 mod play_game;
 mod play_keys;
 mod report_cmd;
-mod solve_cmd;
 mod run_cmd;
+mod solve_cmd;
 
 use std::process::ExitCode;
 

@@ -1,0 +1,165 @@
+//! The game commands end to end: perft, replay, list, solve, analyze, and their errors.
+
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_a_line_per_depth_ending_with_depth_nine() {
+    let output = arena(&["perft", "tictactoe", "9"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 9);
+    let counts = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+    for (depth, (line, count)) in lines.iter().zip(counts).enumerate() {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields[0], (depth + 1).to_string(), "{line}");
+        assert_eq!(fields[1], count.to_string(), "{line}");
+        assert!(line.ends_with("nodes/s"), "{line}");
+    }
+}
+
+#[test]
+fn replay_prints_the_golden_positions_of_o_an_quan() {
+    let output = arena(&["replay", "oanquan", "3P 7P 5P"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    for golden in [
+        "[5, 5, 5, 5, 5] <10> [5, 5, 5, 5, 5] <10> (0 || 0)",
+        "[6, 6, 0, 0, 6] <11> [6, 6, 0, 6, 6] <11> (6 || 0)",
+        "[6, 0, 0, 1, 7] <12> [7, 7, 1, 0, 6] <11> (6 || 6)",
+        "[2, 3, 3, 4, 0] <0> [0, 0, 4, 3, 9] <14> (22 || 6)",
+    ] {
+        assert!(
+            lines.contains(&golden),
+            "`{golden}` is not a line of:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn replay_prints_the_result_at_the_end() {
+    let output = arena(&["replay", "tictactoe", "b2 a1 a2 c1 c2"]);
+    let text = stdout(&output);
+    assert!(text.contains("[X]"), "{text}");
+    assert!(text.trim_end().ends_with("result: 1-0 (X wins)"), "{text}");
+    let output = arena(&["replay", "oanquan", "1P"]);
+    assert!(stdout(&output).contains("totals if it ended now"));
+}
+
+#[test]
+fn a_bad_move_stops_the_replay_naming_it_and_its_place() {
+    let output = arena(&["replay", "tictactoe", "b2 a1 b2"]);
+    assert!(!output.status.success());
+    let error = stderr(&output);
+    assert!(error.contains("move 3 (`b2`)"), "{error}");
+    assert!(error.contains("occupied by X"), "{error}");
+    let output = arena(&["replay", "oanquan", "3P 7P zz"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("move 3 (`zz`)"),
+        "{}",
+        stderr(&output)
+    );
+    let output = arena(&["replay", "tictactoe", "a1 a2 b1 b2 c1 c2"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("already over"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn bad_variants_and_arguments_are_clear_errors() {
+    for (args, needle) in [
+        (vec!["perft", "chess", "3"], "unknown game"),
+        (vec!["perft", "mnk-3x3k4", "3"], "k must be from 1 to 3"),
+        (vec!["perft", "mnk-20x20k5", "3"], "1 to 19 rows"),
+        (vec!["replay", "mnk-3x3", "a1"], "mnk-MxNkK"),
+        (vec!["perft", "tictactoe", "x"], "invalid value"),
+        (
+            vec!["solve", "tictactoe", "--moves", "a1 a1"],
+            "move 2 (`a1`)",
+        ),
+        (
+            vec!["analyze", "tictactoe", "--agent", "greedy"],
+            "does not play",
+        ),
+        (
+            vec!["analyze", "tictactoe", "--agent", "mcts:iterations=x"],
+            "iterations",
+        ),
+    ] {
+        let output = arena(&args);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        let error = stderr(&output);
+        assert!(error.contains(needle), "{args:?}: {error}");
+        assert!(!error.contains("panicked"), "{args:?}: {error}");
+    }
+}
+
+#[test]
+fn list_names_every_listed_kind_with_its_parameters() {
+    let text = stdout(&arena(&["list"]));
+    for kind in agents::KINDS.iter().filter(|k| k.listed) {
+        assert!(
+            text.contains(&format!("  {} ", kind.name)),
+            "{} missing",
+            kind.name
+        );
+        for param in kind.params {
+            assert!(
+                text.contains(&format!("{}={}", param.name, param.default)),
+                "{}",
+                param.name
+            );
+        }
+    }
+    assert!(!text.contains("  fault "), "the fault agent is not listed");
+    assert!(text.contains("oanquan") && text.contains("mnk-15x15k5-caro"));
+}
+
+#[test]
+fn solve_finds_the_td4_wins() {
+    let output = arena(&["solve", "mnk-5x5k4", "--moves", "b3 c3 c2 d1 b2 a2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("value: first player wins"), "{text}");
+    assert!(text.contains("winning moves: d2 e2 b4"), "{text}");
+}
+
+#[test]
+fn analyze_prints_the_move_on_a_line_of_its_own() {
+    let output = arena(&[
+        "analyze",
+        "mnk-5x5k4",
+        "--moves",
+        "b3 c3 c2 d1 b2 a2",
+        "--agent",
+        "alphabeta:depth=5",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("move:"))
+        .expect("a move: line");
+    let mv = line.trim_start_matches("move:").trim();
+    assert!(["d2", "e2", "b4"].contains(&mv), "{text}");
+}

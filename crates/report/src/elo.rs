@@ -72,6 +72,10 @@ pub struct Fit {
     pub prior_used: bool,
     /// How many groups the agents form when only agents that played each other are linked.
     pub groups: usize,
+    /// For agents of a group fitted with the weak prior: the standard error of the rating (in
+    /// Elo, relative to the group mean) from the curvature of the log-likelihood with the
+    /// prior at its maximum (the Laplace approximation); `None` for other agents.
+    pub prior_errors: Vec<Option<f64>>,
 }
 
 /// Fits Bradley-Terry ratings to the games of `agents` agents by maximum likelihood.
@@ -171,6 +175,7 @@ impl GameMatrix {
 
     pub(crate) fn fit(&self) -> Fit {
         let mut elo = vec![0.0; self.agents];
+        let mut prior_errors = vec![None; self.agents];
         let mut prior_used = false;
         let groups = self.groups();
         for group in &groups {
@@ -178,6 +183,11 @@ impl GameMatrix {
             let prior = !games.has_finite_maximum();
             prior_used |= prior;
             let theta = games.maximise(prior);
+            if prior && let Some(errors) = games.laplace_errors(&theta) {
+                for (&agent, error) in group.iter().zip(errors) {
+                    prior_errors[agent] = Some(error * ELO_PER_NAT);
+                }
+            }
             let mean = theta.iter().sum::<f64>() / theta.len().max(1) as f64;
             for (&agent, t) in group.iter().zip(theta) {
                 elo[agent] = (t - mean) * ELO_PER_NAT;
@@ -187,7 +197,52 @@ impl GameMatrix {
             elo,
             prior_used,
             groups: groups.len(),
+            prior_errors,
         }
+    }
+
+    /// Standard errors (natural units) of each rating relative to the group mean, from the
+    /// inverse of the negative Hessian of the log-likelihood with the prior at `theta`. The
+    /// prior makes that Hessian positive definite, so it always inverts; `None` only when
+    /// rounding says otherwise.
+    fn laplace_errors(&self, theta: &[f64]) -> Option<Vec<f64>> {
+        let n = self.agents;
+        let mut hessian = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                let games = self.games[i * n + j];
+                if i != j && games > 0.0 {
+                    let p = sigmoid(theta[i] - theta[j]);
+                    let curvature = games * p * (1.0 - p);
+                    hessian[i * n + i] += curvature;
+                    hessian[i * n + j] -= curvature;
+                }
+            }
+            let p = sigmoid(theta[i]);
+            hessian[i * n + i] += p * (1.0 - p);
+        }
+        let mut covariance = vec![0.0; n * n];
+        for k in 0..n {
+            let mut unit = vec![0.0; n];
+            unit[k] = 1.0;
+            let column = solve_positive_definite(&mut hessian.clone(), &unit, n)?;
+            for (i, value) in column.into_iter().enumerate() {
+                covariance[i * n + k] = value;
+            }
+        }
+        // Var(θ_i − mean θ) = C_ii − 2/n Σ_j C_ij + 1/n² Σ_jk C_jk.
+        let size = n as f64;
+        let total: f64 = covariance.iter().sum();
+        Some(
+            (0..n)
+                .map(|i| {
+                    let row: f64 = covariance[i * n..(i + 1) * n].iter().sum();
+                    (covariance[i * n + i] - 2.0 * row / size + total / (size * size))
+                        .max(0.0)
+                        .sqrt()
+                })
+                .collect(),
+        )
     }
 
     /// Agents linked by games played, each group in index order: groups that never met

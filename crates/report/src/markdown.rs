@@ -193,8 +193,10 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
          a phantom opponent rated 0. The rating of a perfect score is then large but finite and \
          grows with the number of games; read it as a lower (or upper) bound. Agents with a \
          perfect score are marked † in the tables and charts. Bootstrap replicates follow the \
-         same rule; a pairing won every time is resampled as won every time, so intervals of \
-         perfect scores are too narrow. {prior_here}\n\n\
+         same rule, but a pairing won every time is resampled as won every time, so the \
+         bootstrap cannot see the uncertainty of an agent whose games all went one way: its \
+         interval is instead ±1.96 standard errors from the curvature of the log-likelihood \
+         with the prior at its maximum (the Laplace approximation). {prior_here}\n\n\
          **Pairs** follow cutechess-cli: the Elo difference is the one the pair's score implies, \
          −400·log10(1/score − 1); ± is half the width of its 95% interval from the normal \
          approximation of the mean score; LOS (likelihood of superiority) is \

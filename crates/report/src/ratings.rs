@@ -137,7 +137,7 @@ impl PoolGames {
             }
         };
         let fit = fit_pairings(n, &pairings);
-        let mut elo = fit.elo;
+        let mut elo = fit.elo.clone();
         normalise(&mut elo);
 
         let intervals = (bootstrap > 0).then(|| {
@@ -159,7 +159,15 @@ impl PoolGames {
                 .map(|agent| {
                     let mut sample: Vec<f64> = replicates.iter().map(|r| r[agent]).collect();
                     sample.sort_by(f64::total_cmp);
-                    (percentile(&sample, 0.025), percentile(&sample, 0.975))
+                    let (low, high) = (percentile(&sample, 0.025), percentile(&sample, 0.975));
+                    // An agent whose games all went one way is resampled the same every
+                    // time: the bootstrap cannot see its uncertainty, the prior's curvature can.
+                    match fit.prior_errors[agent] {
+                        Some(error) if high - low < 1e-6 => {
+                            (elo[agent] - Z95 * error, elo[agent] + Z95 * error)
+                        }
+                        _ => (low, high),
+                    }
                 })
                 .collect::<Vec<_>>()
         });
@@ -199,6 +207,9 @@ impl PoolGames {
         }
     }
 }
+
+/// The two-sided 95% quantile of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
 
 fn fit_pairings(agents: usize, pairings: &[Pairing]) -> crate::elo::Fit {
     let mut matrix = GameMatrix::new(agents);

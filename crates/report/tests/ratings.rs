@@ -212,6 +212,44 @@ fn a_perfect_score_gets_a_finite_rating_from_the_prior() {
 }
 
 #[test]
+fn a_perfect_score_gets_an_interval_from_the_curvature_that_narrows_with_games() {
+    // Resampling 8-0 gives 8-0 every time; the interval comes from the prior's curvature.
+    let interval = |wins: u32| {
+        let mut games = Games::new();
+        games.pairing("mnk-4x4k3", "winner", "loser", wins as usize, 0, 0);
+        let summary = analyse(&games, &Options::default().with_bootstrap(200));
+        let winner = summary
+            .pool("mnk-4x4k3")
+            .unwrap()
+            .standing("winner")
+            .unwrap()
+            .clone();
+        let (low, high) = winner.interval.unwrap();
+        assert!(low.is_finite() && high.is_finite());
+        assert!(low < winner.elo && winner.elo < high, "{winner:?}");
+        (winner.elo, high - low)
+    };
+    let (elo8, width8) = interval(8);
+    let (elo32, width32) = interval(32);
+    assert!(width8 > 50.0, "width {width8}");
+    assert!(elo32 > elo8);
+    assert!(width32 < width8, "{width32} vs {width8}");
+    // The Laplace error of the 2-agent case by hand: with R = ±x (nats), the Hessian of the
+    // log-likelihood with the prior is [[a + b, -a], [-a, a + b]] with a = 8·σ(2x)σ(-2x) and
+    // b = σ(x)σ(-x); the variance of θ_winner − mean = (θ_winner − θ_loser) / 2 is
+    // (C11 + C22 − 2·C12) / 4 = 1 / (2(2a + b)).
+    let x = elo8 / ELO_PER_NAT;
+    let sigma = |t: f64| 1.0 / (1.0 + (-t).exp());
+    let a = 8.0 * sigma(2.0 * x) * sigma(-2.0 * x);
+    let b = sigma(x) * sigma(-x);
+    let error = (1.0 / (2.0 * (2.0 * a + b))).sqrt() * ELO_PER_NAT;
+    assert!(
+        (width8 - 2.0 * 1.959_963_984_540_054 * error).abs() < 1e-6,
+        "{width8} vs {error}"
+    );
+}
+
+#[test]
 fn disconnected_groups_and_perfect_scores_are_reported_not_infinite() {
     let mut games = Games::new();
     games

@@ -149,6 +149,35 @@ fn a_restriction_to_a_variant_not_in_the_list_is_refused() {
 }
 
 #[test]
+fn an_agent_restricted_to_a_game_it_does_not_play_is_refused() {
+    let text = GOOD.replace(
+        "spec = \"random\"",
+        "spec = \"greedy\"\nvariants = [\"mnk-3x3k3\"]",
+    );
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:9",
+            "agents[0].variants[0]",
+            "does not play `mnk-3x3k3`",
+            "O An Quan only",
+        ],
+    );
+    // An agent whose kind plays none of the variants is refused too.
+    let text = GOOD
+        .replace("\"mnk-3x3k3\", \"oanquan\"", "\"mnk-3x3k3\"")
+        .replace("spec = \"random\"", "spec = \"greedy2\"");
+    assert_mentions(
+        &error(&text),
+        &["agents[0].spec", "plays none of the experiment's variants"],
+    );
+    // Unrestricted, it simply sits out the games it does not play.
+    let text = GOOD.replace("spec = \"random\"", "spec = \"greedy\"");
+    let exp = Experiment::from_toml(&text, "exp.toml").unwrap();
+    assert_eq!(arena::Schedule::new(&exp).len(), 2);
+}
+
+#[test]
 fn other_invalid_values_are_named() {
     let text = GOOD.replace("games_per_pair = 2", "games_per_pair = 0");
     assert_mentions(

@@ -57,6 +57,48 @@ fn the_csv_does_not_depend_on_the_thread_count() {
 }
 
 #[test]
+fn searching_agents_give_the_same_csv_with_one_and_two_threads() {
+    // Agents with tables, trees and parallel scoring: nothing they keep between searches, and
+    // no thread they run on, may change a move.
+    let text = r#"
+name = "search"
+seed = 8
+games_per_pair = 4
+opening_plies = 2
+variants = ["mnk-4x4k3", "mnk-7x7k4-caro", "oanquan"]
+
+[[agents]]
+name = "alphabeta"
+spec = "alphabeta:depth=3"
+
+[[agents]]
+name = "mcts"
+spec = "mcts:iterations=300"
+
+[[agents]]
+name = "mc-par"
+spec = "mc-par:rollouts=20"
+
+[[agents]]
+name = "greedy2"
+spec = "greedy2"
+
+[[agents]]
+name = "minimax"
+spec = "minimax:depth=2"
+"#;
+    let exp = experiment(text);
+    let (one, two) = (scratch("search-1"), scratch("search-2"));
+    let summary = run(&exp, &options(&one, 1)).unwrap();
+    assert!(summary.played > 40);
+    run(&exp, &options(&two, 2)).unwrap();
+    assert_eq!(
+        without_timing(&one.join("games.csv")),
+        without_timing(&two.join("games.csv"))
+    );
+}
+
+#[test]
 fn a_game_replayed_alone_gives_the_same_row() {
     let exp = experiment(SMALL);
     let out = scratch("alone");

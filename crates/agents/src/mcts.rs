@@ -13,6 +13,11 @@
 //! win for its mover if every child is a loss, a draw if none wins and one draws. Proven losses
 //! are never selected again; a proven root stops the search. The final move is a proven win if
 //! there is one, else the most visited child that is not a proven loss.
+//!
+//! With `solver=false` only the game's end is known: proofs do not propagate, proven losses are
+//! selected by their UCT value like any child, and every simulation runs. That is plain UCT as
+//! other frameworks implement it (OpenSpiel's `MCTSBot` without `solve`), so `arena bench`
+//! compares simulations per second on equal terms.
 
 use std::time::{Duration, Instant};
 
@@ -52,6 +57,12 @@ pub(crate) const KIND: Kind = Kind {
             doc: "time budget per move in milliseconds (0 = none); not reproducible",
         },
         ParamDoc {
+            name: "solver",
+            default: "true",
+            doc: "prove wins and losses and stop once the root is proven (MCTS-solver); false: \
+                  plain UCT, every simulation runs",
+        },
+        ParamDoc {
             name: "tree_mb",
             default: "256",
             doc: "memory for the tree in MiB; when full, leaves are played out but not expanded",
@@ -73,6 +84,9 @@ pub struct MctsConfig {
     pub time: Option<Duration>,
     /// Memory for the tree in MiB (at least 1). Default 256.
     pub tree_mb: usize,
+    /// Whether proofs propagate (MCTS-solver), proven losses are skipped and a proven root
+    /// stops the search. Default true; false is plain UCT, for like-for-like benchmarks.
+    pub solver: bool,
 }
 
 impl Default for MctsConfig {
@@ -83,6 +97,7 @@ impl Default for MctsConfig {
             rollout: Rollout::Random,
             time: None,
             tree_mb: 256,
+            solver: true,
         }
     }
 }
@@ -115,6 +130,12 @@ impl MctsConfig {
     /// The same settings with another tree memory in MiB.
     pub fn with_tree_mb(mut self, tree_mb: usize) -> Self {
         self.tree_mb = tree_mb;
+        self
+    }
+
+    /// The same settings with (`true`) or without the MCTS-solver.
+    pub fn with_solver(mut self, solver: bool) -> Self {
+        self.solver = solver;
         self
     }
 }
@@ -222,7 +243,8 @@ impl<G: AgentGame> Mcts<G> {
             .with_c(params.f64("c", 1.4, 0.0..=100.0)?)
             .with_rollout(rollout)
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
-            .with_tree_mb(params.u64("tree_mb", 256, 1..=65536)? as usize);
+            .with_tree_mb(params.u64("tree_mb", 256, 1..=65536)? as usize)
+            .with_solver(params.bool("solver", true)?);
         Mcts::new(config)
     }
 
@@ -256,7 +278,7 @@ impl<G: AgentGame> Mcts<G> {
     }
 
     /// The child of `node` to descend into: an unvisited one first (in child order), else the
-    /// best UCT value, never a proven loss.
+    /// best UCT value, never a proven loss (with the solver).
     #[inline]
     fn select(&self, node: u32) -> u32 {
         let parent = self.nodes[node as usize];
@@ -264,8 +286,9 @@ impl<G: AgentGame> Mcts<G> {
         let first = parent.first as usize;
         let children = &self.nodes[first..first + usize::from(parent.count)];
         let mut best = (0, f32::NEG_INFINITY);
+        let skip_losses = self.config.solver;
         for (i, child) in children.iter().enumerate() {
-            if child.proof == Proof::Loss {
+            if skip_losses && child.proof == Proof::Loss {
                 continue;
             }
             if child.visits == 0 {
@@ -363,7 +386,9 @@ impl<G: AgentGame> Mcts<G> {
                 Some(_) => -1,
             };
         }
-        if let Some(depth) = proven_at {
+        if let Some(depth) = proven_at
+            && self.config.solver
+        {
             self.propagate(depth);
         }
         self.path.len() - 1

@@ -60,3 +60,20 @@ fn mcts_beats_random_at_o_an_quan() {
     );
     assert!(score >= 0.9, "{score}");
 }
+
+#[test]
+fn mcts_without_the_solver_runs_every_simulation() {
+    // The position the solver proves early (see above): plain UCT runs the whole budget and
+    // still finds a drawing move.
+    let game = mnk("tictactoe").play_line("b2 a1").unwrap();
+    let choice = choose("mcts:iterations=50000,solver=false", &game, 3);
+    assert_eq!(choice.stats.nodes, 50_000, "{:?}", choice.stats);
+    assert_ne!(choice.stats.reason.as_deref(), Some("proven draw"));
+    let solution = agents::solve::solve(&game.child(choice.mv), &Default::default());
+    assert_eq!(
+        solution.outcome(),
+        Some(Outcome::Draw),
+        "{}",
+        game.format_move(choice.mv)
+    );
+}

@@ -1,6 +1,7 @@
 //! `arena`: plays game-AI agents against each other in seeded, reproducible round-robin
 //! tournaments, records every game to CSV, fits Elo ratings and draws charts.
 
+mod bench_cmd;
 mod engine_cmd;
 mod games_cmd;
 mod play_board;
@@ -49,6 +50,8 @@ enum Command {
     Perft(games_cmd::PerftArgs),
     /// Plays a move list from the start and prints the position after each move.
     Replay(games_cmd::ReplayArgs),
+    /// Throughput figures: playouts, MCTS simulations, perft, alpha-beta, TD4, the arena.
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// Ends the program quietly when its output pipe closes (`arena list | head`), as Unix tools
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),
+        Command::Bench(args) => bench_cmd::bench(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,409 @@
+//! `arena bench [--quick]`: throughput figures of the games, the agents and the arena, one line
+//! each, `name: value unit (details)`, on stdout (what it is doing goes to stderr).
+//!
+//! Rates are the median of several rounds, each running its work until a fixed time has
+//! passed, so that a moment of interference from another process moves no figure. The settings
+//! of the MCTS and playout figures are those of `benches/openspiel_compare.py`, which puts them
+//! next to OpenSpiel's: from the start, UCT c = 2 on rewards in [-1, 1], one random playout per
+//! simulation, 10,000 simulations per search, every simulation run (no solver).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use agents::playout::{self, PLAYOUT_PLY_CAP, Rollout};
+use agents::solve::{Limits, solve};
+use agents::{Agent, AgentGame, AgentRng, AgentSpec, Context, build};
+use anyhow::{Context as _, Result, anyhow};
+use arena::{Experiment, Progress, RunOptions, Shard};
+use clap::Args;
+use rand::SeedableRng;
+use rules::{Game, Mnk, Variant};
+
+/// `arena bench [--quick]`.
+#[derive(Debug, Args)]
+#[command(after_help = "Examples:\n  \
+    arena bench            # every figure, about three minutes (the default experiment twice)\n  \
+    arena bench --quick    # shorter rounds and a shortened experiment, about twenty seconds\n\n\
+    Build with --release: a debug build measures the debug build. Run it on a quiet machine.")]
+pub struct BenchArgs {
+    /// Shorter rounds, fewer searches, and one game per pair of the default experiment instead
+    /// of the whole experiment.
+    #[arg(long)]
+    pub quick: bool,
+}
+
+/// The variants of the playout and MCTS figures.
+const VARIANTS: [&str; 5] = [
+    "tictactoe",
+    "mnk-5x5k4",
+    "mnk-15x15k5",
+    "mnk-19x19k5",
+    "oanquan",
+];
+
+/// The MCTS settings compared with OpenSpiel's `MCTSBot` (see the module documentation).
+pub const MCTS_SPEC: &str = "mcts:iterations=10000,c=2,rollout=random,solver=false";
+
+/// The TD4 exercise of seed 003: 5x5, k = 4, X to move and win.
+pub const TD4_MOVES: &str = "b3 c3 c2 d1 b2 a2";
+
+/// How long the figures are measured.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// Rounds per rate; the median is printed.
+    rounds: usize,
+    /// The least time of one round.
+    round: Duration,
+    /// Timed searches per TD4 agent (after one to warm up).
+    td4_searches: usize,
+    /// Runs of each solve.
+    solves: usize,
+    /// Games per pair of the default experiment; `None` keeps its own.
+    games_per_pair: Option<u32>,
+}
+
+impl Budget {
+    fn new(quick: bool) -> Budget {
+        if quick {
+            Budget {
+                rounds: 3,
+                round: Duration::from_millis(100),
+                td4_searches: 5,
+                solves: 1,
+                games_per_pair: Some(1),
+            }
+        } else {
+            Budget {
+                rounds: 5,
+                round: Duration::from_millis(400),
+                td4_searches: 21,
+                solves: 3,
+                games_per_pair: None,
+            }
+        }
+    }
+}
+
+/// Prints one figure.
+fn figure(name: &str, value: String, unit: &str, details: &str) {
+    if details.is_empty() {
+        println!("{name}: {value} {unit}");
+    } else {
+        println!("{name}: {value} {unit} ({details})");
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Work per second: `work` returns the units it did; each round calls it until the round's
+/// time has passed (at least once), and the median of the rounds' rates is returned.
+fn median_rate(budget: &Budget, mut work: impl FnMut() -> Result<u64>) -> Result<f64> {
+    let mut rates = Vec::with_capacity(budget.rounds);
+    for _ in 0..budget.rounds {
+        let started = Instant::now();
+        let mut units = 0;
+        loop {
+            units += work()?;
+            if started.elapsed() >= budget.round {
+                break;
+            }
+        }
+        rates.push(units as f64 / started.elapsed().as_secs_f64());
+    }
+    Ok(median(rates))
+}
+
+fn parse_variant(id: &str) -> Result<Variant> {
+    id.parse::<Variant>()
+        .with_context(|| format!("bad variant id `{id}`"))
+}
+
+fn agent<G: AgentGame>(spec: &str) -> Result<Box<dyn Agent<G>>> {
+    let spec: AgentSpec = spec
+        .parse()
+        .with_context(|| format!("bad agent spec `{spec}`"))?;
+    build::<G>(&spec).with_context(|| format!("agent `{spec}`"))
+}
+
+/// One search of `agent` in `position` with the RNG of seed 1: the move, the nodes searched
+/// and the wall time.
+fn timed_choice<G: AgentGame>(
+    agent: &mut dyn Agent<G>,
+    position: &G,
+) -> Result<(G::Move, u64, Duration)> {
+    let mut rng = AgentRng::seed_from_u64(1);
+    let started = Instant::now();
+    let choice = agent
+        .choose(position, &mut Context::new(&mut rng))
+        .map_err(|error| anyhow!("no move: {error}"))?;
+    Ok((choice.mv, choice.stats.nodes, started.elapsed()))
+}
+
+/// `arena bench`: every figure, in order.
+pub fn bench(args: BenchArgs) -> Result<()> {
+    if cfg!(debug_assertions) {
+        eprintln!("note: a debug build; build with --release for meaningful figures");
+    }
+    let budget = Budget::new(args.quick);
+    for id in VARIANTS {
+        match parse_variant(id)? {
+            Variant::Mnk(config) => playouts(id, &config.start(), &budget)?,
+            Variant::OanQuan(rules) => playouts(id, &rules.start(), &budget)?,
+        }
+    }
+    for id in VARIANTS {
+        match parse_variant(id)? {
+            Variant::Mnk(config) => mcts(id, &config.start(), &budget)?,
+            Variant::OanQuan(rules) => mcts(id, &rules.start(), &budget)?,
+        }
+    }
+    for (id, depth) in [("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7)] {
+        match parse_variant(id)? {
+            Variant::Mnk(config) => perft(id, &config.start(), depth, &budget)?,
+            Variant::OanQuan(rules) => perft(id, &rules.start(), depth, &budget)?,
+        }
+    }
+    for (id, moves, depth) in [
+        ("mnk-15x15k5", "e5 d4 f6", 3),
+        ("mnk-9x9k5", "e5 d4 f6", 4),
+        ("oanquan", "", 10),
+    ] {
+        match parse_variant(id)? {
+            Variant::Mnk(config) => alphabeta(id, &config.start(), moves, depth, &budget)?,
+            Variant::OanQuan(rules) => alphabeta(id, &rules.start(), moves, depth, &budget)?,
+        }
+    }
+    let td4 = mnk("mnk-5x5k4")?
+        .play_line(TD4_MOVES)
+        .map_err(|error| anyhow!("the TD4 moves: {error}"))?;
+    flat_monte_carlo(&td4, &budget)?;
+    solve_time("td4", &td4, &budget);
+    solve_time("mnk-4x4k4", &mnk("mnk-4x4k4")?, &budget);
+    default_experiment(&budget)
+}
+
+fn mnk(id: &str) -> Result<Mnk> {
+    parse_variant(id)?
+        .mnk()
+        .map(|config| config.start())
+        .ok_or_else(|| anyhow!("`{id}` is not an m,n,k variant"))
+}
+
+/// Random playouts from the start per second: the playouts MCTS and flat Monte Carlo run.
+fn playouts<G: AgentGame>(id: &str, start: &G, budget: &Budget) -> Result<()> {
+    let mut rng = playout::stream_rng(1, 0);
+    let (mut games, mut plies) = (0u64, 0u64);
+    let rate = median_rate(budget, || {
+        for _ in 0..100 {
+            let mut game = start.clone();
+            playout::playout(&mut game, Rollout::Random, &mut rng, PLAYOUT_PLY_CAP);
+            plies += u64::from(game.ply());
+        }
+        games += 100;
+        Ok(100)
+    })?;
+    figure(
+        &format!("playouts.{id}"),
+        format!("{rate:.0}"),
+        "playouts/s",
+        &format!("{:.1} plies each", plies as f64 / games as f64),
+    );
+    Ok(())
+}
+
+/// MCTS simulations per second from the start ([`MCTS_SPEC`]); one agent for every search, as
+/// one agent plays every move of a game.
+fn mcts<G: AgentGame>(id: &str, start: &G, budget: &Budget) -> Result<()> {
+    let mut agent = agent::<G>(MCTS_SPEC)?;
+    let rate = median_rate(budget, || Ok(timed_choice(agent.as_mut(), start)?.1))
+        .with_context(|| format!("mcts on {id}"))?;
+    figure(
+        &format!("mcts.{id}"),
+        format!("{rate:.0}"),
+        "simulations/s",
+        "10000 per search, c=2, random playouts, solver off",
+    );
+    Ok(())
+}
+
+/// Perft leaf counts per second (as `arena perft` reports them).
+fn perft<G: Game>(id: &str, start: &G, depth: u32, budget: &Budget) -> Result<()> {
+    let rate = median_rate(budget, || Ok(rules::perft(start, depth)))?;
+    figure(
+        &format!("perft.{id}"),
+        format!("{rate:.0}"),
+        "nodes/s",
+        &format!("depth {depth}"),
+    );
+    Ok(())
+}
+
+/// Alpha-beta nodes per second at a fixed depth; one agent for every search (its table is
+/// allocated by a first, untimed search and emptied by every search).
+fn alphabeta<G: AgentGame>(
+    id: &str,
+    start: &G,
+    moves: &str,
+    depth: u32,
+    budget: &Budget,
+) -> Result<()> {
+    let position = start
+        .play_line(moves)
+        .map_err(|error| anyhow!("{id} after \"{moves}\": {error}"))?;
+    let mut agent = agent::<G>(&format!("alphabeta:depth={depth}"))?;
+    let (mv, nodes, _) = timed_choice(agent.as_mut(), &position)?;
+    let rate = median_rate(budget, || Ok(timed_choice(agent.as_mut(), &position)?.1))?;
+    let after = if moves.is_empty() {
+        "from the start".to_string()
+    } else {
+        format!("after {moves}")
+    };
+    figure(
+        &format!("alphabeta.{id}"),
+        format!("{rate:.0}"),
+        "nodes/s",
+        &format!(
+            "depth {depth} {after}: {} in {nodes} nodes",
+            position.format_move(mv)
+        ),
+    );
+    Ok(())
+}
+
+/// The three flat Monte Carlo agents on TD4 at 1,000 playouts per candidate: the median time
+/// of a search, the move and the playouts; then `mc-par`'s speed-up over `mc-near`.
+fn flat_monte_carlo(td4: &Mnk, budget: &Budget) -> Result<()> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut medians = Vec::new();
+    for kind in ["mc-flat", "mc-near", "mc-par"] {
+        let mut agent = agent::<Mnk>(&format!("{kind}:rollouts=1000"))?;
+        // The first search starts rayon's pool (mc-par) and warms the caches.
+        let (mv, playouts, _) = timed_choice(agent.as_mut(), td4)?;
+        let mut times = Vec::new();
+        for _ in 0..budget.td4_searches {
+            times.push(timed_choice(agent.as_mut(), td4)?.2.as_secs_f64());
+        }
+        let time = median(times);
+        medians.push(time);
+        figure(
+            &format!("td4.{kind}"),
+            format!("{:.2}", time * 1e3),
+            "ms",
+            &format!("plays {}, {playouts} playouts", td4.format_move(mv)),
+        );
+    }
+    figure(
+        "td4.mc-par-speedup",
+        format!("{:.2}", medians[1] / medians[2]),
+        "x",
+        &format!("mc-near time over mc-par time, {threads} threads"),
+    );
+    Ok(())
+}
+
+/// `arena solve`'s search (its default limits) on `position`: the median wall time.
+fn solve_time(name: &str, position: &Mnk, budget: &Budget) {
+    let limits = Limits::default();
+    let runs: Vec<_> = (0..budget.solves)
+        .map(|_| solve(position, &limits))
+        .collect();
+    let time = median(runs.iter().map(|s| s.elapsed.as_secs_f64()).collect());
+    let last = &runs[runs.len() - 1];
+    let value = match last.outcome() {
+        Some(rules::Outcome::Win(rules::Player::First)) => "first player wins",
+        Some(rules::Outcome::Win(rules::Player::Second)) => "second player wins",
+        Some(rules::Outcome::Draw) => "draw",
+        None => "unknown",
+    };
+    figure(
+        &format!("solve.{name}"),
+        format!("{time:.3}"),
+        "s",
+        &format!("{value}, {} nodes", last.nodes),
+    );
+}
+
+/// A folder under the system's temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        // Best effort: a leftover folder in the temporary folder harms nothing.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The default experiment's games per second on one thread and on every core, played into a
+/// temporary folder (never `results/`).
+fn default_experiment(budget: &Budget) -> Result<()> {
+    let mut experiment = Experiment::default_experiment();
+    if let Some(games) = budget.games_per_pair {
+        experiment.games_per_pair = games;
+    }
+    let temp = TempDir(std::env::temp_dir().join(format!("arena-bench-{}", std::process::id())));
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut counts = vec![1];
+    if all > 1 {
+        counts.push(all);
+    }
+    for threads in counts {
+        eprintln!(
+            "playing the default experiment ({} per pair) on {threads} of {all} threads...",
+            experiment.games_per_pair
+        );
+        let summary = arena::run(
+            &experiment,
+            &RunOptions {
+                out_dir: temp.0.join(format!("threads-{threads}")),
+                threads: Some(threads),
+                fresh: true,
+                shard: Shard::WHOLE,
+                progress: Progress::Quiet,
+            },
+        )?;
+        let wall = summary.wall.as_secs_f64();
+        figure(
+            &format!("arena.default.threads-{threads}"),
+            format!("{:.2}", summary.played as f64 / wall.max(1e-9)),
+            "games/s",
+            &format!("{} games in {wall:.1} s", summary.played),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mcts_figure_runs_every_simulation_even_where_the_solver_would_stop() {
+        // Tic-tac-toe after b2 a1 is proven within a few thousand simulations.
+        let position = mnk("tictactoe").unwrap().play_line("b2 a1").unwrap();
+        let mut searcher = agent::<Mnk>(MCTS_SPEC).unwrap();
+        assert_eq!(
+            timed_choice(searcher.as_mut(), &position).unwrap().1,
+            10_000
+        );
+        let start = parse_variant("oanquan").unwrap().oanquan().unwrap().start();
+        let mut searcher = agent::<rules::OanQuan>(MCTS_SPEC).unwrap();
+        assert_eq!(timed_choice(searcher.as_mut(), &start).unwrap().1, 10_000);
+    }
+
+    #[test]
+    fn the_median_is_the_middle_value() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![5.0, 1.0, 9.0, 7.0, 2.0]), 5.0);
+    }
+
+    #[test]
+    fn quick_rounds_are_shorter() {
+        let (quick, full) = (Budget::new(true), Budget::new(false));
+        assert!(quick.round < full.round && quick.rounds <= full.rounds);
+        assert_eq!(quick.games_per_pair, Some(1));
+        assert_eq!(full.games_per_pair, None);
+    }
+}

@@ -23,13 +23,24 @@ use rules::{Game, Mnk, Variant};
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     arena bench            # every figure, about three minutes (the default experiment twice)\n  \
-    arena bench --quick    # shorter rounds and a shortened experiment, about twenty seconds\n\n\
+    arena bench --quick    # shorter rounds and a shortened experiment, about twenty seconds\n  \
+    arena bench --filter mcts. --filter td4.   # only the figures whose names contain these\n\n\
     Build with --release: a debug build measures the debug build. Run it on a quiet machine.")]
 pub struct BenchArgs {
     /// Shorter rounds, fewer searches, and one game per pair of the default experiment instead
     /// of the whole experiment.
     #[arg(long)]
     pub quick: bool,
+    /// Only the figures whose names contain this text (repeatable; default: every figure).
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Vec<String>,
+}
+
+impl BenchArgs {
+    /// Whether the figure `name` is to be measured.
+    fn wants(&self, name: &str) -> bool {
+        self.filter.is_empty() || self.filter.iter().any(|text| name.contains(text.as_str()))
+    }
 }
 
 /// The variants of the playout and MCTS figures.
@@ -148,19 +159,28 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         eprintln!("note: a debug build; build with --release for meaningful figures");
     }
     let budget = Budget::new(args.quick);
-    for id in VARIANTS {
+    for id in VARIANTS
+        .into_iter()
+        .filter(|id| args.wants(&format!("playouts.{id}")))
+    {
         match parse_variant(id)? {
             Variant::Mnk(config) => playouts(id, &config.start(), &budget)?,
             Variant::OanQuan(rules) => playouts(id, &rules.start(), &budget)?,
         }
     }
-    for id in VARIANTS {
+    for id in VARIANTS
+        .into_iter()
+        .filter(|id| args.wants(&format!("mcts.{id}")))
+    {
         match parse_variant(id)? {
             Variant::Mnk(config) => mcts(id, &config.start(), &budget)?,
             Variant::OanQuan(rules) => mcts(id, &rules.start(), &budget)?,
         }
     }
     for (id, depth) in [("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7)] {
+        if !args.wants(&format!("perft.{id}")) {
+            continue;
+        }
         match parse_variant(id)? {
             Variant::Mnk(config) => perft(id, &config.start(), depth, &budget)?,
             Variant::OanQuan(rules) => perft(id, &rules.start(), depth, &budget)?,
@@ -171,6 +191,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         ("mnk-9x9k5", "e5 d4 f6", 4),
         ("oanquan", "", 10),
     ] {
+        if !args.wants(&format!("alphabeta.{id}")) {
+            continue;
+        }
         match parse_variant(id)? {
             Variant::Mnk(config) => alphabeta(id, &config.start(), moves, depth, &budget)?,
             Variant::OanQuan(rules) => alphabeta(id, &rules.start(), moves, depth, &budget)?,
@@ -179,10 +202,17 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     let td4 = mnk("mnk-5x5k4")?
         .play_line(TD4_MOVES)
         .map_err(|error| anyhow!("the TD4 moves: {error}"))?;
-    flat_monte_carlo(&td4, &budget)?;
-    solve_time("td4", &td4, &budget);
-    solve_time("mnk-4x4k4", &mnk("mnk-4x4k4")?, &budget);
-    default_experiment(&budget)
+    flat_monte_carlo(&td4, &budget, &args)?;
+    if args.wants("solve.td4") {
+        solve_time("td4", &td4, &budget);
+    }
+    if args.wants("solve.mnk-4x4k4") {
+        solve_time("mnk-4x4k4", &mnk("mnk-4x4k4")?, &budget);
+    }
+    if args.wants("arena.default.") {
+        default_experiment(&budget)?;
+    }
+    Ok(())
 }
 
 fn mnk(id: &str) -> Result<Mnk> {
@@ -275,10 +305,15 @@ fn alphabeta<G: AgentGame>(
 
 /// The three flat Monte Carlo agents on TD4 at 1,000 playouts per candidate: the median time
 /// of a search, the move and the playouts; then `mc-par`'s speed-up over `mc-near`.
-fn flat_monte_carlo(td4: &Mnk, budget: &Budget) -> Result<()> {
+fn flat_monte_carlo(td4: &Mnk, budget: &Budget, args: &BenchArgs) -> Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let speedup = args.wants("td4.mc-par-speedup");
     let mut medians = Vec::new();
     for kind in ["mc-flat", "mc-near", "mc-par"] {
+        if !(args.wants(&format!("td4.{kind}")) || (speedup && kind != "mc-flat")) {
+            medians.push(f64::NAN);
+            continue;
+        }
         let mut agent = agent::<Mnk>(&format!("{kind}:rollouts=1000"))?;
         // The first search starts rayon's pool (mc-par) and warms the caches.
         let (mv, playouts, _) = timed_choice(agent.as_mut(), td4)?;
@@ -294,6 +329,9 @@ fn flat_monte_carlo(td4: &Mnk, budget: &Budget) -> Result<()> {
             "ms",
             &format!("plays {}, {playouts} playouts", td4.format_move(mv)),
         );
+    }
+    if !speedup {
+        return Ok(());
     }
     figure(
         "td4.mc-par-speedup",
@@ -400,8 +438,21 @@ mod tests {
     }
 
     #[test]
+    fn filters_pick_figures_by_part_of_their_name() {
+        let args = |filter: &[&str]| BenchArgs {
+            quick: true,
+            filter: filter.iter().map(|text| text.to_string()).collect(),
+        };
+        assert!(args(&[]).wants("arena.default.threads-1"));
+        assert!(args(&["mcts.", "td4"]).wants("mcts.tictactoe"));
+        assert!(args(&["mcts.", "td4"]).wants("td4.mc-flat"));
+        assert!(!args(&["mcts.", "td4"]).wants("playouts.tictactoe"));
+    }
+
+    #[test]
     fn quick_rounds_are_shorter() {
         let (quick, full) = (Budget::new(true), Budget::new(false));
+        assert!(quick.td4_searches < full.td4_searches);
         assert!(quick.round < full.round && quick.rounds <= full.rounds);
         assert_eq!(quick.games_per_pair, Some(1));
         assert_eq!(full.games_per_pair, None);

@@ -296,6 +296,13 @@ pub trait AgentGame: Game {
         None
     }
 
+    /// Plays `self` to the end with uniformly random moves and returns the outcome; after
+    /// `max_plies` plies the game is adjudicated. Default: [`playout::random_playout`]; games
+    /// override it with something faster that plays the same distribution of games.
+    fn playout_random<R: rand::Rng + ?Sized>(&mut self, rng: &mut R, max_plies: u32) -> Outcome {
+        playout::random_playout(self, rng, max_plies)
+    }
+
     /// Plays `self` to the end with the `near` policy ([`AgentGame::NEAR_PLAYOUTS`]), or at
     /// random where the game has no such policy, and returns the outcome; after `max_plies`
     /// plies the game is adjudicated.

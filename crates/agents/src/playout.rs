@@ -72,7 +72,7 @@ pub fn playout<G: AgentGame, R: rand::Rng + ?Sized>(
     max_plies: u32,
 ) -> Outcome {
     match policy {
-        Rollout::Random => random_playout(game, rng, max_plies),
+        Rollout::Random => game.playout_random(rng, max_plies),
         Rollout::Near => game.playout_near(rng, max_plies),
     }
 }

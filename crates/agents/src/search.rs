@@ -117,8 +117,9 @@ impl<G: AgentGame> Searcher<G> {
         }
     }
 
-    /// The moves of `position` in search order, in `out`. `only` restricts them to one move,
-    /// `urgent` goes first after the table move; `hints` says which hints order the rest.
+    /// The moves of `position` with their ordering keys, in `out` (unsorted: [`pick`] hands
+    /// them out in search order). `only` restricts them to one move, `urgent` goes first after
+    /// the table move; `hints` says which hints order the rest.
     #[allow(clippy::too_many_arguments)]
     fn ordered(
         &self,
@@ -170,16 +171,11 @@ impl<G: AgentGame> Searcher<G> {
             };
             out.push((key, mv));
         }
-        // Ties fall back to the move's index: the order, and so the search, is reproducible.
         if out.is_empty()
             && let Some(&mv) = moves.first()
         {
             out.push((0, mv));
         }
-        out.sort_unstable_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then_with(|| G::move_index(a.1).cmp(&G::move_index(b.1)))
-        });
     }
 
     fn reward_cutoff(&mut self, position: &G, mv: G::Move, depth: u32, ply: u32) {
@@ -265,7 +261,9 @@ impl<G: AgentGame> Searcher<G> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
-        for &(_, mv) in &moves {
+        let mut next = 0;
+        while let Some(mv) = pick::<G>(&mut moves, next) {
+            next += 1;
             let child = position.child(mv);
             let child_aux = position.aux_after(aux, mv, &child);
             let value = -self.negamax(&child, &child_aux, depth - 1, ply + 1, -beta, -alpha);
@@ -408,7 +406,9 @@ impl<G: AgentGame> Searcher<G> {
         let alpha_start = alpha;
         let mut best = -2;
         let mut best_move = None;
-        for &(_, mv) in &moves {
+        let mut next = 0;
+        while let Some(mv) = pick::<G>(&mut moves, next) {
+            next += 1;
             let child = position.child(mv);
             let child_aux = position.aux_after(aux, mv, &child);
             let value = -self.wdl(&child, &child_aux, depth - 1, ply + 1, -beta, -alpha);
@@ -439,6 +439,41 @@ impl<G: AgentGame> Searcher<G> {
         self.table.store(key, best, depth, bound, best_index);
         best
     }
+}
+
+/// Moves handed out by scanning for the best remaining one before [`pick`] sorts the rest.
+const SCANNED: usize = 4;
+
+/// Whether `a` is searched before `b`: the larger key first, ties by the smaller move index,
+/// so the order, and so the search, is reproducible.
+#[inline]
+fn searched_before<G: AgentGame>(a: &(i32, G::Move), b: &(i32, G::Move)) -> std::cmp::Ordering {
+    b.0.cmp(&a.0)
+        .then_with(|| G::move_index(a.1).cmp(&G::move_index(b.1)))
+}
+
+/// The move searched `next` (0-based) among `moves`, which holds the moves before it in
+/// search order already; `None` after the last. Most nodes are cut off after a move or two,
+/// so the first few moves are found by a scan for the best remaining one and only a node that
+/// goes on sorts the rest: the order is that of sorting everything (the ordering is total, as
+/// move indices differ), for a fraction of the work.
+#[inline]
+fn pick<G: AgentGame>(moves: &mut Keyed<G::Move>, next: usize) -> Option<G::Move> {
+    if next >= moves.len() {
+        return None;
+    }
+    if next < SCANNED {
+        let mut best = next;
+        for i in next + 1..moves.len() {
+            if searched_before::<G>(&moves[i], &moves[best]).is_lt() {
+                best = i;
+            }
+        }
+        moves.swap(next, best);
+    } else if next == SCANNED {
+        moves[next..].sort_unstable_by(searched_before::<G>);
+    }
+    Some(moves[next].1)
 }
 
 /// Whether a table entry searched to `stored_depth` may answer a search to `depth` without

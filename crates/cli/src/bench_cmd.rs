@@ -209,10 +209,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if args.wants("solve.mnk-4x4k4") {
         solve_time("mnk-4x4k4", &mnk("mnk-4x4k4")?, &budget);
     }
-    if args.wants("arena.default.") {
-        default_experiment(&budget)?;
-    }
-    Ok(())
+    default_experiment(&budget, &args)
 }
 
 fn mnk(id: &str) -> Result<Mnk> {
@@ -376,7 +373,7 @@ impl Drop for TempDir {
 
 /// The default experiment's games per second on one thread and on every core, played into a
 /// temporary folder (never `results/`).
-fn default_experiment(budget: &Budget) -> Result<()> {
+fn default_experiment(budget: &Budget, args: &BenchArgs) -> Result<()> {
     let mut experiment = Experiment::default_experiment();
     if let Some(games) = budget.games_per_pair {
         experiment.games_per_pair = games;
@@ -386,6 +383,10 @@ fn default_experiment(budget: &Budget) -> Result<()> {
     let mut counts = vec![1];
     if all > 1 {
         counts.push(all);
+    }
+    counts.retain(|threads| args.wants(&format!("arena.default.threads-{threads}")));
+    if counts.is_empty() {
+        return Ok(());
     }
     for threads in counts {
         eprintln!(

@@ -10,9 +10,10 @@
 //! A deadline in the context stops every candidate's playouts early; candidates are then
 //! compared by their mean score.
 //!
-//! Each candidate's playouts draw from their own generator, seeded from one number drawn from
-//! the agent's RNG and the candidate's place in the list, so which thread scores a candidate
-//! changes nothing: `mc-par` plays exactly the move `mc-near` plays for the same seed.
+//! A candidate's playouts are split into chunks of 250, the tasks `mc-par` shares out. Each
+//! chunk draws from its own generator, seeded from one number drawn from the agent's RNG, the
+//! candidate's place in the list and the chunk's, so which thread plays a chunk changes
+//! nothing: `mc-par` plays exactly the move `mc-near` plays for the same seed.
 
 use std::time::Instant;
 
@@ -186,23 +187,48 @@ impl Tally {
 /// How many playouts a candidate plays between looks at the clock.
 const CLOCK_EVERY: u32 = 64;
 
-/// The tally of one candidate: wins minus losses of `me` over `rollouts` playouts after `mv`,
-/// drawing from stream `index` of `seed`; fewer if `deadline` passes.
-fn score_candidate<G: AgentGame>(
+/// Playouts per task. A candidate's playouts are split into chunks of this many, each a task
+/// with a random stream of its own, so that the cores share out a few candidates of unequal
+/// cost evenly (12 candidates on 16 cores would leave 4 idle, and on 2 cores the last, longest
+/// candidate would run alone).
+const CHUNK: u32 = 250;
+
+/// One task: chunk `chunk` of the candidate `index` among the candidates.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    index: usize,
+    chunk: u32,
+}
+
+/// The tasks of `candidates` candidates at `rollouts` playouts each, candidate by candidate.
+fn tasks(candidates: usize, rollouts: u32) -> Vec<Task> {
+    let chunks = rollouts.div_ceil(CHUNK);
+    (0..candidates)
+        .flat_map(|index| (0..chunks).map(move |chunk| Task { index, chunk }))
+        .collect()
+}
+
+/// The tally of one task: wins minus losses of `me` over its playouts after `mv` (chunk
+/// `task.chunk` of the candidate's `rollouts`), drawing from its own stream of `seed`; fewer if
+/// `deadline` passes. Chunk 0 draws from stream `index`, as the whole candidate did before
+/// candidates were split.
+fn score_chunk<G: AgentGame>(
     position: &G,
     mv: G::Move,
     me: Player,
     config: &FlatMcConfig,
     seed: u64,
-    index: usize,
+    task: Task,
     deadline: Option<Instant>,
 ) -> Tally {
+    let first = task.chunk * CHUNK;
+    let count = CHUNK.min(config.rollouts - first);
     let child = position.child(mv);
     if let Some(outcome) = child.outcome() {
         // Every playout would end the same way at once.
         return Tally {
-            score: i64::from(playout::reward(outcome, me)) * i64::from(config.rollouts),
-            playouts: i64::from(config.rollouts),
+            score: i64::from(playout::reward(outcome, me)) * i64::from(count),
+            playouts: i64::from(count),
         };
     }
     let policy = if config.near {
@@ -210,14 +236,16 @@ fn score_candidate<G: AgentGame>(
     } else {
         Rollout::Random
     };
-    let mut rng = stream_rng(seed, index as u64);
+    let mut rng = stream_rng(seed, task.index as u64 | u64::from(task.chunk) << 32);
     let mut tally = Tally {
         score: 0,
         playouts: 0,
     };
-    for done in 0..config.rollouts {
-        // Every candidate gets one playout; after the deadline, no more.
-        if (done == 1 || (done > 0 && done % CLOCK_EVERY == 0))
+    for done in 0..count {
+        // Every candidate gets one playout (the first of chunk 0); after the deadline, no more.
+        let played = first + done;
+        if played > 0
+            && (done <= 1 || done % CLOCK_EVERY == 0)
             && deadline.is_some_and(|deadline| Instant::now() >= deadline)
         {
             break;
@@ -251,12 +279,14 @@ impl<G: AgentGame> Agent<G> for FlatMc {
         let seed = ctx.rng.next_u64();
         let config = self.config;
         let deadline = ctx.deadline;
-        let score = |(index, &mv): (usize, &G::Move)| {
-            score_candidate(position, mv, me, &config, seed, index, deadline)
+        let tasks = tasks(candidates.len(), config.rollouts);
+        let score = |&task: &Task| {
+            let mv = candidates[task.index];
+            score_chunk(position, mv, me, &config, seed, task, deadline)
         };
-        let tallies: Vec<Tally> = match config.parallelism {
-            Parallelism::Sequential => candidates.iter().enumerate().map(score).collect(),
-            Parallelism::AllCores => candidates.par_iter().enumerate().map(score).collect(),
+        let chunks: Vec<Tally> = match config.parallelism {
+            Parallelism::Sequential => tasks.iter().map(score).collect(),
+            Parallelism::AllCores => tasks.par_iter().map(score).collect(),
             Parallelism::Threads(threads) => {
                 if self.pool.is_none() {
                     let pool = rayon::ThreadPoolBuilder::new()
@@ -266,9 +296,20 @@ impl<G: AgentGame> Agent<G> for FlatMc {
                     self.pool = Some(pool);
                 }
                 let pool = self.pool.as_ref().expect("built above");
-                pool.install(|| candidates.par_iter().enumerate().map(score).collect())
+                pool.install(|| tasks.par_iter().map(score).collect())
             }
         };
+        let mut tallies = vec![
+            Tally {
+                score: 0,
+                playouts: 0
+            };
+            candidates.len()
+        ];
+        for (task, chunk) in tasks.iter().zip(chunks) {
+            tallies[task.index].score += chunk.score;
+            tallies[task.index].playouts += chunk.playouts;
+        }
         // With every playout played (no deadline) the mean order is the order of the sums.
         let best = tallies
             .iter()
@@ -299,5 +340,25 @@ impl<G: AgentGame> Agent<G> for FlatMc {
                 )),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tasks_cover_every_playout_of_every_candidate_once() {
+        for (candidates, rollouts) in [(1, 1), (3, 250), (12, 1000), (5, 1001), (2, 100)] {
+            let tasks = tasks(candidates, rollouts);
+            for index in 0..candidates {
+                let playouts: u32 = tasks
+                    .iter()
+                    .filter(|task| task.index == index)
+                    .map(|task| CHUNK.min(rollouts - task.chunk * CHUNK))
+                    .sum();
+                assert_eq!(playouts, rollouts, "{candidates} x {rollouts}");
+            }
+        }
     }
 }

@@ -90,3 +90,21 @@ fn mc_near_considers_only_cells_next_to_stones() {
         }
     }
 }
+
+#[test]
+fn mc_par_plays_what_mc_near_plays_when_candidates_split_into_chunks() {
+    // 300 playouts per candidate: chunks of 250 and 50, shared out among the threads.
+    let game = mnk("mnk-7x7k4").play_line("d4 c3 e5 c5").unwrap();
+    for seed in 0..3 {
+        let near = choose("mc-near:rollouts=300", &game, seed);
+        assert_eq!(near.stats.nodes % 300, 0, "{:?}", near.stats);
+        for threads in [0, 3] {
+            let par = choose(
+                &format!("mc-par:rollouts=300,threads={threads}"),
+                &game,
+                seed,
+            );
+            assert_eq!(par, near, "seed {seed}, {threads} threads");
+        }
+    }
+}

@@ -65,7 +65,7 @@ struct Budget {
     rounds: usize,
     /// The least time of one round.
     round: Duration,
-    /// Timed searches per TD4 agent (after one to warm up).
+    /// Timed searches of each TD4 agent per round (after one untimed).
     td4_searches: usize,
     /// Runs of each solve.
     solves: usize,
@@ -87,7 +87,7 @@ impl Budget {
             Budget {
                 rounds: 5,
                 round: Duration::from_millis(400),
-                td4_searches: 21,
+                td4_searches: 7,
                 solves: 3,
                 games_per_pair: None,
             }
@@ -302,40 +302,68 @@ fn alphabeta<G: AgentGame>(
 
 /// The three flat Monte Carlo agents on TD4 at 1,000 playouts per candidate: the median time
 /// of a search, the move and the playouts; then `mc-par`'s speed-up over `mc-near`.
+///
+/// The agents take turns in blocks of searches, each block after an untimed search: a block
+/// keeps the cores busy as a game does (a core left idle between parallel searches is slow
+/// to wake on a virtual machine), and the turns spread a slower spell of the machine over all
+/// the agents. The speed-up is the median of the rounds' ratios.
 fn flat_monte_carlo(td4: &Mnk, budget: &Budget, args: &BenchArgs) -> Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let speedup = args.wants("td4.mc-par-speedup");
-    let mut medians = Vec::new();
-    for kind in ["mc-flat", "mc-near", "mc-par"] {
-        if !(args.wants(&format!("td4.{kind}")) || (speedup && kind != "mc-flat")) {
-            medians.push(f64::NAN);
+    let kinds = ["mc-flat", "mc-near", "mc-par"];
+    let wanted: Vec<bool> = kinds
+        .iter()
+        .map(|kind| args.wants(&format!("td4.{kind}")) || (speedup && *kind != "mc-flat"))
+        .collect();
+    if !wanted.contains(&true) {
+        return Ok(());
+    }
+    let mut agents = Vec::new();
+    for kind in kinds {
+        agents.push(agent::<Mnk>(&format!("{kind}:rollouts=1000"))?);
+    }
+    let mut choices = vec![None; kinds.len()];
+    // Per agent, per round: the times of the block's searches.
+    let mut times = vec![Vec::new(); kinds.len()];
+    for _ in 0..budget.rounds {
+        for (i, agent) in agents.iter_mut().enumerate() {
+            if !wanted[i] {
+                continue;
+            }
+            let (mv, playouts, _) = timed_choice(agent.as_mut(), td4)?;
+            choices[i] = Some((mv, playouts));
+            let block = (0..budget.td4_searches)
+                .map(|_| Ok(timed_choice(agent.as_mut(), td4)?.2.as_secs_f64()))
+                .collect::<Result<Vec<f64>>>()?;
+            times[i].push(block);
+        }
+    }
+    for (i, kind) in kinds.into_iter().enumerate() {
+        if !args.wants(&format!("td4.{kind}")) {
             continue;
         }
-        let mut agent = agent::<Mnk>(&format!("{kind}:rollouts=1000"))?;
-        // The first search starts rayon's pool (mc-par) and warms the caches.
-        let (mv, playouts, _) = timed_choice(agent.as_mut(), td4)?;
-        let mut times = Vec::new();
-        for _ in 0..budget.td4_searches {
-            times.push(timed_choice(agent.as_mut(), td4)?.2.as_secs_f64());
-        }
-        let time = median(times);
-        medians.push(time);
+        let Some((mv, playouts)) = choices[i] else {
+            continue;
+        };
         figure(
             &format!("td4.{kind}"),
-            format!("{:.2}", time * 1e3),
+            format!("{:.2}", median(times[i].concat()) * 1e3),
             "ms",
             &format!("plays {}, {playouts} playouts", td4.format_move(mv)),
         );
     }
-    if !speedup {
-        return Ok(());
+    if speedup {
+        let ratios = times[1]
+            .iter()
+            .zip(&times[2])
+            .map(|(near, par)| median(near.clone()) / median(par.clone()));
+        figure(
+            "td4.mc-par-speedup",
+            format!("{:.2}", median(ratios.collect())),
+            "x",
+            &format!("mc-near time over mc-par time, {threads} threads"),
+        );
     }
-    figure(
-        "td4.mc-par-speedup",
-        format!("{:.2}", medians[1] / medians[2]),
-        "x",
-        &format!("mc-near time over mc-par time, {threads} threads"),
-    );
     Ok(())
 }
 

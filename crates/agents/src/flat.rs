@@ -10,10 +10,11 @@
 //! A deadline in the context stops every candidate's playouts early; candidates are then
 //! compared by their mean score.
 //!
-//! A candidate's playouts are split into chunks of 250, the tasks `mc-par` shares out. Each
-//! chunk draws from its own generator, seeded from one number drawn from the agent's RNG, the
-//! candidate's place in the list and the chunk's, so which thread plays a chunk changes
-//! nothing: `mc-par` plays exactly the move `mc-near` plays for the same seed.
+//! A candidate's playouts are split into chunks (of 250 playouts, or 16 chunks for budgets over
+//! 4,000), the tasks `mc-par` shares out. Each chunk draws from its own generator, seeded from
+//! one number drawn from the agent's RNG, the candidate's place in the list and the chunk's,
+//! so which thread plays a chunk changes nothing: `mc-par` plays exactly the move `mc-near`
+//! plays for the same seed.
 
 use std::time::Instant;
 
@@ -187,11 +188,19 @@ impl Tally {
 /// How many playouts a candidate plays between looks at the clock.
 const CLOCK_EVERY: u32 = 64;
 
-/// Playouts per task. A candidate's playouts are split into chunks of this many, each a task
-/// with a random stream of its own, so that the cores share out a few candidates of unequal
-/// cost evenly (12 candidates on 16 cores would leave 4 idle, and on 2 cores the last, longest
+/// Playouts per task, at least. A candidate's playouts are split into chunks, each a task with
+/// a random stream of its own, so that the cores share out a few candidates of unequal cost
+/// evenly (12 candidates on 16 cores would leave 4 idle, and on 2 cores the last, longest
 /// candidate would run alone).
 const CHUNK: u32 = 250;
+
+/// Chunks per candidate, at most: a huge budget makes longer chunks, not a huge task list.
+const MAX_CHUNKS: u32 = 16;
+
+/// The playouts of each chunk (the last may have fewer) at `rollouts` per candidate.
+fn chunk_size(rollouts: u32) -> u32 {
+    CHUNK.max(rollouts.div_ceil(MAX_CHUNKS))
+}
 
 /// One task: chunk `chunk` of the candidate `index` among the candidates.
 #[derive(Clone, Copy, Debug)]
@@ -202,7 +211,7 @@ struct Task {
 
 /// The tasks of `candidates` candidates at `rollouts` playouts each, candidate by candidate.
 fn tasks(candidates: usize, rollouts: u32) -> Vec<Task> {
-    let chunks = rollouts.div_ceil(CHUNK);
+    let chunks = rollouts.div_ceil(chunk_size(rollouts));
     (0..candidates)
         .flat_map(|index| (0..chunks).map(move |chunk| Task { index, chunk }))
         .collect()
@@ -221,8 +230,9 @@ fn score_chunk<G: AgentGame>(
     task: Task,
     deadline: Option<Instant>,
 ) -> Tally {
-    let first = task.chunk * CHUNK;
-    let count = CHUNK.min(config.rollouts - first);
+    let size = chunk_size(config.rollouts);
+    let first = task.chunk * size;
+    let count = size.min(config.rollouts - first);
     let child = position.child(mv);
     if let Some(outcome) = child.outcome() {
         // Every playout would end the same way at once.
@@ -349,15 +359,25 @@ mod tests {
 
     #[test]
     fn tasks_cover_every_playout_of_every_candidate_once() {
-        for (candidates, rollouts) in [(1, 1), (3, 250), (12, 1000), (5, 1001), (2, 100)] {
+        let cases = [
+            (1, 1),
+            (3, 250),
+            (12, 1000),
+            (5, 1001),
+            (2, 100),
+            (223, 100_000_000),
+        ];
+        for (candidates, rollouts) in cases {
             let tasks = tasks(candidates, rollouts);
+            let size = chunk_size(rollouts);
+            assert!(tasks.len() <= candidates * MAX_CHUNKS as usize);
             for index in 0..candidates {
-                let playouts: u32 = tasks
+                let playouts: u64 = tasks
                     .iter()
                     .filter(|task| task.index == index)
-                    .map(|task| CHUNK.min(rollouts - task.chunk * CHUNK))
+                    .map(|task| u64::from(size.min(rollouts - task.chunk * size)))
                     .sum();
-                assert_eq!(playouts, rollouts, "{candidates} x {rollouts}");
+                assert_eq!(playouts, u64::from(rollouts), "{candidates} x {rollouts}");
             }
         }
     }

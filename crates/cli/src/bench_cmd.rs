@@ -22,8 +22,8 @@ use rules::{Game, Mnk, Variant};
 /// `arena bench [--quick]`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
-    arena bench            # every figure, about three minutes (the default experiment twice)\n  \
-    arena bench --quick    # shorter rounds and a shortened experiment, about twenty seconds\n  \
+    arena bench            # every figure, about two minutes (the default experiment twice)\n  \
+    arena bench --quick    # shorter rounds and a shortened experiment, about fifteen seconds\n  \
     arena bench --filter mcts. --filter td4.   # only the figures whose names contain these\n\n\
     Build with --release: a debug build measures the debug build. Run it on a quiet machine.")]
 pub struct BenchArgs {

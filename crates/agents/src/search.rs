@@ -213,7 +213,7 @@ impl<G: AgentGame> Searcher<G> {
         aux: &G::Aux,
         depth: u32,
         ply: u32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
@@ -258,17 +258,57 @@ impl<G: AgentGame> Searcher<G> {
         self.ordered(
             position, aux, only, urgent, table_move, ply, hints, &mut moves,
         );
+        let Some((best, best_move, bound)) = self.children(
+            position,
+            aux,
+            &mut moves,
+            (depth, ply),
+            (alpha, beta),
+            -INFINITY,
+            |searcher, child, child_aux, alpha, beta| {
+                searcher.negamax(child, child_aux, depth - 1, ply + 1, alpha, beta)
+            },
+        ) else {
+            return 0;
+        };
+        self.table.store(
+            key,
+            score::to_node(best, ply),
+            depth,
+            bound,
+            best_move.map(G::move_index),
+        );
+        best
+    }
+
+    /// The loop over a node's children shared by both scorings: `moves` in search order, each
+    /// child scored by `score_child` (from the child's side, within the window it is given)
+    /// and negated, fail-soft alpha-beta within `(alpha, beta)`, a cutoff rewarding its move.
+    /// Returns the best score (`floor` if there is no move), its move, and the bound that score
+    /// is for the table; `None` if the budget ran out.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn children(
+        &mut self,
+        position: &G,
+        aux: &G::Aux,
+        moves: &mut Keyed<G::Move>,
+        (depth, ply): (u32, u32),
+        (mut alpha, beta): (i32, i32),
+        floor: i32,
+        score_child: impl Fn(&mut Self, &G, &G::Aux, i32, i32) -> i32,
+    ) -> Option<(i32, Option<G::Move>, Bound)> {
         let alpha_start = alpha;
-        let mut best = -INFINITY;
+        let mut best = floor;
         let mut best_move = None;
         let mut next = 0;
-        while let Some(mv) = pick::<G>(&mut moves, next) {
+        while let Some(mv) = pick::<G>(moves, next) {
             next += 1;
             let child = position.child(mv);
             let child_aux = position.aux_after(aux, mv, &child);
-            let value = -self.negamax(&child, &child_aux, depth - 1, ply + 1, -beta, -alpha);
+            let value = -score_child(self, &child, &child_aux, -beta, -alpha);
             if self.aborted {
-                return 0;
+                return None;
             }
             if value > best {
                 best = value;
@@ -289,14 +329,7 @@ impl<G: AgentGame> Searcher<G> {
         } else {
             Bound::Exact
         };
-        self.table.store(
-            key,
-            score::to_node(best, ply),
-            depth,
-            bound,
-            best_move.map(G::move_index),
-        );
-        best
+        Some((best, best_move, bound))
     }
 
     /// Searches the root moves `moves` to `depth` with a full window and moves the best to the
@@ -337,7 +370,7 @@ impl<G: AgentGame> Searcher<G> {
         aux: &G::Aux,
         depth: u32,
         ply: u32,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> i32 {
         self.nodes += 1;
@@ -403,36 +436,18 @@ impl<G: AgentGame> Searcher<G> {
         self.ordered(
             position, aux, only, urgent, table_move, ply, hints, &mut moves,
         );
-        let alpha_start = alpha;
-        let mut best = -2;
-        let mut best_move = None;
-        let mut next = 0;
-        while let Some(mv) = pick::<G>(&mut moves, next) {
-            next += 1;
-            let child = position.child(mv);
-            let child_aux = position.aux_after(aux, mv, &child);
-            let value = -self.wdl(&child, &child_aux, depth - 1, ply + 1, -beta, -alpha);
-            if self.aborted {
-                return 0;
-            }
-            if value > best {
-                best = value;
-                best_move = Some(mv);
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        self.reward_cutoff(position, mv, depth, ply);
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best <= alpha_start {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
+        let Some((best, best_move, bound)) = self.children(
+            position,
+            aux,
+            &mut moves,
+            (depth, ply),
+            (alpha, beta),
+            -2,
+            |searcher, child, child_aux, alpha, beta| {
+                searcher.wdl(child, child_aux, depth - 1, ply + 1, alpha, beta)
+            },
+        ) else {
+            return 0;
         };
         let best_index =
             best_move.map(|mv| position.map_move_index(G::move_index(mv), symmetry, false));

@@ -285,6 +285,30 @@ fn draw_marker<DB: DrawingBackend>(
     }
 }
 
+/// A legend entry (name, colour, marker) per series, and `root` split into the plot and a
+/// legend panel on its right as wide as the longest name needs, within `widths` (min, max).
+#[allow(clippy::type_complexity)]
+fn with_legend<'a, DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    names: impl Iterator<Item = &'a String>,
+    (min, max): (u32, u32),
+) -> (
+    Vec<(String, RGBColor, usize)>,
+    DrawingArea<DB, Shift>,
+    DrawingArea<DB, Shift>,
+) {
+    let entries: Vec<(String, RGBColor, usize)> = names
+        .enumerate()
+        .map(|(k, name)| {
+            let (color, marker) = series_style(k);
+            (name.clone(), color, marker)
+        })
+        .collect();
+    let width = text_width(root, entries.iter().map(|e| e.0.clone()), 16.0) + 80;
+    let (plot, legend) = root.split_horizontally(CHART_SIZE.0 - width.clamp(min, max));
+    (entries, plot, legend)
+}
+
 fn series_style(k: usize) -> (RGBColor, usize) {
     (PALETTE[k % PALETTE.len()], k / PALETTE.len())
 }
@@ -652,18 +676,11 @@ fn log_range(values: impl Iterator<Item = f64>, floor: f64) -> std::ops::Range<f
 impl Chart for TimeChart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         root.fill(&WHITE)?;
-        let entries: Vec<(String, RGBColor, usize)> = self
-            .series
-            .iter()
-            .enumerate()
-            .map(|(k, (agent, _))| {
-                let (color, marker) = series_style(k);
-                (agent.clone(), color, marker)
-            })
-            .collect();
-        let legend_width = text_width(root, entries.iter().map(|e| e.0.clone()), 16.0) + 80;
-        let legend_width = legend_width.clamp(140, CHART_SIZE.0 / 3);
-        let (plot, legend) = root.split_horizontally(CHART_SIZE.0 - legend_width);
+        let (entries, plot, legend) = with_legend(
+            root,
+            self.series.iter().map(|(name, _)| name),
+            (140, CHART_SIZE.0 / 3),
+        );
         let points = || self.series.iter().flat_map(|(_, points)| points.iter());
         let x_range = log_range(points().map(|p| p.0), 1.0);
         let y_range = log_range(points().map(|p| p.1), TIME_FLOOR_MS);
@@ -742,18 +759,11 @@ impl BudgetChart {
 impl Chart for BudgetChart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         root.fill(&WHITE)?;
-        let entries: Vec<(String, RGBColor, usize)> = self
-            .series
-            .iter()
-            .enumerate()
-            .map(|(k, (legend, _))| {
-                let (color, marker) = series_style(k);
-                (legend.clone(), color, marker)
-            })
-            .collect();
-        let legend_width = text_width(root, entries.iter().map(|e| e.0.clone()), 16.0) + 80;
-        let legend_width = legend_width.clamp(160, CHART_SIZE.0 / 2);
-        let (plot, legend) = root.split_horizontally(CHART_SIZE.0 - legend_width);
+        let (entries, plot, legend) = with_legend(
+            root,
+            self.series.iter().map(|(name, _)| name),
+            (160, CHART_SIZE.0 / 2),
+        );
         let points = || self.series.iter().flat_map(|(_, points)| points.iter());
         let x_range = log_range(points().map(|p| p.0), 1e-9);
         let budgets = distinct(points().map(|p| p.0));

@@ -18,7 +18,7 @@ use crate::play_keys::{Keyboard, Typed};
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help. One line per move or command, so\ninput can be piped: printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random"
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random"
 )]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro`, `mnk-5x5k4` or `oanquan`.

@@ -191,15 +191,39 @@ pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Scr
     ];
     let mut hint: Option<(Box<dyn Agent<G>>, AgentRng)> = None;
     loop {
-        if !play_one(start, table, &mut sides, &names, &mut hint, keys, screen)? {
-            return Ok(());
-        }
-        screen.prompt("play again? [y/N] ")?;
-        match screen.answer(keys, None, |_| {})? {
-            Typed::Line(line) if matches!(line.trim().to_lowercase().as_str(), "y" | "yes") => {
-                screen.say("")?;
+        let mut game = Match {
+            position: start.clone(),
+            history: Vec::new(),
+        };
+        announce(start, table, &names, screen)?;
+        // One game, taken up again after an `undo` at its end.
+        loop {
+            let verdict = play_on(
+                &mut game, table, &mut sides, &names, &mut hint, keys, screen,
+            )?;
+            if !finish(&game, verdict, &names, screen)? {
+                return Ok(());
             }
-            _ => return Ok(()),
+            let can_undo = game.history.iter().any(|ply| ply.by_human);
+            screen.prompt(if can_undo {
+                "play again? [y/N] or undo: "
+            } else {
+                "play again? [y/N] "
+            })?;
+            let answer = match screen.answer(keys, None, |_| {})? {
+                Typed::Line(line) => line.trim().to_lowercase(),
+                _ => return Ok(()),
+            };
+            match answer.as_str() {
+                "y" | "yes" => {
+                    screen.say("")?;
+                    break;
+                }
+                "undo" if can_undo => {
+                    take_back(&mut game, screen)?;
+                }
+                _ => return Ok(()),
+            }
         }
     }
 }
@@ -216,21 +240,13 @@ fn side_name<G: Board>(start: &G, table: &Table, player: Player) -> String {
     }
 }
 
-/// Plays one game; returns whether the players are still there (false after `quit` or the end
-/// of stdin).
-fn play_one<G: Board>(
+/// The head of a game: who plays whom, how to type a move, the empty board.
+fn announce<G: Board>(
     start: &G,
     table: &Table,
-    sides: &mut [Side<G>],
     names: &[String; 2],
-    hint: &mut Option<(Box<dyn Agent<G>>, AgentRng)>,
-    keys: &mut Keyboard,
     screen: &Screen,
-) -> Result<bool> {
-    let mut game = Match {
-        position: start.clone(),
-        history: Vec::new(),
-    };
+) -> Result<()> {
     screen.say(format!(
         "{}: {} against {}, seed {}",
         start.variant(),
@@ -244,15 +260,27 @@ fn play_one<G: Board>(
             G::MOVE_HELP
         ))?;
     }
-    screen.prompt(&start.draw(None, screen.colour))?;
-    let cap = start.default_max_plies();
-    let verdict = loop {
+    screen.prompt(&start.draw(None, screen.colour))
+}
+
+/// Plays `game` on from where it stands until it ends or the players leave.
+fn play_on<G: Board>(
+    game: &mut Match<G>,
+    table: &Table,
+    sides: &mut [Side<G>],
+    names: &[String; 2],
+    hint: &mut Option<(Box<dyn Agent<G>>, AgentRng)>,
+    keys: &mut Keyboard,
+    screen: &Screen,
+) -> Result<Verdict> {
+    let cap = game.position.default_max_plies();
+    loop {
         let position = &game.position;
         if let Some(outcome) = position.outcome() {
-            break Verdict::Rules(outcome);
+            return Ok(Verdict::Rules(outcome));
         }
         if position.ply() >= cap {
-            break Verdict::PlyCap(position.adjudicate());
+            return Ok(Verdict::PlyCap(position.adjudicate()));
         }
         if let Some(note) = position.turn_note() {
             screen.say(note)?;
@@ -263,17 +291,17 @@ fn play_one<G: Board>(
         match &mut sides[mover.index()] {
             Side::Human => {
                 let humans = table.seats.iter().filter(|s| **s == Seat::Human).count();
-                match human_turn(&mut game, table, name, humans, hint, keys, screen)? {
+                match human_turn(game, table, name, humans, hint, keys, screen)? {
                     HumanTurn::Move(mv) => {
                         screen.say(format!(
                             "{number}. {name} plays {}",
                             game.position.format_move(mv)
                         ))?;
-                        play(&mut game, mv, true);
+                        play(game, mv, true);
                     }
                     HumanTurn::Undone => continue,
-                    HumanTurn::TimeUp => break Verdict::TimeUp(mover),
-                    HumanTurn::Quit => break Verdict::Left,
+                    HumanTurn::TimeUp => return Ok(Verdict::TimeUp(mover)),
+                    HumanTurn::Quit => return Ok(Verdict::Left),
                 }
             }
             Side::Agent(side) => {
@@ -281,11 +309,11 @@ fn play_one<G: Board>(
                 let thinking = format!("{name} is thinking");
                 let answer = think(agent.as_mut(), rng, &game.position, &thinking, screen)?;
                 match answer {
-                    Err(fault) => break Verdict::Fault(mover, fault),
+                    Err(fault) => return Ok(Verdict::Fault(mover, fault)),
                     Ok(thought) if !game.position.is_legal(thought.choice.mv) => {
                         let fault =
                             format!("{spec} answered the illegal move {:?}", thought.choice.mv);
-                        break Verdict::Fault(mover, fault);
+                        return Ok(Verdict::Fault(mover, fault));
                     }
                     Ok(thought) => {
                         let mv = thought.choice.mv;
@@ -294,7 +322,7 @@ fn play_one<G: Board>(
                             game.position.format_move(mv),
                             stats_text(&thought.choice.stats, thought.elapsed)
                         ))?;
-                        play(&mut game, mv, false);
+                        play(game, mv, false);
                     }
                 }
             }
@@ -305,8 +333,7 @@ fn play_one<G: Board>(
         if agents_only && !game.position.is_over() && !table.delay.is_zero() {
             std::thread::sleep(table.delay);
         }
-    };
-    finish(&game, verdict, names, screen)
+    }
 }
 
 /// Plays `mv`, keeping the position before it for `undo`.
@@ -479,18 +506,11 @@ fn human_turn<G: Board>(
                     .collect();
                 screen.say(format!("legal moves: {}", names.join(" ")))?;
             }
-            "undo" => match game.history.iter().rposition(|ply| ply.by_human) {
-                None => screen.say("nothing to undo: no move of a person yet")?,
-                Some(at) => {
-                    let taken = game.history.len() - at;
-                    game.position = game.history[at].before.clone();
-                    game.history.truncate(at);
-                    let what = if taken == 1 { "move" } else { "moves" };
-                    screen.say(format!("took back {taken} {what}"))?;
-                    screen.prompt(&game.position.draw(game.last_move(), screen.colour))?;
+            "undo" => {
+                if take_back(game, screen)? {
                     return Ok(HumanTurn::Undone);
                 }
-            },
+            }
             "hint" => {
                 let (agent, rng) = match hint {
                     Some(built) => built,
@@ -517,6 +537,22 @@ fn human_turn<G: Board>(
             },
         }
     }
+}
+
+/// `undo`: takes back the last move of a person and every move after it (the reply to it),
+/// and shows the board; says so and returns false if no person has moved yet.
+fn take_back<G: Board>(game: &mut Match<G>, screen: &Screen) -> Result<bool> {
+    let Some(at) = game.history.iter().rposition(|ply| ply.by_human) else {
+        screen.say("nothing to undo: no move of a person yet")?;
+        return Ok(false);
+    };
+    let taken = game.history.len() - at;
+    game.position = game.history[at].before.clone();
+    game.history.truncate(at);
+    let what = if taken == 1 { "move" } else { "moves" };
+    screen.say(format!("took back {taken} {what}"))?;
+    screen.prompt(&game.position.draw(game.last_move(), screen.colour))?;
+    Ok(true)
 }
 
 /// The hint agent's RNG: a stream of the table's seed apart from both players' (1 and 2).

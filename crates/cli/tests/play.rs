@@ -107,7 +107,7 @@ fn a_person_beats_random_at_tictactoe_and_the_moves_replay() {
             "result: 1-0 (X (you) wins)\n",
             "moves: b2 a2 c1 c2 a3\n",
             "replay: arena replay mnk-3x3k3 \"b2 a2 c1 c2 a3\"\n",
-            "play again? [y/N] ",
+            "play again? [y/N] or undo: ",
         ],
     );
     let replayed = replay_of(&text);
@@ -171,6 +171,60 @@ fn undo_against_an_agent_takes_back_its_reply_too() {
             "X (you) to move: quit\ngame left unfinished after 0 moves\nmoves: none\n",
         ],
     );
+}
+
+#[test]
+fn undo_after_the_end_takes_the_game_up_again() {
+    // The same win as above, taken back at the end and finished another way.
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "human",
+            "--second",
+            "random",
+            "--seed",
+            "3",
+        ],
+        "b2\nc1\na3\nundo\nmoves\nb3\nquit\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "5. X (you) plays a3\n",
+            "result: 1-0 (X (you) wins)\n",
+            "play again? [y/N] or undo: undo\ntook back 1 move\n",
+            // The position before the winning move, c2 (O's) the last move.
+            "    a  b  c \n 1  .  .  X \n 2  O  X (O)\n 3  .  .  . \n",
+            "X (you) to move: moves\nlegal moves: a1 b1 a3 b3 c3\n",
+            "X (you) to move: b3\n5. X (you) plays b3\n",
+            "X (you) to move: quit\ngame left unfinished after 6 moves\n",
+            "moves: b2 a2 c1 c2 b3 ",
+        ],
+    );
+}
+
+#[test]
+fn an_end_without_a_move_of_a_person_offers_no_undo() {
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "random",
+            "--second",
+            "random",
+            "--delay",
+            "0",
+        ],
+        "undo\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(&text, &["result: ", "play again? [y/N] "]);
+    assert!(!text.contains("or undo"), "{text}");
+    assert!(!text.contains("took back"), "{text}");
 }
 
 #[test]
@@ -397,7 +451,7 @@ fn play_again_starts_another_game_with_the_same_sides() {
         &text,
         &[
             "result: 1-0",
-            "play again? [y/N] y\n",
+            "play again? [y/N] or undo: y\n",
             "mnk-3x3k3: X (you) against O (random), seed 3\n",
             "X (you) to move: quit\n",
         ],

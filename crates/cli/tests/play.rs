@@ -11,6 +11,18 @@ fn arena() -> Command {
     Command::new(env!("CARGO_BIN_EXE_arena"))
 }
 
+/// A person (X) against `random` (O) with seed 3, whose replies in tic-tac-toe to b2 and c1
+/// are a2 and c2.
+const HUMAN_VS_RANDOM: [&str; 7] = [
+    "tictactoe",
+    "--first",
+    "human",
+    "--second",
+    "random",
+    "--seed",
+    "3",
+];
+
 /// Runs `arena play ARGS` with `input` on stdin (then end of file).
 fn play(args: &[&str], input: &str) -> Output {
     let mut child = arena()
@@ -78,18 +90,7 @@ fn result_of(transcript: &str) -> &str {
 #[test]
 fn a_person_beats_random_at_tictactoe_and_the_moves_replay() {
     // Seed 3's random replies (a2, c2) leave the diagonal c1-b2-a3 open.
-    let output = play(
-        &[
-            "tictactoe",
-            "--first",
-            "human",
-            "--second",
-            "random",
-            "--seed",
-            "3",
-        ],
-        "b2\nc1\na3\n",
-    );
+    let output = play(&HUMAN_VS_RANDOM, "b2\nc1\na3\n");
     let text = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(!text.contains('\x1b'), "no escape codes through a pipe");
@@ -145,18 +146,7 @@ fn hint_names_the_win_and_undo_takes_back_the_last_move_between_two_people() {
 
 #[test]
 fn undo_against_an_agent_takes_back_its_reply_too() {
-    let output = play(
-        &[
-            "tictactoe",
-            "--first",
-            "human",
-            "--second",
-            "random",
-            "--seed",
-            "3",
-        ],
-        "undo\nb2\nundo\nquit\n",
-    );
+    let output = play(&HUMAN_VS_RANDOM, "undo\nb2\nundo\nquit\n");
     let text = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
     let empty = "    a  b  c \n 1  .  .  . \n 2  .  .  . \n 3  .  .  . \n";
@@ -176,18 +166,7 @@ fn undo_against_an_agent_takes_back_its_reply_too() {
 #[test]
 fn undo_after_the_end_takes_the_game_up_again() {
     // The same win as above, taken back at the end and finished another way.
-    let output = play(
-        &[
-            "tictactoe",
-            "--first",
-            "human",
-            "--second",
-            "random",
-            "--seed",
-            "3",
-        ],
-        "b2\nc1\na3\nundo\nmoves\nb3\nquit\n",
-    );
+    let output = play(&HUMAN_VS_RANDOM, "b2\nc1\na3\nundo\nmoves\nb3\nquit\n");
     let text = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_in_order(
@@ -433,18 +412,7 @@ fn agents_play_oanquan_to_the_end_and_the_moves_replay_to_the_same_result() {
 
 #[test]
 fn play_again_starts_another_game_with_the_same_sides() {
-    let output = play(
-        &[
-            "tictactoe",
-            "--first",
-            "human",
-            "--second",
-            "random",
-            "--seed",
-            "3",
-        ],
-        "b2\nc1\na3\ny\nquit\n",
-    );
+    let output = play(&HUMAN_VS_RANDOM, "b2\nc1\na3\ny\nquit\n");
     let text = stdout(&output);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_in_order(

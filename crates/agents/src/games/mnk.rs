@@ -700,13 +700,13 @@ mod tests {
     use super::*;
     use crate::AgentRng;
 
+    /// The start of the m,n,k variant `id`.
+    fn start(id: &str) -> Mnk {
+        id.parse::<rules::Variant>().unwrap().mnk().unwrap().start()
+    }
+
     fn random_positions(variant: &str, count: usize, seed: u64) -> Vec<Mnk> {
-        let start = variant
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start();
+        let start = start(variant);
         let mut rng = AgentRng::seed_from_u64(seed);
         let mut out = Vec::new();
         while out.len() < count {
@@ -733,14 +733,7 @@ mod tests {
     #[test]
     fn tic_tac_toe_evaluation_matches_seed_004() {
         // X in the centre: 4 lines with one X (10 each) from X's view.
-        let game = "tictactoe"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start()
-            .play_line("b2")
-            .unwrap();
+        let game = start("tictactoe").play_line("b2").unwrap();
         assert_eq!(window_eval(&game), 40);
         // After O a1, X keeps row 2, column b and the anti-diagonal (30); O has row 1 and
         // column a (20); the main diagonal holds both and counts for nobody.
@@ -761,12 +754,7 @@ mod tests {
             "mnk-4x1k2",
             "mnk-1x6k3-exact",
         ] {
-            let start = variant
-                .parse::<rules::Variant>()
-                .unwrap()
-                .mnk()
-                .unwrap()
-                .start();
+            let start = start(variant);
             let mut rng = AgentRng::seed_from_u64(11);
             for _ in 0..200 {
                 let mut game = start.clone();
@@ -789,12 +777,7 @@ mod tests {
     /// stones a live window already holds (the weights stop growing at seven).
     #[test]
     fn only_dead_cells_are_dominated() {
-        let game = "mnk-2x10k9"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start()
+        let game = start("mnk-2x10k9")
             // X: a1-g1 (seven in a window of nine), O: a2-g2; X to move.
             .play_line("a1 a2 b1 b2 c1 c2 d1 d2 e1 e2 f1 f2 g1 g2")
             .unwrap();
@@ -805,14 +788,7 @@ mod tests {
         }
         // Every line through c3 holds both colours (row 3: a3 X, b3 O; column c: c1 X, c2 O;
         // diagonal: a1 X, b2 O), so c3 is dead; b1 completes X's row 1 and is not.
-        let game = "tictactoe"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start()
-            .play_line("a1 b2 c1 c2 a3 b3")
-            .unwrap();
+        let game = start("tictactoe").play_line("a1 b2 c1 c2 a3 b3").unwrap();
         let aux = game.aux();
         assert_eq!(game.solver_hint(&aux, game.parse_move("c3").unwrap()), None);
         assert!(
@@ -825,12 +801,7 @@ mod tests {
     /// and back is the same move.
     #[test]
     fn symmetric_positions_share_a_solver_key() {
-        let base = "mnk-5x5k4"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start();
+        let base = start("mnk-5x5k4");
         let images = [
             "b1 c3 d2", // and its mirror images:
             "d1 c3 b2", "b5 c3 d4", "d5 c3 b4", "a2 c3 b4", "e4 c3 d2", "e2 c3 d4", "a4 c3 b2",
@@ -850,12 +821,7 @@ mod tests {
             }
         }
         // A rectangle has four symmetries: its transpose is another board.
-        let wide = "mnk-3x5k3"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start();
+        let wide = start("mnk-3x5k3");
         let (a, b) = (wide.play_line("a1").unwrap(), wide.play_line("e3").unwrap());
         assert_eq!(a.solver_key().0, b.solver_key().0);
     }
@@ -884,12 +850,7 @@ mod tests {
     fn random_playouts_play_tic_tac_toe_as_uniform_random_play_does() {
         // Uniformly random tic-tac-toe: X wins 737/1260, O 121/420, draws 8/63 of the games
         // (about 0.585, 0.288 and 0.127).
-        let start = "tictactoe"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start();
+        let start = start("tictactoe");
         let mut rng = crate::playout::stream_rng(3, 0);
         let mut counts = [0u32; 3];
         let games = 200_000;
@@ -914,12 +875,7 @@ mod tests {
 
     #[test]
     fn random_playouts_keep_the_opening_rule_and_the_ply_cap() {
-        let start = "mnk-9x9k5-center"
-            .parse::<rules::Variant>()
-            .unwrap()
-            .mnk()
-            .unwrap()
-            .start();
+        let start = start("mnk-9x9k5-center");
         let mut rng = crate::playout::stream_rng(4, 0);
         for cap in [1, 5, 81] {
             let mut game = start.clone();

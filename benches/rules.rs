@@ -5,7 +5,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use arena_benches::{MNK_VARIANTS, mnk, oanquan, random_positions, win_checks};
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use rules::{Game, MoveList};
 
 /// Mid-game positions per benchmark: the time reported is for all of them.
@@ -32,25 +33,24 @@ fn move_generation(c: &mut Criterion) {
     for id in MNK_VARIANTS {
         let start = mnk(id);
         let positions = random_positions(&start, POSITIONS, start.default_max_plies() / 2, 1);
-        group.bench_with_input(
-            BenchmarkId::from_parameter(id),
-            &positions,
-            |b, positions| {
-                let mut moves = MoveList::new();
-                b.iter(|| {
-                    positions
-                        .iter()
-                        .map(|game| {
-                            game.legal_moves(&mut moves);
-                            moves.len()
-                        })
-                        .sum::<usize>()
-                })
-            },
-        );
+        bench_legal_moves(&mut group, BenchmarkId::from_parameter(id), &positions);
     }
     let positions = random_positions(&oanquan("oanquan"), POSITIONS, 30, 1);
-    group.bench_with_input("oanquan", &positions, |b, positions| {
+    bench_legal_moves(
+        &mut group,
+        BenchmarkId::from_parameter("oanquan"),
+        &positions,
+    );
+    group.finish();
+}
+
+/// `legal_moves` into one reused buffer, over every position of `positions`.
+fn bench_legal_moves<G: Game>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: BenchmarkId,
+    positions: &[G],
+) {
+    group.bench_with_input(id, positions, |b, positions| {
         let mut moves = MoveList::new();
         b.iter(|| {
             positions
@@ -62,7 +62,6 @@ fn move_generation(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    group.finish();
 }
 
 fn random_move(c: &mut Criterion) {

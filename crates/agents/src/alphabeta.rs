@@ -2,6 +2,9 @@
 //! move ordering and the game's evaluation at the horizon; at the root it wins at once when it
 //! can and, when the opponent threatens to win at once, considers only the moves that stop it.
 //!
+//! With three or four players it runs the paranoid search of [`crate::multi`] instead (the
+//! same depth, node and time budgets; no table).
+//!
 //! Its value at a given depth equals `minimax`'s (see `search.rs` for why each shortcut keeps
 //! that true; the tests check it on random positions). With a depth or node budget it is
 //! reproducible; with a time budget it is not.
@@ -45,6 +48,7 @@ pub(crate) const KIND: Kind = Kind {
             doc: "transposition table size in MiB (1-65536), allocated on the first search",
         },
     ],
+    multiplayer: true,
     listed: true,
 };
 
@@ -181,6 +185,18 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         position.legal_moves(&mut moves);
         if moves.is_empty() {
             return Err(AgentError::Crash("asked to move in a finished game".into()));
+        }
+        if position.num_players() > 2 {
+            let deadline = match (ctx.deadline, self.config.time.map(|t| started + t)) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            return crate::multi::paranoid_choice(
+                position,
+                self.config.depth,
+                self.config.nodes,
+                deadline,
+            );
         }
         let stats = |nodes, depth, score: i32, reason: String| SearchStats {
             nodes,

@@ -53,6 +53,7 @@ pub(crate) const KIND: Kind = Kind {
             doc: "arguments, space-separated; must come last and may hold commas",
         },
     ],
+    multiplayer: false,
     listed: true,
 };
 

@@ -39,6 +39,7 @@ pub mod gomocup;
 pub mod greedy;
 pub mod mcts;
 pub mod minimax;
+mod multi;
 pub mod neighbor;
 pub mod playout;
 mod random;
@@ -224,6 +225,18 @@ pub trait AgentGame: Game {
     /// `(-EVAL_LIMIT, EVAL_LIMIT)` ([`score::EVAL_LIMIT`]).
     fn evaluate(&self, aux: &Self::Aux) -> i32;
 
+    /// The static evaluation from `seat`'s view, for the searches of games of three or more
+    /// players ([`multi`]). Default: [`AgentGame::evaluate`], negated when `seat` is not to
+    /// move (two players).
+    fn evaluate_for(&self, aux: &Self::Aux, seat: Player) -> i32 {
+        let value = self.evaluate(aux);
+        if self.side_to_move() == seat {
+            value
+        } else {
+            -value
+        }
+    }
+
     /// The same evaluation computed from the position alone, as a reference for tests and
     /// for the plain `minimax` agent.
     fn evaluate_scratch(&self) -> i32 {
@@ -385,8 +398,23 @@ pub struct Kind {
     pub plays: Plays,
     /// Its parameters.
     pub params: &'static [ParamDoc],
+    /// Whether it plays games of three and four players too (O An Quan for 3 and 4).
+    pub multiplayer: bool,
     /// Whether `arena list` shows it (the `fault` agent, for testing the arena, is hidden).
     pub listed: bool,
+}
+
+impl Kind {
+    /// The games it plays, with their number of players, in words: `every game, two players
+    /// only`, `O An Quan, 2 to 4 players`.
+    pub fn reach(&self) -> String {
+        let players = if self.multiplayer {
+            "2 to 4 players"
+        } else {
+            "two players only"
+        };
+        format!("{}, {players}", self.plays.describe())
+    }
 }
 
 /// Every agent kind, in the order `arena list` shows them.
@@ -422,18 +450,39 @@ pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
         })
 }
 
-/// Checks a spec for `variant` without playing: the kind exists, plays the variant, and
-/// every parameter is accepted.
+/// Checks a spec for `variant` without playing: the kind exists, plays the variant (its game
+/// and its number of players), and every parameter is accepted.
 pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
     match variant {
-        Variant::Mnk(_) => build::<Mnk>(spec).map(drop),
-        Variant::OanQuan(_) => build::<OanQuan>(spec).map(drop),
+        Variant::Mnk(_) => build_for::<Mnk>(spec, variant.players()).map(drop),
+        Variant::OanQuan(_) => build_for::<OanQuan>(spec, variant.players()).map(drop),
     }
 }
 
-/// Whether the kind of `spec` plays `variant` (false for an unknown kind).
+/// Whether the kind of `spec` plays `variant`, its game and its number of players (false for
+/// an unknown kind).
 pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
-    kind(&spec.kind).is_ok_and(|k| k.plays.includes(Family::of(variant)))
+    kind(&spec.kind).is_ok_and(|k| {
+        k.plays.includes(Family::of(variant)) && (variant.players() == 2 || k.multiplayer)
+    })
+}
+
+/// Builds the agent `spec` names for games of type `G` with `players` players: as [`build`],
+/// and refuses a kind that plays only two-player games when `players` is more.
+pub fn build_for<G: AgentGame>(
+    spec: &AgentSpec,
+    players: usize,
+) -> Result<Box<dyn Agent<G>>, SpecError> {
+    let agent = build::<G>(spec)?;
+    let kind = kind(&spec.kind)?;
+    if players > 2 && !kind.multiplayer {
+        return Err(SpecError::Unsupported {
+            kind: kind.name.to_string(),
+            variant: format!("games of {players} players"),
+            plays: kind.reach(),
+        });
+    }
+    Ok(agent)
 }
 
 /// Builds the agent `spec` names for games of type `G`. Building is cheap: agents allocate

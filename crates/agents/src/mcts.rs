@@ -14,6 +14,9 @@
 //! are never selected again; a proven root stops the search. The final move is a proven win if
 //! there is one, else the most visited child that is not a proven loss.
 //!
+//! With three or four players the search is UCT with a reward per seat (max^n backup, see
+//! [`crate::multi`]), with the same budgets and no proofs.
+//!
 //! With `solver=false` only the game's end is known: proofs do not propagate, proven losses are
 //! selected by their UCT value like any child, and every simulation runs. That is plain UCT as
 //! other frameworks implement it (OpenSpiel's `MCTSBot` without `solve`), so `arena bench`
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, RngExt, SeedableRng};
 use rules::{MoveList, Outcome, Player};
 
+use crate::multi::{MaxnUct, UctBudget};
 use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
 use crate::spec::bad_value;
 use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
@@ -68,6 +72,7 @@ pub(crate) const KIND: Kind = Kind {
             doc: "memory for the tree in MiB; when full, leaves are played out but not expanded",
         },
     ],
+    multiplayer: true,
     listed: true,
 };
 
@@ -196,6 +201,8 @@ pub struct Mcts<G: AgentGame> {
     nodes: Vec<Node<G::Move>>,
     path: Vec<u32>,
     max_nodes: usize,
+    /// The tree for games of three or four players, made on the first such search.
+    multi: Option<MaxnUct<G::Move>>,
 }
 
 impl<G: AgentGame> Mcts<G> {
@@ -229,6 +236,7 @@ impl<G: AgentGame> Mcts<G> {
             nodes: Vec::new(),
             path: Vec::new(),
             max_nodes,
+            multi: None,
         })
     }
 
@@ -372,6 +380,7 @@ impl<G: AgentGame> Mcts<G> {
                     Outcome::Draw => Proof::Draw,
                     Outcome::Win(w) if w == me => Proof::Win,
                     Outcome::Win(_) => Proof::Loss,
+                    Outcome::Ranked(_) => unreachable!("two-player tree; see multi.rs"),
                 };
                 proven_at = Some(depth + 1);
                 break outcome.winner();
@@ -409,6 +418,19 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        if position.num_players() > 2 {
+            let tree_bytes = self.config.tree_mb << 20;
+            let budget = UctBudget {
+                iterations: self.config.iterations,
+                c: self.config.c,
+                rollout: self.config.rollout,
+                deadline,
+            };
+            return self
+                .multi
+                .get_or_insert_with(|| MaxnUct::new(tree_bytes))
+                .choose(position, budget, ctx);
+        }
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
         if moves.len() == 1 {

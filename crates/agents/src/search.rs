@@ -379,6 +379,9 @@ impl<G: AgentGame> Searcher<G> {
                 Outcome::Draw => 0,
                 Outcome::Win(winner) if winner == position.side_to_move() => 1,
                 Outcome::Win(_) => -1,
+                Outcome::Ranked(_) => {
+                    unreachable!("a two-player search met a game of more players")
+                }
             };
         }
         if depth == 0 {

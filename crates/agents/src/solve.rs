@@ -195,6 +195,7 @@ pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
             Outcome::Draw => Value::Draw,
             Outcome::Win(winner) if winner == to_move => Value::Win,
             Outcome::Win(_) => Value::Loss,
+            Outcome::Ranked(_) => unreachable!("the solver plays two-player games"),
         });
         solution.complete = true;
         return solution;

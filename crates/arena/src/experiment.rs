@@ -287,7 +287,7 @@ impl Experiment {
                                 format!(
                                     "agent kind `{}` does not play `{variant}`; it plays {}",
                                     spec.kind,
-                                    kind.plays.describe()
+                                    kind.reach()
                                 ),
                             ));
                         }
@@ -307,8 +307,18 @@ impl Experiment {
                     &spec_key,
                     agent.spec.span(),
                     format!(
-                        "agent `{}` plays none of the experiment's variants",
-                        entry.name
+                        "agent `{}` plays none of the experiment's variants ({}): its kind `{}` \
+                         plays {}",
+                        entry.name,
+                        variants
+                            .iter()
+                            .map(|v| format!("`{v}`"))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        entry.spec.kind,
+                        agents::kind(&entry.spec.kind)
+                            .expect("checked above")
+                            .reach()
                     ),
                 ));
             }
@@ -378,6 +388,16 @@ impl Experiment {
                 .agents
                 .iter()
                 .any(|a| a.spec.params.iter().any(|(k, _)| k == "time_ms"))
+    }
+
+    /// The CSV schema its games are written in: 1 when every variant has two players, 2 (the
+    /// columns of the third and fourth seats added) when one has more.
+    pub fn csv_schema(&self) -> u32 {
+        if self.variants.iter().any(|v| v.players() > 2) {
+            crate::record::CSV_SCHEMA_SEATS
+        } else {
+            crate::record::CSV_SCHEMA
+        }
     }
 
     /// The default output folder: `results/<name>`.

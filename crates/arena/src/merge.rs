@@ -190,13 +190,17 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
             line: 0,
             message: e.to_string(),
         })?;
-        streams.push(reader.into_deserialize::<Row>());
+        streams.push(
+            reader
+                .into_deserialize::<Row>()
+                .map(|row| row.map(record::normalised)),
+        );
     }
     let csv = dir.join("games.csv");
     let temporary = dir.join("games.csv.merging");
     let _ = fs::remove_file(&temporary);
     {
-        let mut writer = RowWriter::append(&temporary, true)?;
+        let mut writer = RowWriter::append(&temporary, first.csv_schema, true)?;
         for game in 0..total {
             let shard = (game % u64::from(count)) as usize;
             let row = streams[shard]

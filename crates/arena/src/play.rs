@@ -1,4 +1,5 @@
-//! Playing one game between two agents: the opening, the turns, the faults, the ply cap.
+//! Playing one game between two agents (or three or four, one per seat): the opening, the
+//! turns, the faults, the ply cap.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -8,14 +9,14 @@ use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
-use rules::{Game, MoveList, Outcome, Player};
+use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Ranking, Totals};
 
 /// How a game ended, as the CSV's `termination` column writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
-    /// A player won by the rules.
+    /// The rules ended the game with a winner (or, with more players, a ranking).
     Win,
-    /// The rules declared a draw.
+    /// The rules declared a draw (with more players: every total equal).
     Draw,
     /// The ply cap stopped the game and the game's rule adjudicated it.
     PlyCap,
@@ -62,7 +63,8 @@ impl Termination {
     }
 }
 
-/// Everything recorded about one finished game.
+/// Everything recorded about one finished game. Per-seat arrays hold one entry per seat of
+/// the table (the rest stay zero).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     /// The result.
@@ -71,14 +73,16 @@ pub struct GameRecord {
     pub termination: Termination,
     /// Plies played, the opening included.
     pub plies: u32,
-    /// Final totals where the game scores points.
-    pub totals: Option<[i32; 2]>,
-    /// Thinking time per side (first, second).
-    pub time: [Duration; 2],
-    /// The longest single move per side.
-    pub max_time: [Duration; 2],
-    /// Nodes or simulations per side.
-    pub nodes: [u64; 2],
+    /// The number of seats.
+    pub players: usize,
+    /// Final totals per seat where the game scores points.
+    pub totals: Option<Totals>,
+    /// Thinking time per seat.
+    pub time: [Duration; MAX_PLAYERS],
+    /// The longest single move per seat.
+    pub max_time: [Duration; MAX_PLAYERS],
+    /// Nodes or simulations per seat.
+    pub nodes: [u64; MAX_PLAYERS],
     /// The moves in the game's notation.
     pub moves: Vec<String>,
     /// What went wrong, when a fault ended the game.
@@ -96,19 +100,32 @@ pub struct GameSettings {
     pub move_time: Option<Duration>,
 }
 
-/// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`).
+/// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`; seat `s` has
+/// stream `s + 1`).
 pub const FIRST_STREAM: u64 = 1;
 /// The RNG stream of the agent moving second.
 pub const SECOND_STREAM: u64 = 2;
 
-/// The RNG an agent gets in a game with seed `seed`.
+/// The RNG an agent gets in a game with seed `seed`: stream 1 for the first seat, 2 for the
+/// second, and so on.
 pub fn agent_rng(seed: u64, player: Player) -> AgentRng {
     let mut rng = AgentRng::seed_from_u64(seed);
-    rng.set_stream(match player {
-        Player::First => FIRST_STREAM,
-        Player::Second => SECOND_STREAM,
-    });
+    rng.set_stream(FIRST_STREAM + player.index() as u64);
     rng
+}
+
+/// The outcome when `loser` forfeits: a loss in a two-player game; with more players the
+/// last place alone, the others placed by their totals in `position`.
+pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
+    let players = position.num_players();
+    if players == 2 {
+        Outcome::Win(loser.opponent())
+    } else {
+        let totals = position
+            .totals()
+            .unwrap_or_else(|| (0..players).map(|_| 0).collect());
+        Outcome::Ranked(Ranking::forfeit(&totals, loser))
+    }
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
@@ -195,31 +212,38 @@ pub fn choose_quietly<G: AgentGame>(
 /// The record of a game `loser` forfeits before the first move (its agent could not be built).
 pub fn forfeit<G: Game>(start: &G, loser: Player, reason: String) -> GameRecord {
     GameRecord {
-        outcome: Outcome::Win(loser.opponent()),
+        outcome: forfeit_outcome(start, loser),
         termination: Termination::Crash,
         plies: start.ply(),
+        players: start.num_players(),
         totals: start.totals(),
-        time: [Duration::ZERO; 2],
-        max_time: [Duration::ZERO; 2],
-        nodes: [0; 2],
+        time: [Duration::ZERO; MAX_PLAYERS],
+        max_time: [Duration::ZERO; MAX_PLAYERS],
+        nodes: [0; MAX_PLAYERS],
         moves: Vec::new(),
         fault: Some(format!("could not start: {reason}")),
     }
 }
 
-/// Plays one game from `start` between `agents[0]` (moving first) and `agents[1]`.
+/// Plays one game from `start` between `agents[0]` (moving first), `agents[1]`, and so on,
+/// one agent per seat of the game.
 ///
 /// The opening is random and seeded by `opening_seed`; each agent draws from its own stream
 /// of `seed` ([`agent_rng`]). A panic, an agent error, an illegal move or a move slower than
-/// the time limit ends the game as a loss for that agent. At the ply cap the game's
-/// [`Game::adjudicate`] decides.
+/// the time limit ends the game as a loss for that agent (with more than two players: the last
+/// place). At the ply cap the game's [`Game::adjudicate`] decides.
+///
+/// # Panics
+/// If the number of agents is not the game's number of players.
 pub fn play_game<G: AgentGame>(
     start: &G,
-    agents: [&mut dyn Agent<G>; 2],
+    agents: &mut [&mut dyn Agent<G>],
     seed: u64,
     opening_seed: u64,
     settings: GameSettings,
 ) -> GameRecord {
+    let players = start.num_players();
+    assert_eq!(agents.len(), players, "one agent per seat");
     let mut position = start.clone();
     let mut moves = Vec::new();
     play_opening(
@@ -233,18 +257,18 @@ pub fn play_game<G: AgentGame>(
     } else {
         settings.max_plies
     };
-    let mut rngs = [
-        agent_rng(seed, Player::First),
-        agent_rng(seed, Player::Second),
-    ];
+    let mut rngs: Vec<AgentRng> = Player::all(players)
+        .map(|seat| agent_rng(seed, seat))
+        .collect();
     let mut record = GameRecord {
         outcome: Outcome::Draw,
         termination: Termination::Draw,
         plies: 0,
+        players,
         totals: None,
-        time: [Duration::ZERO; 2],
-        max_time: [Duration::ZERO; 2],
-        nodes: [0; 2],
+        time: [Duration::ZERO; MAX_PLAYERS],
+        max_time: [Duration::ZERO; MAX_PLAYERS],
+        nodes: [0; MAX_PLAYERS],
         moves,
         fault: None,
     };
@@ -260,8 +284,11 @@ pub fn play_game<G: AgentGame>(
     loop {
         if let Some(outcome) = position.outcome() {
             let termination = match outcome {
-                Outcome::Win(_) => Termination::Win,
                 Outcome::Draw => Termination::Draw,
+                Outcome::Ranked(ranking) if ranking.places().iter().all(|&p| p == 1) => {
+                    Termination::Draw
+                }
+                Outcome::Win(_) | Outcome::Ranked(_) => Termination::Win,
             };
             return finish(record, &position, outcome, termination, None);
         }
@@ -282,7 +309,7 @@ pub fn play_game<G: AgentGame>(
         let elapsed = clock.elapsed();
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
-        let loss = Outcome::Win(side.opponent());
+        let loss = forfeit_outcome(&position, side);
         let (termination, fault) = match answer {
             Err(panic) => (Termination::Crash, format!("panicked: {panic}")),
             Ok(Err(error)) => {

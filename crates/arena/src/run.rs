@@ -14,7 +14,7 @@ use rules::{Mnk, OanQuan, Variant};
 
 use crate::experiment::Experiment;
 use crate::play::{GameSettings, play_game};
-use crate::record::{self, CSV_SCHEMA, Row, RowWriter};
+use crate::record::{self, Row, RowWriter};
 use crate::schedule::{Schedule, ScheduledGame, Shard};
 use crate::{ArenaError, Termination};
 
@@ -94,7 +94,7 @@ impl Meta {
     /// The meta of `shard` of `experiment`.
     pub fn new(experiment: &Experiment, schedule: &Schedule, shard: Shard) -> Meta {
         Meta {
-            csv_schema: CSV_SCHEMA,
+            csv_schema: experiment.csv_schema(),
             experiment: experiment.name.clone(),
             experiment_hash: experiment.hash(),
             shard: shard.to_string(),
@@ -168,56 +168,55 @@ fn play_typed<G: AgentGame>(
     game: &ScheduledGame,
     start: &G,
 ) -> (Row, Option<String>) {
-    let first = &experiment.agents[game.first];
-    let second = &experiment.agents[game.second];
+    let seated: Vec<&crate::experiment::AgentEntry> =
+        game.seats.iter().map(|&i| &experiment.agents[i]).collect();
     let settings = GameSettings {
         max_plies: experiment.max_plies,
         opening_plies: experiment.opening_plies,
         move_time: (experiment.move_time_ms > 0)
             .then(|| Duration::from_millis(experiment.move_time_ms)),
     };
-    let built = (
-        agents::build::<G>(&first.spec),
-        agents::build::<G>(&second.spec),
-    );
-    let record = match built {
-        (Ok(mut a), Ok(mut b)) => play_game(
-            start,
-            [&mut *a, &mut *b],
-            game.seed,
-            game.opening_seed,
-            settings,
-        ),
+    let players = seated.len();
+    let mut built = Vec::with_capacity(players);
+    let mut failed = None;
+    for (seat, entry) in seated.iter().enumerate() {
+        match agents::build_for::<G>(&entry.spec, players) {
+            Ok(agent) => built.push(agent),
+            Err(error) => {
+                failed = Some((rules::Player::seat(seat), error));
+                break;
+            }
+        }
+    }
+    let record = match failed {
+        None => {
+            let mut seats: Vec<&mut dyn agents::Agent<G>> = Vec::with_capacity(players);
+            for agent in built.iter_mut() {
+                seats.push(agent.as_mut());
+            }
+            play_game(start, &mut seats, game.seed, game.opening_seed, settings)
+        }
         // Specs were checked when the experiment was read; an agent that still cannot be
         // built (an outside engine that fails to start) loses the game as a crash.
-        (Err(error), _) => crate::play::forfeit(start, rules::Player::First, error.to_string()),
-        (_, Err(error)) => crate::play::forfeit(start, rules::Player::Second, error.to_string()),
+        Some((seat, error)) => crate::play::forfeit(start, seat, error.to_string()),
     };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let fault = record.fault.as_ref().map(|message| {
-        let loser = match record.outcome.winner() {
-            Some(rules::Player::First) => &second.name,
-            _ => &first.name,
-        };
-        format!(
-            "game {} ({}): `{loser}` {}: {message}",
-            game.index,
-            experiment.variants[game.variant],
-            record.termination.as_str()
-        )
-    });
-    let row = Row {
+    let row_seat = |seat: usize| seated.get(seat).map(|entry| entry.name.clone());
+    let spec_of = |seat: usize| seated.get(seat).map(|entry| entry.spec.to_string());
+    let extra = |seat: usize| players > seat;
+    let total = |seat: usize| record.totals.as_ref().and_then(|t| t.get(seat).copied());
+    let mut row = Row {
         experiment: experiment.name.clone(),
         variant: experiment.variants[game.variant].to_string(),
         game: game.index,
         seed: game.seed,
-        first: first.name.clone(),
-        second: second.name.clone(),
-        result: record.outcome.result_text().to_string(),
+        first: seated[0].name.clone(),
+        second: seated[1].name.clone(),
+        result: record.outcome.result_text().into_owned(),
         termination: record.termination.as_str().to_string(),
         plies: record.plies,
-        first_score: record.totals.map(|t| t[0]),
-        second_score: record.totals.map(|t| t[1]),
+        first_score: total(0),
+        second_score: total(1),
         first_ms: ms(record.time[0]),
         second_ms: ms(record.time[1]),
         first_max_ms: ms(record.max_time[0]),
@@ -225,9 +224,53 @@ fn play_typed<G: AgentGame>(
         first_nodes: record.nodes[0],
         second_nodes: record.nodes[1],
         moves: record.moves.join(" "),
-        first_spec: first.spec.to_string(),
-        second_spec: second.spec.to_string(),
+        first_spec: seated[0].spec.to_string(),
+        second_spec: seated[1].spec.to_string(),
+        // Two-player rows leave it empty: `Row::seats` reads that as 2 in both schemas.
+        players: (players > 2).then_some(players as u8),
+        ..Row::default()
     };
+    for seat in 2..players.min(4) {
+        let (name, spec, score, time, max, nodes) = if seat == 2 {
+            (
+                &mut row.third,
+                &mut row.third_spec,
+                &mut row.third_score,
+                &mut row.third_ms,
+                &mut row.third_max_ms,
+                &mut row.third_nodes,
+            )
+        } else {
+            (
+                &mut row.fourth,
+                &mut row.fourth_spec,
+                &mut row.fourth_score,
+                &mut row.fourth_ms,
+                &mut row.fourth_max_ms,
+                &mut row.fourth_nodes,
+            )
+        };
+        if extra(seat) {
+            *name = row_seat(seat);
+            *spec = spec_of(seat);
+            *score = total(seat);
+            *time = Some(ms(record.time[seat]));
+            *max = Some(ms(record.max_time[seat]));
+            *nodes = Some(record.nodes[seat]);
+        }
+    }
+    let fault = record.fault.as_ref().map(|message| {
+        let loser = row
+            .faulting_seat()
+            .and_then(|seat| seated.get(seat))
+            .map_or("?", |entry| entry.name.as_str());
+        format!(
+            "game {} ({}): `{loser}` {}: {message}",
+            game.index,
+            experiment.variants[game.variant],
+            record.termination.as_str()
+        )
+    });
     (row, fault)
 }
 
@@ -241,13 +284,10 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
         Termination::Timeout => 2,
         _ => return,
     };
-    // The loser faulted.
-    let loser = if row.result == "1-0" {
-        &row.second
-    } else {
-        &row.first
-    };
-    faults.entry(loser.clone()).or_default()[slot] += 1;
+    let names = row.seat_names();
+    if let Some(loser) = row.faulting_seat().and_then(|seat| names.get(seat)) {
+        faults.entry((*loser).to_string()).or_default()[slot] += 1;
+    }
 }
 
 /// A place to move an old file aside to: `<file>.old-N`, the first N not taken.
@@ -364,7 +404,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
 
     let threads = thread_count(options.threads, experiment);
     summary.threads = threads;
-    let mut writer = RowWriter::append(&csv, needs_header)?;
+    let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
     let log_path = csv.with_extension("faults.log");
     let mut fault_log: Option<fs::File> = None;
 
@@ -530,8 +570,9 @@ impl ProgressDisplay {
     }
 }
 
-/// The number of games per variant and pair, for `--dry-run`.
-pub fn schedule_table(experiment: &Experiment) -> Vec<(String, String, String, u64)> {
+/// The number of games per variant and group of agents (a pair, or 3 or 4 agents), for
+/// `--dry-run`: (variant id, the agents' names, games).
+pub fn schedule_table(experiment: &Experiment) -> Vec<(String, Vec<String>, u64)> {
     let schedule = Schedule::new(experiment);
     schedule
         .pairings()
@@ -539,8 +580,10 @@ pub fn schedule_table(experiment: &Experiment) -> Vec<(String, String, String, u
         .map(|p| {
             (
                 experiment.variants[p.variant].to_string(),
-                experiment.agents[p.a].name.clone(),
-                experiment.agents[p.b].name.clone(),
+                p.agents
+                    .iter()
+                    .map(|&a| experiment.agents[a].name.clone())
+                    .collect(),
                 p.games,
             )
         })

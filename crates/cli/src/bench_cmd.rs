@@ -383,9 +383,9 @@ fn solve_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
     let last = &runs[runs.len() - 1];
     let value = match last.outcome() {
         Some(rules::Outcome::Win(rules::Player::First)) => "first player wins",
-        Some(rules::Outcome::Win(rules::Player::Second)) => "second player wins",
+        Some(rules::Outcome::Win(_)) => "second player wins",
         Some(rules::Outcome::Draw) => "draw",
-        None => "unknown",
+        Some(rules::Outcome::Ranked(_)) | None => "unknown",
     };
     figure(
         &format!("solve.{name}"),

@@ -52,7 +52,10 @@ pub fn list() -> Result<()> {
     );
     println!("                mnk-15x15k5-caro (caro), mnk-15x15k5-exact-center, mnk-4x7k4");
     println!("      moves: column letter + row number (a1 top-left), or 0-based row,col like 2,1");
-    println!("  O An Quan: oanquan[-mandarinN][-stop][-youngN][-end]");
+    println!("  O An Quan: oanquan[-3p|-4p][-mandarinN][-stop][-youngN][-end]");
+    println!(
+        "      -3p, -4p: three or four players on a ring of 6 cells each (canonical: 2, also -2p)"
+    );
     println!("      -mandarinN: a mandarin piece is worth N (canonical 10)");
     println!(
         "      -stop: an empty mandarin cell ends the turn instead of opening a capture (canonical: gap)"
@@ -63,19 +66,18 @@ pub fn list() -> Result<()> {
     println!(
         "      -end: a player who must refill an empty side and cannot pay 5 ends the game (canonical: borrow)"
     );
-    println!("      examples: oanquan, oanquan-mandarin5, oanquan-stop-young5");
+    println!("      examples: oanquan, oanquan-mandarin5, oanquan-stop-young5, oanquan-3p");
     println!(
         "      moves: square label (1-5 player 1, 6-10 player 2) + direction P or T (R or L), like 3P"
     );
+    println!(
+        "      3-4 players: squares 1-15 or 1-20 along the ring (player 1: 1-5, player 2: 6-10, ...),"
+    );
+    println!("                 P towards increasing labels for everyone, like 12P");
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
     for kind in agents::KINDS.iter().filter(|k| k.listed) {
-        println!(
-            "  {:<10} {} [{}]",
-            kind.name,
-            kind.summary,
-            kind.plays.describe()
-        );
+        println!("  {:<10} {} [{}]", kind.name, kind.summary, kind.reach());
         for param in kind.params {
             let setting = format!("{}={}", param.name, param.default);
             println!("      {setting:<22} {}", param.doc);
@@ -128,22 +130,46 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     }
 }
 
-fn player_number(player: Player) -> u8 {
-    match player {
-        Player::First => 1,
-        Player::Second => 2,
+fn player_number(player: Player) -> usize {
+    player.index() + 1
+}
+
+/// The name of `player` in `G`'s own words: X and O, or player 1, 2, 3, 4.
+pub fn player_name<G: Game>(position: &G, player: Player) -> String {
+    match position.variant() {
+        Variant::Mnk(_) if player == Player::First => "X".into(),
+        Variant::Mnk(_) => "O".into(),
+        Variant::OanQuan(_) => format!("player {}", player_number(player)),
     }
 }
 
-/// The name of `player` in `G`'s own words: X and O, or player 1 and 2.
-pub fn player_name<G: Game>(position: &G, player: Player) -> String {
-    match position.variant() {
-        Variant::Mnk(_) => match player {
-            Player::First => "X".into(),
-            Player::Second => "O".into(),
-        },
-        Variant::OanQuan(_) => format!("player {}", player_number(player)),
-    }
+/// The places of a finished game of three or more players in words: `player 2 first (41),
+/// player 1 second (35), player 3 third (29)`.
+pub fn places_text<G: Game>(position: &G, outcome: rules::Outcome) -> String {
+    let totals = position.totals();
+    let mut seats: Vec<Player> = Player::all(position.num_players()).collect();
+    seats.sort_by_key(|&p| (outcome.place(p), p.index()));
+    seats
+        .iter()
+        .map(|&p| {
+            let place = outcome.place(p);
+            let ordinal = match place {
+                1 => "first",
+                2 => "second",
+                3 => "third",
+                _ => "fourth",
+            };
+            let shared = seats.iter().filter(|&&q| outcome.place(q) == place).count() > 1;
+            let total = totals
+                .as_ref()
+                .and_then(|t| t.get(p.index()))
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            let tie = if shared { " (shared)" } else { "" };
+            format!("{} {ordinal}{tie}{total}", player_name(position, p))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Result<()> {
@@ -168,6 +194,13 @@ fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Resu
         print_position(&position, multiline);
     }
     match position.outcome() {
+        Some(outcome) if position.num_players() > 2 => {
+            println!(
+                "result: {} ({})",
+                outcome.result_text(),
+                places_text(&position, outcome)
+            );
+        }
         Some(outcome) => {
             let verdict = match outcome.winner() {
                 Some(p) => format!("{} wins", player_name(&position, p)),
@@ -180,13 +213,14 @@ fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Resu
             player_name(&position, position.side_to_move())
         ),
     }
-    if let Some([first, second]) = position.totals() {
+    if let Some(totals) = position.totals() {
         let label = if position.is_over() {
             "final totals"
         } else {
             "totals if it ended now"
         };
-        println!("{label}: {first} - {second}");
+        let shown: Vec<String> = totals.iter().map(i32::to_string).collect();
+        println!("{label}: {}", shown.join(" - "));
     }
     Ok(())
 }

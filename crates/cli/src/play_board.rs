@@ -66,7 +66,7 @@ impl Board for Mnk {
                 };
                 let (mark, ink) = match self.stone(cell) {
                     Some(Player::First) => ("X", BOLD_RED),
-                    Some(Player::Second) => ("O", BOLD_BLUE),
+                    Some(_) => ("O", BOLD_BLUE),
                     None => (".", DIM),
                 };
                 let text = if line.contains(&cell) {

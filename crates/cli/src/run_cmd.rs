@@ -230,7 +230,7 @@ pub fn run(args: RunArgs) -> Result<()> {
 
 fn dry_run(experiment: &Experiment) -> Result<()> {
     let table = arena::schedule_table(experiment);
-    let total: u64 = table.iter().map(|row| row.3).sum();
+    let total: u64 = table.iter().map(|row| row.2).sum();
     println!(
         "{}: {} variants, {} agents, {} games per pair, {total} games",
         experiment.name,
@@ -241,10 +241,14 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
     for variant in &experiment.variants {
         let id = variant.to_string();
         let rows: Vec<_> = table.iter().filter(|row| row.0 == id).collect();
-        let games: u64 = rows.iter().map(|row| row.3).sum();
-        println!("{id}: {games} games in {} pairs", rows.len());
-        for (_, a, b, n) in rows {
-            println!("  {a} vs {b}: {n}");
+        let games: u64 = rows.iter().map(|row| row.2).sum();
+        let groups = match variant.players() {
+            2 => "pairs".to_string(),
+            n => format!("groups of {n} (each in its {n} seat orders)"),
+        };
+        println!("{id}: {games} games in {} {groups}", rows.len());
+        for (_, names, n) in rows {
+            println!("  {}: {n}", names.join(" vs "));
         }
         let idle = arena::run::idle_agents(experiment, variant);
         if !idle.is_empty() {

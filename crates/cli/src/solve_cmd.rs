@@ -70,20 +70,19 @@ fn position_after<G: Game>(start: G, moves: &str) -> Result<G> {
 }
 
 /// The player's name in the game's own words.
-fn player_name<G: AgentGame>(player: Player) -> &'static str {
-    match (G::FAMILY, player) {
-        (agents::Family::Mnk, Player::First) => "X (first player)",
-        (agents::Family::Mnk, Player::Second) => "O (second player)",
-        (_, Player::First) => "player 1 (first player)",
-        (_, Player::Second) => "player 2 (second player)",
+fn player_name<G: AgentGame>(player: Player) -> String {
+    match (G::FAMILY, player.index()) {
+        (agents::Family::Mnk, 0) => "X (first player)".into(),
+        (agents::Family::Mnk, _) => "O (second player)".into(),
+        (_, seat) => format!("player {} ({} player)", seat + 1, player.name()),
     }
 }
 
-fn describe_outcome(outcome: Outcome) -> &'static str {
+fn describe_outcome(outcome: Outcome) -> String {
     match outcome {
-        Outcome::Win(Player::First) => "first player wins",
-        Outcome::Win(Player::Second) => "second player wins",
-        Outcome::Draw => "draw",
+        Outcome::Win(player) => format!("{} player wins", player.name()),
+        Outcome::Draw => "draw".into(),
+        Outcome::Ranked(ranking) => format!("places {}", Outcome::Ranked(ranking).result_text()),
     }
 }
 

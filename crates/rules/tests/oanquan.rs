@@ -305,7 +305,7 @@ fn the_game_ends_when_both_mandarin_cells_are_empty_and_sides_are_scored() {
     );
     assert!(end.is_over());
     // Totals: player 1 has 30 and no seeds; player 2 has 39 and 1 seed on its squares.
-    assert_eq!(end.totals(), Some([30, 40]));
+    assert_eq!(end.totals().as_deref(), Some(&[30, 40][..]));
     assert_eq!(end.outcome(), Some(Outcome::Win(Player::Second)));
     let mut moves = MoveList::new();
     end.legal_moves(&mut moves);

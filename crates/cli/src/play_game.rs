@@ -251,7 +251,7 @@ fn announce<G: Board>(start: &G, table: &Table, names: &[String], screen: &Scree
     if table.seats.contains(&Seat::Human) {
         screen.say(format!(
             "type a move ({}), or help for the commands",
-            G::MOVE_HELP
+            start.move_help()
         ))?;
     }
     screen.prompt(&start.draw(None, screen.colour))
@@ -489,7 +489,7 @@ fn human_turn<G: Board>(
                 } else {
                     "take back your last move and the reply to it"
                 };
-                screen.say(format!("a move: {}", G::MOVE_HELP))?;
+                screen.say(format!("a move: {}", game.position.move_help()))?;
                 screen.say(format!(
                     "commands: undo ({undo}), hint (what {} would play), moves (the legal \
                      moves), quit (leave the game), help",

@@ -237,12 +237,9 @@ impl TableDrawing for OanQuan {
                 .squares(player)
                 .iter()
                 .map(|&index| {
-                    let mv = rules::Sow::new(
-                        index as u8,
-                        rules::oanquan::Direction::Right,
-                        self.num_players() as u8,
-                    );
-                    let text = format!("{}:{}", mv.label(), self.seeds(index));
+                    let mv = rules::Sow::new(index as u8, rules::oanquan::Direction::Right);
+                    let label = mv.label(self.num_players() as u8);
+                    let text = format!("{label}:{}", self.seeds(index));
                     if last.is_some_and(|mv| usize::from(mv.square) == index) {
                         paint(&format!("({text})"), REVERSE, colour)
                     } else {

@@ -131,32 +131,27 @@ pub enum Direction {
     Left,
 }
 
-/// A move: sow one of the mover's squares in a direction.
+/// A move: sow one of the mover's squares in a direction. Like every move it means something
+/// only with its position: the notation (`3P`) and the sense of `P` depend on the number of
+/// players, so it is written by [`Game::format_move`] (two bytes keep move lists small).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sow {
     /// The ring index of the square (6s..6s+4 for seat s: 0-4 for player 1, 6-10 for player 2).
     pub square: u8,
     /// The direction (see [`Direction`]).
     pub direction: Direction,
-    /// The number of players of the game the move belongs to (it decides the notation).
-    players: u8,
 }
 
 impl Sow {
-    /// The move that sows the square at ring index `square` towards `direction`, in a game of
-    /// `players` players.
-    pub const fn new(square: u8, direction: Direction, players: u8) -> Sow {
-        Sow {
-            square,
-            direction,
-            players,
-        }
+    /// The move that sows the square at ring index `square` towards `direction`.
+    pub const fn new(square: u8, direction: Direction) -> Sow {
+        Sow { square, direction }
     }
 
-    /// The square's label as players type it: 1-5 for player 1 and 10-6 for player 2 of two;
-    /// 1..5N along the ring for three or four players.
-    pub fn label(self) -> u8 {
-        label_of(usize::from(self.square), self.players)
+    /// The square's label as players type it in a game of `players` players: 1-5 for player 1
+    /// and 10-6 for player 2 of two; 1..5N along the ring for three or four players.
+    pub fn label(self, players: u8) -> u8 {
+        label_of(usize::from(self.square), players)
     }
 
     /// The player who owns the square.
@@ -164,20 +159,19 @@ impl Sow {
         Player::seat(usize::from(self.square) / 6 % MAX_PLAYERS)
     }
 
-    /// Whether this sowing runs towards increasing ring index.
+    /// Whether this sowing runs towards increasing ring index in a game of `players`.
     #[inline]
-    fn forward(self) -> bool {
-        (self.direction == Direction::Right) != (self.players == 2 && self.square >= 6)
+    fn forward(self, players: u8) -> bool {
+        (self.direction == Direction::Right) != (players == 2 && self.square >= 6)
     }
-}
 
-impl fmt::Display for Sow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The move in the notation of a game of `players` players: `3P`, `12T`.
+    pub fn text(self, players: u8) -> String {
         let letter = match self.direction {
             Direction::Right => 'P',
             Direction::Left => 'T',
         };
-        write!(f, "{}{letter}", self.label())
+        format!("{}{letter}", self.label(players))
     }
 }
 
@@ -206,9 +200,12 @@ fn index_of(label: u8, players: u8) -> usize {
     }
 }
 
+/// Bit `i` set for every ring index `i` that is a mandarin cell (5, 11, 17, 23).
+const MANDARIN_CELLS: u32 = 1 << 5 | 1 << 11 | 1 << 17 | 1 << 23;
+
 #[inline]
 fn is_mandarin(index: usize) -> bool {
-    index % 6 == 5
+    (MANDARIN_CELLS >> index) & 1 != 0
 }
 
 /// The squares of `player`, as ring indices in label order (player 2 of two: 10, 9, 8, 7, 6).
@@ -228,8 +225,9 @@ pub struct OanQuan {
     rules: OanQuanRules,
     /// Small seeds per cell (the first `6 * players`); mandarin cells count their seeds here too.
     seeds: [u8; MAX_CELLS],
-    /// Whether the mandarin cell of each seat (index 6s+5) still holds its piece.
-    pieces: [bool; MAX_PLAYERS],
+    /// Bit `i` is set while the mandarin cell at ring index `i` (6s+5) holds its piece: one
+    /// shift tells whether any cell holds one, and all are gone when the word is 0.
+    pieces: u32,
     /// Captured value per seat; negative after borrowing.
     captures: [i32; MAX_PLAYERS],
     to_move: Player,
@@ -253,8 +251,7 @@ impl OanQuan {
                 *cell = START_SEEDS;
             }
         }
-        let mut pieces = [false; MAX_PLAYERS];
-        pieces[..usize::from(rules.players)].fill(true);
+        let pieces = MANDARIN_CELLS & ((1u32 << rules.cells()) - 1);
         OanQuan {
             rules,
             seeds,
@@ -312,7 +309,11 @@ impl OanQuan {
         for (cell, &count) in position.seeds.iter_mut().zip(seeds) {
             *cell = u8::try_from(count).expect("at most 255 seeds on a cell");
         }
-        position.pieces[..players].copy_from_slice(pieces);
+        position.pieces = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, held)| **held)
+            .fold(0, |mask, (seat, _)| mask | 1 << (6 * seat + 5));
         position.captures[..players].copy_from_slice(captures);
         position.to_move = to_move;
         if position.mandarins_empty() {
@@ -342,8 +343,9 @@ impl OanQuan {
     }
 
     /// Whether the mandarin cell at ring index `index` still holds its piece.
+    #[inline]
     pub fn has_piece(&self, index: usize) -> bool {
-        is_mandarin(index) && self.pieces[index / 6]
+        (self.pieces >> index) & 1 != 0
     }
 
     /// The value held by ring cell `index`: its seeds, plus the piece's value on a mandarin cell.
@@ -365,11 +367,15 @@ impl OanQuan {
     /// The seeds on `player`'s five squares.
     #[inline]
     pub fn side_seeds(&self, player: Player) -> i32 {
-        let base = 6 * player.index();
-        self.seeds[base..base + 5]
-            .iter()
-            .map(|&s| i32::from(s))
-            .sum()
+        self.side(player).iter().map(|&s| i32::from(s)).sum()
+    }
+
+    /// The five squares of `player`, in ring order. (A seat is below 4, so the compiler sees
+    /// that the slice is inside the ring and checks no bounds.)
+    #[inline]
+    fn side(&self, player: Player) -> &[u8; 5] {
+        let base = 6 * (player.index() & 3);
+        self.seeds[base..base + 5].try_into().expect("five squares")
     }
 
     /// The squares of `player` as ring indices, in label order.
@@ -396,7 +402,7 @@ impl OanQuan {
         let count = if players == 2 { 10 } else { 5 * players };
         (1..=count)
             .contains(&label)
-            .then(|| Sow::new(index_of(label, players) as u8, direction, players))
+            .then(|| Sow::new(index_of(label, players) as u8, direction))
     }
 
     #[inline]
@@ -406,15 +412,13 @@ impl OanQuan {
 
     #[inline]
     fn mandarins_empty(&self) -> bool {
-        (5..self.cells()).step_by(6).all(|i| self.cell_is_empty(i))
+        self.pieces == 0 && (5..self.cells()).step_by(6).all(|i| self.seeds[i] == 0)
     }
 
     fn capture(&mut self, player: Player, index: usize) {
         self.captures[player.index()] += self.cell_value(index);
         self.seeds[index] = 0;
-        if is_mandarin(index) {
-            self.pieces[index / 6] = false;
-        }
+        self.pieces &= !(1 << index);
     }
 
     /// Whether the capture rule may take the cell at `index` (the young-mandarin rule).
@@ -431,17 +435,20 @@ impl OanQuan {
     }
 
     /// Sows from `start`, relays, and captures, as one turn of `player`.
+    #[inline]
     fn sow(&mut self, player: Player, start: usize, forward: bool) {
-        let last = self.cells() - 1;
-        let next = |i: usize| {
-            if forward {
-                if i == last { 0 } else { i + 1 }
-            } else if i == 0 {
-                last
-            } else {
-                i - 1
-            }
-        };
+        // One copy of the loop per ring size, so that stepping round it is a remainder by a
+        // constant, as it was when the ring always had 12 cells.
+        match self.rules.players {
+            2 => self.sow_ring::<12>(player, start, forward),
+            3 => self.sow_ring::<18>(player, start, forward),
+            _ => self.sow_ring::<24>(player, start, forward),
+        }
+    }
+
+    fn sow_ring<const CELLS: usize>(&mut self, player: Player, start: usize, forward: bool) {
+        let step = if forward { 1 } else { CELLS - 1 };
+        let next = |i: usize| (i + step) % CELLS;
         let mut from = start;
         loop {
             let mut hand = std::mem::take(&mut self.seeds[from]);
@@ -503,6 +510,35 @@ impl OanQuan {
     }
 }
 
+impl OanQuan {
+    /// [`Game::hash_key`] for a ring of `CELLS` cells and `PLAYERS` seats. Two-player keys are
+    /// those of the original 12-cell layout, bit for bit, so that transposition tables (and
+    /// the games they decide) behave exactly as before.
+    #[inline]
+    fn hash_ring<const CELLS: usize, const PLAYERS: usize>(&self) -> u64 {
+        let mut h = splitmix64(self.to_move.index() as u64);
+        for chunk in self.seeds[..CELLS].chunks(4) {
+            let word = chunk
+                .iter()
+                .fold(0u64, |acc, &s| (acc << 16) | u64::from(s));
+            h = splitmix64(h ^ word);
+        }
+        let pieces = (0..PLAYERS).fold(0u64, |acc, seat| {
+            acc | (u64::from(self.pieces >> (6 * seat + 5)) & 1) << seat
+        });
+        let mut h = splitmix64(h ^ pieces);
+        for pair in self.captures[..PLAYERS].chunks(2) {
+            let word = match *pair {
+                [a, b] => (a as u32 as u64) << 32 | (b as u32 as u64),
+                [a] => (a as u32 as u64) << 32,
+                _ => 0,
+            };
+            h = splitmix64(h ^ word);
+        }
+        h
+    }
+}
+
 impl Game for OanQuan {
     type Move = Sow;
 
@@ -535,13 +571,17 @@ impl Game for OanQuan {
         if self.result.is_some() {
             return;
         }
-        let refill = self.must_refill(self.to_move);
-        let players = self.rules.players;
-        for index in squares(self.to_move, players) {
-            if refill || self.seeds[index] > 0 {
-                for direction in [Direction::Right, Direction::Left] {
-                    out.push(Sow::new(index as u8, direction, players));
-                }
+        let side = self.side(self.to_move);
+        let refill = side.iter().all(|&s| s == 0);
+        let base = 6 * (self.to_move.index() & 3);
+        // Label order: along the ring, but player 2 of two counts its squares 6-10 backwards.
+        let backwards = self.rules.players == 2 && base == 6;
+        for k in 0..5 {
+            let at = if backwards { 4 - k } else { k };
+            if refill || side[at] > 0 {
+                let square = (base + at) as u8;
+                out.push(Sow::new(square, Direction::Right));
+                out.push(Sow::new(square, Direction::Left));
             }
         }
     }
@@ -550,7 +590,6 @@ impl Game for OanQuan {
     fn is_legal(&self, mv: Sow) -> bool {
         let index = usize::from(mv.square);
         self.result.is_none()
-            && mv.players == self.rules.players
             && index < self.cells()
             && !is_mandarin(index)
             && mv.player() == self.to_move
@@ -558,14 +597,18 @@ impl Game for OanQuan {
     }
 
     fn play_unchecked(&mut self, mv: Sow) {
-        debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {self}");
         let player = self.to_move;
         if self.must_refill(player) {
             let base = 6 * player.index();
             self.seeds[base..base + 5].fill(1);
             self.captures[player.index()] -= 5;
         }
-        self.sow(player, usize::from(mv.square), mv.forward());
+        self.sow(
+            player,
+            usize::from(mv.square),
+            mv.forward(self.rules.players),
+        );
         self.plies += 1;
         self.to_move = player.next(usize::from(self.rules.players));
         let cannot_refill = self.rules.empty_side == EmptySide::End
@@ -577,30 +620,11 @@ impl Game for OanQuan {
     }
 
     fn hash_key(&self) -> u64 {
-        // Two-player keys are those of the original 12-cell layout, bit for bit, so that
-        // transposition tables (and the games they decide) behave exactly as before.
-        let players = usize::from(self.rules.players);
-        let mut h = splitmix64(self.to_move.index() as u64);
-        for chunk in self.seeds[..self.cells()].chunks(4) {
-            let word = chunk
-                .iter()
-                .fold(0u64, |acc, &s| (acc << 16) | u64::from(s));
-            h = splitmix64(h ^ word);
+        match self.rules.players {
+            2 => self.hash_ring::<12, 2>(),
+            3 => self.hash_ring::<18, 3>(),
+            _ => self.hash_ring::<24, 4>(),
         }
-        let pieces = self.pieces[..players]
-            .iter()
-            .enumerate()
-            .fold(0u64, |acc, (i, &p)| acc | (u64::from(p) << i));
-        let mut h = splitmix64(h ^ pieces);
-        for pair in self.captures[..players].chunks(2) {
-            let word = match *pair {
-                [a, b] => (a as u32 as u64) << 32 | (b as u32 as u64),
-                [a] => (a as u32 as u64) << 32,
-                _ => 0,
-            };
-            h = splitmix64(h ^ word);
-        }
-        h
     }
 
     fn parse_move(&self, text: &str) -> Result<Sow, MoveError> {
@@ -652,12 +676,12 @@ impl Game for OanQuan {
         };
         if self.result.is_some() {
             return Err(MoveError::GameOver {
-                text: mv.to_string(),
+                text: self.format_move(mv),
             });
         }
         if mv.player() != self.to_move {
             return Err(MoveError::Illegal {
-                text: mv.to_string(),
+                text: self.format_move(mv),
                 reason: format!(
                     "square {label} belongs to player {}; the player to move sows squares {}",
                     mv.player().index() + 1,
@@ -667,7 +691,7 @@ impl Game for OanQuan {
         }
         if !self.is_legal(mv) {
             return Err(MoveError::Illegal {
-                text: mv.to_string(),
+                text: self.format_move(mv),
                 reason: format!("square {label} is empty"),
             });
         }
@@ -675,7 +699,7 @@ impl Game for OanQuan {
     }
 
     fn format_move(&self, mv: Sow) -> String {
-        mv.to_string()
+        mv.text(self.rules.players)
     }
 
     fn adjudicate(&self) -> Outcome {

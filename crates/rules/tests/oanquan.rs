@@ -77,7 +77,11 @@ fn every_opening_move_of_player_one_captures() {
     assert_eq!(moves.len(), 10);
     for &mv in &moves {
         let next = start.child(mv);
-        assert!(next.captures(Player::First) > 0, "{mv} captures nothing");
+        assert!(
+            next.captures(Player::First) > 0,
+            "{} captures nothing",
+            start.format_move(mv)
+        );
     }
 }
 

@@ -33,11 +33,7 @@ impl AgentGame for OanQuan {
     fn illegal_move(&self) -> Sow {
         // A square of the next player, never the one to move.
         let next = self.side_to_move().next(self.num_players());
-        Sow::new(
-            6 * next.index() as u8,
-            Direction::Right,
-            self.num_players() as u8,
-        )
+        Sow::new(6 * next.index() as u8, Direction::Right)
     }
 
     #[inline]

@@ -231,8 +231,13 @@ pub fn run(args: RunArgs) -> Result<()> {
 fn dry_run(experiment: &Experiment) -> Result<()> {
     let table = arena::schedule_table(experiment);
     let total: u64 = table.iter().map(|row| row.2).sum();
+    let per_seating = if experiment.variants.iter().any(|v| v.players() > 2) {
+        " (per seat order for 3-4 players)"
+    } else {
+        ""
+    };
     println!(
-        "{}: {} variants, {} agents, {} games per pair, {total} games",
+        "{}: {} variants, {} agents, {} games per pair{per_seating}, {total} games",
         experiment.name,
         experiment.variants.len(),
         experiment.agents.len(),

@@ -150,9 +150,12 @@ fn print_standings(pool: &report::PoolRatings) {
         );
     }
     let mut group = 0;
-    for (rank, s) in pool.standings.iter().enumerate() {
+    let mut rank = 0;
+    for s in &pool.standings {
+        rank += 1;
         if s.group != group {
             group = s.group;
+            rank = 1;
             if pool.groups > 1 {
                 println!("  group {group}");
             }
@@ -173,7 +176,7 @@ fn print_standings(pool: &report::PoolRatings) {
         };
         println!(
             "  {:>3}  {:<width$}  {:>6}  {:>14}  {:>5.1}%  {:>7}  {}",
-            rank + 1,
+            rank,
             name,
             s.games,
             format!("{}-{}-{}", s.wins, s.draws, s.losses),

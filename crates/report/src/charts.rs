@@ -111,7 +111,10 @@ pub(crate) fn draw_all(
             files.places.insert(pool.pool.clone(), stem);
         }
         let stem = file_stem("elo", &pool.pool);
-        render(dir, &stem, &EloChart::new(pool, options))?;
+        let consistency = (pool.pool == ALL_POOL)
+            .then_some(summary.consistency)
+            .flatten();
+        render(dir, &stem, &EloChart::new(pool, options, consistency))?;
         files.elo.insert(pool.pool.clone(), stem);
         let stem = file_stem("head-to-head", &pool.pool);
         render(dir, &stem, &HeatMap::new(pool))?;
@@ -337,6 +340,8 @@ struct EloRow {
 /// leave open is an arrow; the anchor is a diamond without a bar.
 struct EloChart {
     title: String,
+    /// A line under the title (the pooled chart's test of one strength per agent).
+    subtitle: Option<String>,
     x_label: String,
     /// Best first.
     rows: Vec<EloRow>,
@@ -345,7 +350,7 @@ struct EloChart {
 }
 
 impl EloChart {
-    fn new(pool: &PoolRatings, options: &Options) -> Self {
+    fn new(pool: &PoolRatings, options: &Options, consistency: Option<crate::Consistency>) -> Self {
         let rows = pool
             .standings
             .iter()
@@ -375,8 +380,25 @@ impl EloChart {
         if pool.standings.iter().any(|s| !s.finite) {
             x_label.push_str("; † no finite maximum: tiers placed by the weak prior");
         }
+        let subtitle = consistency.map(|test| {
+            let verdict = if test.p_value < 0.05 {
+                "rejected: strengths differ between variants, the pooled rating averages them"
+            } else {
+                "not rejected"
+            };
+            let p = if test.p_value < 1e-4 {
+                format!("{:.0e}", test.p_value)
+            } else {
+                format!("{:.4}", test.p_value)
+            };
+            format!(
+                "One strength per agent across variants: χ² = {:.1} on {} df, p = {p}, {verdict}",
+                test.statistic, test.degrees_of_freedom
+            )
+        });
         Self {
             title,
+            subtitle,
             x_label,
             rows,
             centre: pool.anchor.as_ref().map_or(0.0, |(_, elo)| *elo),
@@ -481,9 +503,27 @@ impl Chart for EloChart {
         let right_pad = span * (right_room / (1.0 - right_room).max(0.2)).min(3.0);
         let x_range = (low - 0.05 * span)..(high + right_pad);
         // Row k (0 = best) sits at y = n - 1 - k, so the best is at the top.
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, bold(24.0))
-            .margin(20)
+        let mut builder = ChartBuilder::on(root);
+        if let Some(subtitle) = &self.subtitle {
+            let centre = (CHART_SIZE.0 / 2) as i32;
+            root.draw(&Text::new(
+                self.title.clone(),
+                (centre, 16),
+                TextStyle::from(bold(24.0)).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+            root.draw(&Text::new(
+                subtitle.clone(),
+                (centre, 50),
+                TextStyle::from(font(15.0)).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+            builder.margin_top(80);
+        } else {
+            builder.caption(&self.title, bold(24.0)).margin_top(20);
+        }
+        let mut chart = builder
+            .margin_left(20)
+            .margin_right(20)
+            .margin_bottom(20)
             .x_label_area_size(60)
             .y_label_area_size(name_width + 20)
             .build_cartesian_2d(x_range, -0.5..n as f64 - 0.5)?;

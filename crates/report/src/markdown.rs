@@ -276,7 +276,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              decisive game added, so a pairing of only draws still shows some variance. In \
              simulated round robins of 2 to 10 agents at 10 and 40 games per pair these \
              intervals held the true rating 94–97% of the time, where the percentile bootstrap \
-             held it 89–95% of the time."
+             held it 88–95% of the time (the figures are in the README)."
             .to_owned(),
         Intervals::Bootstrap => format!(
             "**Intervals.** The 95% interval is a percentile bootstrap over {} replicates \

@@ -477,30 +477,40 @@ pub(crate) fn rate_games(
                     Some((_, value)) if anchor_at.is_some() => value,
                     _ => 0.0,
                 };
-                for a in 0..m {
-                    if Some(a) == anchor_at {
-                        continue;
-                    }
-                    let contrast: Vec<f64> = (0..m)
-                        .map(|j| match anchor_at {
-                            Some(k) => f64::from(u8::from(j == a)) - f64::from(u8::from(j == k)),
-                            None => f64::from(u8::from(j == a)) - 1.0 / m as f64,
-                        })
-                        .collect();
-                    let centre = crate::model::dot(&contrast, theta);
-                    let target = if draws {
-                        CHI2_1_95 * sub.dispersion(theta, &contrast).max(1e-6)
-                    } else {
-                        CHI2_1_95
-                    };
-                    let (open_below, open_above) = open[members[a]];
-                    let (low, high) = sub.profile_interval(
-                        &contrast, centre, supremum, target, penalty, open_below, open_above, theta,
-                    );
-                    intervals[members[a]] = Some(Interval {
-                        low: low.map(|c| base + c * ELO_PER_NAT),
-                        high: high.map(|c| base + c * ELO_PER_NAT),
-                    });
+                // Each agent's interval is a search of its own: in parallel, each the same
+                // whatever the thread count.
+                let found: Vec<(usize, Interval)> = (0..m)
+                    .into_par_iter()
+                    .filter(|&a| Some(a) != anchor_at)
+                    .map(|a| {
+                        let contrast: Vec<f64> = (0..m)
+                            .map(|j| match anchor_at {
+                                Some(k) => {
+                                    f64::from(u8::from(j == a)) - f64::from(u8::from(j == k))
+                                }
+                                None => f64::from(u8::from(j == a)) - 1.0 / m as f64,
+                            })
+                            .collect();
+                        let centre = crate::model::dot(&contrast, theta);
+                        let target = if draws {
+                            CHI2_1_95 * sub.dispersion(theta, &contrast).max(1e-6)
+                        } else {
+                            CHI2_1_95
+                        };
+                        let (open_below, open_above) = open[members[a]];
+                        let (low, high) = sub.profile_interval(
+                            &contrast, centre, supremum, target, penalty, open_below, open_above,
+                            theta,
+                        );
+                        let interval = Interval {
+                            low: low.map(|c| base + c * ELO_PER_NAT),
+                            high: high.map(|c| base + c * ELO_PER_NAT),
+                        };
+                        (members[a], interval)
+                    })
+                    .collect();
+                for (agent, interval) in found {
+                    intervals[agent] = Some(interval);
                 }
                 // The gaps between consecutive tiers, where there are several.
                 let group = fit.group[members[0]];

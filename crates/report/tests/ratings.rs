@@ -405,6 +405,15 @@ fn the_bootstrap_reproduces_from_its_seed_whatever_the_threads() {
     assert_eq!(one, on(3));
     let other_seed = analyse(&games, &options.clone().with_seed(4));
     assert_ne!(one.pools, other_seed.pools);
+    // The profile intervals are searched agent by agent in parallel: the same too.
+    let profile = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| analyse(&games, &Options::default()))
+    };
+    assert_eq!(profile(1), profile(3));
 }
 
 #[test]

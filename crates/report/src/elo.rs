@@ -606,6 +606,9 @@ fn resample(agents: usize, units: &[Unit], rng: &mut ChaCha8Rng) -> Group {
     let mut games = Group::new(agents);
     for unit in units {
         let total = unit.games();
+        if total == 0 {
+            continue;
+        }
         let mut counts = vec![0u64; unit.outcomes.len()];
         for _ in 0..total {
             let mut pick = rng.random_range(0..total);

@@ -88,6 +88,14 @@ pub enum SprtError {
         /// H1's Elo.
         elo1: f64,
     },
+    /// An Elo bound beyond what the model can represent.
+    #[error("elo0 and elo1 must lie within ±{limit} ({model} Elo)")]
+    TooFar {
+        /// The Elo model.
+        model: EloModel,
+        /// The largest magnitude allowed.
+        limit: f64,
+    },
     /// An error rate outside (0, 1), or `alpha + beta >= 1`.
     #[error(
         "{what} must be between 0 and 1 (exclusive), and alpha + beta less than 1; got {value}"
@@ -127,6 +135,15 @@ impl Sprt {
     ) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
             return Err(SprtError::Bounds { elo0, elo1 });
+        }
+        // Beyond these a hypothesis says the weaker side (almost) never scores, which no pair
+        // distribution with the other side's points can meet.
+        let limit = match model {
+            EloModel::Logistic => 1000.0,
+            EloModel::Normalized => 200.0,
+        };
+        if elo0.abs() > limit || elo1.abs() > limit {
+            return Err(SprtError::TooFar { model, limit });
         }
         for (what, value) in [("alpha", alpha), ("beta", beta)] {
             if !(value > 0.0 && value < 1.0) {
@@ -183,7 +200,7 @@ impl Sprt {
                 .sum::<f64>()
     }
 
-    /// The decision for a log-likelihood ratio.
+    /// The decision for a log-likelihood ratio (a ratio that is not a number decides nothing).
     pub fn decide(&self, llr: f64) -> Decision {
         if llr >= self.upper_bound() {
             Decision::AcceptH1
@@ -217,7 +234,11 @@ fn regularised(pentanomial: &[u64; 5]) -> (f64, [f64; 5]) {
 fn secular(p: &[f64; 5], a: &[f64; 5]) -> f64 {
     let low_a = a.iter().copied().fold(f64::INFINITY, f64::min);
     let high_a = a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    // 1 + x·a_i > 0 for all i: x in (−1/high_a, −1/low_a) when low_a < 0 < high_a.
+    // 1 + x·a_i > 0 for all i: x in (−1/high_a, −1/low_a) when low_a < 0 < high_a. Without a
+    // sign change no distribution on these scores meets the constraint.
+    if !(low_a < 0.0 && high_a > 0.0) {
+        return f64::NAN;
+    }
     let (mut low, mut high) = (-1.0 / high_a, -1.0 / low_a);
     let f = |x: f64| {
         p.iter()

@@ -78,6 +78,7 @@ fn llr_matches_fastchess_published_values_and_fishtest_formulas() {
     ] {
         let test = Sprt::new(elo0, elo1, 0.05, 0.05, model).unwrap();
         let llr = test.llr(&counts);
+        assert!(llr.is_finite());
         if let Some(want) = fastchess {
             assert!(
                 close(llr, want),
@@ -250,4 +251,22 @@ fn a_stronger_candidate_is_accepted() {
         }
     }
     assert!(accepted >= 48, "{accepted} of 50");
+}
+
+#[test]
+fn bounds_no_pair_distribution_can_meet_are_refused() {
+    assert!(Sprt::new(0.0, 900.0, 0.05, 0.05, EloModel::Normalized).is_err());
+    assert!(Sprt::new(-2000.0, 0.0, 0.05, 0.05, EloModel::Logistic).is_err());
+    // Within the limits, every count gives a finite LLR.
+    for model in [EloModel::Logistic, EloModel::Normalized] {
+        let far = Sprt::new(0.0, 200.0, 0.05, 0.05, model).unwrap();
+        for counts in [
+            [0, 0, 0, 0, 9],
+            [9, 0, 0, 0, 0],
+            [1, 2, 3, 4, 5],
+            [0, 0, 7, 0, 0],
+        ] {
+            assert!(far.llr(&counts).is_finite(), "{model} {counts:?}");
+        }
+    }
 }

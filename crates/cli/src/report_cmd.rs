@@ -10,7 +10,8 @@ use anyhow::Context as _;
 #[command(after_help = "\
 Examples:
   arena report results/default/games.csv
-  arena report day1.csv day2.csv --out results/merged --anchor random=0 --bootstrap 2000
+  arena report day1.csv day2.csv --out results/merged --anchor random=0
+  arena report games.csv --intervals bootstrap --bootstrap 2000 --seed 7
 
 Writes ratings.csv, standings.csv, report.md and the charts (SVG and PNG) into the folder.")]
 pub struct ReportArgs {
@@ -22,7 +23,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
-    /// Fix one agent's rating in every pool it played in, e.g. `random=0`.
+    /// Fix one agent's rating in every pool it played in, e.g. `random=0`: the rest of its
+    /// group keeps its differences to it, other groups keep mean 0.
     #[arg(long, value_name = "AGENT=ELO", value_parser = parse_anchor)]
     pub anchor: Option<(String, f64)>,
 

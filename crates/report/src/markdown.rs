@@ -163,7 +163,13 @@ fn render(report: &Report, summary: &Summary, charts: &ChartFiles, options: &Opt
              variant it played.\n"
         );
         if let Some(test) = &summary.consistency {
-            let _ = writeln!(out, "{}\n", consistency_text(test));
+            let caveat = if all.multiplayer {
+                " (The pairwise results of one N-player game are not independent, so with such \
+                 games the test is only approximate.)"
+            } else {
+                ""
+            };
+            let _ = writeln!(out, "{}{caveat}\n", consistency_text(test));
         }
         write_pool(&mut out, all, charts, report);
     }

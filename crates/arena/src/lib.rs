@@ -29,6 +29,7 @@ pub mod record;
 pub mod run;
 pub mod schedule;
 pub mod slurm;
+pub mod sprt;
 
 use std::path::PathBuf;
 

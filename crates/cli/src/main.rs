@@ -11,6 +11,7 @@ mod play_keys;
 mod report_cmd;
 mod run_cmd;
 mod solve_cmd;
+mod sprt_cmd;
 
 use std::process::ExitCode;
 
@@ -37,6 +38,8 @@ enum Command {
     Slurm(run_cmd::SlurmArgs),
     /// Ratings (Elo with 95% intervals), standings, head-to-head tables and charts from game CSVs.
     Report(report_cmd::ReportArgs),
+    /// Is the candidate stronger than the baseline? Game pairs until a sequential test decides.
+    Sprt(sprt_cmd::SprtArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
     /// What an agent plays in a position, with its search statistics.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
+        Command::Sprt(args) => sprt_cmd::sprt(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),

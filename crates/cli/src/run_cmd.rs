@@ -284,6 +284,7 @@ fn write_report(csv: &std::path::Path, out_dir: &std::path::Path) -> Result<()> 
         csv: vec![csv.to_path_buf()],
         out: Some(out_dir.to_path_buf()),
         anchor: None,
+        intervals: report::Intervals::Profile,
         bootstrap: 1000,
         seed: 1,
     })

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, RngExt, SeedableRng};
 use rules::{MoveList, Outcome, Player};
 
+use crate::memory::OutOfMemory;
 use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
 use crate::spec::bad_value;
 use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
@@ -65,7 +66,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "tree_mb",
             default: "256",
-            doc: "memory for the tree in MiB; when full, leaves are played out but not expanded",
+            doc: "memory for the tree in MiB (1-65536, and at most the machine's memory); when \
+                  full, leaves are played out but not expanded",
         },
     ],
     listed: true,
@@ -188,6 +190,11 @@ struct Node<M> {
     mv: M,
 }
 
+/// The bytes one node of the tree takes on games of type `G`.
+pub(crate) fn node_bytes<G: AgentGame>() -> usize {
+    std::mem::size_of::<Node<G::Move>>()
+}
+
 /// The MCTS agent. The tree is rebuilt for every move; the agent keeps only its memory.
 pub struct Mcts<G: AgentGame> {
     config: MctsConfig,
@@ -196,6 +203,8 @@ pub struct Mcts<G: AgentGame> {
     nodes: Vec<Node<G::Move>>,
     path: Vec<u32>,
     max_nodes: usize,
+    /// Set when the allocator refused to grow the tree: the search stops with an error.
+    out_of_memory: Option<OutOfMemory>,
 }
 
 impl<G: AgentGame> Mcts<G> {
@@ -229,6 +238,7 @@ impl<G: AgentGame> Mcts<G> {
             nodes: Vec::new(),
             path: Vec::new(),
             max_nodes,
+            out_of_memory: None,
         })
     }
 
@@ -245,6 +255,7 @@ impl<G: AgentGame> Mcts<G> {
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
             .with_tree_mb(params.u64("tree_mb", 256, 1..=65536)? as usize)
             .with_solver(params.bool("solver", true)?);
+        crate::memory::check_fits(KIND.name, "tree_mb", config.tree_mb as u64)?;
         Mcts::new(config)
     }
 
@@ -255,6 +266,9 @@ impl<G: AgentGame> Mcts<G> {
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
         if node != 0 && self.nodes.len() + moves.len() > self.max_nodes {
+            return false;
+        }
+        if !self.room_for(moves.len()) {
             return false;
         }
         let first = self.nodes.len() as u32;
@@ -275,6 +289,31 @@ impl<G: AgentGame> Mcts<G> {
         parent.count = moves.len() as u16;
         parent.expanded = true;
         true
+    }
+
+    /// Makes room for `more` nodes, growing the tree's memory (by doubling, never past
+    /// `tree_mb`) with a fallible allocation. False, with `out_of_memory` set, when the
+    /// allocator refuses.
+    fn room_for(&mut self, more: usize) -> bool {
+        let needed = self.nodes.len() + more;
+        if needed <= self.nodes.capacity() {
+            return true;
+        }
+        let target = needed
+            .max(self.nodes.capacity().saturating_mul(2))
+            .min(self.max_nodes.max(needed));
+        match self.nodes.try_reserve_exact(target - self.nodes.len()) {
+            Ok(()) => true,
+            Err(_) => {
+                self.out_of_memory = Some(OutOfMemory::new(
+                    KIND.name,
+                    "tree_mb",
+                    self.config.tree_mb,
+                    (target * node_bytes::<G>()) as u64,
+                ));
+                false
+            }
+        }
     }
 
     /// The child of `node` to descend into: an unvisited one first (in child order), else the
@@ -395,6 +434,17 @@ impl<G: AgentGame> Mcts<G> {
     }
 }
 
+impl<G: AgentGame> Mcts<G> {
+    /// The error of a search the allocator stopped.
+    fn memory_error(&mut self) -> AgentError {
+        let error = self
+            .out_of_memory
+            .take()
+            .unwrap_or_else(|| OutOfMemory::new(KIND.name, "tree_mb", self.config.tree_mb, 0));
+        AgentError::Crash(error.to_string())
+    }
+}
+
 impl<G: AgentGame> Agent<G> for Mcts<G> {
     fn choose(
         &mut self,
@@ -422,11 +472,14 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
         self.nodes.clear();
+        self.out_of_memory = None;
         // Reserve what the budget will likely need (a simulation expands at most one node),
         // up to 64 MiB, rather than growing by copies: reserving touches no memory.
         let likely = (self.config.iterations as usize).saturating_mul(moves.len() + 1);
         let cap = (64 << 20) / std::mem::size_of::<Node<G::Move>>();
-        self.nodes.reserve(likely.min(cap).min(self.max_nodes));
+        if !self.room_for(likely.min(cap).min(self.max_nodes).max(1)) {
+            return Err(self.memory_error());
+        }
         self.nodes.push(Node {
             first: 0,
             visits: 0,
@@ -440,6 +493,9 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         let mut deepest = 0;
         while simulations < self.config.iterations && self.nodes[0].proof == Proof::Unknown {
             deepest = deepest.max(self.simulate(position, &mut rng));
+            if self.out_of_memory.is_some() {
+                return Err(self.memory_error());
+            }
             simulations += 1;
             if simulations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;

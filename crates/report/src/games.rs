@@ -175,8 +175,10 @@ impl Tally {
         }
     }
 
-    /// Reads one CSV; `path` names it in error messages.
-    pub fn read_csv(path: &Path, reader: impl Read) -> Result<Tally> {
+    /// Reads one CSV; `path` names it in error messages. A game already in `seen` (the same
+    /// experiment, variant and game index) is refused, or dropped and counted when
+    /// `seen.drop` is set.
+    pub fn read_csv(path: &Path, reader: impl Read, seen: &mut Seen) -> Result<Tally> {
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
@@ -216,6 +218,21 @@ impl Tally {
                 record: &record,
                 index: &index,
             };
+            let (experiment, variant) = (row.text(Column::Experiment)?, row.text(Column::Variant)?);
+            let game = row.integer(Column::Game)?;
+            if !seen.insert(experiment, variant, game) {
+                if seen.drop {
+                    seen.dropped += 1;
+                    continue;
+                }
+                return Err(Error::Duplicate {
+                    path: path.to_path_buf(),
+                    line,
+                    experiment: experiment.to_owned(),
+                    variant: variant.to_owned(),
+                    game,
+                });
+            }
             tally.add_row(&row)?;
         }
         Ok(tally)
@@ -316,6 +333,39 @@ impl Tally {
             .or_default()
             .add(&second_side);
         Ok(())
+    }
+}
+
+/// The games read so far, by experiment and variant, their indices kept as ranges: a file in
+/// schedule order costs a few bytes per variant, not a few per game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Seen {
+    games: BTreeMap<(String, String), BTreeMap<u64, u64>>,
+    /// Drop a game read again instead of refusing it.
+    pub drop: bool,
+    /// Games dropped as read before.
+    pub dropped: u64,
+}
+
+impl Seen {
+    /// Marks the game seen; false if it was already.
+    fn insert(&mut self, experiment: &str, variant: &str, game: u64) -> bool {
+        let key = (experiment.to_owned(), variant.to_owned());
+        let ranges = self.games.entry(key).or_default();
+        let before = ranges.range(..=game).next_back().map(|(&s, &e)| (s, e));
+        if before.is_some_and(|(_, end)| game < end) {
+            return false;
+        }
+        let start = match before {
+            Some((start, end)) if end == game => start,
+            _ => game,
+        };
+        let end = match game.checked_add(1).and_then(|next| ranges.remove(&next)) {
+            Some(end) => end,
+            None => game.saturating_add(1),
+        };
+        ranges.insert(start, end);
+        true
     }
 }
 
@@ -442,6 +492,24 @@ impl Row<'_> {
     }
 }
 
+/// The length of `file` up to and including its last newline.
+pub(crate) fn complete_length(file: &mut std::fs::File) -> std::io::Result<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut end = file.metadata()?.len();
+    let mut buffer = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 /// Board size in cells, from a canonical variant id: `mnk-MxNkK…` has `M·N` cells, every
 /// O An Quan variant 12 (10 squares and 2 mandarin squares). `None` for an id of another shape.
 pub fn board_cells(variant: &str) -> Option<u64> {
@@ -463,6 +531,18 @@ pub fn board_cells(variant: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_seen_twice_are_told_apart_by_experiment_and_variant() {
+        let mut seen = Seen::default();
+        for game in [0, 1, 2, 5, 4, 3] {
+            assert!(seen.insert("e", "v", game), "{game}");
+        }
+        assert!(!seen.insert("e", "v", 4));
+        assert!(seen.insert("e", "w", 4));
+        assert!(seen.insert("f", "v", 4));
+        assert_eq!(seen.games[&("e".into(), "v".into())].len(), 1, "one range");
+    }
 
     #[test]
     fn board_cells_from_variant_ids() {

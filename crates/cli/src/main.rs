@@ -11,6 +11,7 @@ mod play_keys;
 mod report_cmd;
 mod run_cmd;
 mod solve_cmd;
+mod verify_cmd;
 
 use std::process::ExitCode;
 
@@ -39,6 +40,9 @@ enum Command {
     Report(report_cmd::ReportArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
+    /// Checks every recorded game against the schedule and the rules, and optionally against
+    /// another run of the same experiment.
+    Verify(verify_cmd::VerifyArgs),
     /// What an agent plays in a position, with its search statistics.
     Analyze(solve_cmd::AnalyzeArgs),
     /// The exact value of a position (win, draw or loss) and the moves that keep it.
@@ -78,6 +82,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
+        Command::Verify(args) => verify_cmd::verify(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),

@@ -77,7 +77,10 @@ pub fn play(args: PlayArgs) -> Result<()> {
         }
         (None, None) => match menu(&variant, &mut keys, &screen)? {
             Some(seats) => seats,
-            None => return Ok(()),
+            None => bail!(
+                "the input ended before a mode was chosen: type 1, 2, 3 or 4 at the menu, or \
+                 name the sides, like `arena play {variant} --first human --second random`"
+            ),
         },
     };
     let agents_only = !seats.contains(&Seat::Human);
@@ -162,7 +165,7 @@ pub fn easy_spec(variant: &Variant) -> AgentSpec {
 }
 
 /// Seed 004's menu: the four modes, and for a person against an agent who moves first.
-/// `None` when stdin ends before a choice.
+/// `None` when stdin ends before a choice (the caller says so and exits non-zero).
 fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Option<[Seat; 2]>> {
     let (easy, hard) = (easy_spec(variant), hard_spec(variant));
     screen.say(format!("{variant}: choose a mode"))?;
@@ -180,6 +183,7 @@ fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Optio
             "2" => break 2,
             "3" => break 3,
             "4" => break 4,
+            "" => screen.say("refused: an empty line is not a mode; type 1, 2, 3 or 4")?,
             other => screen.say(format!(
                 "refused: `{other}` is not a mode; type 1, 2, 3 or 4"
             ))?,

@@ -22,6 +22,7 @@
 //! # Ok::<(), arena::ArenaError>(())
 //! ```
 
+mod dispatch;
 pub mod experiment;
 pub mod lock;
 pub mod merge;

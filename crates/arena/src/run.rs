@@ -4,13 +4,13 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, mpsc};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use agents::AgentGame;
 use rules::{Mnk, OanQuan, Variant};
 
+use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
 use crate::lock::lock_writer;
 use crate::play::{GameSettings, play_game};
@@ -381,9 +381,13 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         .thread_name(|i| format!("arena-worker-{i}"))
         .build()
         .map_err(|e| ArenaError::Threads(e.to_string()))?;
-    // Workers take games in schedule order: `k` numbers them in that order for the writer.
-    let next = Mutex::new((0u64, remaining));
-    let stop = AtomicBool::new(false);
+    // Workers take games in schedule order (`k` numbers them in that order for the writer),
+    // never more than a window ahead of the writer, so finished rows waiting their turn stay
+    // few whatever the games cost.
+    let dispatch = Dispatch::new(
+        remaining,
+        WRITER_WINDOW + WRITER_WINDOW_PER_THREAD * threads as u64,
+    );
     let (sender, receiver) = mpsc::channel::<Finished>();
     let schedule_ref = &schedule;
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
@@ -391,23 +395,9 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             pool.scope(|workers| {
                 for _ in 0..threads {
                     let sender = sender.clone();
-                    let (next, stop) = (&next, &stop);
+                    let dispatch = &dispatch;
                     workers.spawn(move |_| {
-                        loop {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            let taken = {
-                                let mut next = next.lock().unwrap_or_else(|e| e.into_inner());
-                                let (k, games) = &mut *next;
-                                games.next().map(|index| {
-                                    *k += 1;
-                                    (*k - 1, index)
-                                })
-                            };
-                            let Some((k, index)) = taken else {
-                                break;
-                            };
+                        while let Some((k, index)) = dispatch.take() {
                             let game = schedule_ref.game(index);
                             let clock = Instant::now();
                             let (row, fault) = play_scheduled(experiment, &game);
@@ -440,12 +430,13 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
                     Ok(())
                 });
                 if let Err(error) = written {
-                    stop.store(true, Ordering::Relaxed);
+                    dispatch.stop();
                     return Err(error);
                 }
                 count_fault(&mut summary.faults, &done.row);
                 summary.played += 1;
                 next_to_write += 1;
+                dispatch.written(next_to_write);
                 let pairing = schedule_ref.pairing_of(done.game.index);
                 estimate.played(pairing, &done.game, &done.row, done.wall);
                 progress.tick(summary.resumed + summary.played, &estimate);
@@ -462,6 +453,12 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     summary.wall = started.elapsed();
     Ok(summary)
 }
+
+/// How far ahead of the writer workers may take games: this many, plus
+/// [`WRITER_WINDOW_PER_THREAD`] per worker (see [`Dispatch`]).
+const WRITER_WINDOW: u64 = 256;
+/// See [`WRITER_WINDOW`].
+const WRITER_WINDOW_PER_THREAD: u64 = 64;
 
 /// Rows read on resume that price the pairings ahead (see [`Estimate`]).
 const RECORDED_ROWS_FOR_ESTIMATE: usize = 4096;

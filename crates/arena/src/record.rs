@@ -210,7 +210,8 @@ fn complete_length(file: &mut File) -> std::io::Result<u64> {
     Ok(0)
 }
 
-fn read_rows_from(
+/// Like [`read_rows`], from any reader; `path` names it in errors.
+pub fn read_rows_from(
     path: &Path,
     reader: impl Read,
     mut each: impl FnMut(u64, Row) -> Result<(), ArenaError>,

@@ -218,6 +218,11 @@ impl Estimate {
     }
 }
 
+/// Tenths of `total` that `done` makes (without overflow for schedules near 2^63 games).
+fn tenths(done: u64, total: u64) -> u64 {
+    (u128::from(done) * 10 / u128::from(total.max(1))) as u64
+}
+
 /// The progress display: an indicatif bar on a terminal, plain lines otherwise.
 pub(crate) struct ProgressDisplay {
     bar: Option<indicatif::ProgressBar>,
@@ -246,7 +251,7 @@ impl ProgressDisplay {
             total,
             started: Instant::now(),
             last_line: Instant::now(),
-            last_tenth: done * 10 / total.max(1),
+            last_tenth: tenths(done, total),
         }
     }
 
@@ -260,7 +265,7 @@ impl ProgressDisplay {
                 bar.set_message(estimate.eta(self.started.elapsed()).text());
             }
         } else if self.plain {
-            let tenth = done * 10 / self.total.max(1);
+            let tenth = tenths(done, self.total);
             if tenth > self.last_tenth
                 || now.duration_since(self.last_line) >= Duration::from_secs(5)
                 || done == self.total
@@ -421,6 +426,13 @@ variants = ["oanquan"]
         let left: Vec<u64> = estimate.pairings.iter().map(|p| p.remaining).collect();
         // Games 1, 4, 7 (tic-tac-toe, 2 recorded), 10..19: 10, 13, 16, 19; 22, 25, 28; 31...
         assert_eq!(left, [1, 4, 3, 3]);
+    }
+
+    #[test]
+    fn tenths_do_not_overflow() {
+        assert_eq!(tenths(5, 10), 5);
+        assert_eq!(tenths(i64::MAX as u64, i64::MAX as u64), 10);
+        assert_eq!(tenths(0, 0), 0);
     }
 
     #[test]

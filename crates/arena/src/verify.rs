@@ -316,10 +316,17 @@ pub fn folder_experiment(
         }
     };
     if experiment.hash() != meta.experiment_hash {
-        return Err(ArenaError::ExperimentChanged {
-            csv: dir.to_path_buf(),
-            recorded: meta.experiment_hash.clone(),
-            current: experiment.hash(),
+        return Err(ArenaError::Experiment {
+            source_name: experiment.source.clone(),
+            key: String::new(),
+            location: None,
+            message: format!(
+                "this experiment (hash {}) is not the one the games in `{}` were recorded for \
+                 (hash {}, in their meta file): give that one with --experiment",
+                experiment.hash(),
+                dir.display(),
+                meta.experiment_hash
+            ),
         });
     }
     Ok(experiment)

@@ -209,6 +209,7 @@ impl Tally {
                 })?;
         }
         let mut tally = Tally::default();
+        let mut duplicate = None;
         let mut record = csv::StringRecord::new();
         while csv.read_record(&mut record).map_err(malformed)? {
             let line = record.position().map_or(0, |p| p.line());
@@ -221,21 +222,28 @@ impl Tally {
             let (experiment, variant) = (row.text(Column::Experiment)?, row.text(Column::Variant)?);
             let game = row.integer(Column::Game)?;
             if !seen.insert(experiment, variant, game) {
+                // A bad row is reported as such, and a malformed line further on too: the
+                // duplicate is said only once the whole file has read well.
+                Tally::default().add_row(&row)?;
                 if seen.drop {
                     seen.dropped += 1;
-                    continue;
+                } else if duplicate.is_none() {
+                    duplicate = Some(Error::Duplicate {
+                        path: path.to_path_buf(),
+                        line,
+                        experiment: experiment.to_owned(),
+                        variant: variant.to_owned(),
+                        game,
+                    });
                 }
-                return Err(Error::Duplicate {
-                    path: path.to_path_buf(),
-                    line,
-                    experiment: experiment.to_owned(),
-                    variant: variant.to_owned(),
-                    game,
-                });
+                continue;
             }
             tally.add_row(&row)?;
         }
-        Ok(tally)
+        match duplicate {
+            Some(error) => Err(error),
+            None => Ok(tally),
+        }
     }
 
     fn add_row(&mut self, row: &Row<'_>) -> Result<()> {
@@ -542,6 +550,38 @@ mod tests {
         assert!(seen.insert("e", "w", 4));
         assert!(seen.insert("f", "v", 4));
         assert_eq!(seen.games[&("e".into(), "v".into())].len(), 1, "one range");
+    }
+
+    #[test]
+    fn a_game_read_twice_is_refused_after_the_file_reads_well_or_dropped() {
+        let header = Column::ALL.map(Column::name).join(",");
+        let row = |game: u32| {
+            format!("t,mnk-3x3k3,{game},1,a,b,1-0,win,5,,,3.0,2.0,1.5,1.0,30,10,random,random")
+        };
+        let text = format!("{header}\n{}\n{}\n{}\n{}\n", row(0), row(1), row(0), row(2));
+        let path = Path::new("g.csv");
+        let error = Tally::read_csv(path, text.as_bytes(), &mut Seen::default()).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::Duplicate {
+                    line: 4,
+                    game: 0,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        let mut seen = Seen {
+            drop: true,
+            ..Seen::default()
+        };
+        let tally = Tally::read_csv(path, text.as_bytes(), &mut seen).unwrap();
+        assert_eq!((tally.games, seen.dropped), (3, 1));
+        // A malformed line after the duplicate is what is reported.
+        let text = format!("{text}{},extra\n", row(3));
+        let error = Tally::read_csv(path, text.as_bytes(), &mut Seen::default()).unwrap_err();
+        assert!(matches!(error, Error::Malformed { line: 6, .. }), "{error}");
     }
 
     #[test]

@@ -74,23 +74,28 @@ pub(crate) struct Eta {
 }
 
 impl Eta {
-    /// `ETA 1 min 20 s`, or `ETA at least 20 s (not measured yet: 240 games of caro)`.
+    /// `ETA 1 min 20 s`; `ETA at least 20 s (not measured yet: 240 games of caro)` while some
+    /// games cannot be priced, or `ETA unknown (...)` when the priced ones are under a second.
     pub fn text(&self) -> String {
         let time = duration_text(self.seconds);
         if self.unknown_games == 0 {
-            format!("ETA {time}")
+            return format!("ETA {time}");
+        }
+        let mut variants = self.unknown_variants.clone();
+        if variants.len() > 3 {
+            let more = variants.len() - 2;
+            variants.truncate(2);
+            variants.push(format!("{more} more variants"));
+        }
+        let unknown = format!(
+            "not measured yet: {} games of {}",
+            self.unknown_games,
+            variants.join(", ")
+        );
+        if self.seconds < 1.0 {
+            format!("ETA unknown ({unknown})")
         } else {
-            let mut variants = self.unknown_variants.clone();
-            if variants.len() > 3 {
-                let more = variants.len() - 2;
-                variants.truncate(2);
-                variants.push(format!("{more} more variants"));
-            }
-            format!(
-                "ETA at least {time} (not measured yet: {} games of {})",
-                self.unknown_games,
-                variants.join(", ")
-            )
+            format!("ETA at least {time} ({unknown})")
         }
     }
 }
@@ -354,7 +359,10 @@ variants = ["oanquan"]
         let eta = estimate.eta(Duration::ZERO);
         assert_eq!(eta.unknown_games, 40);
         assert_eq!(eta.unknown_variants, ["mnk-3x3k3", "oanquan"]);
-        assert!(eta.text().starts_with("ETA at least 0 s"), "{}", eta.text());
+        assert_eq!(
+            eta.text(),
+            "ETA unknown (not measured yet: 40 games of mnk-3x3k3, oanquan)"
+        );
 
         // Two tic-tac-toe games at 10 ms of wall each (4 ms of thinking).
         for index in 0..2 {
@@ -374,6 +382,11 @@ variants = ["oanquan"]
         assert!((eta.seconds - (0.080 + 0.900)).abs() < 1e-9, "{eta:?}");
         assert_eq!(eta.unknown_games, 20);
         assert_eq!(eta.unknown_variants, ["oanquan"]);
+        // 0.98 s priced: under a second, so the estimate does not pretend to know.
+        assert_eq!(
+            eta.text(),
+            "ETA unknown (not measured yet: 20 games of oanquan)"
+        );
 
         // A row of a-c recorded before the run (a 20 ms, c 20 ms) prices a-c and b-c from
         // their agents: a 40 ms per game (60 and 20), b 30, c 20, and 10 ms of overhead.
@@ -433,6 +446,19 @@ variants = ["oanquan"]
         assert_eq!(tenths(5, 10), 5);
         assert_eq!(tenths(i64::MAX as u64, i64::MAX as u64), 10);
         assert_eq!(tenths(0, 0), 0);
+    }
+
+    #[test]
+    fn an_estimate_with_unmeasured_games_is_a_lower_bound_naming_them() {
+        let eta = Eta {
+            seconds: 8.2,
+            unknown_games: 300,
+            unknown_variants: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        };
+        assert_eq!(
+            eta.text(),
+            "ETA at least 8 s (not measured yet: 300 games of a, b, 2 more variants)"
+        );
     }
 
     #[test]

@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 
 use crate::experiment::Experiment;
 use crate::record::Row;
-use crate::recorded::Recorded;
 use crate::run::Progress;
 use crate::schedule::{Schedule, ScheduledGame, Shard, shard_games_below};
 
@@ -113,29 +112,25 @@ pub(crate) fn duration_text(seconds: f64) -> String {
 }
 
 impl Estimate {
-    /// The estimate for playing `shard` of `schedule` when `recorded` (positions within the
-    /// shard) are done already.
+    /// The estimate for playing `shard` of `schedule`, every game still to play; rows already
+    /// recorded are then told with [`Estimate::recorded`].
     pub fn new(
         experiment: &Experiment,
         schedule: &Schedule,
         shard: Shard,
-        recorded: &Recorded,
         threads: usize,
     ) -> Estimate {
         let pairings = schedule
             .pairings()
             .iter()
-            .map(|p| {
-                // Positions within the shard of the pairing's first and past-last games.
-                let lo = shard_games_below(p.first_game, shard);
-                let hi = shard_games_below(p.first_game + p.games, shard);
-                PairingCost {
-                    variant: p.variant,
-                    a: p.a,
-                    b: p.b,
-                    remaining: (hi - lo) - recorded.count_within(lo, hi),
-                    wall: Mean::default(),
-                }
+            .map(|p| PairingCost {
+                variant: p.variant,
+                a: p.a,
+                b: p.b,
+                // The shard's games below the pairing's end, less those below its start.
+                remaining: shard_games_below(p.first_game + p.games, shard)
+                    - shard_games_below(p.first_game, shard),
+                wall: Mean::default(),
             })
             .collect();
         Estimate {
@@ -162,8 +157,11 @@ impl Estimate {
         first + second
     }
 
-    /// A row already recorded when the run started: its agents' thinking times.
-    pub fn recorded(&mut self, game: &ScheduledGame, row: &Row) {
+    /// A row of pairing `pairing` already recorded when the run started: one game fewer to
+    /// play, and its agents' thinking times.
+    pub fn recorded(&mut self, pairing: usize, game: &ScheduledGame, row: &Row) {
+        let p = &mut self.pairings[pairing];
+        p.remaining = p.remaining.saturating_sub(1);
         self.add_thinking(game, row);
     }
 
@@ -355,7 +353,7 @@ variants = ["oanquan"]
         let schedule = Schedule::new(&experiment);
         // Pairings: tic-tac-toe a-b (games 0-9), O An Quan a-b, a-c, b-c (10-39).
         assert_eq!(schedule.pairings().len(), 4);
-        let mut estimate = Estimate::new(&experiment, &schedule, Shard::WHOLE, &Recorded::new(), 1);
+        let mut estimate = Estimate::new(&experiment, &schedule, Shard::WHOLE, 1);
         let eta = estimate.eta(Duration::ZERO);
         assert_eq!(eta.unknown_games, 40);
         assert_eq!(eta.unknown_variants, ["mnk-3x3k3", "oanquan"]);
@@ -389,13 +387,14 @@ variants = ["oanquan"]
         );
 
         // A row of a-c recorded before the run (a 20 ms, c 20 ms) prices a-c and b-c from
-        // their agents: a 40 ms per game (60 and 20), b 30, c 20, and 10 ms of overhead.
+        // their agents: a 40 ms per game (60 and 20), b 30, c 20, and 10 ms of overhead; a-c
+        // has one game fewer to play.
         let game = schedule.game(20);
         assert_eq!((game.first, game.second), (0, 2));
-        estimate.recorded(&game, &row(20.0, 20.0));
+        estimate.recorded(2, &game, &row(20.0, 20.0));
         let eta = estimate.eta(Duration::from_millis(120));
         assert_eq!(eta.unknown_games, 0);
-        let a_c = 10.0 * (40.0 + 20.0 + 10.0);
+        let a_c = 9.0 * (40.0 + 20.0 + 10.0);
         let b_c = 10.0 * (30.0 + 20.0 + 10.0);
         let expected = 0.080 + 0.900 + (a_c + b_c) / 1e3;
         assert!(
@@ -409,7 +408,7 @@ variants = ["oanquan"]
     fn two_busy_workers_halve_the_estimate() {
         let experiment = Experiment::from_toml(TEXT, "eta.toml").unwrap();
         let schedule = Schedule::new(&experiment);
-        let mut estimate = Estimate::new(&experiment, &schedule, Shard::WHOLE, &Recorded::new(), 2);
+        let mut estimate = Estimate::new(&experiment, &schedule, Shard::WHOLE, 2);
         for index in 0..4 {
             let game = schedule.game(index);
             estimate.played(0, &game, &row(1.0, 1.0), Duration::from_millis(10));
@@ -423,22 +422,25 @@ variants = ["oanquan"]
     fn games_already_recorded_are_not_counted_again() {
         let experiment = Experiment::from_toml(TEXT, "eta.toml").unwrap();
         let schedule = Schedule::new(&experiment);
-        let mut recorded = Recorded::new();
-        for position in 0..15 {
-            recorded.insert(position);
+        let left = |estimate: &Estimate| -> Vec<u64> {
+            estimate.pairings.iter().map(|p| p.remaining).collect()
+        };
+        let mut estimate = Estimate::new(&experiment, &schedule, Shard::WHOLE, 1);
+        for index in 0..15 {
+            let game = schedule.game(index);
+            estimate.recorded(schedule.pairing_of(index), &game, &row(1.0, 1.0));
         }
-        let estimate = Estimate::new(&experiment, &schedule, Shard::WHOLE, &recorded, 1);
-        let left: Vec<u64> = estimate.pairings.iter().map(|p| p.remaining).collect();
-        assert_eq!(left, [0, 5, 10, 10]);
-        // Shard 1 of 3 holds games 1, 4, 7, ...: positions 0.. within the shard.
+        assert_eq!(left(&estimate), [0, 5, 10, 10]);
+        // Shard 1 of 3 holds games 1, 4, 7 (tic-tac-toe), 10, 13, 16, 19, then 22, 25, 28 and
+        // 31, 34, 37.
         let shard = Shard { index: 1, count: 3 };
-        let mut recorded = Recorded::new();
-        recorded.insert(0);
-        recorded.insert(1);
-        let estimate = Estimate::new(&experiment, &schedule, shard, &recorded, 1);
-        let left: Vec<u64> = estimate.pairings.iter().map(|p| p.remaining).collect();
-        // Games 1, 4, 7 (tic-tac-toe, 2 recorded), 10..19: 10, 13, 16, 19; 22, 25, 28; 31...
-        assert_eq!(left, [1, 4, 3, 3]);
+        let mut estimate = Estimate::new(&experiment, &schedule, shard, 1);
+        assert_eq!(left(&estimate), [3, 4, 3, 3]);
+        for index in [1, 4] {
+            let game = schedule.game(index);
+            estimate.recorded(0, &game, &row(1.0, 1.0));
+        }
+        assert_eq!(left(&estimate), [1, 4, 3, 3]);
     }
 
     #[test]

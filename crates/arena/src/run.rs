@@ -305,8 +305,8 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let mut needs_header = true;
     let mut in_order = true;
     let mut last: Option<u64> = None;
-    let mut seen_rows: Vec<(ScheduledGame, Row)> = Vec::new();
     let threads = thread_count(options.threads, experiment);
+    let mut estimate = Estimate::new(experiment, &schedule, shard, threads);
     if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
         let hash = experiment.hash();
         match Meta::read(&csv)?.map(|m| m.experiment_hash) {
@@ -332,11 +332,8 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
                 last = Some(row.game);
                 summary.resumed += 1;
                 count_fault(&mut summary.faults, &row);
-                // The last rows recorded price the pairings ahead for the time estimate; a
-                // few per pairing are plenty, so only a bounded number is kept.
-                if seen_rows.len() < RECORDED_ROWS_FOR_ESTIMATE {
-                    seen_rows.push((game, row));
-                }
+                // Recorded games price the pairings ahead for the time estimate.
+                estimate.recorded(schedule.pairing_of(row.game), &game, &row);
                 Ok(())
             })?;
         } else if fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
@@ -370,11 +367,6 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let log_path = csv.with_extension("faults.log");
     let mut fault_log: Option<fs::File> = None;
 
-    let mut estimate = Estimate::new(experiment, &schedule, shard, &recorded, threads);
-    for (game, row) in &seen_rows {
-        estimate.recorded(game, row);
-    }
-    drop(seen_rows);
     let mut progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -459,9 +451,6 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
 const WRITER_WINDOW: u64 = 256;
 /// See [`WRITER_WINDOW`].
 const WRITER_WINDOW_PER_THREAD: u64 = 64;
-
-/// Rows read on resume that price the pairings ahead (see [`Estimate`]).
-const RECORDED_ROWS_FOR_ESTIMATE: usize = 4096;
 
 /// A game a worker finished, on its way to the writer.
 struct Finished {

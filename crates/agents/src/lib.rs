@@ -38,6 +38,7 @@ mod games;
 pub mod gomocup;
 pub mod greedy;
 pub mod mcts;
+pub mod memory;
 pub mod minimax;
 mod multi;
 pub mod neighbor;

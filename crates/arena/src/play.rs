@@ -129,7 +129,12 @@ pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
-fn play_opening<G: Game>(position: &mut G, plies: u32, seed: u64, moves: &mut Vec<String>) {
+pub(crate) fn play_opening<G: Game>(
+    position: &mut G,
+    plies: u32,
+    seed: u64,
+    moves: &mut Vec<String>,
+) {
     let mut rng = AgentRng::seed_from_u64(seed);
     let mut legal = MoveList::new();
     let mut quiet = MoveList::new();

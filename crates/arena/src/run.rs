@@ -3,19 +3,22 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use agents::AgentGame;
 use rules::{Mnk, OanQuan, Variant};
 
+use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
+use crate::lock::lock_writer;
 use crate::play::{GameSettings, play_game};
+use crate::progress::{Estimate, ProgressDisplay};
 use crate::record::{self, Row, RowWriter};
-use crate::schedule::{Schedule, ScheduledGame, Shard};
+use crate::recorded::Recorded;
+use crate::schedule::{Schedule, ScheduledGame, Shard, position_in_shard};
+use crate::verify::{check_in_shard, check_row};
 use crate::{ArenaError, Termination};
 
 /// How `run` shows progress.
@@ -99,7 +102,7 @@ impl Meta {
             experiment_hash: experiment.hash(),
             shard: shard.to_string(),
             games_in_schedule: schedule.len(),
-            games_in_shard: schedule.shard_games(shard).count() as u64,
+            games_in_shard: schedule.shard_len(shard),
             normalised: experiment.normalised(),
         }
     }
@@ -299,6 +302,12 @@ fn aside_path(path: &Path) -> PathBuf {
 }
 
 /// Runs (or resumes) `experiment` into `options.out_dir`.
+///
+/// Takes the writer lock on the CSV first ([`crate::lock::lock_writer`]): a second run into
+/// the same file fails at once. Every row already recorded is checked against the schedule
+/// and replayed under the rules ([`crate::verify::check_row`]) before anything is played.
+/// Memory does not grow with the number of games: the games left are generated one by one
+/// from the schedule, and what is recorded is kept as ranges of game indices.
 pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, ArenaError> {
     let started = Instant::now();
     let schedule = Schedule::new(experiment);
@@ -310,9 +319,10 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         error: e.to_string(),
     })?;
     let csv = out.join(shard.csv_name());
+    let _lock = lock_writer(&csv, "arena run")?;
     let mut summary = RunSummary {
         csv: csv.clone(),
-        games: schedule.shard_games(shard).count() as u64,
+        games: schedule.shard_len(shard),
         ..RunSummary::default()
     };
 
@@ -330,11 +340,13 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         summary.moved_aside = Some(aside);
     }
 
-    // What is recorded already.
-    let mut done = vec![false; schedule.len() as usize];
+    // What is recorded already, as positions within the shard.
+    let mut recorded = Recorded::new();
     let mut needs_header = true;
     let mut in_order = true;
     let mut last: Option<u64> = None;
+    let threads = thread_count(options.threads, experiment);
+    let mut estimate = Estimate::new(experiment, &schedule, shard, threads);
     if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
         let hash = experiment.hash();
         match Meta::read(&csv)?.map(|m| m.experiment_hash) {
@@ -352,29 +364,16 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         if record::has_header(&csv)? {
             needs_header = false;
             record::read_rows(&csv, |line, row| {
-                let index = row.game;
-                if index >= schedule.len() || !shard.holds(index) {
-                    return Err(ArenaError::Csv {
-                        path: csv.clone(),
-                        line,
-                        message: format!(
-                            "game {index} is not in shard {shard} of this experiment's schedule"
-                        ),
-                    });
-                }
-                if std::mem::replace(&mut done[index as usize], true) {
-                    return Err(ArenaError::Csv {
-                        path: csv.clone(),
-                        line,
-                        message: format!("game {index} is recorded twice"),
-                    });
-                }
-                if last.is_some_and(|l| l > index) {
+                check_in_shard(&csv, line, &row, &schedule, shard, &mut recorded)?;
+                let game = check_row(experiment, &schedule, &csv, line, &row)?;
+                if last.is_some_and(|l| l > row.game) {
                     in_order = false;
                 }
-                last = Some(index);
+                last = Some(row.game);
                 summary.resumed += 1;
                 count_fault(&mut summary.faults, &row);
+                // Recorded games price the pairings ahead for the time estimate.
+                estimate.recorded(schedule.pairing_of(row.game), &game, &row);
                 Ok(())
             })?;
         } else if fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
@@ -390,53 +389,58 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         error: e.to_string(),
     })?;
 
-    let remaining: Vec<u64> = schedule
+    // The games left, generated lazily in schedule order.
+    let recorded_ref = &recorded;
+    let mut remaining = schedule
         .shard_games(shard)
-        .filter(|&g| !done[g as usize])
-        .collect();
-    drop(done);
+        .filter(move |&g| !recorded_ref.contains(position_in_shard(g, shard)))
+        .peekable();
     // Rows already there must all precede the new ones for the file to stay in schedule order;
     // otherwise (someone edited the file) it is sorted once at the end.
     let sort_at_end = !in_order
         || remaining
-            .first()
+            .peek()
             .is_some_and(|&first| last.is_some_and(|l| l > first));
 
-    let threads = thread_count(options.threads, experiment);
     summary.threads = threads;
     let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
     let log_path = csv.with_extension("faults.log");
     let mut fault_log: Option<fs::File> = None;
 
-    let progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
+    let mut progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("arena-worker-{i}"))
         .build()
         .map_err(|e| ArenaError::Threads(e.to_string()))?;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<(usize, Row, Option<String>)>();
-    let remaining_ref = &remaining;
+    // Workers take games in schedule order (`k` numbers them in that order for the writer),
+    // never more than a window ahead of the writer, so finished rows waiting their turn stay
+    // few whatever the games cost.
+    let dispatch = Dispatch::new(
+        remaining,
+        WRITER_WINDOW + WRITER_WINDOW_PER_THREAD * threads as u64,
+    );
+    let (sender, receiver) = mpsc::channel::<Finished>();
     let schedule_ref = &schedule;
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
                 for _ in 0..threads {
                     let sender = sender.clone();
-                    let (next, stop) = (&next, &stop);
+                    let dispatch = &dispatch;
                     workers.spawn(move |_| {
-                        loop {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&index) = remaining_ref.get(k) else {
-                                break;
+                        while let Some((k, index)) = dispatch.take() {
+                            let game = schedule_ref.game(index);
+                            let clock = Instant::now();
+                            let (row, fault) = play_scheduled(experiment, &game);
+                            let finished = Finished {
+                                k,
+                                game,
+                                row,
+                                fault,
+                                wall: clock.elapsed(),
                             };
-                            let (row, fault) =
-                                play_scheduled(experiment, &schedule_ref.game(index));
-                            if sender.send((k, row, fault)).is_err() {
+                            if sender.send(finished).is_err() {
                                 break;
                             }
                         }
@@ -446,25 +450,28 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             drop(sender);
         });
         // Write rows in schedule order: hold early finishers until their turn comes.
-        let mut waiting: HashMap<usize, (Row, Option<String>)> = HashMap::new();
-        let mut next_to_write = 0usize;
-        for (k, row, fault) in receiver.iter() {
-            waiting.insert(k, (row, fault));
-            while let Some((row, fault)) = waiting.remove(&next_to_write) {
-                let written = writer.write(&row).and_then(|()| {
-                    if let Some(message) = fault {
-                        append_fault(&log_path, &mut fault_log, &message)?;
+        let mut waiting: HashMap<u64, Finished> = HashMap::new();
+        let mut next_to_write = 0u64;
+        for finished in receiver.iter() {
+            waiting.insert(finished.k, finished);
+            while let Some(done) = waiting.remove(&next_to_write) {
+                let written = writer.write(&done.row).and_then(|()| {
+                    if let Some(message) = &done.fault {
+                        append_fault(&log_path, &mut fault_log, message)?;
                     }
                     Ok(())
                 });
                 if let Err(error) = written {
-                    stop.store(true, Ordering::Relaxed);
+                    dispatch.stop();
                     return Err(error);
                 }
-                count_fault(&mut summary.faults, &row);
+                count_fault(&mut summary.faults, &done.row);
                 summary.played += 1;
                 next_to_write += 1;
-                progress.tick(summary.resumed + summary.played);
+                dispatch.written(next_to_write);
+                let pairing = schedule_ref.pairing_of(done.game.index);
+                estimate.played(pairing, &done.game, &done.row, done.wall);
+                progress.tick(summary.resumed + summary.played, &estimate);
             }
         }
         Ok(())
@@ -477,6 +484,23 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     }
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// How far ahead of the writer workers may take games: this many, plus
+/// [`WRITER_WINDOW_PER_THREAD`] per worker (see [`Dispatch`]).
+const WRITER_WINDOW: u64 = 256;
+/// See [`WRITER_WINDOW`].
+const WRITER_WINDOW_PER_THREAD: u64 = 64;
+
+/// A game a worker finished, on its way to the writer.
+struct Finished {
+    /// Its place among the games this run plays, in schedule order.
+    k: u64,
+    game: ScheduledGame,
+    row: Row,
+    fault: Option<String>,
+    /// The worker's wall time for the game.
+    wall: Duration,
 }
 
 fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Result<(), ArenaError> {
@@ -500,74 +524,6 @@ fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Resu
         action: "write the fault log",
         error: e.to_string(),
     })
-}
-
-/// The progress display: an indicatif bar on a terminal, plain lines otherwise.
-struct ProgressDisplay {
-    bar: Option<indicatif::ProgressBar>,
-    plain: bool,
-    total: u64,
-    start_done: u64,
-    started: Instant,
-    last_line: std::cell::Cell<Instant>,
-    last_tenth: std::cell::Cell<u64>,
-}
-
-impl ProgressDisplay {
-    fn new(mode: Progress, total: u64, done: u64) -> Self {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (mode == Progress::Auto && terminal).then(|| {
-            let bar = indicatif::ProgressBar::new(total);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
-                )
-                .expect("a valid template"),
-            );
-            bar.set_position(done);
-            bar
-        });
-        ProgressDisplay {
-            bar,
-            plain: mode == Progress::Auto && !terminal,
-            total,
-            start_done: done,
-            started: Instant::now(),
-            last_line: std::cell::Cell::new(Instant::now()),
-            last_tenth: std::cell::Cell::new(done * 10 / total.max(1)),
-        }
-    }
-
-    fn tick(&self, done: u64) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(done);
-        } else if self.plain {
-            let tenth = done * 10 / self.total.max(1);
-            let now = Instant::now();
-            if tenth > self.last_tenth.get()
-                || now.duration_since(self.last_line.get()) >= Duration::from_secs(5)
-                || done == self.total
-            {
-                self.last_tenth.set(tenth);
-                self.last_line.set(now);
-                let elapsed = self.started.elapsed().as_secs_f64();
-                let rate = (done - self.start_done) as f64 / elapsed.max(1e-9);
-                let left = self.total - done;
-                let eta = if rate > 0.0 { left as f64 / rate } else { 0.0 };
-                eprintln!(
-                    "progress: {done}/{} games ({:.0}%), {rate:.1} games/s, ETA {eta:.0} s",
-                    self.total,
-                    100.0 * done as f64 / self.total.max(1) as f64
-                );
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// The number of games per variant and group of agents (a pair, or 3 or 4 agents), for

@@ -411,7 +411,7 @@ impl Drop for TempDir {
 fn default_experiment(budget: &Budget, args: &BenchArgs) -> Result<()> {
     let mut experiment = Experiment::default_experiment();
     if let Some(games) = budget.games_per_pair {
-        experiment.games_per_pair = games;
+        experiment.games_per_pair = u64::from(games);
     }
     let temp = TempDir(std::env::temp_dir().join(format!("arena-bench-{}", std::process::id())));
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -12,6 +12,7 @@ mod report_cmd;
 mod run_cmd;
 mod solve_cmd;
 mod sprt_cmd;
+mod verify_cmd;
 
 use std::process::ExitCode;
 
@@ -42,6 +43,9 @@ enum Command {
     Sprt(sprt_cmd::SprtArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
+    /// Checks every recorded game against the schedule and the rules, and optionally against
+    /// another run of the same experiment.
+    Verify(verify_cmd::VerifyArgs),
     /// What an agent plays in a position, with its search statistics.
     Analyze(solve_cmd::AnalyzeArgs),
     /// The exact value of a position (win, draw or loss) and the moves that keep it.
@@ -82,6 +86,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
         Command::Sprt(args) => sprt_cmd::sprt(args),
+        Command::Verify(args) => verify_cmd::verify(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),

@@ -172,7 +172,8 @@ impl Board for OanQuan {
             "-".repeat(mandarin)
         );
         let blank = " ".repeat(mandarin);
-        let mut out = format!("{self}\n");
+        // The seed's own one-line notation first, labelled, then the ring.
+        let mut out = format!("seed notation: {self}\n");
         let _ = writeln!(out, " {blank} {}   player 2", labels(&top));
         let _ = writeln!(out, "{outer}");
         let _ = writeln!(

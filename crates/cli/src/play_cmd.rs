@@ -86,7 +86,10 @@ pub fn play(args: PlayArgs) -> Result<()> {
     let seats = if given.iter().all(Option::is_none) {
         match menu(&variant, &mut keys, &screen)? {
             Some(seats) => seats,
-            None => return Ok(()),
+            None => bail!(
+                "the input ended before a mode was chosen: type 1, 2, 3 or 4 at the menu, or \
+                 name the sides, like `arena play {variant} --first human --second random`"
+            ),
         }
     } else {
         fill_seats(given, &variant)
@@ -183,7 +186,7 @@ pub fn easy_spec(variant: &Variant) -> AgentSpec {
 }
 
 /// Seed 004's menu: the four modes, and for a person against agents which seat the person
-/// takes. `None` when stdin ends before a choice.
+/// takes. `None` when stdin ends before a choice (the caller says so and exits non-zero).
 fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Option<Vec<Seat>>> {
     let (easy, hard) = (easy_spec(variant), hard_spec(variant));
     let players = variant.players();
@@ -209,6 +212,7 @@ fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Optio
             "2" => break 2,
             "3" => break 3,
             "4" => break 4,
+            "" => screen.say("refused: an empty line is not a mode; type 1, 2, 3 or 4")?,
             other => screen.say(format!(
                 "refused: `{other}` is not a mode; type 1, 2, 3 or 4"
             ))?,

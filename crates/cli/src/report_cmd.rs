@@ -41,6 +41,11 @@ pub struct ReportArgs {
     /// Seed of the bootstrap, so the same games give the same report.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+
+    /// Keep the first copy of a game read twice (same experiment, variant and game index) and
+    /// drop the others, saying how many; without it such input is refused.
+    #[arg(long)]
+    pub drop_duplicates: bool,
 }
 
 fn parse_intervals(text: &str) -> Result<report::Intervals, String> {
@@ -95,13 +100,50 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         Some(out) => out.clone(),
         None => folder_of(&args.csv[0]),
     };
-    let games = report::Report::from_csv_files(&args.csv)?;
+    let mut games = report::Report::default();
+    games.drop_duplicates(args.drop_duplicates);
+    for csv in &args.csv {
+        games
+            .add_csv_file(csv)
+            .map_err(|error| explain(error, csv))?;
+    }
+    for file in games.partial_lines_left_out() {
+        println!(
+            "left out the last line of {file}: it does not end with a newline (a run may be \
+             writing it)"
+        );
+    }
+    if games.duplicates_dropped() > 0 {
+        println!(
+            "dropped {} duplicated game(s): the same experiment, variant and game index read \
+             again (the first copy is kept)",
+            games.duplicates_dropped()
+        );
+    }
     let options = report::Options {
         anchor: args.anchor.clone(),
         intervals: args.intervals,
         bootstrap: args.bootstrap,
         seed: args.seed,
     };
+    if let Some((agent, _)) = &args.anchor
+        && let Ok(plain) = games.analyse(&report::Options {
+            anchor: None,
+            intervals: report::Intervals::Off,
+            bootstrap: 0,
+            seed: args.seed,
+        })
+        && let Some(all) = plain.pool(report::ALL_POOL)
+        && all.standing(agent).is_none()
+    {
+        let mut played: Vec<&str> = all.standings.iter().map(|s| s.agent.as_str()).collect();
+        played.sort_unstable();
+        anyhow::bail!(
+            "--anchor {agent}=...: `{agent}` played no game in the input; the agents that \
+             played are: {}",
+            played.join(", ")
+        );
+    }
     let summary = games
         .write(&out, &options)
         .with_context(|| format!("writing the report into {}", out.display()))?;
@@ -120,10 +162,60 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         "  with ratings.csv, standings.csv and {charts} charts (SVG and PNG) in {}",
         out.display()
     );
+    // What each pool was rated from: every game counts in its variant's pool and in `all`.
+    // A game of N seats appears in the standings of N agents.
+    let games_in = |pool: &report::PoolRatings| -> u64 {
+        let seats = pool
+            .pool
+            .parse::<rules::Variant>()
+            .map_or(2, |variant| variant.players() as u64);
+        pool.standings.iter().map(|s| s.games).sum::<u64>() / seats
+    };
+    let variant_games: u64 = summary
+        .pools
+        .iter()
+        .filter(|pool| pool.pool != report::ALL_POOL)
+        .map(games_in)
+        .sum();
+    let used: Vec<String> = summary
+        .pools
+        .iter()
+        .map(|pool| {
+            let games = if pool.pool == report::ALL_POOL {
+                variant_games
+            } else {
+                games_in(pool)
+            };
+            format!("{} {}", pool.pool, crate::verify_cmd::thousands(games))
+        })
+        .collect();
+    println!("  games used per pool: {}", used.join(", "));
     for pool in &summary.pools {
         print_standings(pool);
     }
     Ok(())
+}
+
+/// A reading error, with the plain words when the file is not a games CSV at all.
+fn explain(error: report::Error, csv: &Path) -> anyhow::Error {
+    if let report::Error::MissingColumn { .. } = &error {
+        let first = std::fs::read(csv)
+            .map(|bytes| {
+                let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]).to_vec();
+                String::from_utf8_lossy(&line).into_owned()
+            })
+            .unwrap_or_default();
+        let columns: Vec<&str> = first.split(',').map(str::trim).collect();
+        let known = ["experiment", "variant", "first", "second", "result"];
+        if !known.iter().any(|c| columns.contains(c)) {
+            return anyhow::anyhow!(
+                "`{}` is not a games CSV: its first line is not a header with the columns \
+                 experiment, variant, game, ... (give the games.csv that `arena run` writes)",
+                csv.display()
+            );
+        }
+    }
+    error.into()
 }
 
 fn print_standings(pool: &report::PoolRatings) {

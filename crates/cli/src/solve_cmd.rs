@@ -139,7 +139,7 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
         println!("depth: {depth}");
     }
     if let Some(score) = stats.score {
-        println!("score: {score}");
+        println!("score: {}", score_text(score));
     }
     if let Some(reason) = &stats.reason {
         println!("reason: {reason}");
@@ -148,11 +148,31 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
     Ok(())
 }
 
+/// A search score as people read it: whole numbers as they are (alpha-beta's evaluation),
+/// fractions (MCTS's mean reward, a win rate) to three decimals.
+fn score_text(score: f64) -> String {
+    if score.fract() == 0.0 && score.abs() < 1e15 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.3}")
+    }
+}
+
 /// `arena solve`: prints the position, its exact value (absolute and for the side to move),
 /// the moves that keep it, the value of every move, and the nodes and time spent.
 pub fn solve(args: SolveArgs) -> Result<()> {
     if !(1..=65536).contains(&args.tt_mb) {
         bail!("--tt-mb {}: the table takes 1 to 65536 MiB", args.tt_mb);
+    }
+    if let Some(machine) = agents::memory::machine()
+        && (args.tt_mb as u64) << 20 > machine.total
+    {
+        bail!(
+            "--tt-mb {}: more than this machine's memory ({}); give at most {}",
+            args.tt_mb,
+            agents::memory::machine_text(),
+            machine.available >> 20
+        );
     }
     let time = match args.time_limit {
         None => None,
@@ -181,7 +201,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
 fn solve_game<G: AgentGame>(start: G, args: &SolveArgs, limits: &Limits) -> Result<()> {
     let position = position_after(start, &args.moves)?;
     print_position(&position, &args.moves);
-    let solution: Solution<G::Move> = agents::solve::solve(&position, limits);
+    let solution: Solution<G::Move> = agents::solve::try_solve(&position, limits)?;
     let mover = player_name::<G>(solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {

@@ -272,6 +272,7 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
             intervals: report::Intervals::Profile,
             bootstrap: 1000,
             seed: 1,
+            drop_duplicates: false,
         })?;
     }
     Ok(())

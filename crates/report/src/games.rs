@@ -424,8 +424,10 @@ impl Tally {
         }
     }
 
-    /// Reads one CSV; `path` names it in error messages.
-    pub fn read_csv(path: &Path, reader: impl Read) -> Result<Tally> {
+    /// Reads one CSV; `path` names it in error messages. A game already in `seen` (the same
+    /// experiment, variant and game index) is refused, or dropped and counted when
+    /// `seen.drop` is set.
+    pub fn read_csv(path: &Path, reader: impl Read, seen: &mut Seen) -> Result<Tally> {
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
@@ -492,6 +494,7 @@ impl Tally {
             specs,
             multiplayer,
         };
+        let mut duplicate = None;
         let mut record = csv::StringRecord::new();
         while csv.read_record(&mut record).map_err(malformed)? {
             let line = record.position().map_or(0, |p| p.line());
@@ -501,9 +504,31 @@ impl Tally {
                 record: &record,
                 index: &index,
             };
+            let (experiment, variant) = (row.text(Column::Experiment)?, row.text(Column::Variant)?);
+            let game = row.integer(Column::Game)?;
+            if !seen.insert(experiment, variant, game) {
+                // A bad row is reported as such, and a malformed line further on too: the
+                // duplicate is said only once the whole file has read well.
+                Tally::default().add_row(&row, layout)?;
+                if seen.drop {
+                    seen.dropped += 1;
+                } else if duplicate.is_none() {
+                    duplicate = Some(Error::Duplicate {
+                        path: path.to_path_buf(),
+                        line,
+                        experiment: experiment.to_owned(),
+                        variant: variant.to_owned(),
+                        game,
+                    });
+                }
+                continue;
+            }
             tally.add_row(&row, layout)?;
         }
-        Ok(tally)
+        match duplicate {
+            Some(error) => Err(error),
+            None => Ok(tally),
+        }
     }
 
     fn add_row(&mut self, row: &Row<'_>, layout: Layout) -> Result<()> {
@@ -658,6 +683,39 @@ struct Layout {
     timing: bool,
     specs: bool,
     multiplayer: bool,
+}
+
+/// The games read so far, by experiment and variant, their indices kept as ranges: a file in
+/// schedule order costs a few bytes per variant, not a few per game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Seen {
+    games: BTreeMap<(String, String), BTreeMap<u64, u64>>,
+    /// Drop a game read again instead of refusing it.
+    pub drop: bool,
+    /// Games dropped as read before.
+    pub dropped: u64,
+}
+
+impl Seen {
+    /// Marks the game seen; false if it was already.
+    fn insert(&mut self, experiment: &str, variant: &str, game: u64) -> bool {
+        let key = (experiment.to_owned(), variant.to_owned());
+        let ranges = self.games.entry(key).or_default();
+        let before = ranges.range(..=game).next_back().map(|(&s, &e)| (s, e));
+        if before.is_some_and(|(_, end)| game < end) {
+            return false;
+        }
+        let start = match before {
+            Some((start, end)) if end == game => start,
+            _ => game,
+        };
+        let end = match game.checked_add(1).and_then(|next| ranges.remove(&next)) {
+            Some(end) => end,
+            None => game.saturating_add(1),
+        };
+        ranges.insert(start, end);
+        true
+    }
 }
 
 fn csv_message(kind: csv::ErrorKind) -> String {
@@ -818,6 +876,24 @@ impl Row<'_> {
     }
 }
 
+/// The length of `file` up to and including its last newline.
+pub(crate) fn complete_length(file: &mut std::fs::File) -> std::io::Result<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut end = file.metadata()?.len();
+    let mut buffer = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 /// Board size in cells, from a canonical variant id: `mnk-MxNkK…` has `M·N` cells. `None` for an
 /// id of another shape (O An Quan has a ring of squares, not a board of this kind).
 pub fn board_cells(variant: &str) -> Option<u64> {
@@ -841,6 +917,55 @@ pub fn is_oanquan(variant: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_seen_twice_are_told_apart_by_experiment_and_variant() {
+        let mut seen = Seen::default();
+        for game in [0, 1, 2, 5, 4, 3] {
+            assert!(seen.insert("e", "v", game), "{game}");
+        }
+        assert!(!seen.insert("e", "v", 4));
+        assert!(seen.insert("e", "w", 4));
+        assert!(seen.insert("f", "v", 4));
+        assert_eq!(seen.games[&("e".into(), "v".into())].len(), 1, "one range");
+    }
+
+    #[test]
+    fn a_game_read_twice_is_refused_after_the_file_reads_well_or_dropped() {
+        // The 19 columns of schema 1 the report reads (every column but `moves`).
+        let header = Column::ALL[..Column::ALL.len() - SCHEMA_2.len()]
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(",");
+        let row = |game: u32| {
+            format!("t,mnk-3x3k3,{game},1,a,b,1-0,win,5,,,3.0,2.0,1.5,1.0,30,10,random,random")
+        };
+        let text = format!("{header}\n{}\n{}\n{}\n{}\n", row(0), row(1), row(0), row(2));
+        let path = Path::new("g.csv");
+        let error = Tally::read_csv(path, text.as_bytes(), &mut Seen::default()).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::Duplicate {
+                    line: 4,
+                    game: 0,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        let mut seen = Seen {
+            drop: true,
+            ..Seen::default()
+        };
+        let tally = Tally::read_csv(path, text.as_bytes(), &mut seen).unwrap();
+        assert_eq!((tally.games, seen.dropped), (3, 1));
+        // A malformed line after the duplicate is what is reported.
+        let text = format!("{text}{},extra\n", row(3));
+        let error = Tally::read_csv(path, text.as_bytes(), &mut Seen::default()).unwrap_err();
+        assert!(matches!(error, Error::Malformed { line: 6, .. }), "{error}");
+    }
 
     #[test]
     fn board_cells_from_variant_ids() {

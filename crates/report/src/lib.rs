@@ -89,7 +89,7 @@ mod tables;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 pub use charts::CHART_SIZE;
@@ -97,7 +97,7 @@ pub use error::{Error, Result};
 pub use games::{ALL_POOL, board_cells};
 pub use ratings::{Multiplayer, PoolRatings, Standing};
 
-use games::{Tally, Wdl};
+use games::{Seen, Tally, Wdl, complete_length};
 use ratings::PoolGames;
 
 /// How the 95% intervals are computed.
@@ -256,6 +256,10 @@ pub struct Report {
     tally: Tally,
     /// The inputs, for the report's header.
     sources: Vec<String>,
+    /// The games read so far, to refuse (or drop) one read twice.
+    seen: Seen,
+    /// Files whose unterminated last line was left out.
+    partial: Vec<String>,
 }
 
 impl Report {
@@ -276,22 +280,53 @@ impl Report {
     }
 
     /// Adds the games of a CSV file. On error nothing of that file is added.
+    ///
+    /// A last line without its newline is left out (and listed by
+    /// [`Report::partial_lines_left_out`]): a run appending to the file may be writing it this
+    /// very moment, and a reader takes no lock, so it never reads half a row.
     pub fn add_csv_file(&mut self, path: &Path) -> Result<()> {
-        let file = File::open(path).map_err(|error| Error::Read {
+        let read = |error| Error::Read {
             path: path.to_path_buf(),
             error,
-        })?;
-        self.add_csv_reader(path, BufReader::new(file))
+        };
+        let mut file = File::open(path).map_err(read)?;
+        let len = file.metadata().map_err(read)?.len();
+        let whole = complete_length(&mut file).map_err(read)?;
+        file.seek(SeekFrom::Start(0)).map_err(read)?;
+        self.add_csv_reader(path, BufReader::new(file.take(whole)))?;
+        if whole < len {
+            self.partial.push(path.display().to_string());
+        }
+        Ok(())
     }
 
     /// Adds the games of a CSV read from `reader`; `name` stands for it in error messages and
     /// the report. On error nothing of that CSV is added.
     pub fn add_csv_reader(&mut self, name: impl AsRef<Path>, reader: impl Read) -> Result<()> {
         let name = name.as_ref();
-        let tally = Tally::read_csv(name, reader)?;
+        let mut seen = self.seen.clone();
+        let tally = Tally::read_csv(name, reader, &mut seen)?;
+        self.seen = seen;
         self.tally.merge(tally);
         self.sources.push(name.display().to_string());
         Ok(())
+    }
+
+    /// Drops games read a second time (the same experiment, variant and game index), counting
+    /// them ([`Report::duplicates_dropped`]), instead of refusing them with
+    /// [`Error::Duplicate`]. Applies to the files added after the call.
+    pub fn drop_duplicates(&mut self, drop: bool) {
+        self.seen.drop = drop;
+    }
+
+    /// Games dropped as read before (see [`Report::drop_duplicates`]).
+    pub fn duplicates_dropped(&self) -> u64 {
+        self.seen.dropped
+    }
+
+    /// Files whose unterminated last line was left out (see [`Report::add_csv_file`]).
+    pub fn partial_lines_left_out(&self) -> &[String] {
+        &self.partial
     }
 
     /// Games read so far.

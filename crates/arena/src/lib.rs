@@ -36,7 +36,10 @@ pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
 pub use merge::{MergeSummary, merge};
 pub use play::{GameRecord, GameSettings, Termination, play_game};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
-pub use run::{Progress, RunOptions, RunSummary, play_scheduled, run, schedule_table};
+pub use run::{
+    FaultReason, Progress, RunOptions, RunSummary, play_scheduled, play_scheduled_with, run,
+    schedule_table,
+};
 pub use schedule::{Schedule, ScheduledGame, Shard};
 
 /// What can go wrong in the arena. Every message names the file and what is wrong.
@@ -111,4 +114,15 @@ pub enum ArenaError {
     /// The worker pool could not start.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
+    /// An outside agent failed the check before the first game: it cannot start, does not
+    /// speak its protocol, or refuses a variant it is to play.
+    #[error("agent `{agent}` ({spec}) cannot play: {message}")]
+    Setup {
+        /// The agent's name in the experiment.
+        agent: String,
+        /// Its spec.
+        spec: String,
+        /// What went wrong.
+        message: String,
+    },
 }

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use agents::AgentGame;
+use protocol::{OutsideGame, Roster};
 use rules::{Mnk, OanQuan, Variant};
 
 use crate::experiment::Experiment;
@@ -64,6 +64,18 @@ pub struct RunSummary {
     pub threads: usize,
     /// Faults per agent over the whole CSV: (crash, illegal-move, timeout).
     pub faults: BTreeMap<String, [u64; 3]>,
+    /// Why, per agent: each kind of fault (its message with the numbers taken out) with a
+    /// count and the first message of its kind, from the fault log.
+    pub fault_reasons: BTreeMap<String, Vec<FaultReason>>,
+}
+
+/// One kind of fault of one agent, for the end-of-run summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultReason {
+    /// Games lost this way.
+    pub count: u64,
+    /// The termination and the first message of this kind: `timeout: no move within 500 ms ...`.
+    pub example: String,
 }
 
 /// The file next to a CSV that says which experiment it belongs to.
@@ -156,17 +168,28 @@ pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize 
 /// Plays one scheduled game and returns its row. The same game always gives the same row
 /// outside the timing columns, whatever else is played around it.
 pub fn play_scheduled(experiment: &Experiment, game: &ScheduledGame) -> (Row, Option<String>) {
+    play_scheduled_with(experiment, game, &Roster::new())
+}
+
+/// [`play_scheduled`] with the agents built by `roster` (which keeps outside processes
+/// between games and says where their stderr goes).
+pub fn play_scheduled_with(
+    experiment: &Experiment,
+    game: &ScheduledGame,
+    roster: &Roster,
+) -> (Row, Option<String>) {
     let variant = &experiment.variants[game.variant];
     match variant {
-        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start()),
-        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start()),
+        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start(), roster),
+        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start(), roster),
     }
 }
 
-fn play_typed<G: AgentGame>(
+fn play_typed<G: OutsideGame>(
     experiment: &Experiment,
     game: &ScheduledGame,
     start: &G,
+    roster: &Roster,
 ) -> (Row, Option<String>) {
     let first = &experiment.agents[game.first];
     let second = &experiment.agents[game.second];
@@ -177,8 +200,8 @@ fn play_typed<G: AgentGame>(
             .then(|| Duration::from_millis(experiment.move_time_ms)),
     };
     let built = (
-        agents::build::<G>(&first.spec),
-        agents::build::<G>(&second.spec),
+        roster.build::<G>(&first.name, &first.spec),
+        roster.build::<G>(&second.name, &second.spec),
     );
     let record = match built {
         (Ok(mut a), Ok(mut b)) => play_game(
@@ -188,8 +211,8 @@ fn play_typed<G: AgentGame>(
             game.opening_seed,
             settings,
         ),
-        // Specs were checked when the experiment was read; an agent that still cannot be
-        // built (an outside engine that fails to start) loses the game as a crash.
+        // Specs were checked when the experiment was read (and outside commands before the
+        // run): an agent that still cannot be built loses the game as a crash.
         (Err(error), _) => crate::play::forfeit(start, rules::Player::First, error.to_string()),
         (_, Err(error)) => crate::play::forfeit(start, rules::Player::Second, error.to_string()),
     };
@@ -199,11 +222,12 @@ fn play_typed<G: AgentGame>(
             Some(rules::Player::First) => &second.name,
             _ => &first.name,
         };
-        format!(
-            "game {} ({}): `{loser}` {}: {message}",
+        fault_line(
             game.index,
-            experiment.variants[game.variant],
-            record.termination.as_str()
+            &experiment.variants[game.variant].to_string(),
+            loser,
+            record.termination.as_str(),
+            message,
         )
     });
     let row = Row {
@@ -229,6 +253,39 @@ fn play_typed<G: AgentGame>(
         second_spec: second.spec.to_string(),
     };
     (row, fault)
+}
+
+/// A line of the fault log: `game 12 (mnk-5x5k4): `algo1` timeout: no move within ...`.
+fn fault_line(game: u64, variant: &str, loser: &str, termination: &str, message: &str) -> String {
+    format!("game {game} ({variant}): `{loser}` {termination}: {message}")
+}
+
+/// The agent and `termination: message` of a fault-log line, for the agents of `experiment`.
+fn parse_fault_line<'a>(experiment: &'a Experiment, line: &'a str) -> Option<(&'a str, &'a str)> {
+    experiment.agents.iter().find_map(|agent| {
+        let marker = format!("): `{}` ", agent.name);
+        let at = line.find(&marker)?;
+        Some((agent.name.as_str(), &line[at + marker.len()..]))
+    })
+}
+
+/// Adds one fault to the reasons: faults whose messages differ only in their numbers (times,
+/// moves as coordinates, exit codes) are of one kind.
+fn add_reason(reasons: &mut BTreeMap<String, Vec<FaultReason>>, agent: &str, reason: &str) {
+    let kind = |text: &str| -> String {
+        text.chars()
+            .map(|c| if c.is_ascii_digit() { '0' } else { c })
+            .collect()
+    };
+    let list = reasons.entry(agent.to_string()).or_default();
+    let key = kind(reason);
+    match list.iter_mut().find(|r| kind(&r.example) == key) {
+        Some(found) => found.count += 1,
+        None => list.push(FaultReason {
+            count: 1,
+            example: reason.to_string(),
+        }),
+    }
 }
 
 fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
@@ -276,18 +333,39 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         ..RunSummary::default()
     };
 
-    if options.fresh && csv.exists() {
+    let log_path = csv.with_extension("faults.log");
+    let agent_logs = csv.with_extension("logs");
+    let roster = Roster::new().with_log_folder(&agent_logs);
+    if options.fresh {
+        // Every game is played again: outside commands are checked before anything moves.
+        preflight(experiment, &roster)?;
+    }
+    if options.fresh && (csv.exists() || log_path.exists() || agent_logs.exists()) {
         let aside = aside_path(&csv);
-        fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
-            path: csv.clone(),
-            action: "move the old CSV aside",
-            error: e.to_string(),
-        })?;
+        if csv.exists() {
+            fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
+                path: csv.clone(),
+                action: "move the old CSV aside",
+                error: e.to_string(),
+            })?;
+            summary.moved_aside = Some(aside.clone());
+        }
         let meta = meta_path(&csv);
         if meta.exists() {
             let _ = fs::rename(&meta, format!("{}.meta.toml", aside.display()));
         }
-        summary.moved_aside = Some(aside);
+        // The old run's fault log and agent logs go with its CSV, so that the new run's are
+        // its own.
+        for (old, suffix) in [(&log_path, "faults.log"), (&agent_logs, "logs")] {
+            if old.exists() {
+                let to = PathBuf::from(format!("{}.{suffix}", aside.display()));
+                fs::rename(old, &to).map_err(|e| ArenaError::Io {
+                    path: old.to_path_buf(),
+                    action: "move the old run's log aside",
+                    error: e.to_string(),
+                })?;
+            }
+        }
     }
 
     // What is recorded already.
@@ -341,6 +419,18 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             return Err(ArenaError::ForeignCsv { csv: csv.clone() });
         }
     }
+    // The reasons of the faults already recorded.
+    if summary.resumed > 0
+        && let Ok(text) = fs::read_to_string(&log_path)
+    {
+        for (agent, reason) in text.lines().filter_map(|l| parse_fault_line(experiment, l)) {
+            add_reason(&mut summary.fault_reasons, agent, reason);
+        }
+    }
+    let any_left = schedule.shard_games(shard).any(|g| !done[g as usize]);
+    if any_left && !options.fresh {
+        preflight(experiment, &roster)?;
+    }
     Meta::new(experiment, &schedule, shard).write(&csv)?;
     // A copy of the experiment next to its results, so anyone can rerun it.
     let source_copy = out.join("experiment.toml");
@@ -365,7 +455,6 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let threads = thread_count(options.threads, experiment);
     summary.threads = threads;
     let mut writer = RowWriter::append(&csv, needs_header)?;
-    let log_path = csv.with_extension("faults.log");
     let mut fault_log: Option<fs::File> = None;
 
     let progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
@@ -379,6 +468,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let (sender, receiver) = mpsc::channel::<(usize, Row, Option<String>)>();
     let remaining_ref = &remaining;
     let schedule_ref = &schedule;
+    let roster_ref = &roster;
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
@@ -394,8 +484,11 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
                             let Some(&index) = remaining_ref.get(k) else {
                                 break;
                             };
-                            let (row, fault) =
-                                play_scheduled(experiment, &schedule_ref.game(index));
+                            let (row, fault) = play_scheduled_with(
+                                experiment,
+                                &schedule_ref.game(index),
+                                roster_ref,
+                            );
                             if sender.send((k, row, fault)).is_err() {
                                 break;
                             }
@@ -412,8 +505,8 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             waiting.insert(k, (row, fault));
             while let Some((row, fault)) = waiting.remove(&next_to_write) {
                 let written = writer.write(&row).and_then(|()| {
-                    if let Some(message) = fault {
-                        append_fault(&log_path, &mut fault_log, &message)?;
+                    if let Some(message) = &fault {
+                        append_fault(&log_path, &mut fault_log, message)?;
                     }
                     Ok(())
                 });
@@ -422,6 +515,12 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
                     return Err(error);
                 }
                 count_fault(&mut summary.faults, &row);
+                if let Some((agent, reason)) = fault
+                    .as_deref()
+                    .and_then(|l| parse_fault_line(experiment, l))
+                {
+                    add_reason(&mut summary.fault_reasons, agent, reason);
+                }
                 summary.played += 1;
                 next_to_write += 1;
                 progress.tick(summary.resumed + summary.played);
@@ -430,6 +529,8 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         Ok(())
     });
     progress.finish();
+    // Outside processes kept between games stop now, not when the caller drops the summary.
+    drop(roster);
     result?;
     drop(writer);
     if sort_at_end {
@@ -437,6 +538,40 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     }
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// Checks every outside agent of `experiment` before the first game: its command starts, it
+/// answers the protocol's handshake and accepts each variant it is to play. A failure is a
+/// setup error that names the agent, not a game result.
+fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
+    for agent in experiment
+        .agents
+        .iter()
+        .filter(|a| protocol::is_outside(&a.spec))
+    {
+        let variants: Vec<Variant> = experiment
+            .variants
+            .iter()
+            .filter(|v| agent.plays(v))
+            .copied()
+            .collect();
+        protocol::preflight(&agent.spec, &variants, roster.stderr_of(&agent.name)).map_err(
+            |error| {
+                let advice = match error {
+                    protocol::SetupError::Refused { .. } => {
+                        "; leave the variant out of this agent's `variants` list in the experiment"
+                    }
+                    _ => "",
+                };
+                ArenaError::Setup {
+                    agent: agent.name.clone(),
+                    spec: agent.spec.to_string(),
+                    message: format!("{error}{advice}"),
+                }
+            },
+        )?;
+    }
+    Ok(())
 }
 
 fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Result<(), ArenaError> {

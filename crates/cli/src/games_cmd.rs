@@ -69,7 +69,7 @@ pub fn list() -> Result<()> {
     );
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
-    for kind in agents::KINDS.iter().filter(|k| k.listed) {
+    for kind in protocol::kinds().filter(|k| k.listed) {
         println!(
             "  {:<10} {} [{}]",
             kind.name,

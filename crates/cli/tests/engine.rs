@@ -130,7 +130,9 @@ spec = "FLAT"
     let inside = experiment(&template.replace("FLAT", "mc-flat:rollouts=8"));
     let through = experiment(&template.replace(
         "FLAT",
-        &format!("engine:cmd={ARENA},timeout_ms=60000,args=engine --agent mc-flat:rollouts=8"),
+        &format!(
+            "engine:cmd={ARENA},timeout_ms=60000,private=on,args=engine --agent mc-flat:rollouts=8"
+        ),
     ));
     let (a, b) = (scratch("inside"), scratch("through"));
     run(&inside, &options(&a)).unwrap();

@@ -272,8 +272,13 @@ fn parse_fault_line<'a>(experiment: &'a Experiment, line: &'a str) -> Option<(&'
 /// Adds one fault to the reasons: faults whose messages differ only in their numbers (times,
 /// moves as coordinates, exit codes) are of one kind.
 fn add_reason(reasons: &mut BTreeMap<String, Vec<FaultReason>>, agent: &str, reason: &str) {
+    // What an outside agent's fault message adds after the reason (its last stderr line, where
+    // its log is) varies from game to game; the kind is the reason.
     let kind = |text: &str| -> String {
-        text.chars()
+        let reason = text.split("; its last stderr line").next().unwrap_or(text);
+        let reason = reason.split(" (its stderr is in").next().unwrap_or(reason);
+        reason
+            .chars()
             .map(|c| if c.is_ascii_digit() { '0' } else { c })
             .collect()
     };

@@ -272,3 +272,92 @@ fn the_cpp_greedy_captures_what_the_rules_say_and_plays_through_the_arena() {
         "{against_random:?}"
     );
 }
+
+/// The code blocks of the README's "Your own agent" section, in order, with their language.
+fn readme_blocks() -> Vec<(String, String)> {
+    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let start = readme.find("## Your own agent").expect("the section");
+    let end = readme[start..]
+        .find("\n## ")
+        .map_or(readme.len(), |e| start + e);
+    let mut blocks = Vec::new();
+    let mut lines = readme[start..end].lines();
+    while let Some(line) = lines.next() {
+        if let Some(language) = line.strip_prefix("```") {
+            let body: Vec<&str> = lines
+                .by_ref()
+                .take_while(|l| !l.starts_with("```"))
+                .collect();
+            blocks.push((language.to_string(), body.join("\n") + "\n"));
+        }
+    }
+    blocks
+}
+
+#[test]
+fn the_readme_walkthrough_runs_as_written() {
+    let blocks = readme_blocks();
+    let block = |language: &str| {
+        blocks
+            .iter()
+            .find(|(l, _)| l == language)
+            .map(|(_, body)| body.clone())
+            .unwrap_or_else(|| panic!("no {language} block"))
+    };
+    // The first shell block copies the client next to the agent.
+    assert!(block("sh").contains("mkdir -p mine && cp clients/python/arena_agent.py mine/"));
+    let dir = scratch("walkthrough");
+    let mine = dir.join("mine");
+    fs::create_dir_all(&mine).unwrap();
+    fs::copy(client("python/arena_agent.py"), mine.join("arena_agent.py")).unwrap();
+    fs::write(mine.join("agent.py"), block("python")).unwrap();
+    fs::write(mine.join("try.toml"), block("toml")).unwrap();
+    let output = Command::new(ARENA)
+        .args(["run", "mine/try.toml"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("mine: 80 games"), "{stdout}");
+    assert!(stdout.contains("faults: none"), "{stdout}");
+    assert!(dir.join("results/mine/report.md").exists());
+    // The C++ block builds with the header and answers the protocol.
+    let cpp = dir.join("agent.cpp");
+    fs::write(&cpp, block("cpp")).unwrap();
+    let binary = dir.join("agent");
+    let status = Command::new("g++")
+        .args(["-std=c++17", "-O2", "-Wall", "-Wextra", "-Werror", "-I"])
+        .arg(repo().join("clients/cpp"))
+        .arg("-o")
+        .arg(&binary)
+        .arg(&cpp)
+        .status()
+        .expect("g++ is needed to build the C++ example (apt-get install g++)");
+    assert!(status.success());
+    let mut child = Command::new(&binary)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"arena 1\ngame variant=mnk-3x3k3 seat=1 players=2 seed=3\nposition\nlegal b2\ngo time_ms=10\nquit\n")
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).ends_with("ok\nmove b2\n"));
+}
+
+#[test]
+fn the_experiments_of_the_clients_parse() {
+    for name in ["outside.toml", "algo1.toml"] {
+        let exp = Experiment::from_file(&repo().join("experiments").join(name)).unwrap();
+        assert!(exp.agents.iter().any(|a| a.spec.kind == "proc"), "{name}");
+    }
+}

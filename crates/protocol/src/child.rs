@@ -72,6 +72,8 @@ pub struct Process {
     lines: Receiver<Event>,
     closed: bool,
     stderr_tail: Arc<Mutex<Option<String>>>,
+    /// Lines read from stderr so far (to see when it has settled).
+    stderr_lines: Arc<std::sync::atomic::AtomicU64>,
     log: Option<(PathBuf, File)>,
     transcript: VecDeque<String>,
     /// What the process is called in messages (`the agent`, `the engine`).
@@ -139,12 +141,14 @@ impl Process {
             })
             .map_err(|e| start_error(format!("cannot start a reader thread: {e}")))?;
         let stderr_tail = Arc::new(Mutex::new(None));
+        let stderr_lines = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let log = match (stderr, &log_file) {
             (Stderr::File(path), Some(file)) => file.try_clone().ok().map(|f| (path.clone(), f)),
             _ => None,
         };
         if let Some(pipe) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
+            let count = Arc::clone(&stderr_lines);
             let mut file = log_file;
             let _ = std::thread::Builder::new()
                 .name(format!("agent-{pid}-stderr"))
@@ -165,6 +169,7 @@ impl Process {
                         {
                             *tail = Some(quote(text.trim()));
                         }
+                        count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
                 });
         }
@@ -174,6 +179,7 @@ impl Process {
             lines,
             closed: false,
             stderr_tail,
+            stderr_lines,
             log,
             transcript: VecDeque::with_capacity(TRANSCRIPT),
             role,
@@ -194,7 +200,7 @@ impl Process {
 
     /// Queues `line` (a newline is added); nothing is sent before [`Process::flush`].
     pub fn queue(&mut self, line: &str) -> Result<(), String> {
-        self.remember(format!("> {}", quote(line)));
+        self.remember(format!("> {}", quote_n(line, 200)));
         let role = self.role;
         let stdin = self
             .stdin
@@ -231,7 +237,7 @@ impl Process {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
             Ok(Event::Line(line)) => {
-                self.remember(format!("< {}", quote(&line)));
+                self.remember(format!("< {}", quote_n(&line, 200)));
                 Received::Line(line)
             }
             Ok(Event::Bad(bad)) => {
@@ -265,8 +271,26 @@ impl Process {
         self.stderr_tail.lock().ok().and_then(|tail| tail.clone())
     }
 
+    /// Waits (100 ms at most) until the process's stderr has been quiet for 10 ms: a program
+    /// that fails writes its traceback to stderr just before its answer or its exit, and the
+    /// fault report should have it.
+    fn settle_stderr(&self) {
+        use std::sync::atomic::Ordering;
+        let give_up = Instant::now() + Duration::from_millis(100);
+        let mut seen = self.stderr_lines.load(Ordering::Relaxed);
+        while Instant::now() < give_up {
+            std::thread::sleep(Duration::from_millis(10));
+            let now = self.stderr_lines.load(Ordering::Relaxed);
+            if now == seen {
+                return;
+            }
+            seen = now;
+        }
+    }
+
     /// What to add to a fault message: the last line of standard error and where the log is.
     pub fn fault_context(&self) -> String {
+        self.settle_stderr();
         let mut text = String::new();
         if let Some(tail) = self.stderr_tail() {
             text.push_str(&format!("; its last stderr line: `{tail}`"));

@@ -123,11 +123,13 @@ impl fmt::Display for ToAgent {
             ToAgent::End {
                 places,
                 termination,
-            } => write!(
-                f,
-                "end places={} termination={termination}",
-                places_text(places)
-            ),
+            } => {
+                f.write_str("end")?;
+                if !places.is_empty() {
+                    write!(f, " places={}", places_text(places))?;
+                }
+                write!(f, " termination={termination}")
+            }
             ToAgent::Quit => f.write_str("quit"),
         }
     }
@@ -455,6 +457,10 @@ mod tests {
             ToAgent::End {
                 places: vec![1, 2],
                 termination: "win".into(),
+            },
+            ToAgent::End {
+                places: vec![],
+                termination: "aborted".into(),
             },
             ToAgent::Quit,
         ];

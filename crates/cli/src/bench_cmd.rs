@@ -262,7 +262,7 @@ fn protocol_overhead<G: OutsideGame>(
     };
     let mut games = 0u64;
     let mut play = || -> Result<u64> {
-        let first = games % 2 == 0;
+        let first = games.is_multiple_of(2);
         let agents: [&mut dyn Agent<G>; 2] = if first {
             [outside.as_mut(), inside.as_mut()]
         } else {

@@ -312,11 +312,17 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
     faults.entry(loser.clone()).or_default()[slot] += 1;
 }
 
-/// A place to move an old file aside to: `<file>.old-N`, the first N not taken.
+/// A place to move an old CSV aside to: `<file>.old-N`, the first N not taken by it or by the
+/// files that go with it (`.meta.toml`, `.faults.log`, `.logs`).
 fn aside_path(path: &Path) -> PathBuf {
     (1..)
         .map(|n| PathBuf::from(format!("{}.old-{n}", path.display())))
-        .find(|p| !p.exists())
+        .find(|p| {
+            !p.exists()
+                && ["meta.toml", "faults.log", "logs"]
+                    .iter()
+                    .all(|suffix| !Path::new(&format!("{}.{suffix}", p.display())).exists())
+        })
         .expect("some suffix is free")
 }
 
@@ -341,10 +347,6 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let log_path = csv.with_extension("faults.log");
     let agent_logs = csv.with_extension("logs");
     let roster = Roster::new().with_log_folder(&agent_logs);
-    if options.fresh {
-        // Every game is played again: outside commands are checked before anything moves.
-        preflight(experiment, &roster)?;
-    }
     if options.fresh && (csv.exists() || log_path.exists() || agent_logs.exists()) {
         let aside = aside_path(&csv);
         if csv.exists() {
@@ -433,7 +435,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         }
     }
     let any_left = schedule.shard_games(shard).any(|g| !done[g as usize]);
-    if any_left && !options.fresh {
+    if any_left {
         preflight(experiment, &roster)?;
     }
     Meta::new(experiment, &schedule, shard).write(&csv)?;

@@ -350,31 +350,47 @@ fn an_agent_that_refuses_a_variant_is_named_with_the_variant() {
 
 #[test]
 fn a_fresh_run_moves_the_old_fault_log_aside() {
-    let text = "name = \"fresh\"\nseed = 2\ngames_per_pair = 2\nvariants = [\"mnk-3x3k3\"]\n\
-                [[agents]]\nname = \"steady\"\nspec = \"random\"\n\
-                [[agents]]\nname = \"faulty\"\nspec = \"fault:mode=illegal\"\n";
-    let exp = experiment(text);
+    let text = format!(
+        "name = \"fresh\"\nseed = 2\ngames_per_pair = 2\nvariants = [\"mnk-3x3k3\"]\n\
+         [[agents]]\nname = \"steady\"\nspec = \"random\"\n\
+         [[agents]]\nname = \"served\"\nspec = \"proc:cmd={ARENA},args=serve-agent --agent random\"\n\
+         [[agents]]\nname = \"faulty\"\nspec = \"fault:mode=illegal\"\n"
+    );
+    let exp = experiment(&text);
     let out = scratch("fresh");
     run(&exp, &options(&out)).unwrap();
     let first = fs::read_to_string(out.join("games.faults.log")).unwrap();
-    assert_eq!(first.lines().count(), 2, "{first}");
+    assert_eq!(first.lines().count(), 4, "{first}");
+    assert!(out.join("games.logs/served.log").exists());
+    // A folder left by an earlier run that stopped half-way takes its number.
+    fs::create_dir_all(out.join("games.csv.old-1.logs")).unwrap();
+    fs::write(out.join("games.csv.old-1.logs/x.log"), "x").unwrap();
     let mut again = options(&out);
     again.fresh = true;
     let summary = run(&exp, &again).unwrap();
     let second = fs::read_to_string(out.join("games.faults.log")).unwrap();
     assert_eq!(
         second.lines().count(),
-        2,
+        4,
         "the old run's lines were kept:\n{second}"
     );
     let aside = summary.moved_aside.unwrap();
+    assert!(
+        aside.display().to_string().ends_with("games.csv.old-2"),
+        "{}",
+        aside.display()
+    );
     let old = fs::read_to_string(format!("{}.faults.log", aside.display())).unwrap();
     assert_eq!(old, first);
+    assert!(Path::new(&format!("{}.logs/served.log", aside.display())).exists());
+    // Again: every file of each run keeps its place.
+    run(&exp, &again).unwrap();
+    assert!(out.join("games.csv.old-3.faults.log").exists());
     // A resumed run's summary has the reasons of the faults recorded before.
     let summary = run(&exp, &options(&out)).unwrap();
     assert_eq!(summary.played, 0);
     assert_eq!(
-        summary.fault_reasons["faulty"][0].count, 2,
+        summary.fault_reasons["faulty"][0].count, 4,
         "{:?}",
         summary.fault_reasons
     );

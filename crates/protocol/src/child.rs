@@ -223,6 +223,22 @@ impl Process {
         }
     }
 
+    /// Sends `text`, whole lines each ending with a newline, in one write.
+    pub fn send_lines(&mut self, text: &str) -> Result<(), String> {
+        for line in text.lines() {
+            self.remember(format!("> {}", quote_n(line, 200)));
+        }
+        let role = self.role;
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| format!("{role} input is closed"))?;
+        stdin
+            .write_all(text.as_bytes())
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("{role} stopped reading its input ({e})"))
+    }
+
     /// Queues and sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         self.queue(line)?;

@@ -4,15 +4,22 @@
 use std::fmt::Write as _;
 
 use agents::{Agent, AgentGame};
-use rules::{Mnk, OanQuan, Outcome, Player, Variant};
+use rules::{Cell, Mnk, OanQuan, Outcome, Player, Variant};
 
 use crate::gomocup::{Engine, EngineConfig};
 use crate::outside::Pool;
 
 /// A game outside agents can play.
 pub trait OutsideGame: AgentGame {
-    /// The fields of the `board` line for this position (see `docs/protocol.md`).
-    fn board_fields(&self) -> Vec<(String, String)>;
+    /// Appends the fields of the `board` line for this position to `out`, each after a space
+    /// (see `docs/protocol.md`).
+    fn write_board(&self, out: &mut String);
+
+    /// Appends `mv` in the game's notation to `out` (what [`rules::Game::format_move`] says,
+    /// without a string of its own: the arena writes every legal move every turn).
+    fn write_move(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.format_move(mv));
+    }
 
     /// The start position of `variant`, if it is a variant of this game.
     fn start_of(variant: &Variant) -> Option<Self>;
@@ -40,26 +47,27 @@ pub fn places(outcome: Outcome, seats: usize) -> Vec<u8> {
 }
 
 impl OutsideGame for Mnk {
-    fn board_fields(&self) -> Vec<(String, String)> {
+    fn write_board(&self, out: &mut String) {
         let config = self.config();
-        let mut cells = String::with_capacity(usize::from(config.cells()) + 19);
+        let _ = write!(out, " rows={} cols={} cells=", config.rows(), config.cols());
         for row in 0..config.rows() {
             if row > 0 {
-                cells.push('/');
+                out.push('/');
             }
             for col in 0..config.cols() {
-                cells.push(match self.stone_at(row, col) {
+                out.push(match self.stone_at(row, col) {
                     None => '.',
                     Some(Player::First) => 'X',
                     Some(_) => 'O',
                 });
             }
         }
-        vec![
-            ("rows".into(), config.rows().to_string()),
-            ("cols".into(), config.cols().to_string()),
-            ("cells".into(), cells),
-        ]
+    }
+
+    fn write_move(&self, mv: Cell, out: &mut String) {
+        let (row, col) = self.config().row_col(mv);
+        out.push(char::from(b'a' + col));
+        let _ = write!(out, "{}", u32::from(row) + 1);
     }
 
     fn start_of(variant: &Variant) -> Option<Self> {
@@ -72,30 +80,30 @@ impl OutsideGame for Mnk {
 }
 
 impl OutsideGame for OanQuan {
-    fn board_fields(&self) -> Vec<(String, String)> {
-        let join = |values: &mut dyn Iterator<Item = i32>| {
-            let mut text = String::new();
+    fn write_board(&self, out: &mut String) {
+        let list = |out: &mut String, key: &str, values: &mut dyn Iterator<Item = i32>| {
+            let _ = write!(out, " {key}=");
             for (i, value) in values.enumerate() {
                 if i > 0 {
-                    text.push(',');
+                    out.push(',');
                 }
-                let _ = write!(text, "{value}");
+                let _ = write!(out, "{value}");
             }
-            text
         };
-        let seeds = join(&mut (0..12).map(|i| i32::from(self.seeds(i))));
-        let pieces = join(&mut [5, 11].into_iter().map(|i| i32::from(self.has_piece(i))));
-        let captures = join(
+        list(out, "seeds", &mut (0..12).map(|i| i32::from(self.seeds(i))));
+        list(
+            out,
+            "pieces",
+            &mut [5, 11].into_iter().map(|i| i32::from(self.has_piece(i))),
+        );
+        list(
+            out,
+            "captures",
             &mut [Player::First, Player::Second]
                 .into_iter()
                 .map(|p| self.captures(p)),
         );
-        vec![
-            ("seeds".into(), seeds),
-            ("pieces".into(), pieces),
-            ("captures".into(), captures),
-            ("mandarin".into(), self.rules().mandarin_value.to_string()),
-        ]
+        let _ = write!(out, " mandarin={}", self.rules().mandarin_value);
     }
 
     fn start_of(variant: &Variant) -> Option<Self> {
@@ -112,6 +120,12 @@ mod tests {
     use super::*;
     use rules::Game;
 
+    fn board(game: &impl OutsideGame) -> String {
+        let mut out = String::new();
+        game.write_board(&mut out);
+        out
+    }
+
     #[test]
     fn boards_show_stones_and_seeds() {
         let game: Mnk = "mnk-3x4k3"
@@ -121,18 +135,31 @@ mod tests {
             .unwrap()
             .start();
         let game = game.play_line("b2 a1").unwrap();
-        let fields = game.board_fields();
-        assert_eq!(fields[2], ("cells".into(), "O.../.X../....".into()));
+        assert_eq!(board(&game), " rows=3 cols=4 cells=O.../.X../....");
         let game = "oanquan"
             .parse::<Variant>()
             .unwrap()
             .oanquan()
             .unwrap()
             .start();
-        let fields = game.play_line("1P").unwrap().board_fields();
-        assert_eq!(fields[0].1, "0,0,6,6,6,1,0,6,6,6,6,1");
-        assert_eq!(fields[1].1, "1,1");
-        assert_eq!(fields[2].1, "6,0");
+        assert_eq!(
+            board(&game.play_line("1P").unwrap()),
+            " seeds=0,0,6,6,6,1,0,6,6,6,6,1 pieces=1,1 captures=6,0 mandarin=10"
+        );
+    }
+
+    #[test]
+    fn moves_are_written_as_the_game_formats_them() {
+        for id in ["mnk-19x19k5", "mnk-3x7k3"] {
+            let game: Mnk = id.parse::<Variant>().unwrap().mnk().unwrap().start();
+            let mut moves = rules::MoveList::new();
+            game.legal_moves(&mut moves);
+            for mv in moves {
+                let mut out = String::new();
+                game.write_move(mv, &mut out);
+                assert_eq!(out, game.format_move(mv));
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! (`docs/protocol.md`) on its stdin and stdout. One process per agent, kept for the whole game,
 //! and across games when it announces `feature reuse` (unless the spec says `restart=on`).
 
+use std::fmt::Write as _;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
@@ -76,7 +77,7 @@ impl Session {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The process did not start.
-    #[error("{0}")]
+    #[error(transparent)]
     Start(#[from] crate::child::StartError),
     /// It did not answer the handshake or the set-up as the protocol says.
     #[error("{0}")]
@@ -406,7 +407,7 @@ impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
             // Used without `start_game` (`arena analyze`): set the game up here.
             self.begin(position, position.side_to_move(), ctx)?;
         }
-        let Some(history) = ctx.moves.map(<[String]>::to_vec) else {
+        let Some(history) = ctx.moves else {
             return Err(AgentError::Crash(
                 "the caller gave no move history, which the arena protocol sends".into(),
             ));
@@ -415,22 +416,25 @@ impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
         let margin = self.config.launch.margin;
         let deadline = asked + budget + margin;
         let session = self.session.as_mut().expect("set up above");
+        // The turn's four lines, written straight into one buffer: the arena writes the board
+        // and every legal move every turn, and this is most of the protocol's cost.
+        let mut text = String::with_capacity(1024);
+        text.push_str("position");
+        for mv in history {
+            text.push(' ');
+            text.push_str(mv);
+        }
+        text.push_str("\nboard");
+        position.write_board(&mut text);
+        text.push_str("\nlegal");
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
-        let legal: Vec<String> = moves.iter().map(|&m| position.format_move(m)).collect();
-        let lines = [
-            ToAgent::Position(history),
-            ToAgent::Board(position.board_fields()),
-            ToAgent::Legal(legal),
-            ToAgent::Go {
-                time_ms: budget.as_millis() as u64,
-            },
-        ];
-        let sent = lines
-            .iter()
-            .try_for_each(|line| session.process.queue(&line.to_string()))
-            .and_then(|()| session.process.flush());
-        if let Err(error) = sent {
+        for &mv in &moves {
+            text.push(' ');
+            position.write_move(mv, &mut text);
+        }
+        let _ = write!(text, "\ngo time_ms={}\n", budget.as_millis());
+        if let Err(error) = session.process.send_lines(&text) {
             return Err(self.fault(AgentError::Crash(error)));
         }
         let mut stats = SearchStats::default();

@@ -16,8 +16,9 @@ use crate::wire::{FromAgent, GameStart, Info, ToAgent, VERSION};
 
 /// A game in progress on our side.
 trait Table {
-    /// Our move after `moves` (from the start), within `time`: its text and what was searched.
-    fn go(&mut self, moves: &[String], time: Duration) -> Result<(String, SearchStats), String>;
+    /// Our move after `moves` (the `position` line's moves from the start, space-separated),
+    /// within `time`: its text and what was searched.
+    fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String>;
 }
 
 struct Playing<G: OutsideGame> {
@@ -25,35 +26,51 @@ struct Playing<G: OutsideGame> {
     rng: AgentRng,
     start: G,
     position: G,
-    /// The moves `position` is the result of.
+    /// The `position` text `position` is the result of, and its moves.
+    text: String,
     moves: Vec<String>,
 }
 
 impl<G: OutsideGame> Playing<G> {
-    /// Brings `position` to the end of `moves`, playing only the new ones when the list
-    /// continues the last one.
-    fn catch_up(&mut self, moves: &[String]) -> Result<(), String> {
-        if !moves.starts_with(&self.moves) {
+    /// Brings `position` to the end of `text`, playing only the new moves when it continues
+    /// the last one (as it does from turn to turn: two moves are new).
+    fn catch_up(&mut self, text: &str) -> Result<(), String> {
+        let continues = text.starts_with(self.text.as_str())
+            && (self.text.is_empty()
+                || text.len() == self.text.len()
+                || text.as_bytes()[self.text.len()] == b' ');
+        if !continues {
             self.position = self.start.clone();
+            self.text.clear();
             self.moves.clear();
         }
-        for (index, text) in moves.iter().enumerate().skip(self.moves.len()) {
-            let mv = self.position.parse_move(text).map_err(|error| {
-                format!(
-                    "move {} of the position (`{}`): {error}",
-                    index + 1,
-                    quote(text)
-                )
-            })?;
+        for word in text[self.text.len()..].split_whitespace() {
+            let mv = match self.position.parse_move(word) {
+                Ok(mv) => mv,
+                Err(error) => {
+                    let message = format!(
+                        "move {} of the position (`{}`): {error}",
+                        self.moves.len() + 1,
+                        quote(word)
+                    );
+                    // The position is not what any text says: start afresh next time.
+                    self.position = self.start.clone();
+                    self.text.clear();
+                    self.moves.clear();
+                    return Err(message);
+                }
+            };
             self.position.play_unchecked(mv);
-            self.moves.push(text.clone());
+            self.moves.push(word.to_string());
         }
+        self.text.clear();
+        self.text.push_str(text);
         Ok(())
     }
 }
 
 impl<G: OutsideGame> Table for Playing<G> {
-    fn go(&mut self, moves: &[String], time: Duration) -> Result<(String, SearchStats), String> {
+    fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String> {
         self.catch_up(moves)?;
         if self.position.is_over() {
             return Err("the game is over after these moves".into());
@@ -63,7 +80,7 @@ impl<G: OutsideGame> Table for Playing<G> {
         let mut ctx = Context::new(&mut self.rng)
             .with_deadline((!time.is_zero()).then_some(deadline))
             .with_move_time(Some(time))
-            .with_moves(moves);
+            .with_moves(&self.moves);
         let choice = self
             .agent
             .choose(&self.position, &mut ctx)
@@ -91,6 +108,7 @@ fn table<G: OutsideGame>(
         rng,
         position: start.clone(),
         start,
+        text: String::new(),
         moves: Vec::new(),
     }))
 }
@@ -123,7 +141,7 @@ pub fn serve(
     mut log: impl Write,
 ) -> std::io::Result<()> {
     let mut table: Option<Box<dyn Table>> = None;
-    let mut moves: Vec<String> = Vec::new();
+    let mut moves = String::new();
     let mut lines = LineReader::new(input);
     let mut number = 0u64;
     while let Some(line) = lines.next_line() {
@@ -135,7 +153,19 @@ pub fn serve(
                 continue;
             }
         };
-        if line.trim().is_empty() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        // The turn's long lines are taken as they come: our agents rebuild the position from
+        // the moves and need neither the board nor the legal moves.
+        let keyword = trimmed.split(char::is_whitespace).next().unwrap_or("");
+        if keyword.eq_ignore_ascii_case("legal") || keyword.eq_ignore_ascii_case("board") {
+            continue;
+        }
+        if keyword.eq_ignore_ascii_case("position") {
+            moves.clear();
+            moves.push_str(trimmed[keyword.len()..].trim());
             continue;
         }
         let message = match ToAgent::parse(&line) {
@@ -179,8 +209,7 @@ pub fn serve(
                     }
                 }
             }
-            ToAgent::Position(list) => moves = list,
-            ToAgent::Board(_) | ToAgent::Legal(_) => {}
+            ToAgent::Position(_) | ToAgent::Board(_) | ToAgent::Legal(_) => {}
             ToAgent::Go { time_ms } => match table.as_mut() {
                 None => answer.push(FromAgent::Error("no game: `go` before `game`".into())),
                 Some(table) => match table.go(&moves, Duration::from_millis(time_ms)) {

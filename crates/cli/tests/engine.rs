@@ -349,3 +349,27 @@ fn an_engine_like_the_strongest_open_source_one_plays_clean_games() {
     assert!(log.lines().all(|l| l.contains("`strong` timeout")), "{log}");
     assert!(processes_with(&marker).is_empty());
 }
+
+#[test]
+fn an_agent_of_the_arena_protocol_serves_as_a_gomocup_engine() {
+    // `arena engine` wraps any agent: here a Python agent behind the arena protocol, which is
+    // sent the moves so far (after BOARD, an order of its stones).
+    let algo1 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../clients/python/examples/algo1.py");
+    let lines = engine_session(
+        &format!("proc:cmd=python3,args={} 30", algo1.display()),
+        "START 5\nINFO win_length 4\nBEGIN\nTURN 0,0\nBOARD\n2,2,1\n0,0,2\n1,1,1\n3,3,2\nDONE\nEND\n",
+    );
+    assert_eq!(lines[0], "OK");
+    assert!(is_move(&lines[1], 5, 5), "{lines:?}");
+    assert!(
+        is_move(&lines[2], 5, 5) && lines[2] != "0,0" && lines[2] != lines[1],
+        "{lines:?}"
+    );
+    assert!(is_move(&lines[3], 5, 5), "{lines:?}");
+    assert!(
+        !["2,2", "0,0", "1,1", "3,3"].contains(&lines[3].as_str()),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 4, "{lines:?}");
+}

@@ -67,6 +67,9 @@ pub fn serve(
     };
     let mut setup: Option<Setup> = None;
     let mut position: Option<Mnk> = None;
+    // The moves that led to `position` (agents of the arena protocol are sent them); after a
+    // BOARD, an order of its stones that alternates from the first player's.
+    let mut history: Vec<String> = Vec::new();
     let mut agent: Option<Box<dyn Agent<Mnk>>> = None;
     let mut rng = AgentRng::seed_from_u64(seed);
     let mut timeout_turn: Option<Duration> = None;
@@ -153,7 +156,10 @@ pub fn serve(
                 let mut current = match position.take() {
                     Some(p) if matches!(command, Command::Turn { .. }) => p,
                     _ => match s.position() {
-                        Ok(p) => p,
+                        Ok(p) => {
+                            history.clear();
+                            p
+                        }
                         Err(error) => {
                             if matches!(command, Command::Board) && skip_board(&mut lines)? {
                                 return Ok(());
@@ -167,7 +173,8 @@ pub fn serve(
                 if let Command::Turn { x, y } = command {
                     match config.cell(y.min(255) as u8, x.min(255) as u8) {
                         Some(cell) if x < 256 && y < 256 && current.is_legal(cell) => {
-                            current.play_unchecked(cell)
+                            history.push(config.cell_name(cell));
+                            current.play_unchecked(cell);
                         }
                         _ => {
                             say(&format!("ERROR the move {x},{y} is not legal here"))?;
@@ -184,7 +191,7 @@ pub fn serve(
                         }
                         BoardRead::Stones(own, theirs) => {
                             match place_board(&mut current, own, theirs) {
-                                Ok(()) => {}
+                                Ok(order) => history = order,
                                 Err(message) => {
                                     say(&format!("ERROR {message}"))?;
                                     continue;
@@ -212,13 +219,15 @@ pub fn serve(
                 });
                 let mut ctx = Context::new(&mut rng)
                     .with_deadline(deadline)
-                    .with_move_time(limit);
+                    .with_move_time(limit)
+                    .with_moves(&history);
                 match player.choose(&current, &mut ctx) {
                     Ok(choice) if current.is_legal(choice.mv) => {
                         if let Some(reason) = &choice.stats.reason {
                             say(&format!("MESSAGE {reason}"))?;
                         }
                         say(&coordinates(&config, choice.mv))?;
+                        history.push(config.cell_name(choice.mv));
                         current.play_unchecked(choice.mv);
                     }
                     Ok(_) => say("ERROR the agent chose an illegal move")?,
@@ -298,12 +307,13 @@ fn skip_board<R: BufRead>(lines: &mut LineReader<R>) -> std::io::Result<bool> {
 }
 
 /// Puts the stones of a `BOARD` block on `current` (empty): we are to move, so with as many
-/// stones as the opponent we are the first player.
+/// stones as the opponent we are the first player. Returns an order of the stones as moves,
+/// alternating from the first player's.
 fn place_board(
     current: &mut Mnk,
     own: Vec<(u32, u32)>,
     theirs: Vec<(u32, u32)>,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     let (x, o) = if own.len() == theirs.len() {
         (own, theirs)
     } else if theirs.len() == own.len() + 1 {
@@ -325,7 +335,15 @@ fn place_board(
         }
         current.place(cell, player);
     }
-    Ok(())
+    let name = |&(col, row): &(u32, u32)| {
+        config.cell_name(config.cell(row as u8, col as u8).expect("placed above"))
+    };
+    let mut order = Vec::with_capacity(x.len() + o.len());
+    for i in 0..x.len().max(o.len()) {
+        order.extend(x.get(i).map(name));
+        order.extend(o.get(i).map(name));
+    }
+    Ok(order)
 }
 
 #[cfg(test)]

@@ -403,6 +403,13 @@ impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
         ctx: &mut Context<'_>,
     ) -> Result<Choice<G::Move>, AgentError> {
         let asked = Instant::now();
+        if self.session.as_ref().is_some_and(|s| !s.clean)
+            && let Some(mut faulty) = self.session.take()
+        {
+            // A fault in an earlier game that never ended (`arena play` goes on after one):
+            // that process is not trusted again.
+            faulty.process.kill();
+        }
         if !self.session.as_ref().is_some_and(|s| s.in_game) {
             // Used without `start_game` (`arena analyze`): set the game up here.
             self.begin(position, position.side_to_move(), ctx)?;

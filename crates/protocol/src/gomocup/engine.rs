@@ -317,7 +317,8 @@ impl Agent<Mnk> for Engine {
         ctx: &mut Context<'_>,
     ) -> Result<Choice<Cell>, AgentError> {
         let asked = Instant::now();
-        if !self.session.as_ref().is_some_and(|s| s.in_game) {
+        // After a fault the process is not trusted again (`arena play` goes on after one).
+        if !self.session.as_ref().is_some_and(|s| s.in_game && s.clean) {
             self.begin(position, ctx)?;
         }
         let budget = ctx.move_time.unwrap_or(self.config.launch.timeout);

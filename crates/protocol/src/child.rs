@@ -16,9 +16,11 @@ use crate::line::{LineError, LineReader, quote, quote_n};
 /// Lines kept for the fault report.
 const TRANSCRIPT: usize = 24;
 
-/// Lines an agent may send ahead of the arena's reading before it has to wait: bounds the
-/// memory a flood of output can take (each line is at most [`crate::line::MAX_LINE`]).
-const AHEAD: usize = 64;
+/// Hand-offs of lines an agent may send ahead of the arena's reading before it has to wait,
+/// and lines per hand-off: they bound the memory a flood of output can take (64 lines of at
+/// most [`crate::line::MAX_LINE`] each).
+const AHEAD: usize = 16;
+const BATCH: usize = 4;
 
 /// How long a stopped process has to exit by itself before it is killed.
 const GRACE: Duration = Duration::from_millis(300);
@@ -69,7 +71,9 @@ pub enum Received {
 pub struct Process {
     child: Child,
     stdin: Option<BufWriter<ChildStdin>>,
-    lines: Receiver<Event>,
+    lines: Receiver<Vec<Event>>,
+    /// Events received together and not yet taken.
+    pending: VecDeque<Event>,
     closed: bool,
     stderr_tail: Arc<Mutex<Option<String>>>,
     /// Lines read from stderr so far (to see when it has settled).
@@ -128,13 +132,22 @@ impl Process {
             .spawn(move || {
                 let mut reader = LineReader::new(BufReader::new(stdout));
                 loop {
-                    let event = match reader.next_line() {
-                        None | Some(Err(_)) => Event::Closed,
-                        Some(Ok(Ok(line))) => Event::Line(line),
-                        Some(Ok(Err(bad))) => Event::Bad(bad),
+                    // The lines that arrived together go together (an `info` and its `move`):
+                    // one hand-off to the waiting thread instead of one per line.
+                    let mut batch = Vec::with_capacity(2);
+                    let closed = loop {
+                        let event = match reader.next_line() {
+                            None | Some(Err(_)) => Event::Closed,
+                            Some(Ok(Ok(line))) => Event::Line(line),
+                            Some(Ok(Err(bad))) => Event::Bad(bad),
+                        };
+                        let closed = matches!(event, Event::Closed);
+                        batch.push(event);
+                        if closed || batch.len() >= BATCH || !reader.has_buffered_line() {
+                            break closed;
+                        }
                     };
-                    let closed = matches!(event, Event::Closed);
-                    if sender.send(event).is_err() || closed {
+                    if sender.send(batch).is_err() || closed {
                         break;
                     }
                 }
@@ -177,6 +190,7 @@ impl Process {
             child,
             stdin: Some(BufWriter::new(stdin)),
             lines,
+            pending: VecDeque::new(),
             closed: false,
             stderr_tail,
             stderr_lines,
@@ -250,21 +264,27 @@ impl Process {
         if self.closed {
             return Received::Closed(self.exit_status());
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(Event::Line(line)) => {
+        if self.pending.is_empty() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(batch) => self.pending.extend(batch),
+                Err(RecvTimeoutError::Timeout) => return Received::Timeout,
+                Err(RecvTimeoutError::Disconnected) => self.pending.push_back(Event::Closed),
+            }
+        }
+        match self.pending.pop_front() {
+            Some(Event::Line(line)) => {
                 self.remember(format!("< {}", quote_n(&line, 200)));
                 Received::Line(line)
             }
-            Ok(Event::Bad(bad)) => {
+            Some(Event::Bad(bad)) => {
                 self.remember(format!("< ({bad})"));
                 Received::Bad(bad)
             }
-            Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+            Some(Event::Closed) | None => {
                 self.closed = true;
                 Received::Closed(self.exit_status())
             }
-            Err(RecvTimeoutError::Timeout) => Received::Timeout,
         }
     }
 

@@ -149,6 +149,17 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+impl<T: io::Read> LineReader<io::BufReader<T>> {
+    /// Whether a whole line is already read into the buffer, so that [`LineReader::next_line`]
+    /// returns it without waiting for input.
+    pub fn has_buffered_line(&self) -> bool {
+        self.inner
+            .buffer()
+            .iter()
+            .any(|&b| b == b'\n' || b == b'\r')
+    }
+}
+
 /// A line as a protocol names it in messages: its text, quoted safely.
 pub struct Quoted<'a>(pub &'a str);
 

@@ -34,7 +34,7 @@ use rules::{Mnk, OanQuan, Variant};
 
 pub use child::Stderr;
 pub use game::OutsideGame;
-pub use proc::SetupError;
+pub use outside::SetupError;
 
 /// The outside kinds, listed after the agents' own.
 pub const OUTSIDE_KINDS: &[Kind] = &[gomocup::KIND, proc::KIND];

@@ -43,6 +43,25 @@ pub(crate) const ARGS: ParamDoc = ParamDoc {
     doc: "arguments, space-separated, 'quoted' to keep spaces; must come last and may hold commas",
 };
 
+/// Why a session could not be set up; the arena's pre-flight check reports these.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The process did not start.
+    #[error(transparent)]
+    Start(#[from] crate::child::StartError),
+    /// It did not answer the handshake or the set-up as the protocol says.
+    #[error("{0}")]
+    Protocol(String),
+    /// It refused the variant.
+    #[error("it does not play `{variant}`: it answered `{answer}`")]
+    Refused {
+        /// The variant id.
+        variant: String,
+        /// Its answer, quoted safely.
+        answer: String,
+    },
+}
+
 /// How to start an outside agent and the time it has, read from its spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {

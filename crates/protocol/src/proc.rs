@@ -15,7 +15,9 @@ use rules::{MoveList, Outcome, Player};
 use crate::child::{Process, Received, Stderr};
 use crate::game::{OutsideGame, places};
 use crate::line::{Quoted, quote};
-use crate::outside::{ARGS, CMD, Idle, LOG, Launch, MARGIN, Pool, START, TIMEOUT, rng_state};
+use crate::outside::{
+    ARGS, CMD, Idle, LOG, Launch, MARGIN, Pool, START, SetupError, TIMEOUT, rng_state,
+};
 use crate::wire::{FromAgent, GameStart, Info, ToAgent, VERSION};
 
 /// What an arena-protocol process is called in messages.
@@ -71,25 +73,6 @@ impl Session {
     fn has(&self, feature: &str) -> bool {
         self.features.iter().any(|f| f == feature)
     }
-}
-
-/// Why a session could not be set up; the arena's pre-flight check reports these.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SetupError {
-    /// The process did not start.
-    #[error(transparent)]
-    Start(#[from] crate::child::StartError),
-    /// It did not answer the handshake or the set-up as the protocol says.
-    #[error("{0}")]
-    Protocol(String),
-    /// It refused the variant.
-    #[error("it does not play `{variant}`: it answered `{answer}`")]
-    Refused {
-        /// The variant id.
-        variant: String,
-        /// Its answer, quoted safely.
-        answer: String,
-    },
 }
 
 /// Starts a process and reads its answer to `arena 1`: the features it announced.

@@ -9,8 +9,7 @@ use rules::{Cell, Game, Mnk, MnkConfig, Outcome, Player};
 use super::{EngineConfig, ROLE, rule_bits};
 use crate::child::{Process, Received};
 use crate::line::{Quoted, quote};
-use crate::outside::{Idle, Launch, Pool, rng_state};
-use crate::proc::SetupError;
+use crate::outside::{Idle, Launch, Pool, SetupError, rng_state};
 
 /// A running engine.
 struct Session {

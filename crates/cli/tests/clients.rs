@@ -325,6 +325,19 @@ fn the_readme_walkthrough_runs_as_written() {
     );
     assert!(stdout.contains("mine: 80 games"), "{stdout}");
     assert!(stdout.contains("faults: none"), "{stdout}");
+    // The tables the README shows are what the run prints: every game is reproducible from
+    // the seed, the Python agent's included (it draws from the generator the arena seeds).
+    let shown = blocks
+        .iter()
+        .find(|(l, body)| l.is_empty() && body.starts_with("mine: 80 games"))
+        .map(|(_, body)| body.clone())
+        .expect("the README shows what the run prints");
+    for row in shown.lines().filter(|l| l.starts_with("    ")) {
+        assert!(
+            stdout.contains(row),
+            "the README shows `{row}`; the run printed:\n{stdout}"
+        );
+    }
     assert!(dir.join("results/mine/report.md").exists());
     // The C++ block builds with the header and answers the protocol.
     let cpp = dir.join("agent.cpp");

@@ -205,16 +205,30 @@ impl Process {
         self.child.id()
     }
 
-    fn remember(&mut self, line: String) {
-        if self.transcript.len() == TRANSCRIPT {
-            self.transcript.pop_front();
+    /// Keeps `line` (its first 200 bytes, escaped only when written out) for the fault report.
+    fn remember(&mut self, direction: char, line: &str) {
+        let mut cut = line.len().min(200);
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
         }
-        self.transcript.push_back(line);
+        let mut kept = if self.transcript.len() == TRANSCRIPT {
+            self.transcript.pop_front().unwrap_or_default()
+        } else {
+            String::with_capacity(cut + 8)
+        };
+        kept.clear();
+        kept.push(direction);
+        kept.push(' ');
+        kept.push_str(&line[..cut]);
+        if cut < line.len() {
+            kept.push_str("...");
+        }
+        self.transcript.push_back(kept);
     }
 
     /// Queues `line` (a newline is added); nothing is sent before [`Process::flush`].
     pub fn queue(&mut self, line: &str) -> Result<(), String> {
-        self.remember(format!("> {}", quote_n(line, 200)));
+        self.remember('>', line);
         let role = self.role;
         let stdin = self
             .stdin
@@ -240,7 +254,7 @@ impl Process {
     /// Sends `text`, whole lines each ending with a newline, in one write.
     pub fn send_lines(&mut self, text: &str) -> Result<(), String> {
         for line in text.lines() {
-            self.remember(format!("> {}", quote_n(line, 200)));
+            self.remember('>', line);
         }
         let role = self.role;
         let stdin = self
@@ -274,11 +288,11 @@ impl Process {
         }
         match self.pending.pop_front() {
             Some(Event::Line(line)) => {
-                self.remember(format!("< {}", quote_n(&line, 200)));
+                self.remember('<', &line);
                 Received::Line(line)
             }
             Some(Event::Bad(bad)) => {
-                self.remember(format!("< ({bad})"));
+                self.remember('<', &format!("({bad})"));
                 Received::Bad(bad)
             }
             Some(Event::Closed) | None => {
@@ -347,7 +361,7 @@ impl Process {
             "[pid {pid}] fault: {what}\n[pid {pid}] the last lines exchanged (> to it, < from it):\n"
         );
         for line in &self.transcript {
-            text.push_str(&format!("[pid {pid}]   {line}\n"));
+            text.push_str(&format!("[pid {pid}]   {}\n", quote_n(line, 210)));
         }
         let _ = file.write_all(text.as_bytes());
     }

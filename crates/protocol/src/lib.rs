@@ -10,7 +10,7 @@
 //! Both share the child-process handling ([`child`]: start-up errors as setup errors, lines in
 //! and out with deadlines, stderr to a per-agent log, no process left behind), time keeping (a
 //! stated margin past the announced budget, [`outside::Launch`]), bounded lines checked as bytes
-//! ([`line`]), the pool that keeps a process between games ([`outside::Pool`]), and the
+//! ([`line`](mod@line)), the pool that keeps a process between games ([`outside::Pool`]), and the
 //! pre-flight check of a run ([`preflight`]).
 //!
 //! The registry: [`build`] builds any kind (the outside ones here, the rest by

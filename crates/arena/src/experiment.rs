@@ -49,7 +49,7 @@ impl AgentEntry {
     /// Whether this agent takes part in `variant`: its kind plays the game and the file does
     /// not restrict it elsewhere.
     pub fn plays(&self, variant: &Variant) -> bool {
-        agents::plays(&self.spec, variant)
+        protocol::plays(&self.spec, variant)
             && self
                 .variants
                 .as_ref()
@@ -264,7 +264,7 @@ impl Experiment {
                     .map_err(|e: agents::SpecError| {
                         check.error(&spec_key, agent.spec.span(), e.to_string())
                     })?;
-            agents::kind(&spec.kind)
+            protocol::kind(&spec.kind)
                 .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             let restricted = match &agent.variants {
                 None => None,
@@ -285,8 +285,8 @@ impl Experiment {
                                 ),
                             ));
                         }
-                        if !agents::plays(&spec, &variant) {
-                            let kind = agents::kind(&spec.kind).expect("checked above");
+                        if !protocol::plays(&spec, &variant) {
+                            let kind = protocol::kind(&spec.kind).expect("checked above");
                             return Err(check.error(
                                 &key,
                                 id.span(),
@@ -329,7 +329,7 @@ impl Experiment {
                 ));
             }
             for variant in played {
-                agents::check(&entry.spec, variant)
+                protocol::check(&entry.spec, variant)
                     .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             }
             entries.push(entry);

@@ -43,7 +43,10 @@ pub use lock::{WriterLock, lock_writer};
 pub use merge::{MergeSummary, merge, merge_with};
 pub use play::{GameRecord, GameSettings, Termination, play_game};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
-pub use run::{Progress, RunOptions, RunSummary, play_scheduled, run, schedule_table};
+pub use run::{
+    FaultReason, Progress, RunOptions, RunSummary, play_scheduled, play_scheduled_with, run,
+    schedule_table,
+};
 pub use schedule::{Schedule, ScheduledGame, Shard};
 pub use verify::{Comparison, VerifySummary, check_row, compare, verify};
 
@@ -145,5 +148,16 @@ pub enum ArenaError {
         column: &'static str,
         /// What is wrong: what the row holds and what it should.
         problem: String,
+    },
+    /// An outside agent failed the check before the first game: it cannot start, does not
+    /// speak its protocol, or refuses a variant it is to play.
+    #[error("agent `{agent}` ({spec}) cannot play: {message}")]
+    Setup {
+        /// The agent's name in the experiment.
+        agent: String,
+        /// Its spec.
+        spec: String,
+        /// What went wrong.
+        message: String,
     },
 }

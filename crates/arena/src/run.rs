@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use agents::AgentGame;
+use protocol::{OutsideGame, Roster};
 use rules::{Mnk, OanQuan, Variant};
 
 use crate::dispatch::Dispatch;
@@ -67,6 +67,18 @@ pub struct RunSummary {
     pub threads: usize,
     /// Faults per agent over the whole CSV: (crash, illegal-move, timeout).
     pub faults: BTreeMap<String, [u64; 3]>,
+    /// Why, per agent: each kind of fault (its message with the numbers taken out) with a
+    /// count and the first message of its kind, from the fault log.
+    pub fault_reasons: BTreeMap<String, Vec<FaultReason>>,
+}
+
+/// One kind of fault of one agent, for the end-of-run summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultReason {
+    /// Games lost this way.
+    pub count: u64,
+    /// The termination and the first message of this kind: `timeout: no move within 500 ms ...`.
+    pub example: String,
 }
 
 /// The file next to a CSV that says which experiment it belongs to.
@@ -159,17 +171,28 @@ pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize 
 /// Plays one scheduled game and returns its row. The same game always gives the same row
 /// outside the timing columns, whatever else is played around it.
 pub fn play_scheduled(experiment: &Experiment, game: &ScheduledGame) -> (Row, Option<String>) {
+    play_scheduled_with(experiment, game, &Roster::new())
+}
+
+/// [`play_scheduled`] with the agents built by `roster` (which keeps outside processes
+/// between games and says where their stderr goes).
+pub fn play_scheduled_with(
+    experiment: &Experiment,
+    game: &ScheduledGame,
+    roster: &Roster,
+) -> (Row, Option<String>) {
     let variant = &experiment.variants[game.variant];
     match variant {
-        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start()),
-        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start()),
+        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start(), roster),
+        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start(), roster),
     }
 }
 
-fn play_typed<G: AgentGame>(
+fn play_typed<G: OutsideGame>(
     experiment: &Experiment,
     game: &ScheduledGame,
     start: &G,
+    roster: &Roster,
 ) -> (Row, Option<String>) {
     let seated: Vec<&crate::experiment::AgentEntry> =
         game.seats.iter().map(|&i| &experiment.agents[i]).collect();
@@ -183,7 +206,7 @@ fn play_typed<G: AgentGame>(
     let mut built = Vec::with_capacity(players);
     let mut failed = None;
     for (seat, entry) in seated.iter().enumerate() {
-        match agents::build_for::<G>(&entry.spec, players) {
+        match roster.build_for::<G>(&entry.name, &entry.spec, players) {
             Ok(agent) => built.push(agent),
             Err(error) => {
                 failed = Some((rules::Player::seat(seat), error));
@@ -199,8 +222,8 @@ fn play_typed<G: AgentGame>(
             }
             play_game(start, &mut seats, game.seed, game.opening_seed, settings)
         }
-        // Specs were checked when the experiment was read; an agent that still cannot be
-        // built (an outside engine that fails to start) loses the game as a crash.
+        // Specs were checked when the experiment was read (and outside commands before the
+        // run): an agent that still cannot be built loses the game as a crash.
         Some((seat, error)) => crate::play::forfeit(start, seat, error.to_string()),
     };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -267,14 +290,53 @@ fn play_typed<G: AgentGame>(
             .faulting_seat()
             .and_then(|seat| seated.get(seat))
             .map_or("?", |entry| entry.name.as_str());
-        format!(
-            "game {} ({}): `{loser}` {}: {message}",
+        fault_line(
             game.index,
-            experiment.variants[game.variant],
-            record.termination.as_str()
+            &experiment.variants[game.variant].to_string(),
+            loser,
+            record.termination.as_str(),
+            message,
         )
     });
     (row, fault)
+}
+
+/// A line of the fault log: `game 12 (mnk-5x5k4): `algo1` timeout: no move within ...`.
+fn fault_line(game: u64, variant: &str, loser: &str, termination: &str, message: &str) -> String {
+    format!("game {game} ({variant}): `{loser}` {termination}: {message}")
+}
+
+/// The agent and `termination: message` of a fault-log line, for the agents of `experiment`.
+fn parse_fault_line<'a>(experiment: &'a Experiment, line: &'a str) -> Option<(&'a str, &'a str)> {
+    experiment.agents.iter().find_map(|agent| {
+        let marker = format!("): `{}` ", agent.name);
+        let at = line.find(&marker)?;
+        Some((agent.name.as_str(), &line[at + marker.len()..]))
+    })
+}
+
+/// Adds one fault to the reasons: faults whose messages differ only in their numbers (times,
+/// moves as coordinates, exit codes) are of one kind.
+fn add_reason(reasons: &mut BTreeMap<String, Vec<FaultReason>>, agent: &str, reason: &str) {
+    // What an outside agent's fault message adds after the reason (its last stderr line, where
+    // its log is) varies from game to game; the kind is the reason.
+    let kind = |text: &str| -> String {
+        let reason = text.split("; its last stderr line").next().unwrap_or(text);
+        let reason = reason.split(" (its stderr is in").next().unwrap_or(reason);
+        reason
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '0' } else { c })
+            .collect()
+    };
+    let list = reasons.entry(agent.to_string()).or_default();
+    let key = kind(reason);
+    match list.iter_mut().find(|r| kind(&r.example) == key) {
+        Some(found) => found.count += 1,
+        None => list.push(FaultReason {
+            count: 1,
+            example: reason.to_string(),
+        }),
+    }
 }
 
 fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
@@ -293,11 +355,17 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
     }
 }
 
-/// A place to move an old file aside to: `<file>.old-N`, the first N not taken.
+/// A place to move an old CSV aside to: `<file>.old-N`, the first N not taken by it or by the
+/// files that go with it (`.meta.toml`, `.faults.log`, `.logs`).
 fn aside_path(path: &Path) -> PathBuf {
     (1..)
         .map(|n| PathBuf::from(format!("{}.old-{n}", path.display())))
-        .find(|p| !p.exists())
+        .find(|p| {
+            !p.exists()
+                && ["meta.toml", "faults.log", "logs"]
+                    .iter()
+                    .all(|suffix| !Path::new(&format!("{}.{suffix}", p.display())).exists())
+        })
         .expect("some suffix is free")
 }
 
@@ -326,18 +394,35 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         ..RunSummary::default()
     };
 
-    if options.fresh && csv.exists() {
+    let log_path = csv.with_extension("faults.log");
+    let agent_logs = csv.with_extension("logs");
+    let roster = Roster::new().with_log_folder(&agent_logs);
+    if options.fresh && (csv.exists() || log_path.exists() || agent_logs.exists()) {
         let aside = aside_path(&csv);
-        fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
-            path: csv.clone(),
-            action: "move the old CSV aside",
-            error: e.to_string(),
-        })?;
+        if csv.exists() {
+            fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
+                path: csv.clone(),
+                action: "move the old CSV aside",
+                error: e.to_string(),
+            })?;
+            summary.moved_aside = Some(aside.clone());
+        }
         let meta = meta_path(&csv);
         if meta.exists() {
             let _ = fs::rename(&meta, format!("{}.meta.toml", aside.display()));
         }
-        summary.moved_aside = Some(aside);
+        // The old run's fault log and agent logs go with its CSV, so that the new run's are
+        // its own.
+        for (old, suffix) in [(&log_path, "faults.log"), (&agent_logs, "logs")] {
+            if old.exists() {
+                let to = PathBuf::from(format!("{}.{suffix}", aside.display()));
+                fs::rename(old, &to).map_err(|e| ArenaError::Io {
+                    path: old.to_path_buf(),
+                    action: "move the old run's log aside",
+                    error: e.to_string(),
+                })?;
+            }
+        }
     }
 
     // What is recorded already, as positions within the shard.
@@ -380,6 +465,18 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             return Err(ArenaError::ForeignCsv { csv: csv.clone() });
         }
     }
+    // The reasons of the faults already recorded.
+    if summary.resumed > 0
+        && let Ok(text) = fs::read_to_string(&log_path)
+    {
+        for (agent, reason) in text.lines().filter_map(|l| parse_fault_line(experiment, l)) {
+            add_reason(&mut summary.fault_reasons, agent, reason);
+        }
+    }
+    let any_left = recorded.len() < summary.games;
+    if any_left {
+        preflight(experiment, &roster)?;
+    }
     Meta::new(experiment, &schedule, shard).write(&csv)?;
     // A copy of the experiment next to its results, so anyone can rerun it.
     let source_copy = out.join("experiment.toml");
@@ -404,7 +501,6 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
 
     summary.threads = threads;
     let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
-    let log_path = csv.with_extension("faults.log");
     let mut fault_log: Option<fs::File> = None;
 
     let mut progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
@@ -422,6 +518,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     );
     let (sender, receiver) = mpsc::channel::<Finished>();
     let schedule_ref = &schedule;
+    let roster_ref = &roster;
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
@@ -432,7 +529,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
                         while let Some((k, index)) = dispatch.take() {
                             let game = schedule_ref.game(index);
                             let clock = Instant::now();
-                            let (row, fault) = play_scheduled(experiment, &game);
+                            let (row, fault) = play_scheduled_with(experiment, &game, roster_ref);
                             let finished = Finished {
                                 k,
                                 game,
@@ -466,6 +563,13 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
                     return Err(error);
                 }
                 count_fault(&mut summary.faults, &done.row);
+                if let Some((agent, reason)) = done
+                    .fault
+                    .as_deref()
+                    .and_then(|l| parse_fault_line(experiment, l))
+                {
+                    add_reason(&mut summary.fault_reasons, agent, reason);
+                }
                 summary.played += 1;
                 next_to_write += 1;
                 dispatch.written(next_to_write);
@@ -477,6 +581,8 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         Ok(())
     });
     progress.finish();
+    // Outside processes kept between games stop now, not when the caller drops the summary.
+    drop(roster);
     result?;
     drop(writer);
     if sort_at_end {
@@ -501,6 +607,40 @@ struct Finished {
     fault: Option<String>,
     /// The worker's wall time for the game.
     wall: Duration,
+}
+
+/// Checks every outside agent of `experiment` before the first game: its command starts, it
+/// answers the protocol's handshake and accepts each variant it is to play. A failure is a
+/// setup error that names the agent, not a game result.
+fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
+    for agent in experiment
+        .agents
+        .iter()
+        .filter(|a| protocol::is_outside(&a.spec))
+    {
+        let variants: Vec<Variant> = experiment
+            .variants
+            .iter()
+            .filter(|v| agent.plays(v))
+            .copied()
+            .collect();
+        protocol::preflight(&agent.spec, &variants, roster.stderr_of(&agent.name)).map_err(
+            |error| {
+                let advice = match error {
+                    protocol::SetupError::Refused { .. } => {
+                        "; leave the variant out of this agent's `variants` list in the experiment"
+                    }
+                    _ => "",
+                };
+                ArenaError::Setup {
+                    agent: agent.name.clone(),
+                    spec: agent.spec.to_string(),
+                    message: format!("{error}{advice}"),
+                }
+            },
+        )?;
+    }
+    Ok(())
 }
 
 fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Result<(), ArenaError> {

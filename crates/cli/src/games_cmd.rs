@@ -77,7 +77,7 @@ pub fn list() -> Result<()> {
     println!("                 P towards increasing labels for everyone, like 12P");
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
-    for kind in agents::KINDS.iter().filter(|k| k.listed) {
+    for kind in protocol::kinds().filter(|k| k.listed) {
         println!("  {:<10} {} [{}]", kind.name, kind.summary, kind.reach());
         for param in kind.params {
             let setting = format!("{}={}", param.name, param.default);

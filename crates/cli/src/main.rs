@@ -35,6 +35,8 @@ enum Command {
     Play(play_cmd::PlayArgs),
     /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
     Engine(engine_cmd::EngineArgs),
+    /// Any agent behind the arena protocol (docs/protocol.md) on stdin/stdout.
+    ServeAgent(engine_cmd::ServeArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
     Slurm(run_cmd::SlurmArgs),
     /// Ratings (Elo with 95% intervals), standings, head-to-head tables and charts from game CSVs.
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),
+        Command::ServeAgent(args) => engine_cmd::serve_agent(args),
         Command::Play(args) => play_cmd::play(args),
         Command::Analyze(args) => solve_cmd::analyze(args),
         Command::Solve(args) => solve_cmd::solve(args),

@@ -135,7 +135,15 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
     let spec: AgentSpec = text
         .parse()
         .with_context(|| format!("{option} `{text}`: expected `human` or an agent spec"))?;
-    agents::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    protocol::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    // An outside agent is started, asked for this variant and stopped before the game, so
+    // that a command that cannot start is said at once.
+    protocol::preflight(
+        &spec,
+        std::slice::from_ref(variant),
+        protocol::Stderr::Discard,
+    )
+    .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))
 }
 

@@ -224,10 +224,26 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("faults: none");
     } else {
         println!(
-            "faults (crash / illegal move / timeout), details in the .faults.log next to the CSV:"
+            "faults (crash / illegal move / timeout), details in {}:",
+            summary.csv.with_extension("faults.log").display()
         );
         for (agent, [crash, illegal, timeout]) in &summary.faults {
             println!("  {agent}: {crash} / {illegal} / {timeout}");
+            let reasons = summary
+                .fault_reasons
+                .get(agent)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            // The most frequent kinds of fault, each with its first message.
+            let mut reasons: Vec<_> = reasons.iter().collect();
+            reasons.sort_by_key(|r| std::cmp::Reverse(r.count));
+            const SHOWN: usize = 4;
+            for reason in reasons.iter().take(SHOWN) {
+                println!("    {} x {}", reason.count, reason.example);
+            }
+            if reasons.len() > SHOWN {
+                println!("    ... and {} more kinds of fault", reasons.len() - SHOWN);
+            }
         }
     }
     println!("games: {}", summary.csv.display());

@@ -7,6 +7,7 @@ use agents::solve::{Limits, Solution, Value};
 use agents::{AgentGame, AgentRng, AgentSpec, Context as AgentContext};
 use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
+use protocol::{OutsideGame, Roster};
 use rand::SeedableRng;
 use rules::{Game, Outcome, Player, Variant};
 
@@ -112,9 +113,21 @@ pub fn analyze(args: AnalyzeArgs) -> Result<()> {
     }
 }
 
-fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
-    let position = position_after(start, &args.moves)?;
-    let mut agent = agents::build::<G>(spec).with_context(|| format!("agent `{spec}`"))?;
+fn analyze_game<G: OutsideGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
+    let position = position_after(start.clone(), &args.moves)?;
+    // An outside agent's stderr shows here: a person is watching its answer.
+    let roster = Roster::new().with_inherited_stderr();
+    let mut agent = roster
+        .build_for::<G>("agent", spec, start.num_players())
+        .with_context(|| format!("agent `{spec}`"))?;
+    // The moves in the game's own notation (the command line may say `1,1` for `b2`).
+    let mut moves = Vec::new();
+    let mut replay = start;
+    for text in args.moves.split_whitespace() {
+        let mv = replay.parse_move(text)?;
+        moves.push(replay.format_move(mv));
+        replay.play_unchecked(mv);
+    }
     if let Some(outcome) = position.outcome() {
         bail!(
             "the game is over after these moves ({}): there is nothing to choose",
@@ -125,7 +138,10 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
     let mut rng = AgentRng::seed_from_u64(args.seed);
     let started = Instant::now();
     let choice = agent
-        .choose(&position, &mut AgentContext::new(&mut rng))
+        .choose(
+            &position,
+            &mut AgentContext::new(&mut rng).with_moves(&moves),
+        )
         .map_err(|error| anyhow!("agent `{spec}` gave no move: {error}"))?;
     let elapsed = started.elapsed();
     if !position.is_legal(choice.mv) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Short fuzz runs of every cargo-fuzz target (fuzz/fuzz_targets): move notation and variant ids,
-# experiment files, CSV rows (arena and report readers, each row checked and replayed), and
-# `arena merge` input. Each target starts from its seeds in fuzz/seeds/ and runs for
+# experiment files, CSV rows (arena and report readers, each row checked and replayed),
+# `arena merge` input, the arena protocol's lines and Gomocup sessions. Each target starts from its seeds in fuzz/seeds/ and runs for
 # FUZZ_SECONDS (default 10) in a fresh temporary corpus; any panic, abort, leak or out-of-memory
 # fails the script. Longer runs: see fuzz/README.md.
 #

@@ -23,6 +23,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use agents::AgentSpec;
 use rules::Variant;
@@ -30,6 +31,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::ArenaError;
+use crate::outside::{Outside, OutsideAgents};
 
 /// The experiment `arena run` plays when given no file.
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
@@ -43,17 +45,46 @@ pub struct AgentEntry {
     pub spec: AgentSpec,
     /// The variants it is restricted to, if the file restricts it.
     pub variants: Option<Vec<Variant>>,
+    /// The factory that builds it, when its kind is not one of the roster's
+    /// ([`crate::outside`]).
+    pub outside: Option<Outside>,
 }
 
 impl AgentEntry {
     /// Whether this agent takes part in `variant`: its kind plays the game and the file does
     /// not restrict it elsewhere.
     pub fn plays(&self, variant: &Variant) -> bool {
-        agents::plays(&self.spec, variant)
+        let kind_plays = match &self.outside {
+            Some(outside) => outside.0.check(&self.spec, variant).is_ok(),
+            None => agents::plays(&self.spec, variant),
+        };
+        kind_plays
             && self
                 .variants
                 .as_ref()
                 .is_none_or(|only| only.contains(variant))
+    }
+
+    /// Builds the agent for a game of `variant` with `players` seats, by the roster or by its
+    /// outside factory.
+    pub fn build<G: agents::AgentGame>(
+        &self,
+        variant: &Variant,
+        players: usize,
+    ) -> Result<Box<dyn agents::Agent<G>>, String> {
+        match &self.outside {
+            None => agents::build_for::<G>(&self.spec, players).map_err(|e| e.to_string()),
+            Some(outside) => outside
+                .0
+                .build(&self.spec, variant)?
+                .typed::<G>()
+                .ok_or_else(|| {
+                    format!(
+                        "agent `{}` was built for another game than {variant}",
+                        self.spec
+                    )
+                }),
+        }
     }
 }
 
@@ -158,6 +189,16 @@ impl Experiment {
 
     /// Parses and checks experiment TOML; `source` names it in error messages.
     pub fn from_toml(text: &str, source: &str) -> Result<Experiment, ArenaError> {
+        Self::from_toml_with(text, source, None)
+    }
+
+    /// [`Experiment::from_toml`], with agents of the kinds `outside` knows checked and built by
+    /// it ([`crate::outside`]).
+    pub fn from_toml_with(
+        text: &str,
+        source: &str,
+        outside: Option<Arc<dyn OutsideAgents>>,
+    ) -> Result<Experiment, ArenaError> {
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
             let location = e.span().map(|s| line_column(text, s.start));
             // The parser names unknown and missing fields itself; for a bad value, the key is
@@ -258,8 +299,29 @@ impl Experiment {
                     .map_err(|e: agents::SpecError| {
                         check.error(&spec_key, agent.spec.span(), e.to_string())
                     })?;
-            agents::kind(&spec.kind)
-                .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
+            let outside = outside
+                .as_ref()
+                .filter(|factory| factory.knows(&spec.kind))
+                .map(|factory| Outside(Arc::clone(factory)));
+            if outside.is_none() {
+                agents::kind(&spec.kind)
+                    .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
+            }
+            // Whether the kind plays `variant`, and if not why, in words.
+            let kind_check = |variant: &Variant| -> Result<(), String> {
+                match &outside {
+                    Some(factory) => factory.0.check(&spec, variant),
+                    None if agents::plays(&spec, variant) => Ok(()),
+                    None => {
+                        let kind = agents::kind(&spec.kind).expect("checked above");
+                        Err(format!(
+                            "agent kind `{}` does not play `{variant}`; it plays {}",
+                            spec.kind,
+                            kind.reach()
+                        ))
+                    }
+                }
+            };
             let restricted = match &agent.variants {
                 None => None,
                 Some(list) => {
@@ -279,17 +341,8 @@ impl Experiment {
                                 ),
                             ));
                         }
-                        if !agents::plays(&spec, &variant) {
-                            let kind = agents::kind(&spec.kind).expect("checked above");
-                            return Err(check.error(
-                                &key,
-                                id.span(),
-                                format!(
-                                    "agent kind `{}` does not play `{variant}`; it plays {}",
-                                    spec.kind,
-                                    kind.reach()
-                                ),
-                            ));
+                        if let Err(message) = kind_check(&variant) {
+                            return Err(check.error(&key, id.span(), message));
                         }
                         only.push(variant);
                     }
@@ -298,10 +351,28 @@ impl Experiment {
             };
             let entry = AgentEntry {
                 name,
-                spec,
+                spec: spec.clone(),
                 variants: restricted,
+                outside: outside.clone(),
             };
             let played: Vec<&Variant> = variants.iter().filter(|v| entry.plays(v)).collect();
+            if played.is_empty()
+                && let Some(factory) = &outside
+            {
+                let why = factory
+                    .0
+                    .check(&entry.spec, &variants[0])
+                    .err()
+                    .unwrap_or_default();
+                return Err(check.error(
+                    &spec_key,
+                    agent.spec.span(),
+                    format!(
+                        "agent `{}` plays none of the experiment's variants: {why}",
+                        entry.name
+                    ),
+                ));
+            }
             if played.is_empty() {
                 return Err(check.error(
                     &spec_key,
@@ -322,9 +393,11 @@ impl Experiment {
                     ),
                 ));
             }
-            for variant in played {
-                agents::check(&entry.spec, variant)
-                    .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
+            if entry.outside.is_none() {
+                for variant in played {
+                    agents::check(&entry.spec, variant)
+                        .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
+                }
             }
             entries.push(entry);
         }

@@ -179,8 +179,9 @@ fn play_typed<G: AgentGame>(
     let players = seated.len();
     let mut built = Vec::with_capacity(players);
     let mut failed = None;
+    let variant = &experiment.variants[game.variant];
     for (seat, entry) in seated.iter().enumerate() {
-        match agents::build_for::<G>(&entry.spec, players) {
+        match entry.build::<G>(variant, players) {
             Ok(agent) => built.push(agent),
             Err(error) => {
                 failed = Some((rules::Player::seat(seat), error));
@@ -198,7 +199,7 @@ fn play_typed<G: AgentGame>(
         }
         // Specs were checked when the experiment was read; an agent that still cannot be
         // built (an outside engine that fails to start) loses the game as a crash.
-        Some((seat, error)) => crate::play::forfeit(start, seat, error.to_string()),
+        Some((seat, error)) => crate::play::forfeit(start, seat, error),
     };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let row_seat = |seat: usize| seated.get(seat).map(|entry| entry.name.clone());

@@ -1,0 +1,341 @@
+//! `Agent`: one of our agents, choosing moves for positions given from Python; and the other
+//! way round, a Python function as an agent of the arena (`py:name=NAME`).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use agents::{Agent, AgentError, AgentRng, AgentSpec, Choice, Context, Plays, SearchStats};
+use arena::{OutsideAgent, OutsideAgents};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use rand::SeedableRng;
+use rules::{Game, Mnk, OanQuan, Variant};
+
+use crate::encoding::{Encoded, Position};
+use crate::game::{MoveArg, PyGame, legal_move};
+
+/// Reads an agent spec as the CLI does.
+pub fn parse_spec(text: &str) -> PyResult<AgentSpec> {
+    text.parse::<AgentSpec>()
+        .map_err(|e| PyValueError::new_err(format!("bad agent spec `{text}`: {e}")))
+}
+
+/// The agent of one game family, built when first needed, with the table size it was built for.
+type Built<G> = Option<(usize, Box<dyn Agent<G>>)>;
+
+struct Inner {
+    rng: AgentRng,
+    mnk: Built<Mnk>,
+    oanquan: Built<OanQuan>,
+}
+
+/// One of the arena's agents (`random`, `mcts:iterations=10000`, `alphabeta:depth=6`, ...),
+/// with its own random number generator seeded by `seed`.
+///
+/// `choose(game)` returns the move it plays in `game` and what it searched. With budgets in
+/// iterations, rollouts, nodes or depth the choices are reproducible from the seed: the first
+/// choice of `Agent(spec, seed=S)` is the move of `arena analyze VARIANT --moves ... --agent
+/// SPEC --seed S`.
+#[pyclass(name = "Agent", module = "arenagames")]
+pub struct PyAgent {
+    spec: AgentSpec,
+    seed: u64,
+    inner: Mutex<Inner>,
+}
+
+/// Builds `spec` for games of type `G` with `players` seats, in the CLI's words on failure.
+fn build<G: agents::AgentGame>(
+    spec: &AgentSpec,
+    players: usize,
+) -> Result<Box<dyn Agent<G>>, String> {
+    agents::build_for::<G>(spec, players).map_err(|e| format!("agent `{spec}`: {e}"))
+}
+
+/// A move of `agent` in `position`: the move, its statistics and the time it took.
+fn choose_in<G: Encoded>(
+    slot: &mut Built<G>,
+    spec: &AgentSpec,
+    rng: &mut AgentRng,
+    position: &G,
+    time_limit: Option<Duration>,
+) -> Result<(u32, SearchStats, Duration), ChooseError> {
+    let players = position.num_players();
+    if slot
+        .as_ref()
+        .is_none_or(|(built_for, _)| *built_for != players)
+    {
+        *slot = Some((
+            players,
+            build::<G>(spec, players).map_err(ChooseError::Spec)?,
+        ));
+    }
+    let (_, agent) = slot.as_mut().expect("built above");
+    let started = Instant::now();
+    let mut ctx = Context::new(rng).with_deadline(time_limit.map(|limit| started + limit));
+    let answer = arena::play::choose_quietly(agent.as_mut(), position, &mut ctx);
+    let elapsed = started.elapsed();
+    let choice = match answer {
+        Err(panic) => return Err(ChooseError::Failed(format!("panicked: {panic}"))),
+        Ok(Err(error)) => return Err(ChooseError::Failed(error.to_string())),
+        Ok(Ok(choice)) => choice,
+    };
+    if !position.is_legal(choice.mv) {
+        return Err(ChooseError::Failed(format!(
+            "chose an illegal move: {:?}",
+            choice.mv
+        )));
+    }
+    let action = position
+        .action(choice.mv)
+        .expect("a legal move is the mover's");
+    Ok((action, choice.stats, elapsed))
+}
+
+enum ChooseError {
+    Spec(String),
+    Failed(String),
+}
+
+#[pymethods]
+impl PyAgent {
+    /// The agent `spec` names (`kind` or `kind:key=value,...`; `arenagames.kinds()` lists
+    /// them), drawing randomness from a generator seeded by `seed`. A bad spec raises
+    /// `ValueError` with the CLI's message.
+    #[new]
+    #[pyo3(signature = (spec, seed = 0))]
+    fn new(spec: &str, seed: u64) -> PyResult<PyAgent> {
+        let parsed = parse_spec(spec)?;
+        let kind = agents::kind(&parsed.kind)
+            .map_err(|e| PyValueError::new_err(format!("agent `{parsed}`: {e}")))?;
+        // Building is cheap (search memory comes with the first search): build once now so
+        // that a bad parameter value is refused here rather than at the first move.
+        let checked = if kind.plays == Plays::OanQuan {
+            build::<OanQuan>(&parsed, 2).map(drop)
+        } else {
+            build::<Mnk>(&parsed, 2).map(drop)
+        };
+        checked.map_err(PyValueError::new_err)?;
+        Ok(PyAgent {
+            spec: parsed,
+            seed,
+            inner: Mutex::new(Inner {
+                rng: AgentRng::seed_from_u64(seed),
+                mnk: None,
+                oanquan: None,
+            }),
+        })
+    }
+
+    /// The spec, as the arena writes it.
+    #[getter]
+    fn spec(&self) -> String {
+        self.spec.to_string()
+    }
+
+    /// The seed the agent's generator started from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The move the agent plays in `game` (an action) and its search statistics: `nodes`,
+    /// `depth`, `score`, `reason` (each `None` where the agent does not say) and `time_ms`.
+    /// With `time_ms`, searches with a time budget stop by then. The GIL is released while it
+    /// thinks. `ValueError` if the game is over or the agent does not play this game;
+    /// `RuntimeError` if the agent fails.
+    #[pyo3(signature = (game, time_ms = None))]
+    fn choose<'py>(
+        &self,
+        py: Python<'py>,
+        game: PyRef<'py, PyGame>,
+        time_ms: Option<f64>,
+    ) -> PyResult<(u32, Bound<'py, PyDict>)> {
+        let position = game.position().clone();
+        drop(game);
+        let over = crate::encoding::with_game!(&position, g => g.is_over());
+        if over {
+            return Err(PyValueError::new_err(
+                "the game is over: there is no move to choose",
+            ));
+        }
+        let limit = match time_ms {
+            Some(ms) if !(ms > 0.0 && ms.is_finite()) => {
+                return Err(PyValueError::new_err(format!(
+                    "time_ms must be a positive number of milliseconds, not {ms}"
+                )));
+            }
+            Some(ms) => Some(Duration::from_secs_f64(ms / 1e3)),
+            None => None,
+        };
+        let spec = &self.spec;
+        let inner = &self.inner;
+        let answer = py.detach(move || {
+            let mut inner = inner
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let Inner { rng, mnk, oanquan } = &mut *inner;
+            match &position {
+                Position::Mnk(g) => choose_in(mnk, spec, rng, g, limit),
+                Position::OanQuan(g) => choose_in(oanquan, spec, rng, g, limit),
+            }
+        });
+        let (action, stats, elapsed) = answer.map_err(|error| match error {
+            ChooseError::Spec(message) => PyValueError::new_err(message),
+            ChooseError::Failed(message) => {
+                PyRuntimeError::new_err(format!("agent `{spec}` gave no move: {message}"))
+            }
+        })?;
+        let dict = PyDict::new(py);
+        dict.set_item("nodes", stats.nodes)?;
+        dict.set_item("depth", stats.depth)?;
+        dict.set_item("score", stats.score)?;
+        dict.set_item("reason", stats.reason)?;
+        dict.set_item("time_ms", elapsed.as_secs_f64() * 1e3)?;
+        Ok((action, dict))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent({:?}, seed={})", self.spec.to_string(), self.seed)
+    }
+}
+
+/// A Python function seated in the arena: `function(game, seed)` returns the move (an action
+/// or a text), or `(move, {"nodes": n})`. The Python package wraps the user's `choose(game)` or
+/// `choose(game, rng)` into this form.
+struct CallableAgent {
+    name: String,
+    function: Arc<Py<PyAny>>,
+}
+
+impl CallableAgent {
+    fn answer<G: Encoded>(
+        &self,
+        py: Python<'_>,
+        position: &G,
+        seed: u64,
+    ) -> Result<Choice<G::Move>, AgentError> {
+        let game = Py::new(py, PyGame::at(position.clone().wrap()))
+            .map_err(|e| AgentError::Crash(e.to_string()))?;
+        let answer = self.function.call1(py, (game, seed)).map_err(|error| {
+            AgentError::Crash(format!("the Python agent `{}` raised {error}", self.name))
+        })?;
+        let answer = answer.bind(py);
+        let (mv, nodes) = match answer.cast::<PyTuple>() {
+            Ok(pair) if pair.len() == 2 => {
+                let nodes = pair
+                    .get_item(1)
+                    .ok()
+                    .and_then(|stats| stats.get_item("nodes").ok())
+                    .and_then(|n| n.extract::<u64>().ok())
+                    .unwrap_or(0);
+                (pair.get_item(0).map_err(|e| illegal(&self.name, e))?, nodes)
+            }
+            _ => (answer.clone(), 0),
+        };
+        let arg = mv.extract::<MoveArg>().map_err(|_| {
+            AgentError::IllegalMove(format!(
+                "the Python agent `{}` returned {}, not a move (an action or a text)",
+                self.name,
+                mv.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+        let mv = legal_move(position, &arg).map_err(|why| {
+            AgentError::IllegalMove(format!("the Python agent `{}`: {why}", self.name))
+        })?;
+        Ok(Choice::new(mv, nodes))
+    }
+}
+
+fn illegal(name: &str, error: PyErr) -> AgentError {
+    AgentError::IllegalMove(format!(
+        "the Python agent `{name}` returned no move: {error}"
+    ))
+}
+
+impl<G: Encoded> Agent<G> for CallableAgent {
+    fn choose(
+        &mut self,
+        position: &G,
+        ctx: &mut Context<'_>,
+    ) -> Result<Choice<G::Move>, AgentError> {
+        // The function's randomness comes from the arena's generator too, through this seed.
+        let seed = rand::Rng::next_u64(ctx.rng);
+        Python::attach(|py| self.answer(py, position, seed))
+    }
+}
+
+/// The `py` agents of one experiment: the Python functions it was given, by name.
+pub struct PythonAgents {
+    functions: HashMap<String, Arc<Py<PyAny>>>,
+}
+
+impl PythonAgents {
+    /// The functions of `agents` (a dict of name to function; `None` for none).
+    pub fn new(agents: Option<&Bound<'_, PyDict>>) -> PyResult<PythonAgents> {
+        let mut functions = HashMap::new();
+        if let Some(agents) = agents {
+            for (name, function) in agents.iter() {
+                let name: String = name.extract().map_err(|_| {
+                    PyValueError::new_err("the names of Python agents must be strings")
+                })?;
+                functions.insert(name, Arc::new(function.unbind()));
+            }
+        }
+        Ok(PythonAgents { functions })
+    }
+
+    fn function<'a>(
+        &'a self,
+        spec: &'a AgentSpec,
+    ) -> Result<(&'a str, &'a Arc<Py<PyAny>>), String> {
+        let name = match spec.params.as_slice() {
+            [(key, name)] if key == "name" => name.as_str(),
+            _ => {
+                return Err(format!(
+                    "`{spec}`: a Python agent's spec is `py:name=NAME`, with NAME a key of the \
+                     agents given to run_experiment"
+                ));
+            }
+        };
+        match self.functions.get(name) {
+            Some(function) => Ok((name, function)),
+            None => {
+                let mut known: Vec<&str> = self.functions.keys().map(String::as_str).collect();
+                known.sort_unstable();
+                Err(format!(
+                    "`{spec}`: no Python agent named `{name}` was given (agents given: {})",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ))
+            }
+        }
+    }
+}
+
+impl OutsideAgents for PythonAgents {
+    fn knows(&self, kind: &str) -> bool {
+        kind == "py"
+    }
+
+    fn check(&self, spec: &AgentSpec, _variant: &Variant) -> Result<(), String> {
+        // A function plays whatever it is given: every game, every number of players.
+        self.function(spec).map(drop)
+    }
+
+    fn build(&self, spec: &AgentSpec, variant: &Variant) -> Result<OutsideAgent, String> {
+        let (name, function) = self.function(spec)?;
+        let agent = CallableAgent {
+            name: name.to_string(),
+            function: Arc::clone(function),
+        };
+        Ok(match variant {
+            Variant::Mnk(_) => OutsideAgent::Mnk(Box::new(agent)),
+            Variant::OanQuan(_) => OutsideAgent::OanQuan(Box::new(agent)),
+        })
+    }
+}

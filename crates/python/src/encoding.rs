@@ -187,15 +187,6 @@ impl Encoded for OanQuan {
     }
 }
 
-/// The legal moves of `game` as actions.
-#[inline]
-pub fn legal_actions<G: Encoded>(game: &G, out: &mut Vec<u32>) {
-    let mut moves = MoveList::new();
-    game.legal_moves(&mut moves);
-    out.clear();
-    out.extend(moves.iter().filter_map(|&mv| game.action(mv)));
-}
-
 /// The legal-move mask of `game`: one flag per action.
 pub fn legal_mask<G: Encoded>(game: &G) -> Array1<bool> {
     let mut mask = Array1::from_elem(game.num_actions(), false);

@@ -3,10 +3,11 @@
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use rules::{Game, MoveError, Outcome, Player, Variant};
 
-use crate::encoding::{Encoded, Position, legal_actions, legal_mask, with_game};
+use crate::encoding::{Encoded, Position, legal_mask, with_game};
+use crate::moves::PyMoves;
 
 /// The message the CLI gives for a bad variant id.
 pub fn variant_error(id: &str, error: &rules::VariantError) -> PyErr {
@@ -83,7 +84,6 @@ fn refusal<G: Game>(game: &G, mv: G::Move) -> MoveError {
 /// `Game("tictactoe")`, `Game("oanquan-3p")`, `Game("mnk-5x5k4", moves="b3 c3 c2")`. Moves are
 /// actions (small ints; see the module documentation) or text in the game's notation.
 #[pyclass(name = "Game", module = "arenagames")]
-#[derive(Clone)]
 pub struct PyGame {
     position: Position,
     /// The position before each move pushed, for `pop`.
@@ -93,6 +93,20 @@ pub struct PyGame {
     /// Whether `actions` played from the variant's start give `position` (not so for the
     /// positions the arena hands a Python agent).
     from_start: bool,
+    /// The last `Moves` made, refilled when nothing else holds it (see [`PyMoves`]).
+    moves: Option<Py<PyMoves>>,
+}
+
+impl Clone for PyGame {
+    fn clone(&self) -> PyGame {
+        PyGame {
+            position: self.position.clone(),
+            undo: self.undo.clone(),
+            actions: self.actions.clone(),
+            from_start: self.from_start,
+            moves: None,
+        }
+    }
 }
 
 impl PyGame {
@@ -103,6 +117,7 @@ impl PyGame {
             undo: Vec::new(),
             actions: Vec::new(),
             from_start: false,
+            moves: None,
         }
     }
 
@@ -112,10 +127,20 @@ impl PyGame {
     }
 
     fn push_checked(&mut self, arg: &MoveArg) -> Result<(), String> {
+        if self.undo.capacity() == 0 {
+            // Room for a whole m,n,k game (or the start of an O An Quan one) at once: a
+            // playout would otherwise grow the stack seven times.
+            let plies = with_game!(&self.position, g => g.default_max_plies()) as usize;
+            self.undo.reserve(plies.min(400));
+            self.actions.reserve(plies.min(400));
+        }
         let before = self.position.clone();
         let action = with_game!(&mut self.position, g => {
             let mv = legal_move(g, arg)?;
-            let action = g.action(mv).expect("a legal move is the mover's");
+            let action = match *arg {
+                MoveArg::Action(action) => action as u32,
+                MoveArg::Text(_) => g.action(mv).expect("a legal move is the mover's"),
+            };
             g.play_unchecked(mv);
             action
         });
@@ -150,6 +175,7 @@ impl PyGame {
             undo: Vec::new(),
             actions: Vec::new(),
             from_start: true,
+            moves: None,
         };
         let Some(moves) = moves else {
             return Ok(game);
@@ -231,11 +257,26 @@ impl PyGame {
         with_game!(&self.position, g => g.side_to_move().index())
     }
 
-    /// The legal moves as actions, in a fixed order; empty exactly when the game is over.
-    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut actions = Vec::with_capacity(rules::MAX_MOVES);
-        with_game!(&self.position, g => legal_actions(g, &mut actions));
-        PyList::new(py, actions)
+    /// The legal moves as actions, in a fixed order, as an immutable sequence (`Moves`:
+    /// indexing, `len`, iteration; `list(...)` for a list); empty exactly when the game is
+    /// over.
+    fn legal_moves(&mut self, py: Python<'_>) -> PyResult<Py<PyMoves>> {
+        let moves = PyMoves::of(&self.position);
+        // Deprecated because free-threaded Python counts references differently; an abi3
+        // module is only ever loaded by a Python with a GIL, where a count of 1 is exact.
+        #[allow(deprecated)]
+        let unshared = self
+            .moves
+            .as_ref()
+            .is_some_and(|last| last.get_refcnt(py) == 1);
+        if let Some(last) = self.moves.as_ref().filter(|_| unshared) {
+            // Only this game holds it: no one can see it change.
+            last.borrow_mut(py).refill(moves);
+            return Ok(last.clone_ref(py));
+        }
+        let fresh = Py::new(py, PyMoves::new(moves))?;
+        self.moves = Some(fresh.clone_ref(py));
+        Ok(fresh)
     }
 
     /// One flag per action: `True` where the action is legal.
@@ -244,15 +285,15 @@ impl PyGame {
     }
 
     /// Whether `move` (an action or a text) is legal here.
-    #[pyo3(signature = (move_))]
-    fn is_legal(&self, move_: MoveArg) -> bool {
-        with_game!(&self.position, g => legal_move(g, &move_).is_ok())
+    #[pyo3(signature = (r#move))]
+    fn is_legal(&self, r#move: MoveArg) -> bool {
+        with_game!(&self.position, g => legal_move(g, &r#move).is_ok())
     }
 
     /// Plays `move` (an action or a text) in place; `ValueError` if it is not legal.
-    #[pyo3(signature = (move_))]
-    fn push(&mut self, move_: MoveArg) -> PyResult<()> {
-        self.push_checked(&move_).map_err(PyValueError::new_err)
+    #[pyo3(signature = (r#move))]
+    fn push(&mut self, r#move: MoveArg) -> PyResult<()> {
+        self.push_checked(&r#move).map_err(PyValueError::new_err)
     }
 
     /// Takes back the last move pushed and returns its action; `IndexError` if there is none.
@@ -269,10 +310,10 @@ impl PyGame {
     }
 
     /// The game after `move` (an action or a text), as a new `Game`; this one is unchanged.
-    #[pyo3(signature = (move_))]
-    fn play(&self, move_: MoveArg) -> PyResult<PyGame> {
+    #[pyo3(signature = (r#move))]
+    fn play(&self, r#move: MoveArg) -> PyResult<PyGame> {
         let mut next = Clone::clone(self);
-        next.push_checked(&move_).map_err(PyValueError::new_err)?;
+        next.push_checked(&r#move).map_err(PyValueError::new_err)?;
         Ok(next)
     }
 
@@ -302,11 +343,11 @@ impl PyGame {
     }
 
     /// The notation of an action here (`b3`, `3P`); legal or not, it must be in range.
-    #[pyo3(signature = (move_))]
-    fn format_move(&self, move_: MoveArg) -> PyResult<String> {
+    #[pyo3(signature = (r#move))]
+    fn format_move(&self, r#move: MoveArg) -> PyResult<String> {
         with_game!(&self.position, g => {
-            let mv = match &move_ {
-                MoveArg::Text(_) => legal_move(g, &move_),
+            let mv = match &r#move {
+                MoveArg::Text(_) => legal_move(g, &r#move),
                 &MoveArg::Action(action) => in_range(g, action),
             };
             mv.map(|mv| g.format_move(mv)).map_err(PyValueError::new_err)
@@ -419,6 +460,7 @@ impl PyGame {
         })
     }
 
+    /// The same variant and position: stones or seeds, the side to move, and the last move.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other
             .cast::<PyGame>()
@@ -474,8 +516,8 @@ impl PyOutcome {
 
     /// The place of each seat, from 1 (equal totals share a place; a draw is places 1 and 1).
     #[getter]
-    fn places(&self) -> Vec<u8> {
-        self.places.clone()
+    fn places(&self) -> Vec<u32> {
+        self.places.iter().map(|&p| u32::from(p)).collect()
     }
 
     /// Each seat's score from 0 to 1: the share of the other seats it finished above, ties

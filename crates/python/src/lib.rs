@@ -5,6 +5,7 @@
 //! `arena` crates, called as they are. What lives here is what Python needs on top:
 //! - [`encoding`]: moves as small integers (actions) and positions as NumPy arrays;
 //! - [`game`]: `Game` (a position with push/pop) and `Outcome`;
+//! - [`moves`]: `Moves`, the legal moves as a sequence made without building a list;
 //! - [`agent`]: `Agent` (our agents from Python) and the `py` agents (Python functions seated
 //!   in the arena through [`arena::outside`]);
 //! - [`tournament`]: experiments run in memory or into a folder, rows as dicts;
@@ -16,6 +17,7 @@
 mod agent;
 mod encoding;
 mod game;
+mod moves;
 mod playouts;
 mod tournament;
 
@@ -65,6 +67,7 @@ fn canonical_variant(variant: &str) -> PyResult<String> {
 fn _arenagames(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<game::PyOutcome>()?;
+    m.add_class::<moves::PyMoves>()?;
     m.add_class::<agent::PyAgent>()?;
     m.add_function(wrap_pyfunction!(kinds, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_variant, m)?)?;

@@ -11,9 +11,8 @@ pub fn random<G: AgentGame>(start: &G, count: u64, seed: u64) -> (u64, Vec<u64>,
     let mut rng = playout::stream_rng(seed, 0);
     let mut wins = vec![0u64; start.num_players()];
     let (mut plies, mut draws) = (0u64, 0u64);
-    let mut game = start.clone();
     for _ in 0..count {
-        game.clone_from(start);
+        let mut game = start.clone();
         let outcome = playout::playout(&mut game, Rollout::Random, &mut rng, PLAYOUT_PLY_CAP);
         plies += u64::from(game.ply() - start.ply());
         match outcome.winner() {

@@ -32,11 +32,14 @@ the player to move):
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import json
 import os
 import random
 import warnings
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _version
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._arenagames import (
@@ -45,6 +48,7 @@ from ._arenagames import (
     TIMING_COLUMNS,
     Agent,
     Game,
+    Moves,
     Outcome,
     _run_experiment,
     canonical_variant,
@@ -56,6 +60,7 @@ __all__ = [
     "CSV_COLUMNS",
     "CSV_COLUMNS_SEATS",
     "Game",
+    "Moves",
     "Outcome",
     "TIMING_COLUMNS",
     "canonical_variant",
@@ -63,6 +68,14 @@ __all__ = [
     "play_match",
     "run_experiment",
 ]
+
+try:
+    __version__ = _version("arenagames")
+except PackageNotFoundError:  # imported from a source tree, not installed
+    __version__ = "0.0.0"
+
+# `Moves` is an immutable sequence: `isinstance(game.legal_moves(), Sequence)` holds.
+collections.abc.Sequence.register(Moves)
 
 #: A seat at a match: an agent spec (`"mcts:iterations=1000"`), or a Python agent: a function
 #: `choose(game)` or `choose(game, rng)` returning a move, or an object with such a `choose`.

@@ -68,12 +68,12 @@ class Game:
         """The legal actions, in a fixed order; empty exactly when the game is over."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """One flag per action."""
-    def is_legal(self, move_: Move) -> bool: ...
-    def push(self, move_: Move) -> None:
+    def is_legal(self, move: Move) -> bool: ...
+    def push(self, move: Move) -> None:
         """Plays a move in place; `ValueError` if it is not legal."""
     def pop(self) -> int:
         """Takes back the last move pushed; returns its action. `IndexError` if none."""
-    def play(self, move_: Move) -> Game:
+    def play(self, move: Move) -> Game:
         """The game after a move, as a new `Game`."""
     def is_over(self) -> bool: ...
     def outcome(self) -> Optional[Outcome]: ...
@@ -83,7 +83,7 @@ class Game:
         """O An Quan's totals per seat as if the game ended now; None for m,n,k."""
     def parse_move(self, text: str) -> int:
         """The action of a move text; `ValueError` with the CLI's message if not legal."""
-    def format_move(self, move_: Move) -> str: ...
+    def format_move(self, move: Move) -> str: ...
     def history(self) -> List[int]:
         """The actions pushed."""
     def moves_text(self) -> str:

@@ -1,16 +1,18 @@
 """A PettingZoo AEC environment for every variant of the arena: m,n,k games and O An Quan for
 2, 3 or 4 players (`pip install arenagames[pettingzoo]`).
 
+    import numpy as np
     from arenagames.pettingzoo import env
+
     e = env("oanquan-3p")
     e.reset(seed=0)
+    rng = np.random.default_rng(0)
     for agent in e.agent_iter():
         observation, reward, termination, truncation, info = e.last()
         if termination or truncation:
             action = None
         else:
-            mask = observation["action_mask"]
-            action = int(e.np_random.choice(mask.nonzero()[0]))
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
         e.step(action)
 
 Agents are `player_0` .. `player_{N-1}` in turn order. Observations are dicts as in

@@ -40,7 +40,7 @@ import random
 import warnings
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from ._arenagames import (
     CSV_COLUMNS,
@@ -65,6 +65,7 @@ __all__ = [
     "TIMING_COLUMNS",
     "canonical_variant",
     "kinds",
+    "Rows",
     "play_match",
     "run_experiment",
 ]
@@ -76,6 +77,12 @@ except PackageNotFoundError:  # imported from a source tree, not installed
 
 # `Moves` is an immutable sequence: `isinstance(game.legal_moves(), Sequence)` holds.
 collections.abc.Sequence.register(Moves)
+
+if TYPE_CHECKING:
+    import pandas
+
+#: What `run_experiment` and `play_match` return: rows as dicts, or a pandas DataFrame.
+Rows = Union[List[Dict[str, Any]], "pandas.DataFrame"]
 
 #: A seat at a match: an agent spec (`"mcts:iterations=1000"`), or a Python agent: a function
 #: `choose(game)` or `choose(game, rng)` returning a move, or an object with such a `choose`.
@@ -109,11 +116,11 @@ def _python_agent(agent: Any, name: str) -> Callable[[Game, int], Any]:
     return lambda game, seed: choose(game)
 
 
-def _frame(rows: List[Dict[str, Any]], columns: Sequence[str], as_frame: Optional[bool]):
+def _frame(rows: List[Dict[str, Any]], columns: Sequence[str], as_frame: Optional[bool]) -> Rows:
     if as_frame is False:
         return rows
     try:
-        import pandas
+        import pandas  # noqa: F811 (the real import; the one above is for type checkers)
     except ImportError:
         if as_frame:
             raise
@@ -129,7 +136,7 @@ def run_experiment(
     fresh: bool = False,
     agents: Optional[Mapping[str, Any]] = None,
     as_frame: Optional[bool] = None,
-):
+) -> Rows:
     """Runs an experiment and returns its rows, one per game in schedule order.
 
     `experiment` is the path of an experiment file, or its TOML text (a text holding a newline
@@ -197,7 +204,7 @@ def play_match(
     name: str = "match",
     out: Union[str, "os.PathLike[str]", None] = None,
     as_frame: Optional[bool] = None,
-):
+) -> Rows:
     """Plays a seeded match and returns its rows (see `run_experiment`).
 
     `play_match("mcts:iterations=1000", "alphabeta:depth=4", "tictactoe", games=10, seed=1)`;

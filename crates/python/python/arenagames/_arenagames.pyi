@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple,
+                    Union, final, overload)
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["Game", "Outcome", "Moves", "Agent", "kinds", "canonical_variant", "_run_experiment",
+           "CSV_COLUMNS", "CSV_COLUMNS_SEATS", "TIMING_COLUMNS"]
+
 #: A move: an action number, or its text in the game's notation (`"b3"`, `"2,1"`, `"3P"`).
-Move = Union[int, str]
+_Move = Union[int, str]
 
 CSV_COLUMNS: List[str]
 CSV_COLUMNS_SEATS: List[str]
 TIMING_COLUMNS: List[str]
 
+@final
 class Outcome:
     """How a game ended."""
 
@@ -36,12 +41,30 @@ class Outcome:
     @property
     def is_draw(self) -> bool:
         """Whether every seat shares the first place."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
+class Moves(Sequence[int]):
+    """The legal moves of a position as actions, in `legal_moves` order: an immutable
+    sequence (`list(moves)` for a list). A `Moves` never changes once handed out."""
+
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int, /) -> int: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> List[int]: ...
+    def __iter__(self) -> Iterator[int]: ...
+    def __reversed__(self) -> Iterator[int]: ...
+    def __contains__(self, action: object, /) -> bool: ...
+    def index(self, action: int) -> int: ...  # type: ignore[override]
+    def count(self, action: int) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
 class Game:
     """A position of a variant, with the moves pushed to reach it."""
 
-    def __init__(self, variant: str, moves: Union[str, Sequence[Move], None] = None) -> None:
+    def __new__(cls, variant: str, moves: Union[str, Sequence[_Move], None] = None) -> Game:
         """`Game("tictactoe")`, `Game("oanquan-3p")`, `Game("mnk-5x5k4", "b3 c3 c2")`.
         `ValueError` with the CLI's message for a bad variant id or move."""
     @property
@@ -64,16 +87,16 @@ class Game:
         """The arena's ply cap: the board's cells for m,n,k, 1000 for O An Quan."""
     def to_move(self) -> int:
         """The seat to move, from 0."""
-    def legal_moves(self) -> List[int]:
+    def legal_moves(self) -> Moves:
         """The legal actions, in a fixed order; empty exactly when the game is over."""
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """One flag per action."""
-    def is_legal(self, move: Move) -> bool: ...
-    def push(self, move: Move) -> None:
+    def is_legal(self, move: _Move) -> bool: ...
+    def push(self, move: _Move) -> None:
         """Plays a move in place; `ValueError` if it is not legal."""
     def pop(self) -> int:
         """Takes back the last move pushed; returns its action. `IndexError` if none."""
-    def play(self, move: Move) -> Game:
+    def play(self, move: _Move) -> Game:
         """The game after a move, as a new `Game`."""
     def is_over(self) -> bool: ...
     def outcome(self) -> Optional[Outcome]: ...
@@ -83,7 +106,7 @@ class Game:
         """O An Quan's totals per seat as if the game ended now; None for m,n,k."""
     def parse_move(self, text: str) -> int:
         """The action of a move text; `ValueError` with the CLI's message if not legal."""
-    def format_move(self, move: Move) -> str: ...
+    def format_move(self, move: _Move) -> str: ...
     def history(self) -> List[int]:
         """The actions pushed."""
     def moves_text(self) -> str:
@@ -100,12 +123,13 @@ class Game:
     def random_playouts(self, count: int, seed: int = 0) -> Dict[str, Any]:
         """`count` random games to the end from here, in one call:
         `{"playouts", "plies", "wins", "draws"}`."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class Agent:
     """One of the arena's agents (`arenagames.kinds()` lists them), seeded."""
 
-    def __init__(self, spec: str, seed: int = 0) -> None:
+    def __new__(cls, spec: str, seed: int = 0) -> Agent:
         """`ValueError` with the CLI's message for a bad spec."""
     @property
     def spec(self) -> str: ...
@@ -128,4 +152,4 @@ def _run_experiment(
     threads: Optional[int] = None,
     fresh: bool = False,
     agents: Optional[Mapping[str, Callable[[Game, int], Any]]] = None,
-) -> Tuple[int, List[Dict[str, Any]], List[str], Optional[str]]: ...
+) -> Tuple[int, List[Dict[str, Any]], List[str], Optional[os.PathLike[str]]]: ...

@@ -40,6 +40,8 @@ from ._arenagames import Game
 
 __all__ = ["ArenaEnv", "env", "raw_env"]
 
+RENDER_MODES = ("human", "ansi")
+
 
 def env(variant: str = "tictactoe", render_mode: Optional[str] = None,
         max_plies: Optional[int] = None) -> AECEnv:
@@ -50,11 +52,11 @@ def env(variant: str = "tictactoe", render_mode: Optional[str] = None,
     return wrappers.OrderEnforcingWrapper(environment)
 
 
-class ArenaEnv(AECEnv, EzPickle):
+class ArenaEnv(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo is untyped
     """The AEC environment of one variant (see the module documentation)."""
 
     metadata = {
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "arenagames_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -64,9 +66,8 @@ class ArenaEnv(AECEnv, EzPickle):
                  max_plies: Optional[int] = None):
         EzPickle.__init__(self, variant, render_mode, max_plies)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {RENDER_MODES}")
         self.game = Game(variant)
         self.variant = self.game.variant
         self.render_mode = render_mode
@@ -102,10 +103,10 @@ class ArenaEnv(AECEnv, EzPickle):
         self.infos: Dict[str, Dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
@@ -117,7 +118,8 @@ class ArenaEnv(AECEnv, EzPickle):
             mask = np.zeros(self.game.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> None:
         # The games have no chance: `seed` changes nothing but is accepted, as the API asks.
         self.game = Game(self.variant)
         self.agents = self.possible_agents[:]
@@ -133,6 +135,8 @@ class ArenaEnv(AECEnv, EzPickle):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} must move: None is only for agents whose game is over")
         self._cumulative_rewards[agent] = 0.0
         self.game.push(int(action))  # ValueError with the reason if it is not legal
         self.rewards = {name: 0.0 for name in self.agents}

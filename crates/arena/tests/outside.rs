@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use agents::{Agent, AgentGame, AgentSpec, Choice, Context};
 use arena::{Experiment, OutsideAgent, OutsideAgents, Shard};
-use rules::{Game, MoveList, Variant};
+use rules::{MoveList, Variant};
 
 /// An agent that always plays the last legal move.
 struct Last;

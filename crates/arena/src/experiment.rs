@@ -25,19 +25,19 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use agents::AgentSpec;
+use agents::{AgentSpec, Kind};
+use protocol::{Extra, ExtraKinds, Roster};
 use rules::Variant;
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::ArenaError;
-use crate::outside::{Outside, OutsideAgents};
 
 /// The experiment `arena run` plays when given no file.
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
 /// One agent of an experiment.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct AgentEntry {
     /// The display name, unique in the experiment.
     pub name: String,
@@ -45,46 +45,27 @@ pub struct AgentEntry {
     pub spec: AgentSpec,
     /// The variants it is restricted to, if the file restricts it.
     pub variants: Option<Vec<Variant>>,
-    /// The factory that builds it, when its kind is not one of the roster's
-    /// ([`crate::outside`]).
-    pub outside: Option<Outside>,
+    /// Its kind, as the experiment's roster ([`Experiment::roster`]) knows it: one of ours, an
+    /// outside one, or one of the embedding program's ([`protocol::extra`]).
+    pub kind: &'static Kind,
+}
+
+impl PartialEq for AgentEntry {
+    fn eq(&self, other: &AgentEntry) -> bool {
+        // The kind follows from the spec and the roster, which the experiment compares.
+        self.name == other.name && self.spec == other.spec && self.variants == other.variants
+    }
 }
 
 impl AgentEntry {
     /// Whether this agent takes part in `variant`: its kind plays the game and the file does
     /// not restrict it elsewhere.
     pub fn plays(&self, variant: &Variant) -> bool {
-        let kind_plays = match &self.outside {
-            Some(outside) => outside.0.check(&self.spec, variant).is_ok(),
-            None => agents::plays(&self.spec, variant),
-        };
-        kind_plays
+        protocol::kind_plays(self.kind, variant)
             && self
                 .variants
                 .as_ref()
                 .is_none_or(|only| only.contains(variant))
-    }
-
-    /// Builds the agent for a game of `variant` with `players` seats, by the roster or by its
-    /// outside factory.
-    pub fn build<G: agents::AgentGame>(
-        &self,
-        variant: &Variant,
-        players: usize,
-    ) -> Result<Box<dyn agents::Agent<G>>, String> {
-        match &self.outside {
-            None => agents::build_for::<G>(&self.spec, players).map_err(|e| e.to_string()),
-            Some(outside) => outside
-                .0
-                .build(&self.spec, variant)?
-                .typed::<G>()
-                .ok_or_else(|| {
-                    format!(
-                        "agent `{}` was built for another game than {variant}",
-                        self.spec
-                    )
-                }),
-        }
     }
 }
 
@@ -95,8 +76,9 @@ pub struct Experiment {
     pub name: String,
     /// The experiment seed every game's seed derives from.
     pub seed: u64,
-    /// Games for each pair of agents on each variant.
-    pub games_per_pair: u32,
+    /// Games for each pair of agents on each variant, 1 to 2^63 - 1 (the schedule is
+    /// generated game by game, so its size costs no memory).
+    pub games_per_pair: u64,
     /// The ply cap; 0 means each game's own default.
     pub max_plies: u32,
     /// Random plies played before the agents take over (the same for both colour orders).
@@ -113,6 +95,8 @@ pub struct Experiment {
     pub source: String,
     /// The experiment's TOML text as read.
     pub text: String,
+    /// The kinds an embedding program added ([`Experiment::from_toml_with`]), if any.
+    pub extra: Option<Extra>,
 }
 
 #[derive(Deserialize)]
@@ -120,7 +104,9 @@ pub struct Experiment {
 struct RawExperiment {
     name: Spanned<String>,
     seed: u64,
-    games_per_pair: Spanned<u32>,
+    // Read as a signed integer (TOML's own integer type), so that 0 and negative numbers get
+    // one message, ours.
+    games_per_pair: Spanned<i64>,
     #[serde(default)]
     max_plies: u32,
     #[serde(default)]
@@ -181,6 +167,12 @@ impl Experiment {
         Self::from_toml(&text, &path.display().to_string())
     }
 
+    /// The registry of the experiment's agent kinds, as a roster of its own (no log folder):
+    /// ours, and the embedding program's if it was given some. Runs build their agents with it.
+    pub fn roster(&self) -> Roster {
+        Roster::new().with_extra(self.extra.clone())
+    }
+
     /// The built-in default experiment (`experiments/default.toml`).
     pub fn default_experiment() -> Experiment {
         Self::from_toml(DEFAULT_EXPERIMENT, "experiments/default.toml (built in)")
@@ -192,13 +184,16 @@ impl Experiment {
         Self::from_toml_with(text, source, None)
     }
 
-    /// [`Experiment::from_toml`], with agents of the kinds `outside` knows checked and built by
-    /// it ([`crate::outside`]).
+    /// [`Experiment::from_toml`], with the kinds `extra` builds looked up after ours
+    /// ([`protocol::extra`]: the Python package's `py` agents); the experiment keeps them, and
+    /// its runs build their agents with them ([`Experiment::roster`]).
     pub fn from_toml_with(
         text: &str,
         source: &str,
-        outside: Option<Arc<dyn OutsideAgents>>,
+        extra: Option<Arc<dyn ExtraKinds>>,
     ) -> Result<Experiment, ArenaError> {
+        let extra = extra.map(Extra);
+        let roster = Roster::new().with_extra(extra.clone());
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
             let location = e.span().map(|s| line_column(text, s.start));
             // The parser names unknown and missing fields itself; for a bad value, the key is
@@ -212,6 +207,7 @@ impl Experiment {
             let message = e
                 .message()
                 .trim()
+                .replace("expected i64", GAMES_PER_PAIR_EXPECTED)
                 .replace("expected u32", "expected a non-negative integer")
                 .replace("expected u64", "expected a non-negative integer")
                 .replace("expected usize", "expected a non-negative integer");
@@ -240,13 +236,15 @@ impl Experiment {
                 ),
             ));
         }
-        if *raw.games_per_pair.get_ref() == 0 {
+        let games_per_pair = *raw.games_per_pair.get_ref();
+        if games_per_pair < 1 {
             return Err(check.error(
                 "games_per_pair",
                 raw.games_per_pair.span(),
-                "must be at least 1",
+                format!("{GAMES_PER_PAIR_EXPECTED}, found {games_per_pair}"),
             ));
         }
+        let games_per_pair = games_per_pair as u64;
 
         let mut variants: Vec<Variant> = Vec::new();
         for (i, id) in raw.variants.get_ref().iter().enumerate() {
@@ -299,29 +297,9 @@ impl Experiment {
                     .map_err(|e: agents::SpecError| {
                         check.error(&spec_key, agent.spec.span(), e.to_string())
                     })?;
-            let outside = outside
-                .as_ref()
-                .filter(|factory| factory.knows(&spec.kind))
-                .map(|factory| Outside(Arc::clone(factory)));
-            if outside.is_none() {
-                agents::kind(&spec.kind)
-                    .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
-            }
-            // Whether the kind plays `variant`, and if not why, in words.
-            let kind_check = |variant: &Variant| -> Result<(), String> {
-                match &outside {
-                    Some(factory) => factory.0.check(&spec, variant),
-                    None if agents::plays(&spec, variant) => Ok(()),
-                    None => {
-                        let kind = agents::kind(&spec.kind).expect("checked above");
-                        Err(format!(
-                            "agent kind `{}` does not play `{variant}`; it plays {}",
-                            spec.kind,
-                            kind.reach()
-                        ))
-                    }
-                }
-            };
+            let kind = roster
+                .kind(&spec.kind)
+                .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             let restricted = match &agent.variants {
                 None => None,
                 Some(list) => {
@@ -341,8 +319,16 @@ impl Experiment {
                                 ),
                             ));
                         }
-                        if let Err(message) = kind_check(&variant) {
-                            return Err(check.error(&key, id.span(), message));
+                        if !protocol::kind_plays(kind, &variant) {
+                            return Err(check.error(
+                                &key,
+                                id.span(),
+                                format!(
+                                    "agent kind `{}` does not play `{variant}`; it plays {}",
+                                    spec.kind,
+                                    kind.reach()
+                                ),
+                            ));
                         }
                         only.push(variant);
                     }
@@ -351,28 +337,11 @@ impl Experiment {
             };
             let entry = AgentEntry {
                 name,
-                spec: spec.clone(),
+                spec,
                 variants: restricted,
-                outside: outside.clone(),
+                kind,
             };
             let played: Vec<&Variant> = variants.iter().filter(|v| entry.plays(v)).collect();
-            if played.is_empty()
-                && let Some(factory) = &outside
-            {
-                let why = factory
-                    .0
-                    .check(&entry.spec, &variants[0])
-                    .err()
-                    .unwrap_or_default();
-                return Err(check.error(
-                    &spec_key,
-                    agent.spec.span(),
-                    format!(
-                        "agent `{}` plays none of the experiment's variants: {why}",
-                        entry.name
-                    ),
-                ));
-            }
             if played.is_empty() {
                 return Err(check.error(
                     &spec_key,
@@ -387,17 +356,14 @@ impl Experiment {
                             .collect::<Vec<_>>()
                             .join(", "),
                         entry.spec.kind,
-                        agents::kind(&entry.spec.kind)
-                            .expect("checked above")
-                            .reach()
+                        entry.kind.reach()
                     ),
                 ));
             }
-            if entry.outside.is_none() {
-                for variant in played {
-                    agents::check(&entry.spec, variant)
-                        .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
-                }
+            for variant in played {
+                roster
+                    .check(&entry.spec, variant)
+                    .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             }
             entries.push(entry);
         }
@@ -408,11 +374,33 @@ impl Experiment {
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
+        // Game indices are 64-bit: the whole schedule must fit below 2^63. A pair plays
+        // `games_per_pair` games, a group of N = 3 or 4 that many in each of its N seat orders.
+        let pairs: u128 = variants
+            .iter()
+            .map(|v| {
+                let agents = entries.iter().filter(|a| a.plays(v)).count() as u128;
+                let seats = v.players() as u128;
+                let groups = (0..seats).fold(1u128, |c, i| c * agents.saturating_sub(i) / (i + 1));
+                if seats == 2 { groups } else { groups * seats }
+            })
+            .sum();
+        if pairs * u128::from(games_per_pair) > i64::MAX as u128 {
+            return Err(check.error(
+                "games_per_pair",
+                raw.games_per_pair.span(),
+                format!(
+                    "{games_per_pair} games for each of the {pairs} pairs (and seat orders) \
+                     make more than 2^63 games; give at most {}",
+                    i64::MAX as u128 / pairs.max(1)
+                ),
+            ));
+        }
 
         Ok(Experiment {
             name,
             seed: raw.seed,
-            games_per_pair: *raw.games_per_pair.get_ref(),
+            games_per_pair,
             max_plies: raw.max_plies,
             opening_plies: raw.opening_plies,
             threads: raw.threads,
@@ -421,6 +409,7 @@ impl Experiment {
             agents: entries,
             source: source.to_string(),
             text: text.to_string(),
+            extra,
         })
     }
 
@@ -478,6 +467,9 @@ impl Experiment {
         PathBuf::from("results").join(&self.name)
     }
 }
+
+/// What `games_per_pair` takes, in every message about it.
+const GAMES_PER_PAIR_EXPECTED: &str = "expected an integer number of games, 1 or more";
 
 /// 64-bit FNV-1a: a small, stable hash for ids and seeds (not for security).
 pub fn fnv1a(bytes: &[u8]) -> u64 {

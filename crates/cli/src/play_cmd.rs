@@ -86,7 +86,10 @@ pub fn play(args: PlayArgs) -> Result<()> {
     let seats = if given.iter().all(Option::is_none) {
         match menu(&variant, &mut keys, &screen)? {
             Some(seats) => seats,
-            None => return Ok(()),
+            None => bail!(
+                "the input ended before a mode was chosen: type 1, 2, 3 or 4 at the menu, or \
+                 name the sides, like `arena play {variant} --first human --second random`"
+            ),
         }
     } else {
         fill_seats(given, &variant)
@@ -132,7 +135,15 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
     let spec: AgentSpec = text
         .parse()
         .with_context(|| format!("{option} `{text}`: expected `human` or an agent spec"))?;
-    agents::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    protocol::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    // An outside agent is started, asked for this variant and stopped before the game, so
+    // that a command that cannot start is said at once.
+    protocol::preflight(
+        &spec,
+        std::slice::from_ref(variant),
+        protocol::Stderr::Discard,
+    )
+    .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))
 }
 
@@ -183,7 +194,7 @@ pub fn easy_spec(variant: &Variant) -> AgentSpec {
 }
 
 /// Seed 004's menu: the four modes, and for a person against agents which seat the person
-/// takes. `None` when stdin ends before a choice.
+/// takes. `None` when stdin ends before a choice (the caller says so and exits non-zero).
 fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Option<Vec<Seat>>> {
     let (easy, hard) = (easy_spec(variant), hard_spec(variant));
     let players = variant.players();
@@ -209,6 +220,7 @@ fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Optio
             "2" => break 2,
             "3" => break 3,
             "4" => break 4,
+            "" => screen.say("refused: an empty line is not a mode; type 1, 2, 3 or 4")?,
             other => screen.say(format!(
                 "refused: `{other}` is not a mode; type 1, 2, 3 or 4"
             ))?,

@@ -5,13 +5,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use agents::{Agent, AgentError, AgentRng, AgentSpec, Choice, Context, Plays, SearchStats};
-use arena::{OutsideAgent, OutsideAgents};
+use agents::{
+    Agent, AgentError, AgentRng, AgentSpec, Choice, Context, Kind, ParamDoc, Params, Plays,
+    SearchStats, SpecError,
+};
+use protocol::{ExtraKinds, Roster};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rand::SeedableRng;
-use rules::{Game, Mnk, OanQuan, Variant};
+use rules::{Game, Mnk, OanQuan};
 
 use crate::encoding::{Encoded, Position};
 use crate::game::{MoveArg, PyGame, legal_move};
@@ -43,18 +46,25 @@ pub struct PyAgent {
     spec: AgentSpec,
     seed: u64,
     inner: Mutex<Inner>,
+    /// The registry that builds it (the arena's one: an outside `proc` or `engine` agent too),
+    /// which keeps an outside agent's process from one choice to the next.
+    roster: Roster,
 }
 
 /// Builds `spec` for games of type `G` with `players` seats, in the CLI's words on failure.
-fn build<G: agents::AgentGame>(
+fn build<G: Encoded>(
+    roster: &Roster,
     spec: &AgentSpec,
     players: usize,
 ) -> Result<Box<dyn Agent<G>>, String> {
-    agents::build_for::<G>(spec, players).map_err(|e| format!("agent `{spec}`: {e}"))
+    roster
+        .build_for::<G>("agent", spec, players)
+        .map_err(|e| format!("agent `{spec}`: {e}"))
 }
 
 /// A move of `agent` in `position`: the move, its statistics and the time it took.
 fn choose_in<G: Encoded>(
+    roster: &Roster,
     slot: &mut Built<G>,
     spec: &AgentSpec,
     rng: &mut AgentRng,
@@ -68,7 +78,7 @@ fn choose_in<G: Encoded>(
     {
         *slot = Some((
             players,
-            build::<G>(spec, players).map_err(ChooseError::Spec)?,
+            build::<G>(roster, spec, players).map_err(ChooseError::Spec)?,
         ));
     }
     let (_, agent) = slot.as_mut().expect("built above");
@@ -107,14 +117,16 @@ impl PyAgent {
     #[pyo3(signature = (spec, seed = 0))]
     fn new(spec: &str, seed: u64) -> PyResult<PyAgent> {
         let parsed = parse_spec(spec)?;
-        let kind = agents::kind(&parsed.kind)
+        let roster = Roster::new();
+        let kind = roster
+            .kind(&parsed.kind)
             .map_err(|e| PyValueError::new_err(format!("agent `{parsed}`: {e}")))?;
         // Building is cheap (search memory comes with the first search): build once now so
         // that a bad parameter value is refused here rather than at the first move.
         let checked = if kind.plays == Plays::OanQuan {
-            build::<OanQuan>(&parsed, 2).map(drop)
+            build::<OanQuan>(&roster, &parsed, 2).map(drop)
         } else {
-            build::<Mnk>(&parsed, 2).map(drop)
+            build::<Mnk>(&roster, &parsed, 2).map(drop)
         };
         checked.map_err(PyValueError::new_err)?;
         Ok(PyAgent {
@@ -125,6 +137,7 @@ impl PyAgent {
                 mnk: None,
                 oanquan: None,
             }),
+            roster,
         })
     }
 
@@ -171,14 +184,15 @@ impl PyAgent {
         };
         let spec = &self.spec;
         let inner = &self.inner;
+        let roster = &self.roster;
         let answer = py.detach(move || {
             let mut inner = inner
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let Inner { rng, mnk, oanquan } = &mut *inner;
             match &position {
-                Position::Mnk(g) => choose_in(mnk, spec, rng, g, limit),
-                Position::OanQuan(g) => choose_in(oanquan, spec, rng, g, limit),
+                Position::Mnk(g) => choose_in(roster, mnk, spec, rng, g, limit),
+                Position::OanQuan(g) => choose_in(roster, oanquan, spec, rng, g, limit),
             }
         });
         let (action, stats, elapsed) = answer.map_err(|error| match error {
@@ -266,7 +280,22 @@ impl<G: Encoded> Agent<G> for CallableAgent {
     }
 }
 
-/// The `py` agents of one experiment: the Python functions it was given, by name.
+/// The kind of Python agents, as the arena's registry lists it.
+pub const PY_KIND: Kind = Kind {
+    name: "py",
+    summary: "a Python function given to run_experiment or play_match (Python package only)",
+    plays: Plays::Every,
+    params: &[ParamDoc {
+        name: "name",
+        default: "(required)",
+        doc: "the key of the function in the agents given to run_experiment",
+    }],
+    multiplayer: true,
+    listed: true,
+};
+
+/// The `py` agents of one experiment: the Python functions it was given, by name. The
+/// experiment's roster looks the `py` kind up here ([`ExtraKinds`]).
 pub struct PythonAgents {
     functions: HashMap<String, Arc<Py<PyAny>>>,
 }
@@ -286,56 +315,62 @@ impl PythonAgents {
         Ok(PythonAgents { functions })
     }
 
-    fn function<'a>(
-        &'a self,
-        spec: &'a AgentSpec,
-    ) -> Result<(&'a str, &'a Arc<Py<PyAny>>), String> {
-        let name = match spec.params.as_slice() {
-            [(key, name)] if key == "name" => name.as_str(),
-            _ => {
-                return Err(format!(
-                    "`{spec}`: a Python agent's spec is `py:name=NAME`, with NAME a key of the \
-                     agents given to run_experiment"
-                ));
-            }
+    /// The agent `spec` names: its function, by the name it was given.
+    fn agent(&self, spec: &AgentSpec) -> Result<CallableAgent, SpecError> {
+        let params = Params::new(spec, PY_KIND.params)?;
+        let bad = |value: &str, expected: String| SpecError::BadValue {
+            kind: PY_KIND.name.to_string(),
+            key: "name".to_string(),
+            value: value.to_string(),
+            expected,
+        };
+        let Some(name) = params.text("name") else {
+            return Err(bad(
+                "",
+                "a Python agent's spec is `py:name=NAME`, with NAME a key of the agents given \
+                 to run_experiment"
+                    .to_string(),
+            ));
         };
         match self.functions.get(name) {
-            Some(function) => Ok((name, function)),
+            Some(function) => Ok(CallableAgent {
+                name: name.to_string(),
+                function: Arc::clone(function),
+            }),
             None => {
                 let mut known: Vec<&str> = self.functions.keys().map(String::as_str).collect();
                 known.sort_unstable();
-                Err(format!(
-                    "`{spec}`: no Python agent named `{name}` was given (agents given: {})",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
+                Err(bad(
+                    name,
+                    format!(
+                        "no Python agent named `{name}` was given (agents given: {})",
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    ),
                 ))
             }
         }
     }
 }
 
-impl OutsideAgents for PythonAgents {
-    fn knows(&self, kind: &str) -> bool {
-        kind == "py"
+impl ExtraKinds for PythonAgents {
+    fn kinds(&self) -> &'static [Kind] {
+        &[PY_KIND]
     }
 
-    fn check(&self, spec: &AgentSpec, _variant: &Variant) -> Result<(), String> {
-        // A function plays whatever it is given: every game, every number of players.
-        self.function(spec).map(drop)
+    // A function plays whatever it is given: every game, every number of players.
+    fn build_mnk(&self, _name: &str, spec: &AgentSpec) -> Result<Box<dyn Agent<Mnk>>, SpecError> {
+        Ok(Box::new(self.agent(spec)?))
     }
 
-    fn build(&self, spec: &AgentSpec, variant: &Variant) -> Result<OutsideAgent, String> {
-        let (name, function) = self.function(spec)?;
-        let agent = CallableAgent {
-            name: name.to_string(),
-            function: Arc::clone(function),
-        };
-        Ok(match variant {
-            Variant::Mnk(_) => OutsideAgent::Mnk(Box::new(agent)),
-            Variant::OanQuan(_) => OutsideAgent::OanQuan(Box::new(agent)),
-        })
+    fn build_oanquan(
+        &self,
+        _name: &str,
+        spec: &AgentSpec,
+    ) -> Result<Box<dyn Agent<OanQuan>>, SpecError> {
+        Ok(Box::new(self.agent(spec)?))
     }
 }

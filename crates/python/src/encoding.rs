@@ -20,7 +20,6 @@
 //!   in the order the viewer's `P` sows (so the viewer's row starts with its first square), and
 //!   the ring continues from row to row in that direction.
 
-use agents::AgentGame;
 use numpy::ndarray::{Array1, Array2, Array3, ArrayD};
 use rules::oanquan::Direction;
 use rules::{Game, Mnk, MoveList, OanQuan, Player, Sow};
@@ -46,7 +45,7 @@ macro_rules! with_game {
 pub(crate) use with_game;
 
 /// The action encoding and the observation of one game (see the module documentation).
-pub trait Encoded: AgentGame {
+pub trait Encoded: protocol::OutsideGame {
     /// The number of distinct actions of the variant.
     fn num_actions(&self) -> usize;
     /// The action of a move of the player to move, `None` for a move that is not theirs.

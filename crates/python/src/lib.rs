@@ -24,13 +24,14 @@ mod tournament;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// Every agent kind of the roster with its games and parameters, as `arena list` shows them:
+/// Every agent kind of the arena's registry with its games and parameters, as `arena list`
+/// shows them, then `py` (Python functions, for `run_experiment` and `play_match`):
 /// a list of dicts `{"name", "summary", "games", "multiplayer", "params"}`, `params` a list of
 /// `{"name", "default", "doc"}`.
 #[pyfunction]
 fn kinds(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
-    agents::KINDS
-        .iter()
+    protocol::kinds()
+        .chain([&agent::PY_KIND])
         .filter(|kind| kind.listed)
         .map(|kind| {
             let d = PyDict::new(py);

@@ -67,6 +67,9 @@ struct Played {
 /// come back in schedule order.
 fn play_in_memory(experiment: &Experiment, threads: usize) -> Result<Played, ArenaError> {
     let schedule = Schedule::new(experiment);
+    // One roster for the whole run, as `arena run` has: the Python agents by the experiment's
+    // extra kinds, outside processes kept between games.
+    let roster = experiment.roster();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("arena-worker-{i}"))
@@ -75,7 +78,7 @@ fn play_in_memory(experiment: &Experiment, threads: usize) -> Result<Played, Are
     let played: Vec<(Row, Option<String>)> = pool.install(|| {
         (0..schedule.len())
             .into_par_iter()
-            .map(|index| arena::play_scheduled(experiment, &schedule.game(index)))
+            .map(|index| arena::play_scheduled_with(experiment, &schedule.game(index), &roster))
             .collect()
     });
     let mut rows = Vec::with_capacity(played.len());

@@ -1,12 +1,16 @@
 """`Agent`: our agents from Python, against `arena analyze`."""
 
 import re
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 import arenagames as ag
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize("variant,moves,spec,seed", [
@@ -91,3 +95,17 @@ def test_searches_release_the_gil():
     thread.join()
     inside = [t for t in ticks if window["start"] < t < window["end"]]
     assert len(inside) >= 3, (len(ticks), window)
+
+
+def test_an_outside_program_is_an_agent_too():
+    # The arena's one registry builds `proc` agents for Python as for `arena run`: a program
+    # speaking the arena protocol, kept running from one choice to the next.
+    script = REPO / "clients" / "python" / "examples" / "algo1.py"
+    agent = ag.Agent(f"proc:cmd={sys.executable},timeout_ms=60000,args={script} 20")
+    game = ag.Game("tictactoe")
+    for _ in range(3):
+        move, stats = agent.choose(game)
+        assert move in game.legal_moves() and stats["time_ms"] > 0
+        game.push(move)
+    with pytest.raises(ValueError, match="unknown agent kind `py`"):
+        ag.Agent("py:name=mine")

@@ -346,6 +346,8 @@ def test_properties_and_helpers():
     assert ag.canonical_variant("gomoku") == "mnk-15x15k5"
     names = [kind["name"] for kind in ag.kinds()]
     assert {"random", "mcts", "alphabeta", "greedy"} <= set(names) and "fault" not in names
+    # The arena's one registry, outside kinds included, then Python functions.
+    assert {"engine", "proc"} <= set(names) and names[-1] == "py"
     assert all({"name", "summary", "games", "multiplayer", "params"} <= set(k) for k in
                ag.kinds())
     assert ag.CSV_COLUMNS[:3] == ["experiment", "variant", "game"]

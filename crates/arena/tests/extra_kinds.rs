@@ -1,13 +1,14 @@
-//! Agents of outside kinds (`arena::outside`): checked and built by the factory an experiment
-//! is given, played like ours, refused with a clear message without it.
+//! Agents of an embedding program's kinds (`protocol::extra`): looked up by the experiment's
+//! roster after ours, checked and played like ours, refused with a clear message without them.
 
 mod common;
 
 use std::sync::Arc;
 
-use agents::{Agent, AgentGame, AgentSpec, Choice, Context};
-use arena::{Experiment, OutsideAgent, OutsideAgents, Shard};
-use rules::{MoveList, Variant};
+use agents::{Agent, AgentGame, AgentSpec, Choice, Context, Kind, Params, Plays, SpecError};
+use arena::{Experiment, Shard};
+use protocol::ExtraKinds;
+use rules::{Mnk, MoveList, OanQuan};
 
 /// An agent that always plays the last legal move.
 struct Last;
@@ -27,26 +28,31 @@ impl<G: AgentGame> Agent<G> for Last {
 /// Builds `last` agents, for m,n,k games only.
 struct Factory;
 
-impl OutsideAgents for Factory {
-    fn knows(&self, kind: &str) -> bool {
-        kind == "last"
+const LAST: Kind = Kind {
+    name: "last",
+    summary: "plays the last legal move",
+    plays: Plays::Mnk,
+    params: &[],
+    multiplayer: false,
+    listed: true,
+};
+
+impl ExtraKinds for Factory {
+    fn kinds(&self) -> &'static [Kind] {
+        &[LAST]
     }
 
-    fn check(&self, spec: &AgentSpec, variant: &Variant) -> Result<(), String> {
-        if !spec.params.is_empty() {
-            return Err(format!("`{spec}`: `last` takes no parameters"));
-        }
-        match variant {
-            Variant::Mnk(_) => Ok(()),
-            Variant::OanQuan(_) => Err(format!("`last` does not play `{variant}`")),
-        }
+    fn build_mnk(&self, _name: &str, spec: &AgentSpec) -> Result<Box<dyn Agent<Mnk>>, SpecError> {
+        Params::new(spec, LAST.params)?;
+        Ok(Box::new(Last))
     }
 
-    fn build(&self, _spec: &AgentSpec, variant: &Variant) -> Result<OutsideAgent, String> {
-        Ok(match variant {
-            Variant::Mnk(_) => OutsideAgent::Mnk(Box::new(Last)),
-            Variant::OanQuan(_) => OutsideAgent::OanQuan(Box::new(Last)),
-        })
+    fn build_oanquan(
+        &self,
+        _name: &str,
+        _spec: &AgentSpec,
+    ) -> Result<Box<dyn Agent<OanQuan>>, SpecError> {
+        unreachable!("the roster checks the game before building")
     }
 }
 
@@ -69,15 +75,19 @@ name = "greedy"
 spec = "greedy"
 "#;
 
-fn factory() -> Option<Arc<dyn OutsideAgents>> {
+fn factory() -> Option<Arc<dyn ExtraKinds>> {
     Some(Arc::new(Factory))
 }
 
 #[test]
-fn an_outside_kind_is_checked_by_its_factory_and_plays_where_it_says() {
+fn an_extra_kind_is_looked_up_by_the_roster_and_plays_where_it_says() {
     let experiment = Experiment::from_toml_with(TEXT, "outside.toml", factory()).unwrap();
     let last = &experiment.agents[0];
-    assert!(last.outside.is_some() && experiment.agents[1].outside.is_none());
+    assert_eq!(last.kind.name, "last");
+    assert!(experiment.extra.is_some());
+    let roster = experiment.roster();
+    assert!(roster.all_kinds().any(|k| k.name == "last"));
+    assert!(roster.all_kinds().any(|k| k.name == "proc"));
     assert!(last.plays(&"tictactoe".parse().unwrap()));
     assert!(!last.plays(&"oanquan".parse().unwrap()));
 
@@ -108,7 +118,7 @@ fn an_outside_kind_is_checked_by_its_factory_and_plays_where_it_says() {
 }
 
 #[test]
-fn without_its_factory_an_outside_kind_is_unknown() {
+fn without_its_factory_an_extra_kind_is_unknown() {
     let error = Experiment::from_toml(TEXT, "outside.toml")
         .unwrap_err()
         .to_string();
@@ -141,5 +151,16 @@ fn the_factory_s_refusals_name_the_agent_and_the_variant() {
     let error = Experiment::from_toml_with(&with_params, "outside.toml", factory())
         .unwrap_err()
         .to_string();
-    assert!(error.contains("takes no parameters"), "{error}");
+    assert!(
+        error.contains("agent `last` has no parameter `x`"),
+        "{error}"
+    );
+
+    // An unknown kind's message lists the extra kinds with ours.
+    let unknown = TEXT.replace("spec = \"last\"", "spec = \"lats\"");
+    let error = Experiment::from_toml_with(&unknown, "outside.toml", factory())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("unknown agent kind `lats`"), "{error}");
+    assert!(error.contains("proc, last"), "{error}");
 }

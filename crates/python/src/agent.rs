@@ -69,6 +69,7 @@ fn choose_in<G: Encoded>(
     spec: &AgentSpec,
     rng: &mut AgentRng,
     position: &G,
+    moves: Option<&[String]>,
     time_limit: Option<Duration>,
 ) -> Result<(u32, SearchStats, Duration), ChooseError> {
     let players = position.num_players();
@@ -83,7 +84,12 @@ fn choose_in<G: Encoded>(
     }
     let (_, agent) = slot.as_mut().expect("built above");
     let started = Instant::now();
-    let mut ctx = Context::new(rng).with_deadline(time_limit.map(|limit| started + limit));
+    let mut ctx = Context::new(rng)
+        .with_deadline(time_limit.map(|limit| started + limit))
+        .with_move_time(time_limit);
+    if let Some(moves) = moves {
+        ctx = ctx.with_moves(moves);
+    }
     let answer = arena::play::choose_quietly(agent.as_mut(), position, &mut ctx);
     let elapsed = started.elapsed();
     let choice = match answer {
@@ -166,6 +172,7 @@ impl PyAgent {
         time_ms: Option<f64>,
     ) -> PyResult<(u32, Bound<'py, PyDict>)> {
         let position = game.position().clone();
+        let moves = game.moves_from_start();
         drop(game);
         let over = crate::encoding::with_game!(&position, g => g.is_over());
         if over {
@@ -191,8 +198,10 @@ impl PyAgent {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             let Inner { rng, mnk, oanquan } = &mut *inner;
             match &position {
-                Position::Mnk(g) => choose_in(roster, mnk, spec, rng, g, limit),
-                Position::OanQuan(g) => choose_in(roster, oanquan, spec, rng, g, limit),
+                Position::Mnk(g) => choose_in(roster, mnk, spec, rng, g, moves.as_deref(), limit),
+                Position::OanQuan(g) => {
+                    choose_in(roster, oanquan, spec, rng, g, moves.as_deref(), limit)
+                }
             }
         });
         let (action, stats, elapsed) = answer.map_err(|error| match error {

@@ -121,6 +121,12 @@ impl PyGame {
         }
     }
 
+    /// The moves from the variant's start in the game's notation, when the game knows them
+    /// (outside agents are sent them), `None` for a position handed over without them.
+    pub fn moves_from_start(&self) -> Option<Vec<String>> {
+        self.from_start.then(|| self.move_texts())
+    }
+
     /// The position.
     pub fn position(&self) -> &Position {
         &self.position

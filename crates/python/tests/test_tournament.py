@@ -176,7 +176,7 @@ def test_faults_of_python_agents_lose_the_game_and_are_reported():
 
 def test_bad_experiments_raise_the_cli_s_message(cli_error, tmp_path):
     for bad, words in [
-        (EXPERIMENT.replace("games_per_pair = 4", "games_per_pair = 0"), "at least 1"),
+        (EXPERIMENT.replace("games_per_pair = 4", "games_per_pair = 0"), "1 or more"),
         (EXPERIMENT.replace('spec = "greedy"', 'spec = "gredy"'), "unknown agent kind"),
         (EXPERIMENT.replace('"oanquan"]', '"oanquan", "chess"]'), "unknown game"),
         (EXPERIMENT + "\nsurprise = 1\n", "unknown field"),

@@ -35,7 +35,9 @@ struct Inner {
 }
 
 /// One of the arena's agents (`random`, `mcts:iterations=10000`, `alphabeta:depth=6`, ...),
-/// with its own random number generator seeded by `seed`.
+/// with its own random number generator seeded by `seed`. Any kind of the arena's registry but
+/// `py`: an outside program (`proc:cmd=...`, `engine:cmd=...`) too, kept running between choices,
+/// for games whose moves are known from the start (the protocols send them).
 ///
 /// `choose(game)` returns the move it plays in `game` and what it searched. With budgets in
 /// iterations, rollouts, nodes or depth the choices are reproducible from the seed: the first

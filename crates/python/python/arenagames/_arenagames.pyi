@@ -127,7 +127,8 @@ class Game:
 
 @final
 class Agent:
-    """One of the arena's agents (`arenagames.kinds()` lists them), seeded."""
+    """One of the arena's agents (`arenagames.kinds()` lists them but `py`), seeded; an outside
+    program (`proc:cmd=...`, `engine:cmd=...`) plays games whose moves are known from the start."""
 
     def __new__(cls, spec: str, seed: int = 0) -> Agent:
         """`ValueError` with the CLI's message for a bad spec."""

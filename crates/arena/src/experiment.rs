@@ -23,8 +23,10 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use agents::AgentSpec;
+use agents::{AgentSpec, Kind};
+use protocol::{Extra, ExtraKinds, Roster};
 use rules::Variant;
 use serde::Deserialize;
 use toml::Spanned;
@@ -35,7 +37,7 @@ use crate::ArenaError;
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
 /// One agent of an experiment.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct AgentEntry {
     /// The display name, unique in the experiment.
     pub name: String,
@@ -43,13 +45,23 @@ pub struct AgentEntry {
     pub spec: AgentSpec,
     /// The variants it is restricted to, if the file restricts it.
     pub variants: Option<Vec<Variant>>,
+    /// Its kind, as the experiment's roster ([`Experiment::roster`]) knows it: one of ours, an
+    /// outside one, or one of the embedding program's ([`protocol::extra`]).
+    pub kind: &'static Kind,
+}
+
+impl PartialEq for AgentEntry {
+    fn eq(&self, other: &AgentEntry) -> bool {
+        // The kind follows from the spec and the roster, which the experiment compares.
+        self.name == other.name && self.spec == other.spec && self.variants == other.variants
+    }
 }
 
 impl AgentEntry {
     /// Whether this agent takes part in `variant`: its kind plays the game and the file does
     /// not restrict it elsewhere.
     pub fn plays(&self, variant: &Variant) -> bool {
-        protocol::plays(&self.spec, variant)
+        protocol::kind_plays(self.kind, variant)
             && self
                 .variants
                 .as_ref()
@@ -83,6 +95,8 @@ pub struct Experiment {
     pub source: String,
     /// The experiment's TOML text as read.
     pub text: String,
+    /// The kinds an embedding program added ([`Experiment::from_toml_with`]), if any.
+    pub extra: Option<Extra>,
 }
 
 #[derive(Deserialize)]
@@ -153,6 +167,12 @@ impl Experiment {
         Self::from_toml(&text, &path.display().to_string())
     }
 
+    /// The registry of the experiment's agent kinds, as a roster of its own (no log folder):
+    /// ours, and the embedding program's if it was given some. Runs build their agents with it.
+    pub fn roster(&self) -> Roster {
+        Roster::new().with_extra(self.extra.clone())
+    }
+
     /// The built-in default experiment (`experiments/default.toml`).
     pub fn default_experiment() -> Experiment {
         Self::from_toml(DEFAULT_EXPERIMENT, "experiments/default.toml (built in)")
@@ -161,6 +181,19 @@ impl Experiment {
 
     /// Parses and checks experiment TOML; `source` names it in error messages.
     pub fn from_toml(text: &str, source: &str) -> Result<Experiment, ArenaError> {
+        Self::from_toml_with(text, source, None)
+    }
+
+    /// [`Experiment::from_toml`], with the kinds `extra` builds looked up after ours
+    /// ([`protocol::extra`]: the Python package's `py` agents); the experiment keeps them, and
+    /// its runs build their agents with them ([`Experiment::roster`]).
+    pub fn from_toml_with(
+        text: &str,
+        source: &str,
+        extra: Option<Arc<dyn ExtraKinds>>,
+    ) -> Result<Experiment, ArenaError> {
+        let extra = extra.map(Extra);
+        let roster = Roster::new().with_extra(extra.clone());
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
             let location = e.span().map(|s| line_column(text, s.start));
             // The parser names unknown and missing fields itself; for a bad value, the key is
@@ -264,7 +297,8 @@ impl Experiment {
                     .map_err(|e: agents::SpecError| {
                         check.error(&spec_key, agent.spec.span(), e.to_string())
                     })?;
-            protocol::kind(&spec.kind)
+            let kind = roster
+                .kind(&spec.kind)
                 .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             let restricted = match &agent.variants {
                 None => None,
@@ -285,8 +319,7 @@ impl Experiment {
                                 ),
                             ));
                         }
-                        if !protocol::plays(&spec, &variant) {
-                            let kind = protocol::kind(&spec.kind).expect("checked above");
+                        if !protocol::kind_plays(kind, &variant) {
                             return Err(check.error(
                                 &key,
                                 id.span(),
@@ -306,6 +339,7 @@ impl Experiment {
                 name,
                 spec,
                 variants: restricted,
+                kind,
             };
             let played: Vec<&Variant> = variants.iter().filter(|v| entry.plays(v)).collect();
             if played.is_empty() {
@@ -322,14 +356,13 @@ impl Experiment {
                             .collect::<Vec<_>>()
                             .join(", "),
                         entry.spec.kind,
-                        agents::kind(&entry.spec.kind)
-                            .expect("checked above")
-                            .reach()
+                        entry.kind.reach()
                     ),
                 ));
             }
             for variant in played {
-                protocol::check(&entry.spec, variant)
+                roster
+                    .check(&entry.spec, variant)
                     .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             }
             entries.push(entry);
@@ -376,6 +409,7 @@ impl Experiment {
             agents: entries,
             source: source.to_string(),
             text: text.to_string(),
+            extra,
         })
     }
 

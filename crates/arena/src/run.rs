@@ -171,7 +171,7 @@ pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize 
 /// Plays one scheduled game and returns its row. The same game always gives the same row
 /// outside the timing columns, whatever else is played around it.
 pub fn play_scheduled(experiment: &Experiment, game: &ScheduledGame) -> (Row, Option<String>) {
-    play_scheduled_with(experiment, game, &Roster::new())
+    play_scheduled_with(experiment, game, &experiment.roster())
 }
 
 /// [`play_scheduled`] with the agents built by `roster` (which keeps outside processes
@@ -396,7 +396,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
 
     let log_path = csv.with_extension("faults.log");
     let agent_logs = csv.with_extension("logs");
-    let roster = Roster::new().with_log_folder(&agent_logs);
+    let roster = experiment.roster().with_log_folder(&agent_logs);
     if options.fresh && (csv.exists() || log_path.exists() || agent_logs.exists()) {
         let aside = aside_path(&csv);
         if csv.exists() {

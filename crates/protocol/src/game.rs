@@ -3,9 +3,10 @@
 
 use std::fmt::Write as _;
 
-use agents::{Agent, AgentGame};
+use agents::{Agent, AgentGame, AgentSpec, SpecError};
 use rules::{Cell, Game, Mnk, OanQuan, Outcome, Player, Variant};
 
+use crate::extra::ExtraKinds;
 use crate::gomocup::{Engine, EngineConfig};
 use crate::outside::Pool;
 
@@ -26,6 +27,13 @@ pub trait OutsideGame: AgentGame {
 
     /// A Gomocup engine agent for this game, if the game has one (m,n,k only).
     fn gomocup_engine(config: EngineConfig, pool: Pool) -> Option<Box<dyn Agent<Self>>>;
+
+    /// The agent of an embedding program's kind ([`ExtraKinds`]) for this game.
+    fn build_extra(
+        extra: &dyn ExtraKinds,
+        name: &str,
+        spec: &AgentSpec,
+    ) -> Result<Box<dyn Agent<Self>>, SpecError>;
 
     /// The number of seats (2, or 3 and 4 for O An Quan's larger tables).
     fn seats(&self) -> usize {
@@ -72,6 +80,14 @@ impl OutsideGame for Mnk {
     fn gomocup_engine(config: EngineConfig, pool: Pool) -> Option<Box<dyn Agent<Self>>> {
         Some(Box::new(Engine::new(config, pool)))
     }
+
+    fn build_extra(
+        extra: &dyn ExtraKinds,
+        name: &str,
+        spec: &AgentSpec,
+    ) -> Result<Box<dyn Agent<Self>>, SpecError> {
+        extra.build_mnk(name, spec)
+    }
 }
 
 impl OutsideGame for OanQuan {
@@ -110,6 +126,14 @@ impl OutsideGame for OanQuan {
 
     fn gomocup_engine(_config: EngineConfig, _pool: Pool) -> Option<Box<dyn Agent<Self>>> {
         None
+    }
+
+    fn build_extra(
+        extra: &dyn ExtraKinds,
+        name: &str,
+        spec: &AgentSpec,
+    ) -> Result<Box<dyn Agent<Self>>, SpecError> {
+        extra.build_oanquan(name, spec)
     }
 }
 

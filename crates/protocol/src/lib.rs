@@ -16,9 +16,12 @@
 //! The registry: [`build`] builds any kind (the outside ones here, the rest by
 //! [`agents::build`]); [`kinds`] lists them all for `arena list`; [`check`] and [`plays`] check
 //! experiment files. A [`Roster`] builds the agents of one run: it says where their stderr goes
-//! and keeps their processes between games.
+//! and keeps their processes between games. A program embedding the arena adds kinds of its
+//! own to a roster ([`extra`], [`Roster::with_extra`]: the Python package's `py`); the free
+//! functions are the roster without them.
 
 pub mod child;
+pub mod extra;
 pub mod game;
 pub mod gomocup;
 pub mod line;
@@ -33,6 +36,7 @@ use agents::{Agent, AgentSpec, Family, Kind, Params, SpecError};
 use rules::{Mnk, OanQuan, Variant};
 
 pub use child::Stderr;
+pub use extra::{Extra, ExtraKinds};
 pub use game::OutsideGame;
 pub use outside::SetupError;
 
@@ -46,16 +50,7 @@ pub fn kinds() -> impl Iterator<Item = &'static Kind> {
 
 /// The kind named `name`; the error lists every listed kind.
 pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
-    kinds()
-        .find(|k| k.name == name)
-        .ok_or_else(|| SpecError::UnknownKind {
-            kind: name.to_string(),
-            known: kinds()
-                .filter(|k| k.listed)
-                .map(|k| k.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+    Roster::new().kind(name)
 }
 
 /// Whether `spec` names an agent that runs in a process of its own.
@@ -65,18 +60,18 @@ pub fn is_outside(spec: &AgentSpec) -> bool {
 
 /// Whether the kind of `spec` plays `variant` (false for an unknown kind).
 pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
-    kind(&spec.kind).is_ok_and(|k| {
-        k.plays.includes(Family::of(variant)) && (variant.players() == 2 || k.multiplayer)
-    })
+    Roster::new().plays(spec, variant)
+}
+
+/// Whether agents of `kind` play `variant`: its game and its number of players.
+pub fn kind_plays(kind: &Kind, variant: &Variant) -> bool {
+    kind.plays.includes(Family::of(variant)) && (variant.players() == 2 || kind.multiplayer)
 }
 
 /// Checks a spec for `variant` without playing and without starting anything: the kind exists,
 /// plays the variant (its game and its number of players), and every parameter is accepted.
 pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
-    match variant {
-        Variant::Mnk(_) => build_for::<Mnk>(spec, variant.players()).map(drop),
-        Variant::OanQuan(_) => build_for::<OanQuan>(spec, variant.players()).map(drop),
-    }
+    Roster::new().check(spec, variant)
 }
 
 /// Builds the agent `spec` names, of any kind, for games of type `G`. Outside agents built here
@@ -99,6 +94,7 @@ pub fn build_for<G: OutsideGame>(
 pub struct Roster {
     owner: outside::PoolOwner,
     logs: Logs,
+    extra: Option<Extra>,
 }
 
 enum Logs {
@@ -119,6 +115,54 @@ impl Roster {
         Roster {
             owner: outside::PoolOwner::new(),
             logs: Logs::Discard,
+            extra: None,
+        }
+    }
+
+    /// The same roster with the kinds `extra` builds looked up after ours.
+    pub fn with_extra(mut self, extra: Option<Extra>) -> Roster {
+        self.extra = extra;
+        self
+    }
+
+    /// The kind named `name`: ours, then the extra ones; the error lists every listed kind.
+    pub fn kind(&self, name: &str) -> Result<&'static Kind, SpecError> {
+        kinds()
+            .find(|k| k.name == name)
+            .or_else(|| self.extra.as_ref().and_then(|extra| extra.kind(name)))
+            .ok_or_else(|| SpecError::UnknownKind {
+                kind: name.to_string(),
+                known: self
+                    .all_kinds()
+                    .filter(|k| k.listed)
+                    .map(|k| k.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// Every kind this roster builds: ours, then the extra ones.
+    pub fn all_kinds(&self) -> impl Iterator<Item = &'static Kind> + '_ {
+        let extra: &'static [Kind] = self.extra.as_ref().map_or(&[], |extra| extra.0.kinds());
+        kinds().chain(
+            extra
+                .iter()
+                .filter(|k| kinds().all(|ours| ours.name != k.name)),
+        )
+    }
+
+    /// Whether the kind of `spec` plays `variant` (false for an unknown kind).
+    pub fn plays(&self, spec: &AgentSpec, variant: &Variant) -> bool {
+        self.kind(&spec.kind)
+            .is_ok_and(|kind| kind_plays(kind, variant))
+    }
+
+    /// Checks a spec for `variant` as [`check`] does, the extra kinds included.
+    pub fn check(&self, spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
+        let players = variant.players();
+        match variant {
+            Variant::Mnk(_) => self.build_for::<Mnk>("agent", spec, players).map(drop),
+            Variant::OanQuan(_) => self.build_for::<OanQuan>("agent", spec, players).map(drop),
         }
     }
 
@@ -151,7 +195,7 @@ impl Roster {
         spec: &AgentSpec,
         players: usize,
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let kind = kind(&spec.kind)?;
+        let kind = self.kind(&spec.kind)?;
         if players > 2 && !kind.multiplayer {
             return Err(SpecError::Unsupported {
                 kind: kind.name.to_string(),
@@ -169,8 +213,12 @@ impl Roster {
         name: &str,
         spec: &AgentSpec,
     ) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let kind = kind(&spec.kind)?;
-        if !is_outside(spec) {
+        let kind = self.kind(&spec.kind)?;
+        let extra = self
+            .extra
+            .as_ref()
+            .filter(|_| !kinds().any(|k| k.name == kind.name));
+        if extra.is_none() && !is_outside(spec) {
             return agents::build::<G>(spec);
         }
         if !kind.plays.includes(G::FAMILY) {
@@ -179,6 +227,9 @@ impl Roster {
                 variant: G::FAMILY.name().to_string(),
                 plays: kind.plays.describe().to_string(),
             });
+        }
+        if let Some(extra) = extra {
+            return G::build_extra(extra.0.as_ref(), name, spec);
         }
         let params = Params::new(spec, kind.params)?;
         let key = format!("{name}\u{0}{spec}");

@@ -582,6 +582,22 @@ impl Mnk {
         &self.empty
     }
 
+    /// The legal moves as a set: the cells [`Game::legal_moves`] lists, in increasing index
+    /// order (the empty cells; only the centre cell for the first stone under the `center`
+    /// rule; none once the game is over). A copy of a few words where a caller needs only
+    /// some of the moves (the Python package's lazy move lists).
+    pub fn legal_cells(&self) -> CellSet {
+        if self.result.is_some() {
+            CellSet::EMPTY
+        } else if self.config.center && self.plies == 0 {
+            let mut only = CellSet::EMPTY;
+            only.insert(self.config.center_cell());
+            only
+        } else {
+            self.empty
+        }
+    }
+
     /// The cell of the last stone played.
     #[inline]
     pub fn last_move(&self) -> Option<Cell> {

@@ -326,3 +326,32 @@ fn configs_are_validated() {
     let caro = MnkConfig::new(15, 15, 5).unwrap().with_rule(WinRule::Caro);
     assert_eq!(caro.to_string(), "mnk-15x15k5-caro");
 }
+
+#[test]
+fn legal_cells_are_the_legal_moves_as_a_set() {
+    // Every position of whole random games on boards with and without the centre rule, to
+    // the end: the set lists exactly the legal moves, in their order.
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(15);
+    for id in [
+        "tictactoe",
+        "mnk-5x5k4-center",
+        "mnk-4x7k4-caro",
+        "gomoku",
+        "mnk-19x19k5",
+    ] {
+        for _ in 0..20 {
+            let mut position = game(id);
+            loop {
+                let mut moves = MoveList::new();
+                position.legal_moves(&mut moves);
+                let cells: Vec<Cell> = position.legal_cells().iter().collect();
+                assert_eq!(cells, moves.to_vec(), "{id} after {} plies", position.ply());
+                if moves.is_empty() {
+                    break;
+                }
+                position.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+    }
+}

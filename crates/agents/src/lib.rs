@@ -40,12 +40,17 @@ pub mod greedy;
 pub mod mcts;
 pub mod minimax;
 pub mod neighbor;
+pub mod pattern;
+mod pattern_search;
 pub mod playout;
 mod random;
+mod root_check;
 pub mod score;
 mod search;
 pub mod solve;
 pub mod spec;
+pub mod threat;
+pub mod threats;
 mod tt;
 
 use std::fmt;
@@ -66,6 +71,7 @@ pub use neighbor::{Neighbor, NeighborConfig};
 pub use playout::{PlayoutRng, Rollout};
 pub use random::Random;
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError};
+pub use threat::{ThreatAgent, ThreatConfig};
 
 /// The random number generator every agent draws from: ChaCha8, portable and seedable, handed
 /// out by the arena (one stream per agent per game).
@@ -400,6 +406,7 @@ pub const KINDS: &[Kind] = &[
     neighbor::KIND,
     flat::NEAR_KIND,
     flat::PAR_KIND,
+    threat::KIND,
     greedy::GREEDY_KIND,
     greedy::GREEDY2_KIND,
     gomocup::KIND,

@@ -25,6 +25,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use rules::{MoveList, Outcome, Player};
 
 use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
+use crate::root_check::{RootForce, root_check};
 use crate::spec::bad_value;
 use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
 use crate::{SearchStats, SpecError};
@@ -38,7 +39,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "iterations",
             default: "10000",
-            doc: "simulations per move (all run unless the root is proven)",
+            doc: "simulations per move (all run unless the root is proven); with time_ms alone \
+                  none (the time is the budget); with both, whichever ends first",
         },
         ParamDoc {
             name: "c",
@@ -54,7 +56,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "time_ms",
             default: "0",
-            doc: "time budget per move in milliseconds (0 = none); not reproducible",
+            doc: "time budget per move in milliseconds (0 = none); given alone it is the whole \
+                  budget; not reproducible",
         },
         ParamDoc {
             name: "solver",
@@ -140,6 +143,9 @@ impl MctsConfig {
     }
 }
 
+/// The iteration cap of a budget given only in time: in effect none.
+const UNLIMITED: u64 = 1 << 62;
+
 /// Visit counts below this take `sqrt(ln(visits))` from a table.
 const SQRT_LN_TABLE: usize = 1 << 14;
 
@@ -196,6 +202,8 @@ pub struct Mcts<G: AgentGame> {
     nodes: Vec<Node<G::Move>>,
     path: Vec<u32>,
     max_nodes: usize,
+    /// The only moves the root may have, when the root check restricts them.
+    root_moves: Option<Vec<G::Move>>,
 }
 
 impl<G: AgentGame> Mcts<G> {
@@ -229,6 +237,7 @@ impl<G: AgentGame> Mcts<G> {
             nodes: Vec::new(),
             path: Vec::new(),
             max_nodes,
+            root_moves: None,
         })
     }
 
@@ -238,8 +247,14 @@ impl<G: AgentGame> Mcts<G> {
             _ => Rollout::Random,
         };
         let time_ms = params.u64("time_ms", 0, 0..=86_400_000)?;
+        // A budget given only in time is that time: no iteration cap then.
+        let default_iterations = if time_ms > 0 && params.text("iterations").is_none() {
+            UNLIMITED
+        } else {
+            10_000
+        };
         let config = MctsConfig::default()
-            .with_iterations(params.u64("iterations", 10_000, 1..=1_000_000_000)?)
+            .with_iterations(params.u64("iterations", default_iterations, 1..=1_000_000_000)?)
             .with_c(params.f64("c", 1.4, 0.0..=100.0)?)
             .with_rollout(rollout)
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
@@ -254,6 +269,11 @@ impl<G: AgentGame> Mcts<G> {
     fn expand<R: Rng + ?Sized>(&mut self, node: u32, position: &G, rng: &mut R) -> bool {
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
+        if node == 0
+            && let Some(only) = &self.root_moves
+        {
+            moves.retain(|mv| only.contains(mv));
+        }
         if node != 0 && self.nodes.len() + moves.len() > self.max_nodes {
             return false;
         }
@@ -421,10 +441,27 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
             });
         }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
+        // The root check: a win at once, the only block of an immediate win. The RNG was drawn
+        // from as for a search, so the agent's later moves are those it would play anyway.
+        self.root_moves = None;
+        match root_check(position) {
+            RootForce::Play(mv, reason) => {
+                return Ok(Choice {
+                    mv,
+                    stats: SearchStats {
+                        nodes: 0,
+                        reason: Some(reason.into()),
+                        ..SearchStats::default()
+                    },
+                });
+            }
+            RootForce::Restrict(moves) => self.root_moves = Some(moves),
+            RootForce::Free => {}
+        }
         self.nodes.clear();
         // Reserve what the budget will likely need (a simulation expands at most one node),
         // up to 64 MiB, rather than growing by copies: reserving touches no memory.
-        let likely = (self.config.iterations as usize).saturating_mul(moves.len() + 1);
+        let likely = (self.config.iterations.min(1 << 40) as usize).saturating_mul(moves.len() + 1);
         let cap = (64 << 20) / std::mem::size_of::<Node<G::Move>>();
         self.nodes.reserve(likely.min(cap).min(self.max_nodes));
         self.nodes.push(Node {

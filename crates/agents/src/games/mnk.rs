@@ -596,6 +596,7 @@ impl AgentGame for Mnk {
             "neighbor" => Ok(Box::new(Neighbor::from_params(params)?)),
             "mc-near" | "mc-par" => Ok(Box::new(FlatMc::from_params(kind, params)?)),
             "engine" => Ok(Box::new(crate::gomocup::Engine::from_params(params)?)),
+            "threat" => Ok(Box::new(crate::ThreatAgent::from_params(params)?)),
             other => Err(SpecError::Unsupported {
                 kind: other.to_string(),
                 variant: Family::Mnk.name().to_string(),

@@ -6,6 +6,7 @@
 //! games_per_pair = 20         # games per pair of agents per variant; colours alternate
 //! max_plies = 0               # 0 = the game's own cap
 //! opening_plies = 0           # random plies before the agents take over
+//! openings = "openings/x.txt" # or: an opening suite (path relative to this file)
 //! threads = 0                 # 0 = all cores
 //! move_time_ms = 0            # per-move time limit; 0 = budgets only
 //! variants = ["mnk-3x3k3", "oanquan"]
@@ -30,6 +31,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::ArenaError;
+use crate::openings::Openings;
 
 /// The experiment `arena run` plays when given no file.
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
@@ -70,6 +72,8 @@ pub struct Experiment {
     pub max_plies: u32,
     /// Random plies played before the agents take over (the same for both colour orders).
     pub opening_plies: u32,
+    /// The opening suite the games start from instead, if the experiment names one.
+    pub openings: Option<Openings>,
     /// Worker threads; 0 means all cores.
     pub threads: usize,
     /// The per-move time limit in milliseconds; 0 means none.
@@ -93,7 +97,9 @@ struct RawExperiment {
     #[serde(default)]
     max_plies: u32,
     #[serde(default)]
-    opening_plies: u32,
+    opening_plies: Option<Spanned<u32>>,
+    #[serde(default)]
+    openings: Option<Spanned<String>>,
     #[serde(default)]
     threads: usize,
     #[serde(default)]
@@ -147,7 +153,7 @@ impl Experiment {
             action: "read the experiment file",
             error: e.to_string(),
         })?;
-        Self::from_toml(&text, &path.display().to_string())
+        Self::from_toml_at(&text, &path.display().to_string(), path.parent())
     }
 
     /// The built-in default experiment (`experiments/default.toml`).
@@ -156,8 +162,19 @@ impl Experiment {
             .expect("the built-in default experiment is valid (a test checks it)")
     }
 
-    /// Parses and checks experiment TOML; `source` names it in error messages.
+    /// Parses and checks experiment TOML; `source` names it in error messages. An openings
+    /// file is looked for relative to the current folder.
     pub fn from_toml(text: &str, source: &str) -> Result<Experiment, ArenaError> {
+        Self::from_toml_at(text, source, None)
+    }
+
+    /// Parses and checks experiment TOML read from a file in `folder` (the folder an
+    /// openings file is relative to; `None`: the current folder).
+    pub fn from_toml_at(
+        text: &str,
+        source: &str,
+        folder: Option<&Path>,
+    ) -> Result<Experiment, ArenaError> {
         let raw: RawExperiment = toml::from_str(text).map_err(|e| {
             let location = e.span().map(|s| line_column(text, s.start));
             // The parser names unknown and missing fields itself; for a bad value, the key is
@@ -326,12 +343,24 @@ impl Experiment {
             ));
         }
 
+        let openings = match &raw.openings {
+            None => None,
+            Some(file) => Some(check_openings(
+                &check,
+                file,
+                raw.opening_plies.as_ref(),
+                folder,
+                &variants,
+            )?),
+        };
+
         Ok(Experiment {
             name,
             seed: raw.seed,
             games_per_pair: *raw.games_per_pair.get_ref(),
             max_plies: raw.max_plies,
-            opening_plies: raw.opening_plies,
+            opening_plies: raw.opening_plies.as_ref().map_or(0, |p| *p.get_ref()),
+            openings,
             threads: raw.threads,
             move_time_ms: raw.move_time_ms,
             variants,
@@ -351,6 +380,10 @@ impl Experiment {
         let _ = writeln!(text, "games_per_pair = {}", self.games_per_pair);
         let _ = writeln!(text, "max_plies = {}", self.max_plies);
         let _ = writeln!(text, "opening_plies = {}", self.opening_plies);
+        // Only experiments with a suite get the line, so the hashes of the others stay.
+        if let Some(openings) = &self.openings {
+            let _ = writeln!(text, "openings = {}", openings.hash(&self.variants));
+        }
         let _ = writeln!(text, "move_time_ms = {}", self.move_time_ms);
         for variant in &self.variants {
             let _ = writeln!(text, "variant = {variant}");
@@ -384,6 +417,58 @@ impl Experiment {
     pub fn default_out_dir(&self) -> PathBuf {
         PathBuf::from("results").join(&self.name)
     }
+}
+
+/// Reads the openings file `file` (relative to `folder`) and checks it against the
+/// experiment: no random opening plies besides, and a section for every variant.
+fn check_openings(
+    check: &Checker<'_>,
+    file: &Spanned<String>,
+    opening_plies: Option<&Spanned<u32>>,
+    folder: Option<&Path>,
+    variants: &[Variant],
+) -> Result<Openings, ArenaError> {
+    if let Some(plies) = opening_plies.filter(|p| *p.get_ref() > 0) {
+        return Err(check.error(
+            "opening_plies",
+            plies.span(),
+            "give either `opening_plies` (random openings) or `openings` (a suite), not both",
+        ));
+    }
+    let relative = Path::new(file.get_ref());
+    let path = match folder {
+        Some(folder) if relative.is_relative() => folder.join(relative),
+        _ => relative.to_path_buf(),
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        check.error(
+            "openings",
+            file.span(),
+            format!("cannot read the openings file `{}`: {e}", path.display()),
+        )
+    })?;
+    let openings = Openings::parse(&text, &path.display().to_string())?;
+    let missing: Vec<String> = variants
+        .iter()
+        .filter(|v| openings.of(v).is_none())
+        .map(Variant::to_string)
+        .collect();
+    if !missing.is_empty() {
+        return Err(check.error(
+            "openings",
+            file.span(),
+            format!(
+                "`{}` has no section for {}: every variant of the experiment needs its openings",
+                path.display(),
+                missing
+                    .iter()
+                    .map(|id| format!("[{id}]"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    Ok(openings)
 }
 
 /// 64-bit FNV-1a: a small, stable hash for ids and seeds (not for security).

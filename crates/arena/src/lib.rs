@@ -24,6 +24,7 @@
 
 pub mod experiment;
 pub mod merge;
+pub mod openings;
 pub mod play;
 pub mod record;
 pub mod run;
@@ -34,7 +35,8 @@ use std::path::PathBuf;
 
 pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
 pub use merge::{MergeSummary, merge};
-pub use play::{GameRecord, GameSettings, Termination, play_game};
+pub use openings::Openings;
+pub use play::{GameRecord, GameSettings, Termination, play_game, play_game_from};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
 pub use run::{Progress, RunOptions, RunSummary, play_scheduled, run, schedule_table};
 pub use schedule::{Schedule, ScheduledGame, Shard};

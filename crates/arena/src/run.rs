@@ -13,7 +13,7 @@ use agents::AgentGame;
 use rules::{Mnk, OanQuan, Variant};
 
 use crate::experiment::Experiment;
-use crate::play::{GameSettings, play_game};
+use crate::play::{GameSettings, play_game_from};
 use crate::record::{self, CSV_SCHEMA, Row, RowWriter};
 use crate::schedule::{Schedule, ScheduledGame, Shard};
 use crate::{ArenaError, Termination};
@@ -180,9 +180,27 @@ fn play_typed<G: AgentGame>(
         agents::build::<G>(&first.spec),
         agents::build::<G>(&second.spec),
     );
+    // The suite's opening of this block; its moves were checked when the experiment was read.
+    let variant = &experiment.variants[game.variant];
+    let mut opening = Vec::new();
+    if let Some(line) = experiment
+        .openings
+        .as_ref()
+        .and_then(|suite| suite.for_block(variant, game.block))
+    {
+        let mut position = start.clone();
+        for text in line {
+            let mv = position
+                .parse_move(text)
+                .expect("opening moves are checked when the experiment is read");
+            opening.push(mv);
+            position.play_unchecked(mv);
+        }
+    }
     let record = match built {
-        (Ok(mut a), Ok(mut b)) => play_game(
+        (Ok(mut a), Ok(mut b)) => play_game_from(
             start,
+            &opening,
             [&mut *a, &mut *b],
             game.seed,
             game.opening_seed,

@@ -48,6 +48,9 @@ pub struct ScheduledGame {
     pub seed: u64,
     /// The seed of the random opening, shared by the two colour orders.
     pub opening_seed: u64,
+    /// The game's block in its pair: games `2m` and `2m + 1` form block `m` and share an
+    /// opening (the suite's line `m` modulo its length, when the experiment has a suite).
+    pub block: u64,
 }
 
 /// The whole schedule of an experiment, kept as pairings so it takes no memory per game.
@@ -128,6 +131,7 @@ impl Schedule {
             second,
             seed: splitmix64(key ^ splitmix64(nth)),
             opening_seed: splitmix64(key ^ splitmix64((nth / 2) | (1 << 63))),
+            block: nth / 2,
         }
     }
 

@@ -31,6 +31,7 @@
 //! ```
 
 pub mod alphabeta;
+pub mod dfpn;
 pub mod easy;
 mod fault;
 pub mod flat;

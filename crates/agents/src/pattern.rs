@@ -3,7 +3,7 @@
 //! A *pattern* says what a stone of a player on an empty cell would make along one of the four
 //! lines through the cell: how many more stones of that player the line then still needs for a
 //! win through the cell, and whether it could be finished in two places (open) or one
-//! (closed). It is read from the cells within `k` of the cell along the line (the *window*;
+//! (closed). It is read from the cells within `k` (`k - 1` under `freestyle`) of the cell along the line (the *window*;
 //! cells off the board count as walls), so it is exact under each rule: `exact` sees an
 //! overline, `caro` sees an opponent's stone at each end (and that a board edge is not a block).
 //!
@@ -27,7 +27,9 @@
 //!
 //! The pattern of every empty cell, each player and each direction is classified once per
 //! window content and kept in a table per `(k, rule)`, filled lazily (for k <= 5 a dense table
-//! of `4^(2k)` bytes, 1 MiB for k = 5; larger k in a per-thread hash map). [`Patterns`] keeps
+//! of a byte per window: `4^(2k - 2)` under `freestyle`, whose windows reach k - 1 cells each
+//! way, 64 KiB for k = 5; `4^(2k)`, 1 MiB, under `exact` and `caro`, which need the cell past a
+//! line's end; larger k in a per-thread hash map). [`Patterns`] keeps
 //! each cell's window codes and patterns and updates them from the last move: a stone changes
 //! the windows of the at most `8k` cells within `k` of it along its four lines, one OR each.
 
@@ -99,10 +101,13 @@ const WALL: u64 = 3;
 /// 19 cells long, so for k > 16 the cells past 16 along a line are treated as walls.
 const MAX_RADIUS: usize = 16;
 
-/// The radius of the window for `k`.
+/// The radius of the window for `k` under `rule`: k - 1 cells each way hold every line of k
+/// through the cell; `exact` and `caro` also need the cell past a line's end (an overline, a
+/// block), so k.
 #[inline]
-fn radius_of(k: usize) -> usize {
-    k.clamp(1, MAX_RADIUS)
+fn radius_of(k: usize, rule: WinRule) -> usize {
+    let radius = if rule == WinRule::Freestyle { k - 1 } else { k };
+    radius.clamp(1, MAX_RADIUS)
 }
 
 /// The code field of the window cell `offset` (non-zero, within the radius) from the centre.
@@ -230,7 +235,7 @@ fn dense_table(k: usize, rule: WinRule) -> &'static [AtomicU8] {
         WinRule::Caro => 2,
     };
     TABLES[slot][k].get_or_init(|| {
-        let size = 1usize << (4 * k);
+        let size = 1usize << (4 * radius_of(k, rule));
         (0..size).map(|_| AtomicU8::new(0)).collect()
     })
 }
@@ -262,7 +267,7 @@ impl Table {
         Table {
             k,
             rule,
-            radius: radius_of(k),
+            radius: radius_of(k, rule),
             dense: (k <= DENSE_K).then(|| dense_table(k, rule)),
         }
     }
@@ -530,6 +535,27 @@ impl Patterns {
         }
     }
 
+    /// Recomputes the patterns of the empty cell `index` along direction `d` only (the one
+    /// whose code just changed), keeping the sums and the sets.
+    #[inline]
+    fn refresh_direction(&mut self, index: usize, d: usize) {
+        let code = self.codes[index][d];
+        let new = [
+            self.table.pattern(code),
+            self.table.pattern(swap_sides(code)),
+        ];
+        for (p, &pattern) in new.iter().enumerate() {
+            let old = self.patterns[index][p][d];
+            if old == pattern {
+                continue;
+            }
+            self.patterns[index][p][d] = pattern;
+            self.sums[p] += WEIGHTS[usize::from(pattern)] - WEIGHTS[usize::from(old)];
+            let patterns = self.patterns[index][p];
+            self.place_in_sets(index, p, patterns);
+        }
+    }
+
     #[inline]
     fn place_in_sets(&mut self, index: usize, player: usize, patterns: [u8; 4]) {
         let best = patterns[0]
@@ -613,7 +639,7 @@ impl Patterns {
                     }
                     let cell = Cell(at as u16);
                     if !self.stones[0].contains(cell) && !self.stones[1].contains(cell) {
-                        self.refresh_cell(at);
+                        self.refresh_direction(at, d);
                     }
                 }
             }

@@ -547,7 +547,7 @@ mod tests {
             let mut checked = 0;
             while checked < 40 {
                 let mut game = start.clone();
-                let plies = rng.random_range(4..14);
+                let plies = rng.random_range(9..17);
                 for _ in 0..plies {
                     match game.random_move(&mut rng) {
                         Some(cell) if !game.child(cell).is_over() => game.play_unchecked(cell),

@@ -50,6 +50,7 @@ pub mod score;
 mod search;
 pub mod solve;
 pub mod spec;
+pub mod tactics;
 pub mod threat;
 pub mod threats;
 mod tt;

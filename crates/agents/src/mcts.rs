@@ -522,3 +522,29 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(spec: &str) -> MctsConfig {
+        let spec: crate::AgentSpec = spec.parse().unwrap();
+        let params = Params::new(&spec, KIND.params).unwrap();
+        Mcts::<rules::Mnk>::from_params(&params).unwrap().config
+    }
+
+    /// A budget given only in time is that time; with iterations too, whichever ends first.
+    #[test]
+    fn time_alone_is_the_whole_budget() {
+        assert_eq!(config("mcts").iterations, 10_000);
+        assert_eq!(config("mcts").time, None);
+        let timed = config("mcts:time_ms=1000");
+        assert_eq!(timed.iterations, UNLIMITED);
+        assert_eq!(timed.time, Some(Duration::from_millis(1000)));
+        let both = config("mcts:time_ms=1000,iterations=500");
+        assert_eq!(
+            (both.iterations, both.time),
+            (500, Some(Duration::from_secs(1)))
+        );
+    }
+}

@@ -170,43 +170,96 @@ impl Classifier {
         }
     }
 
-    /// The pattern of `code`, with `lookup` classifying the windows one more stone makes.
-    fn classify(&self, code: u64, lookup: &mut dyn FnMut(u64) -> u8) -> u8 {
+    /// The pattern of `code`: how near a win through the centre is, looked at up to three
+    /// more stones ahead (beyond that, only whether a win can still be made: [`LIVE`]).
+    fn classify(&self, code: u64) -> u8 {
         let r = self.radius;
         let mut cells = [0u64; 2 * MAX_RADIUS + 1];
         let cells = &mut cells[..2 * r + 1];
         self.decode(code, cells);
+        match self.near(cells, 3) {
+            DEAD if self.live(cells) => LIVE,
+            pattern => pattern,
+        }
+    }
+
+    /// The pattern of the window `cells` if a win through the centre is at most `stones` more
+    /// stones away; [`DEAD`] otherwise (whether it can still be won or not).
+    fn near(&self, cells: &mut [u64], stones: u32) -> u8 {
         if self.wins(cells) {
             return WIN;
         }
+        if stones == 0 {
+            return DEAD;
+        }
+        let r = self.radius;
         // Cells that a winning line through the centre can use.
         let reach = (self.k - 1).min(r);
-        let empties: Vec<usize> = (r - reach..=r + reach)
-            .filter(|&index| cells[index] == EMPTY)
-            .collect();
         let mut wins = 0;
-        for &index in &empties {
-            cells[index] = OWN;
-            if self.wins(cells) {
-                wins += 1;
+        for index in r - reach..=r + reach {
+            if cells[index] == EMPTY {
+                cells[index] = OWN;
+                wins += u32::from(self.wins(cells));
+                cells[index] = EMPTY;
             }
-            cells[index] = EMPTY;
         }
         match wins {
             0 => {}
             1 => return CLOSED1,
             _ => return OPEN1,
         }
+        if stones == 1 {
+            return DEAD;
+        }
         let mut best = DEAD;
-        for &index in &empties {
-            let offset = index as isize - r as isize;
-            let next = code | (OWN << (2 * field(offset, r)));
-            best = best.max(lookup(next));
-            if best == OPEN1 {
-                break;
+        for index in r - reach..=r + reach {
+            if cells[index] == EMPTY {
+                cells[index] = OWN;
+                best = best.max(self.near(cells, stones - 1));
+                cells[index] = EMPTY;
+                if best == OPEN1 {
+                    break;
+                }
             }
         }
         promote(best)
+    }
+
+    /// Whether a winning line through the centre can still be made: some k cells in a row
+    /// through it hold no opponent stone or wall, and filling them makes a win under the rule
+    /// (not an overline for `exact`, not blocked at both ends for `caro`).
+    fn live(&self, cells: &[u64]) -> bool {
+        let (r, k) = (self.radius, self.k);
+        let len = cells.len();
+        let first = r.saturating_sub(k - 1);
+        for start in first..=r {
+            let end = start + k - 1;
+            if end >= len {
+                break;
+            }
+            if cells[start..=end].iter().any(|&c| c == OPP || c == WALL) {
+                continue;
+            }
+            // The run the filled window makes, through the own stones next to it.
+            let (mut a, mut b) = (start, end);
+            while a > 0 && cells[a - 1] == OWN {
+                a -= 1;
+            }
+            while b + 1 < len && cells[b + 1] == OWN {
+                b += 1;
+            }
+            let ok = match self.rule {
+                WinRule::Freestyle => true,
+                WinRule::Exact => b - a + 1 == k && a > 0 && b + 1 < len,
+                WinRule::Caro => {
+                    !(a > 0 && cells[a - 1] == OPP && b + 1 < len && cells[b + 1] == OPP)
+                }
+            };
+            if ok {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -305,7 +358,7 @@ impl Table {
             rule: self.rule,
             radius: self.radius,
         };
-        let pattern = classifier.classify(code, &mut |next| self.pattern(next));
+        let pattern = classifier.classify(code);
         match self.dense {
             Some(table) => table[code as usize].store(pattern + 1, Ordering::Relaxed),
             None => SPARSE.with(|map| {
@@ -801,6 +854,93 @@ mod tests {
                     assert_eq!(patterns.codes, fresh.codes, "{id}");
                     assert_eq!(patterns.sets, fresh.sets, "{id}");
                     assert_eq!(patterns.sums, fresh.sums, "{id}");
+                }
+            }
+        }
+    }
+
+    /// The definition of the module documentation, recursively to the end (slow): the table
+    /// (three stones ahead, then a direct test of the line) agrees with it on random windows.
+    #[test]
+    fn the_table_follows_the_recursive_definition() {
+        fn reference(classifier: &Classifier, code: u64, memo: &mut HashMap<u64, u8>) -> u8 {
+            if let Some(&p) = memo.get(&code) {
+                return p;
+            }
+            let r = classifier.radius;
+            let mut cells = vec![0u64; 2 * r + 1];
+            classifier.decode(code, &mut cells);
+            let reach = (classifier.k - 1).min(r);
+            let empties: Vec<usize> = (r - reach..=r + reach)
+                .filter(|&i| cells[i] == EMPTY)
+                .collect();
+            let pattern = if classifier.wins(&cells) {
+                WIN
+            } else {
+                let wins = empties
+                    .iter()
+                    .filter(|&&i| {
+                        cells[i] = OWN;
+                        let w = classifier.wins(&cells);
+                        cells[i] = EMPTY;
+                        w
+                    })
+                    .count();
+                match wins {
+                    0 => {
+                        let best = empties
+                            .iter()
+                            .map(|&i| {
+                                let offset = i as isize - r as isize;
+                                let next = code | (OWN << (2 * field(offset, r)));
+                                reference(classifier, next, memo)
+                            })
+                            .max()
+                            .unwrap_or(DEAD);
+                        promote(best)
+                    }
+                    1 => CLOSED1,
+                    _ => OPEN1,
+                }
+            };
+            memo.insert(code, pattern);
+            pattern
+        }
+        let mut rng = AgentRng::seed_from_u64(21);
+        for k in 2..=6 {
+            for rule in [WinRule::Freestyle, WinRule::Exact, WinRule::Caro] {
+                let table = Table::new(k, rule);
+                let classifier = Classifier {
+                    k,
+                    rule,
+                    radius: table.radius(),
+                };
+                let mut memo = HashMap::new();
+                for _ in 0..3000 {
+                    // Random windows, walls only at the ends (as on a board).
+                    let r = table.radius();
+                    let (left, right) = (rng.random_range(0..=r), rng.random_range(0..=r));
+                    let mut code = 0;
+                    for j in 0..2 * r {
+                        let offset = if j < r {
+                            j as isize - r as isize
+                        } else {
+                            (j - r + 1) as isize
+                        };
+                        let wall = (offset < 0 && offset.unsigned_abs() > left)
+                            || (offset > 0 && offset as usize > right);
+                        let value = if wall {
+                            WALL
+                        } else {
+                            [EMPTY, EMPTY, OWN, OPP][rng.random_range(0..4)]
+                        };
+                        code |= value << (2 * field(offset, r));
+                    }
+                    assert_eq!(
+                        table.pattern(code),
+                        reference(&classifier, code, &mut memo),
+                        "k {k} {rule:?} code {code:x}"
+                    );
                 }
             }
         }

@@ -66,7 +66,7 @@ pub(crate) const KIND: Kind = Kind {
 /// The node budget when no depth, node or time budget is given.
 pub const DEFAULT_NODES: u64 = 200_000;
 
-/// The deepest VCF the agent looks for, in its own moves (a VCF of 15 plies has 8).
+/// The deepest VCF the agent looks for, in fours (a VCF of 15 plies has 7).
 pub const VCF_DEPTH: u32 = 20;
 
 /// The deepest VCT, in its own moves.

@@ -238,7 +238,7 @@ impl ThreatResult {
 /// The limits of a threat search.
 #[derive(Clone, Copy, Debug)]
 pub struct ThreatLimits {
-    /// Attacker moves at most (a VCF of depth d is at most 2d - 1 plies).
+    /// Threats (fours) of the attacker at most: a VCF of depth d has at most 2d + 1 plies.
     pub depth: u32,
     /// Nodes at most.
     pub nodes: u64,
@@ -466,6 +466,62 @@ impl ThreatSearch {
         line.extend(best_line.unwrap_or_default());
         Some(true)
     }
+}
+
+/// The shortest VCF of the side to move of `game`, in plies (d fours, the d replies and the
+/// winning move: 2d + 1), searching deeper one four at a time up to `max_depth` fours; `None`
+/// when there is none that short (or the node budget ran out).
+pub fn shortest_vcf(game: &Mnk, max_depth: u32, nodes: u64) -> Option<(u32, Vec<Cell>)> {
+    for depth in 1..=max_depth {
+        let limits = ThreatLimits {
+            depth,
+            nodes,
+            deadline: None,
+        };
+        match vcf(game, limits).0 {
+            ThreatResult::Win(line) => return Some((2 * depth + 1, line)),
+            ThreatResult::Unknown => return None,
+            ThreatResult::NoWin => {}
+        }
+    }
+    None
+}
+
+/// Every move of the side to move of `game` that starts a VCF of at most `depth` attacker
+/// moves (a win at once counts), in cell order; `None` when the node budget ran out.
+pub fn vcf_first_moves(game: &Mnk, depth: u32, nodes: u64) -> Option<Vec<Cell>> {
+    let mut board = Board::new(game);
+    let me = board.to_move();
+    let mut search = ThreatSearch::new(ThreatLimits {
+        depth,
+        nodes,
+        deadline: None,
+    });
+    let mut out = Vec::new();
+    let wins = board.wins(me);
+    if !wins.is_empty() {
+        return Some(wins.iter().collect());
+    }
+    let their_wins = board.wins(me.opponent());
+    let mut candidates = board.patterns().sets(me).four;
+    if !their_wins.is_empty() {
+        candidates = candidates.and(&board.defences(&their_wins));
+    }
+    for cell in candidates.iter() {
+        if !board.is_empty(cell) {
+            continue;
+        }
+        board.play(cell);
+        let mut line = Vec::new();
+        let result = search.defend(&mut board, depth, false, &mut line);
+        board.undo();
+        match result {
+            None => return None,
+            Some(true) => out.push(cell),
+            Some(false) => {}
+        }
+    }
+    Some(out)
 }
 
 /// Whether the side to move of `game` wins by continuous fours within `limits`.

@@ -42,6 +42,7 @@ pub mod mcts;
 pub mod minimax;
 pub mod neighbor;
 pub mod pattern;
+mod pattern_mcts;
 mod pattern_search;
 pub mod playout;
 mod random;
@@ -73,7 +74,7 @@ pub use neighbor::{Neighbor, NeighborConfig};
 pub use playout::{PlayoutRng, Rollout};
 pub use random::Random;
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError};
-pub use threat::{ThreatAgent, ThreatConfig};
+pub use threat::{MainSearch, ThreatAgent, ThreatConfig};
 
 /// The random number generator every agent draws from: ChaCha8, portable and seedable, handed
 /// out by the arena (one stream per agent per game).

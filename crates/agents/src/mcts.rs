@@ -33,7 +33,8 @@ use crate::{SearchStats, SpecError};
 pub(crate) const KIND: Kind = Kind {
     name: "mcts",
     summary: "UCT Monte Carlo tree search with random playouts; proven wins and losses \
-              propagate (MCTS-solver)",
+              propagate (MCTS-solver); whatever the budget, a win at once is taken and a lone \
+              immediate threat blocked at the root",
     plays: Plays::Every,
     params: &[
         ParamDoc {

@@ -31,7 +31,87 @@ const MAX_PLY: u32 = 100;
 const CLOCK_EVERY: u64 = 1024;
 
 /// The moves of a node with their ordering keys.
-type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
+pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
+
+/// How good `cell` is for the side to move `me`: its own patterns there and the opponent's.
+#[inline]
+pub(crate) fn move_score(board: &Board, cell: Cell, me: Player) -> i32 {
+    let patterns = board.patterns();
+    5 * patterns.value(cell, me) + 4 * patterns.value(cell, me.opponent())
+}
+
+/// The empty cells within two of a stone (the centre on an empty board).
+pub(crate) fn near_cells(board: &Board) -> CellSet {
+    let game = board.game();
+    let stones = game.stones(Player::First).or(game.stones(Player::Second));
+    if stones.is_empty() {
+        let mut set = CellSet::EMPTY;
+        set.insert(game.config().center_cell());
+        return set;
+    }
+    let stride = game.config().stride();
+    stones
+        .dilated(stride)
+        .dilated(stride)
+        .and(game.empty_cells())
+}
+
+/// The cells worth a look for `me` when nothing forces its move: against an open three its
+/// own fours and the cells where the opponent would make a four; otherwise the near cells.
+pub(crate) fn quiet_candidates(board: &Board, me: Player) -> CellSet {
+    let mine = board.patterns().sets(me);
+    let theirs = board.patterns().sets(me.opponent());
+    if !theirs.open_four.is_empty() {
+        mine.four.or(&theirs.four).and(board.empty())
+    } else {
+        near_cells(board)
+    }
+}
+
+/// The forced replies of `me` to the opponent's immediate wins `wins`, best first (empty:
+/// lost).
+pub(crate) fn forced_moves(board: &Board, me: Player, wins: &CellSet) -> Keyed {
+    let defences = board.defences(wins);
+    let mut out = Keyed::new();
+    for cell in defences.iter() {
+        out.push((move_score(board, cell, me), cell));
+    }
+    out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    out
+}
+
+/// What the board is worth to the side to move (`ply` plies below the root) before any
+/// search, if something is settled: a win now, a loss (an immediate win that cannot be
+/// stopped), an open four the opponent cannot answer, a full board. Otherwise `None`, with the
+/// forced replies in `forced` when the opponent threatens to win at once (else `forced` is
+/// empty).
+pub(crate) fn settled(board: &Board, ply: u32, forced: &mut Keyed) -> Option<i32> {
+    forced.clear();
+    let me = board.to_move();
+    let them = me.opponent();
+    if !board.wins(me).is_empty() {
+        return Some(MATE - (ply as i32 + 1));
+    }
+    if board.empty().is_empty() {
+        return Some(0);
+    }
+    let their_wins = board.wins(them);
+    if !their_wins.is_empty() {
+        *forced = forced_moves(board, me, &their_wins);
+        if forced.is_empty() {
+            return Some(-(MATE - (ply as i32 + 2)));
+        }
+        return None;
+    }
+    let patterns = board.patterns();
+    if board.rule() != WinRule::Caro
+        && !patterns.sets(me).open_four.is_empty()
+        && patterns.sets(them).four.is_empty()
+    {
+        return Some(MATE - (ply as i32 + 3));
+    }
+    None
+}
 
 /// One search: the board, the table and the budget.
 pub(crate) struct PatternSearch<'a> {
@@ -44,8 +124,6 @@ pub(crate) struct PatternSearch<'a> {
     deadline: Option<Instant>,
     /// Set when the budget ran out: results since are worthless.
     pub aborted: bool,
-    stride: u16,
-    center: Cell,
 }
 
 impl<'a> PatternSearch<'a> {
@@ -57,7 +135,6 @@ impl<'a> PatternSearch<'a> {
         node_limit: u64,
         deadline: Option<Instant>,
     ) -> Self {
-        let config = *board.game().config();
         PatternSearch {
             board,
             table,
@@ -66,8 +143,6 @@ impl<'a> PatternSearch<'a> {
             node_limit,
             deadline,
             aborted: false,
-            stride: config.stride(),
-            center: config.center_cell(),
         }
     }
 
@@ -81,43 +156,12 @@ impl<'a> PatternSearch<'a> {
         }
     }
 
-    /// How good `cell` is for the side to move: its own patterns there and the opponent's.
-    #[inline]
-    pub(crate) fn move_score(&self, cell: Cell, me: Player) -> i32 {
-        let patterns = self.board.patterns();
-        5 * patterns.value(cell, me) + 4 * patterns.value(cell, me.opponent())
-    }
-
-    /// The empty cells within two of a stone (the centre on an empty board).
-    pub(crate) fn near_cells(&self) -> CellSet {
-        let game = self.board.game();
-        let stones = game.stones(Player::First).or(game.stones(Player::Second));
-        if stones.is_empty() {
-            let mut set = CellSet::EMPTY;
-            set.insert(self.center);
-            return set;
-        }
-        stones
-            .dilated(self.stride)
-            .dilated(self.stride)
-            .and(game.empty_cells())
-    }
-
     /// The moves worth searching for the side to move when nothing forces them, best first
     /// (at most `width`, after the table move and the killers).
     fn quiet_moves(&self, me: Player, table_move: Option<Cell>, ply: u32, width: usize) -> Keyed {
-        let them = me.opponent();
-        let mine = *self.board.patterns().sets(me);
-        let theirs = *self.board.patterns().sets(them);
-        let candidates = if !theirs.open_four.is_empty() {
-            // An open three against us: our fours, or a stone where they would make a four.
-            mine.four.or(&theirs.four).and(self.board.empty())
-        } else {
-            self.near_cells()
-        };
         let killers = self.killers[ply as usize];
         let mut out = Keyed::new();
-        for cell in candidates.iter() {
+        for cell in quiet_candidates(&self.board, me).iter() {
             let key = if Some(cell) == table_move {
                 i32::MAX
             } else if Some(cell) == killers[0] {
@@ -125,7 +169,7 @@ impl<'a> PatternSearch<'a> {
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
             } else {
-                self.move_score(cell, me)
+                move_score(&self.board, cell, me)
             };
             out.push((key, cell));
         }
@@ -134,47 +178,8 @@ impl<'a> PatternSearch<'a> {
         out
     }
 
-    /// The forced replies to the opponent's immediate wins, best first (empty: lost).
-    fn forced_moves(&self, me: Player, wins: &CellSet) -> Keyed {
-        let defences = self.board.defences(wins);
-        let mut out = Keyed::new();
-        for cell in defences.iter() {
-            out.push((self.move_score(cell, me), cell));
-        }
-        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        out
-    }
-
-    /// What the position is worth to the side to move before any search, if something is
-    /// settled: a win now, a loss (an immediate win that cannot be stopped), an open four
-    /// the opponent cannot answer, a full board. Otherwise `None`, with the forced replies in
-    /// `forced` when the opponent threatens to win at once (else `forced` is empty).
     fn settled(&self, ply: u32, forced: &mut Keyed) -> Option<i32> {
-        forced.clear();
-        let me = self.board.to_move();
-        let them = me.opponent();
-        if !self.board.wins(me).is_empty() {
-            return Some(MATE - (ply as i32 + 1));
-        }
-        if self.board.empty().is_empty() {
-            return Some(0);
-        }
-        let their_wins = self.board.wins(them);
-        if !their_wins.is_empty() {
-            *forced = self.forced_moves(me, &their_wins);
-            if forced.is_empty() {
-                return Some(-(MATE - (ply as i32 + 2)));
-            }
-            return None;
-        }
-        let patterns = self.board.patterns();
-        if self.board.rule() != WinRule::Caro
-            && !patterns.sets(me).open_four.is_empty()
-            && patterns.sets(them).four.is_empty()
-        {
-            return Some(MATE - (ply as i32 + 3));
-        }
-        None
+        settled(&self.board, ply, forced)
     }
 
     /// The negamax value of the board (`ply` plies below the root) to `depth` plies, within

@@ -9,23 +9,28 @@
 //! 4. the opponent's VCF, as if the opponent moved now: only the moves after which the
 //!    opponent has none (among the cells of its line and our own fours) stay root moves;
 //! 5. a VCT (fours and open threes) of its own, when `vct` is on: its first move;
-//! 6. otherwise the pattern alpha-beta over the root moves, deepening until the budget ends.
+//! 6. otherwise the main search over the root moves until the budget ends: the pattern
+//!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
+//!    (`search=mcts`), which measured weaker (see the README).
 //!
-//! With a node budget (the default) the agent is reproducible; with `time_ms` it is not. It
-//! draws nothing from its RNG: the position decides the move.
+//! With a node budget (the default) the agent is reproducible; with `time_ms` it is not. With
+//! `search=ab` it draws nothing from its RNG: the position decides the move.
 
 use std::time::{Duration, Instant};
 
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MoveList};
 
+use crate::pattern_mcts::PatternMcts;
 use crate::pattern_search::PatternSearch;
+use crate::playout::PlayoutRng;
 use crate::score::{self, MATE};
 use crate::spec::bad_value;
 use crate::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::tt::Table;
 use crate::{Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays};
 use crate::{SearchStats, SpecError};
+use rand::SeedableRng;
 
 pub(crate) const KIND: Kind = Kind {
     name: "threat",
@@ -42,7 +47,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "time_ms",
             default: "0",
-            doc: "time budget per move in milliseconds (0 = none); not reproducible",
+            doc: "time budget per move in milliseconds (0 = none); given alone it is the whole \
+                  budget, with depth or nodes whichever ends first; not reproducible",
         },
         ParamDoc {
             name: "depth",
@@ -59,6 +65,12 @@ pub(crate) const KIND: Kind = Kind {
             default: "32",
             doc: "transposition table size in MiB (1-65536)",
         },
+        ParamDoc {
+            name: "search",
+            default: "ab",
+            doc: "the main search: ab (pattern alpha-beta) or mcts (MCTS with pattern priors \
+                  and playouts; a simulation counts as 10 nodes)",
+        },
     ],
     listed: true,
 };
@@ -71,6 +83,9 @@ pub const VCF_DEPTH: u32 = 20;
 
 /// The deepest VCT, in its own moves.
 pub const VCT_DEPTH: u32 = 8;
+
+/// Nodes a simulation of `search=mcts` counts for in the node budget.
+const SIMULATION_NODES: u64 = 10;
 
 /// The settings of [`ThreatAgent`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +100,17 @@ pub struct ThreatConfig {
     pub vct: bool,
     /// The table size in MiB.
     pub tt_mb: usize,
+    /// The main search after the threat searches.
+    pub search: MainSearch,
+}
+
+/// The `threat` agent's main search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MainSearch {
+    /// The pattern alpha-beta ([`crate::pattern_search`]).
+    AlphaBeta,
+    /// MCTS with pattern priors and playouts ([`crate::pattern_mcts`]).
+    Mcts,
 }
 
 impl Default for ThreatConfig {
@@ -95,6 +121,7 @@ impl Default for ThreatConfig {
             depth: 64,
             vct: true,
             tt_mb: 32,
+            search: MainSearch::AlphaBeta,
         }
     }
 }
@@ -149,6 +176,10 @@ impl ThreatAgent {
             depth: depth as u32,
             vct: params.bool("vct", true)?,
             tt_mb: params.u64("tt_mb", 32, 1..=65536)? as usize,
+            search: match params.choice("search", "ab", &["ab", "mcts"])? {
+                "mcts" => MainSearch::Mcts,
+                _ => MainSearch::AlphaBeta,
+            },
         })
     }
 }
@@ -354,7 +385,45 @@ impl Agent<Mnk> for ThreatAgent {
                 ));
             }
         }
-        // 6. The pattern alpha-beta.
+        // 6. The main search.
+        if self.config.search == MainSearch::Mcts {
+            let mut moves: Vec<Cell> = {
+                let table = self.table.get_or_insert_with(|| Table::new(1));
+                table.new_search();
+                let search = PatternSearch::new(board.clone(), table, 1, None);
+                let within = restrict.map(|set| set.and(&legal_set));
+                search.root_moves(within.as_ref())
+            };
+            moves.retain(|cell| legal_set.contains(*cell));
+            if moves.is_empty() {
+                moves = legal.iter().copied().collect();
+            }
+            let mut rng = PlayoutRng::from_rng(ctx.rng);
+            let simulations = budget.nodes_left() / SIMULATION_NODES;
+            let mut mcts = PatternMcts::new();
+            let (mv, value) = mcts.search(
+                &mut board,
+                &moves,
+                simulations.max(1),
+                budget.deadline,
+                &mut rng,
+            );
+            let mut reason = format!(
+                "most visited of {} moves, {} simulations",
+                moves.len(),
+                mcts.simulations
+            );
+            if defending {
+                reason = format!("stops the opponent's VCF; {reason}");
+            }
+            return Ok(choice(
+                mv,
+                budget.used + mcts.simulations * SIMULATION_NODES,
+                Some(f64::from(value)),
+                Some(mcts.depth),
+                reason,
+            ));
+        }
         let tt_mb = self.config.tt_mb;
         let table = self.table.get_or_insert_with(|| Table::new(tt_mb));
         table.new_search();

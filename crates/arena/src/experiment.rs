@@ -6,7 +6,8 @@
 //! games_per_pair = 20         # games per pair of agents per variant; colours alternate
 //! max_plies = 0               # 0 = the game's own cap
 //! opening_plies = 0           # random plies before the agents take over
-//! openings = "openings/x.txt" # or: an opening suite (path relative to this file)
+//! openings = "openings/x.txt" # or: an opening suite (path relative to this file; a list of
+//!                             # files for several variants)
 //! threads = 0                 # 0 = all cores
 //! move_time_ms = 0            # per-move time limit; 0 = budgets only
 //! variants = ["mnk-3x3k3", "oanquan"]
@@ -99,13 +100,21 @@ struct RawExperiment {
     #[serde(default)]
     opening_plies: Option<Spanned<u32>>,
     #[serde(default)]
-    openings: Option<Spanned<String>>,
+    openings: Option<Spanned<OpeningFiles>>,
     #[serde(default)]
     threads: usize,
     #[serde(default)]
     move_time_ms: u64,
     variants: Spanned<Vec<Spanned<String>>>,
     agents: Spanned<Vec<RawAgent>>,
+}
+
+/// `openings = "FILE"` or `openings = ["FILE", ...]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OpeningFiles {
+    One(String),
+    Many(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -419,11 +428,12 @@ impl Experiment {
     }
 }
 
-/// Reads the openings file `file` (relative to `folder`) and checks it against the
-/// experiment: no random opening plies besides, and a section for every variant.
+/// Reads the openings files `files` (relative to `folder`) and checks them against the
+/// experiment: no random opening plies besides, no variant in two files, and a section for
+/// every variant.
 fn check_openings(
     check: &Checker<'_>,
-    file: &Spanned<String>,
+    files: &Spanned<OpeningFiles>,
     opening_plies: Option<&Spanned<u32>>,
     folder: Option<&Path>,
     variants: &[Variant],
@@ -435,19 +445,52 @@ fn check_openings(
             "give either `opening_plies` (random openings) or `openings` (a suite), not both",
         ));
     }
-    let relative = Path::new(file.get_ref());
-    let path = match folder {
-        Some(folder) if relative.is_relative() => folder.join(relative),
-        _ => relative.to_path_buf(),
+    let names: Vec<&String> = match files.get_ref() {
+        OpeningFiles::One(name) => vec![name],
+        OpeningFiles::Many(names) => names.iter().collect(),
     };
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        check.error(
-            "openings",
-            file.span(),
-            format!("cannot read the openings file `{}`: {e}", path.display()),
-        )
-    })?;
-    let openings = Openings::parse(&text, &path.display().to_string())?;
+    if names.is_empty() {
+        return Err(check.error("openings", files.span(), "names no file"));
+    }
+    let mut suite: Option<Openings> = None;
+    let mut shown = Vec::new();
+    for name in names {
+        let relative = Path::new(name);
+        let path = match folder {
+            Some(folder) if relative.is_relative() => folder.join(relative),
+            _ => relative.to_path_buf(),
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            check.error(
+                "openings",
+                files.span(),
+                format!("cannot read the openings file `{}`: {e}", path.display()),
+            )
+        })?;
+        let more = Openings::parse(&text, &path.display().to_string())?;
+        shown.push(format!("`{}`", path.display()));
+        suite = Some(match suite {
+            None => more,
+            Some(mut suite) => {
+                for section in more.variants {
+                    if suite.of(&section.variant).is_some() {
+                        return Err(check.error(
+                            "openings",
+                            files.span(),
+                            format!(
+                                "variant `{}` has openings in two of the files {}",
+                                section.variant,
+                                shown.join(", ")
+                            ),
+                        ));
+                    }
+                    suite.variants.push(section);
+                }
+                suite
+            }
+        });
+    }
+    let openings = suite.expect("at least one file");
     let missing: Vec<String> = variants
         .iter()
         .filter(|v| openings.of(v).is_none())
@@ -456,10 +499,11 @@ fn check_openings(
     if !missing.is_empty() {
         return Err(check.error(
             "openings",
-            file.span(),
+            files.span(),
             format!(
-                "`{}` has no section for {}: every variant of the experiment needs its openings",
-                path.display(),
+                "{} {} no section for {}: every variant of the experiment needs its openings",
+                shown.join(", "),
+                if shown.len() == 1 { "has" } else { "have" },
                 missing
                     .iter()
                     .map(|id| format!("[{id}]"))

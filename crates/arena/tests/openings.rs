@@ -10,6 +10,7 @@ use arena::{Experiment, Schedule, play_scheduled, run};
 use common::scratch;
 
 const SUITE: &str = "# test suite\n[mnk-5x5k4]\nc3 b2\nc3 d4 b3\na1\n\n[tictactoe]\nb2\n";
+const SUITE_5X5: &str = "[mnk-5x5k4]\nc3 b2\nc3 d4 b3\na1\n";
 
 fn experiment_text(extra: &str) -> String {
     format!(
@@ -82,6 +83,24 @@ fn error(extra: &str, suite: &str) -> String {
 }
 
 #[test]
+fn a_list_of_files_joins_their_sections() {
+    let path = files(
+        "openings = [\"openings/suite.txt\", \"openings/ttt.txt\"]",
+        SUITE_5X5,
+    );
+    std::fs::write(
+        path.parent().unwrap().join("openings/ttt.txt"),
+        "[tictactoe]\nb2\n",
+    )
+    .unwrap();
+    let exp = Experiment::from_file(&path).unwrap();
+    let (row, _) = play_scheduled(&exp, &Schedule::new(&exp).game(8));
+    assert!(row.moves.starts_with("b2"), "{}", row.moves);
+    let (row, _) = play_scheduled(&exp, &Schedule::new(&exp).game(2));
+    assert!(row.moves.starts_with("c3 d4 b3"), "{}", row.moves);
+}
+
+#[test]
 fn errors_name_the_file_the_line_and_the_move() {
     let m = error(
         "openings = \"openings/suite.txt\"",
@@ -98,6 +117,11 @@ fn errors_name_the_file_the_line_and_the_move() {
     );
     let m = error("openings = \"openings/suite.txt\"", "[mnk-5x5k4]\nc3\n");
     assert!(m.contains("no section for [mnk-3x3k3]"), "{m}");
+    let m = error(
+        "openings = [\"openings/suite.txt\", \"openings/suite.txt\"]",
+        SUITE,
+    );
+    assert!(m.contains("has openings in two of the files"), "{m}");
     let m = error(
         "opening_plies = 2\nopenings = \"openings/suite.txt\"",
         SUITE,

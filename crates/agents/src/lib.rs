@@ -5,11 +5,15 @@
 //! - every game: `random`, `mc-flat` ([`flat`]), `minimax` ([`minimax`]), `alphabeta`
 //!   ([`alphabeta`]), `mcts` ([`mcts`]);
 //! - m,n,k games: `easy` ([`easy`]), `neighbor` ([`neighbor`]), `mc-near` and `mc-par`
-//!   ([`flat`]), `engine` (an outside Gomocup engine, [`gomocup`]);
+//!   ([`flat`]), `threat` ([`threat`]: line patterns, VCF/VCT, pattern alpha-beta), `engine`
+//!   (an outside Gomocup engine, [`gomocup`]);
 //! - O An Quan: `greedy` and `greedy2` ([`greedy`]).
 //!
-//! [`solve`] is the exact solver behind `arena solve`. What a game brings to the searches
-//! (evaluation, tactics, fast playouts, its own agents) is the [`AgentGame`] trait.
+//! [`solve`] (alpha-beta) and [`dfpn`] (proof-number search, m,n,k) are the exact solvers
+//! behind `arena solve`; [`pattern`] and [`threats`] are the line patterns and the threat-space
+//! search of m,n,k games, and [`tactics`] the suite of positions with known answers. What a game
+//! brings to the searches (evaluation, tactics, fast playouts, its own agents) is the
+//! [`AgentGame`] trait.
 //!
 //! An [`Agent`] chooses a move for a position within its budget and reports what it searched.
 //! It draws randomness only from the [`AgentRng`] in the [`Context`] it is handed, so with a

@@ -1,5 +1,5 @@
 //! `threat`: the strong m,n,k agent. Line patterns ([`crate::pattern`]), threat-space search
-//! ([`crate::threats`]) and a pattern alpha-beta ([`crate::pattern_search`]).
+//! ([`crate::threats`]) and a pattern alpha-beta (`pattern_search.rs`).
 //!
 //! Every move, in this order:
 //! 1. a win at once;
@@ -107,9 +107,9 @@ pub struct ThreatConfig {
 /// The `threat` agent's main search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MainSearch {
-    /// The pattern alpha-beta ([`crate::pattern_search`]).
+    /// The pattern alpha-beta (`pattern_search.rs`).
     AlphaBeta,
-    /// MCTS with pattern priors and playouts ([`crate::pattern_mcts`]).
+    /// MCTS with pattern priors and playouts (`pattern_mcts.rs`).
     Mcts,
 }
 

@@ -689,6 +689,7 @@ pub fn solve(game: &Mnk, limits: &DfpnLimits) -> DfpnSolution {
             rules::Outcome::Draw => Value::Draw,
             rules::Outcome::Win(w) if w == to_move => Value::Win,
             rules::Outcome::Win(_) => Value::Loss,
+            rules::Outcome::Ranked(_) => unreachable!("m,n,k games have two players"),
         };
         solution.value = Some(value);
         solution.at_least = value;

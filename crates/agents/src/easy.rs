@@ -20,6 +20,7 @@ pub(crate) const KIND: Kind = Kind {
         default: "0.3",
         doc: "probability of a random move instead of the rules (0 to 1)",
     }],
+    multiplayer: false,
     listed: true,
 };
 

@@ -31,6 +31,7 @@ pub(crate) const KIND: Kind = Kind {
             doc: "how long `sleep` sleeps before answering, in milliseconds",
         },
     ],
+    multiplayer: true,
     listed: false,
 };
 

@@ -39,6 +39,7 @@ pub(crate) const FLAT_KIND: Kind = Kind {
               (seed 003 algo1)",
     plays: Plays::Every,
     params: &[ROLLOUTS],
+    multiplayer: true,
     listed: true,
 };
 
@@ -48,6 +49,7 @@ pub(crate) const NEAR_KIND: Kind = Kind {
               playouts (seed 003 algo2)",
     plays: Plays::Mnk,
     params: &[ROLLOUTS],
+    multiplayer: false,
     listed: true,
 };
 
@@ -64,6 +66,7 @@ pub(crate) const PAR_KIND: Kind = Kind {
             doc: "worker threads (0 = rayon's pool, every core)",
         },
     ],
+    multiplayer: false,
     listed: true,
 };
 

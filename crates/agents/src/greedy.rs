@@ -13,6 +13,7 @@ pub(crate) const GREEDY_KIND: Kind = Kind {
     summary: "the move that captures the most now; ties at random (seed 001)",
     plays: Plays::OanQuan,
     params: &[],
+    multiplayer: true,
     listed: true,
 };
 
@@ -22,6 +23,7 @@ pub(crate) const GREEDY2_KIND: Kind = Kind {
               (seed 001)",
     plays: Plays::OanQuan,
     params: &[],
+    multiplayer: true,
     listed: true,
 };
 

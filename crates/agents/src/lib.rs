@@ -5,9 +5,11 @@
 //! - every game: `random`, `mc-flat` ([`flat`]), `minimax` ([`minimax`]), `alphabeta`
 //!   ([`alphabeta`]), `mcts` ([`mcts`]);
 //! - m,n,k games: `easy` ([`easy`]), `neighbor` ([`neighbor`]), `mc-near` and `mc-par`
-//!   ([`flat`]), `threat` ([`threat`]: line patterns, VCF/VCT, pattern alpha-beta), `engine`
-//!   (an outside Gomocup engine, [`gomocup`]);
+//!   ([`flat`]), `threat` ([`threat`]: line patterns, VCF/VCT, pattern alpha-beta);
 //! - O An Quan: `greedy` and `greedy2` ([`greedy`]).
+//!
+//! Agents that run outside the arena (Gomocup engines, programs speaking the arena protocol)
+//! are the `protocol` crate's: this crate holds play only, no I/O.
 //!
 //! [`solve`] (alpha-beta) and [`dfpn`] (proof-number search, m,n,k) are the exact solvers
 //! behind `arena solve`; [`pattern`] and [`threats`] are the line patterns and the threat-space
@@ -40,10 +42,11 @@ pub mod easy;
 mod fault;
 pub mod flat;
 mod games;
-pub mod gomocup;
 pub mod greedy;
 pub mod mcts;
+pub mod memory;
 pub mod minimax;
+mod multi;
 pub mod neighbor;
 pub mod pattern;
 mod pattern_mcts;
@@ -70,7 +73,6 @@ pub use easy::{Easy, EasyConfig};
 pub use fault::Fault;
 pub use flat::{FlatMc, FlatMcConfig};
 pub use games::mnk::MnkAux;
-pub use gomocup::{Engine, EngineConfig};
 pub use greedy::{Greedy, GreedyConfig};
 pub use mcts::{Mcts, MctsConfig};
 pub use minimax::{Minimax, MinimaxConfig};
@@ -91,6 +93,12 @@ pub struct Context<'a> {
     /// When the arena's per-move time limit runs out, if the experiment sets one. Agents with a
     /// search loop return their best move so far before it; others may ignore it.
     pub deadline: Option<Instant>,
+    /// The arena's per-move time limit itself, if the experiment sets one (the deadline is a
+    /// little before it): what outside agents are told they have.
+    pub move_time: Option<Duration>,
+    /// The moves from the start in the game's notation (the random opening included), where
+    /// the caller keeps them: positions carry no history, and outside agents are sent it.
+    pub moves: Option<&'a [String]>,
 }
 
 impl<'a> Context<'a> {
@@ -99,7 +107,21 @@ impl<'a> Context<'a> {
         Context {
             rng,
             deadline: None,
+            move_time: None,
+            moves: None,
         }
+    }
+
+    /// The same context with the moves that led to the position.
+    pub fn with_moves(mut self, moves: &'a [String]) -> Self {
+        self.moves = Some(moves);
+        self
+    }
+
+    /// The same context with the arena's per-move time limit.
+    pub fn with_move_time(mut self, move_time: Option<Duration>) -> Self {
+        self.move_time = move_time;
+        self
     }
 
     /// The same context with a deadline.
@@ -166,7 +188,22 @@ pub enum AgentError {
     Timeout(String),
 }
 
+impl AgentError {
+    /// What happened, without the kind of fault in front.
+    pub fn message(&self) -> &str {
+        match self {
+            AgentError::Crash(text) | AgentError::IllegalMove(text) | AgentError::Timeout(text) => {
+                text
+            }
+        }
+    }
+}
+
 /// A player: chooses moves for positions of `G`.
+///
+/// Besides [`Agent::choose`], the arena tells an agent when a game starts and ends; agents that
+/// live in the arena's process ignore both (the provided methods do nothing), outside agents
+/// set up and end the game in their process there, off the clock.
 pub trait Agent<G: Game>: Send {
     /// Chooses a move for `position`, which is not over. Draws randomness only from `ctx.rng`.
     fn choose(
@@ -174,6 +211,27 @@ pub trait Agent<G: Game>: Send {
         position: &G,
         ctx: &mut Context<'_>,
     ) -> Result<Choice<G::Move>, AgentError>;
+
+    /// A game starts at `position` (after any random opening) with this agent in `seat`; called
+    /// once before its first move, not timed. An error forfeits the game.
+    fn start_game(
+        &mut self,
+        _position: &G,
+        _seat: Player,
+        _ctx: &mut Context<'_>,
+    ) -> Result<(), AgentError> {
+        Ok(())
+    }
+
+    /// The game is over: `position` is the last one, `outcome` the result, `termination` how it
+    /// ended (the CSV's words: `win`, `draw`, `ply-cap`, `illegal-move`, `crash`, `timeout`).
+    fn end_game(&mut self, _position: &G, _outcome: Outcome, _termination: &str) {}
+
+    /// How far past the arena's per-move time limit a move of this agent may come and still
+    /// count (outside agents: their stated time margin, for the pipes and process start-up).
+    fn time_margin(&self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// The family of games a type of position belongs to.
@@ -236,6 +294,18 @@ pub trait AgentGame: Game {
     /// The static evaluation of a position that is not over, from the side to move's view, in
     /// `(-EVAL_LIMIT, EVAL_LIMIT)` ([`score::EVAL_LIMIT`]).
     fn evaluate(&self, aux: &Self::Aux) -> i32;
+
+    /// The static evaluation from `seat`'s view, for the searches of games of three or more
+    /// players ([`multi`]). Default: [`AgentGame::evaluate`], negated when `seat` is not to
+    /// move (two players).
+    fn evaluate_for(&self, aux: &Self::Aux, seat: Player) -> i32 {
+        let value = self.evaluate(aux);
+        if self.side_to_move() == seat {
+            value
+        } else {
+            -value
+        }
+    }
 
     /// The same evaluation computed from the position alone, as a reference for tests and
     /// for the plain `minimax` agent.
@@ -398,8 +468,23 @@ pub struct Kind {
     pub plays: Plays,
     /// Its parameters.
     pub params: &'static [ParamDoc],
+    /// Whether it plays games of three and four players too (O An Quan for 3 and 4).
+    pub multiplayer: bool,
     /// Whether `arena list` shows it (the `fault` agent, for testing the arena, is hidden).
     pub listed: bool,
+}
+
+impl Kind {
+    /// The games it plays, with their number of players, in words: `every game, two players
+    /// only`, `O An Quan, 2 to 4 players`.
+    pub fn reach(&self) -> String {
+        let players = if self.multiplayer {
+            "2 to 4 players"
+        } else {
+            "two players only"
+        };
+        format!("{}, {players}", self.plays.describe())
+    }
 }
 
 /// Every agent kind, in the order `arena list` shows them.
@@ -416,7 +501,6 @@ pub const KINDS: &[Kind] = &[
     threat::KIND,
     greedy::GREEDY_KIND,
     greedy::GREEDY2_KIND,
-    gomocup::KIND,
     fault::KIND,
 ];
 
@@ -436,18 +520,39 @@ pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
         })
 }
 
-/// Checks a spec for `variant` without playing: the kind exists, plays the variant, and
-/// every parameter is accepted.
+/// Checks a spec for `variant` without playing: the kind exists, plays the variant (its game
+/// and its number of players), and every parameter is accepted.
 pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
     match variant {
-        Variant::Mnk(_) => build::<Mnk>(spec).map(drop),
-        Variant::OanQuan(_) => build::<OanQuan>(spec).map(drop),
+        Variant::Mnk(_) => build_for::<Mnk>(spec, variant.players()).map(drop),
+        Variant::OanQuan(_) => build_for::<OanQuan>(spec, variant.players()).map(drop),
     }
 }
 
-/// Whether the kind of `spec` plays `variant` (false for an unknown kind).
+/// Whether the kind of `spec` plays `variant`, its game and its number of players (false for
+/// an unknown kind).
 pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
-    kind(&spec.kind).is_ok_and(|k| k.plays.includes(Family::of(variant)))
+    kind(&spec.kind).is_ok_and(|k| {
+        k.plays.includes(Family::of(variant)) && (variant.players() == 2 || k.multiplayer)
+    })
+}
+
+/// Builds the agent `spec` names for games of type `G` with `players` players: as [`build`],
+/// and refuses a kind that plays only two-player games when `players` is more.
+pub fn build_for<G: AgentGame>(
+    spec: &AgentSpec,
+    players: usize,
+) -> Result<Box<dyn Agent<G>>, SpecError> {
+    let agent = build::<G>(spec)?;
+    let kind = kind(&spec.kind)?;
+    if players > 2 && !kind.multiplayer {
+        return Err(SpecError::Unsupported {
+            kind: kind.name.to_string(),
+            variant: format!("games of {players} players"),
+            plays: kind.reach(),
+        });
+    }
+    Ok(agent)
 }
 
 /// Builds the agent `spec` names for games of type `G`. Building is cheap: agents allocate

@@ -21,6 +21,7 @@ pub(crate) const KIND: Kind = Kind {
         doc: "plies to search, 1-64; auto = deepen while the next search is expected to stay \
               under about a million nodes (the whole game where it fits, as in tic-tac-toe)",
     }],
+    multiplayer: false,
     listed: true,
 };
 

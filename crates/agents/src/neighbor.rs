@@ -19,6 +19,7 @@ pub(crate) const KIND: Kind = Kind {
               the opponent's last stone (seed 002)",
     plays: Plays::Mnk,
     params: &[],
+    multiplayer: false,
     listed: true,
 };
 

@@ -77,13 +77,22 @@ pub fn playout<G: AgentGame, R: rand::Rng + ?Sized>(
     }
 }
 
-/// The playout result for `player`: +1 for a win, -1 for a loss, 0 for a draw.
+/// The playout result for `player`: +1 for a win, -1 for a loss, 0 for a draw. With three or
+/// four players: the opponents `player` finished above minus those that finished above it.
 #[inline]
 pub fn reward(outcome: Outcome, player: Player) -> i32 {
     match outcome {
         Outcome::Draw => 0,
         Outcome::Win(winner) if winner == player => 1,
         Outcome::Win(_) => -1,
+        Outcome::Ranked(ranking) => {
+            let mine = ranking.place(player);
+            ranking
+                .places()
+                .iter()
+                .map(|&place| (place > mine) as i32 - (place < mine) as i32)
+                .sum()
+        }
     }
 }
 

@@ -9,6 +9,7 @@ pub(crate) const KIND: Kind = Kind {
     summary: "a uniformly random legal move",
     plays: Plays::Every,
     params: &[],
+    multiplayer: true,
     listed: true,
 };
 

@@ -26,6 +26,7 @@ pub fn terminal(outcome: Outcome, to_move: Player, ply: u32) -> i32 {
         Outcome::Draw => 0,
         Outcome::Win(winner) if winner == to_move => MATE - ply as i32,
         Outcome::Win(_) => -(MATE - ply as i32),
+        Outcome::Ranked(_) => unreachable!("mate scores are for two-player games"),
     }
 }
 

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use rules::{MoveList, Outcome, Player};
 
 use crate::AgentGame;
+use crate::memory::OutOfMemory;
 use crate::search::Searcher;
 
 /// A game value from one player's view.
@@ -216,7 +217,18 @@ impl<M> Solution<M> {
 }
 
 /// Solves `position` within `limits`.
+///
+/// Panics when the transposition table of `limits.tt_mb` MiB cannot be allocated; [`try_solve`]
+/// returns that as an error instead (the `arena solve` command uses it).
 pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
+    try_solve(position, limits).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// Solves `position` within `limits`, or says that its table cannot be allocated.
+pub fn try_solve<G: AgentGame>(
+    position: &G,
+    limits: &Limits,
+) -> Result<Solution<G::Move>, OutOfMemory> {
     let started = Instant::now();
     let to_move = position.side_to_move();
     let mut solution = Solution {
@@ -235,13 +247,14 @@ pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
             Outcome::Draw => Value::Draw,
             Outcome::Win(winner) if winner == to_move => Value::Win,
             Outcome::Win(_) => Value::Loss,
+            Outcome::Ranked(_) => unreachable!("the solver plays two-player games"),
         });
         solution.complete = true;
-        return solution;
+        return Ok(solution);
     }
     let deadline = limits.time.map(|time| started + time);
     let mut searcher = Searcher::<G>::new(limits.tt_mb);
-    searcher.begin(limits.nodes, deadline);
+    searcher.begin(limits.nodes, deadline)?;
     searcher.monitor = limits.monitor.clone();
     let aux = position.aux();
 
@@ -307,5 +320,5 @@ pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
     solution.nodes = searcher.nodes;
     solution.table_permille = searcher.table_permille();
     solution.elapsed = started.elapsed();
-    solution
+    Ok(solution)
 }

@@ -63,7 +63,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "tt_mb",
             default: "32",
-            doc: "transposition table size in MiB (1-65536)",
+            doc: "transposition table size in MiB (1-65536, and at most the machine's memory), \
+                  allocated on the first search",
         },
         ParamDoc {
             name: "search",
@@ -72,8 +73,16 @@ pub(crate) const KIND: Kind = Kind {
                   and playouts; a simulation counts as 10 nodes)",
         },
     ],
+    // Two players only: the patterns and threats are those of one side against the other.
+    multiplayer: false,
     listed: true,
 };
+
+/// A table the allocator refused, named as this kind's (the table's error says `alphabeta`).
+fn table_error(mut error: crate::memory::OutOfMemory) -> AgentError {
+    error.kind = KIND.name;
+    AgentError::Crash(error.to_string())
+}
 
 /// The node budget when no depth, node or time budget is given.
 pub const DEFAULT_NODES: u64 = 200_000;
@@ -175,7 +184,11 @@ impl ThreatAgent {
             time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
             depth: depth as u32,
             vct: params.bool("vct", true)?,
-            tt_mb: params.u64("tt_mb", 32, 1..=65536)? as usize,
+            tt_mb: {
+                let tt_mb = params.u64("tt_mb", 32, 1..=65536)?;
+                crate::memory::check_fits(KIND.name, "tt_mb", tt_mb)?;
+                tt_mb as usize
+            },
             search: match params.choice("search", "ab", &["ab", "mcts"])? {
                 "mcts" => MainSearch::Mcts,
                 _ => MainSearch::AlphaBeta,
@@ -389,7 +402,7 @@ impl Agent<Mnk> for ThreatAgent {
         if self.config.search == MainSearch::Mcts {
             let mut moves: Vec<Cell> = {
                 let table = self.table.get_or_insert_with(|| Table::new(1));
-                table.new_search();
+                table.new_search().map_err(table_error)?;
                 let search = PatternSearch::new(board.clone(), table, 1, None);
                 let within = restrict.map(|set| set.and(&legal_set));
                 search.root_moves(within.as_ref())
@@ -426,7 +439,7 @@ impl Agent<Mnk> for ThreatAgent {
         }
         let tt_mb = self.config.tt_mb;
         let table = self.table.get_or_insert_with(|| Table::new(tt_mb));
-        table.new_search();
+        table.new_search().map_err(table_error)?;
         let mut search = PatternSearch::new(board, table, budget.nodes_left(), budget.deadline);
         let within = restrict.map(|set| set.and(&legal_set));
         let mut moves = search.root_moves(within.as_ref());

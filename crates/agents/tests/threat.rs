@@ -107,6 +107,7 @@ fn threat_is_reproducible_at_a_node_budget_and_wins_tic_tac_toe_lines() {
         let lost = match game.outcome().unwrap() {
             rules::Outcome::Win(winner) => (winner == rules::Player::First) != threat_first,
             rules::Outcome::Draw => false,
+            rules::Outcome::Ranked(_) => unreachable!("tic-tac-toe has two players"),
         };
         assert!(!lost, "threat lost tic-tac-toe:\n{game}");
     }

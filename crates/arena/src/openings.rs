@@ -45,6 +45,9 @@ pub struct Openings {
     pub source: String,
     /// The sections, in file order.
     pub variants: Vec<VariantOpenings>,
+    /// Each file as the experiment names it, with its text: `arena run` writes them next to
+    /// its copy of the experiment, so the copy reads the same suite (see `run.rs`).
+    pub files: Vec<(String, String)>,
 }
 
 impl Openings {
@@ -137,6 +140,7 @@ impl Openings {
         Ok(Openings {
             source: source.to_string(),
             variants,
+            files: vec![(source.to_string(), text.to_string())],
         })
     }
 
@@ -154,6 +158,24 @@ impl Openings {
         let lines = self.of(variant)?;
         let index = (block % lines.len() as u64) as usize;
         Some(lines[index].as_slice())
+    }
+
+    /// The moves of block `block`'s opening of `variant` from `start` (none when the suite has
+    /// no section for it). The moves were checked when the suite was read.
+    ///
+    /// # Panics
+    /// If a move of the line is not legal from `start` (the suite was read for another start).
+    pub fn moves_for<G: Game>(&self, start: &G, variant: &Variant, block: u64) -> Vec<G::Move> {
+        let mut position = start.clone();
+        let mut moves = Vec::new();
+        for text in self.for_block(variant, block).unwrap_or(&[]) {
+            let mv = position
+                .parse_move(text)
+                .expect("opening moves are checked when the suite is read");
+            moves.push(mv);
+            position.play_unchecked(mv);
+        }
+        moves
     }
 
     /// A hash of the openings of `variants` (what decides the games), 16 hex digits.

@@ -1,4 +1,5 @@
-//! Playing one game between two agents: the opening, the turns, the faults, the ply cap.
+//! Playing one game between two agents (or three or four, one per seat): the opening, the
+//! turns, the faults, the ply cap.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -8,14 +9,14 @@ use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
-use rules::{Game, MoveList, Outcome, Player};
+use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Ranking, Totals};
 
 /// How a game ended, as the CSV's `termination` column writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Termination {
-    /// A player won by the rules.
+    /// The rules ended the game with a winner (or, with more players, a ranking).
     Win,
-    /// The rules declared a draw.
+    /// The rules declared a draw (with more players: every total equal).
     Draw,
     /// The ply cap stopped the game and the game's rule adjudicated it.
     PlyCap,
@@ -62,7 +63,8 @@ impl Termination {
     }
 }
 
-/// Everything recorded about one finished game.
+/// Everything recorded about one finished game. Per-seat arrays hold one entry per seat of
+/// the table (the rest stay zero).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     /// The result.
@@ -71,14 +73,16 @@ pub struct GameRecord {
     pub termination: Termination,
     /// Plies played, the opening included.
     pub plies: u32,
-    /// Final totals where the game scores points.
-    pub totals: Option<[i32; 2]>,
-    /// Thinking time per side (first, second).
-    pub time: [Duration; 2],
-    /// The longest single move per side.
-    pub max_time: [Duration; 2],
-    /// Nodes or simulations per side.
-    pub nodes: [u64; 2],
+    /// The number of seats.
+    pub players: usize,
+    /// Final totals per seat where the game scores points.
+    pub totals: Option<Totals>,
+    /// Thinking time per seat.
+    pub time: [Duration; MAX_PLAYERS],
+    /// The longest single move per seat.
+    pub max_time: [Duration; MAX_PLAYERS],
+    /// Nodes or simulations per seat.
+    pub nodes: [u64; MAX_PLAYERS],
     /// The moves in the game's notation.
     pub moves: Vec<String>,
     /// What went wrong, when a fault ended the game.
@@ -96,23 +100,41 @@ pub struct GameSettings {
     pub move_time: Option<Duration>,
 }
 
-/// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`).
+/// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`; seat `s` has
+/// stream `s + 1`).
 pub const FIRST_STREAM: u64 = 1;
 /// The RNG stream of the agent moving second.
 pub const SECOND_STREAM: u64 = 2;
 
-/// The RNG an agent gets in a game with seed `seed`.
+/// The RNG an agent gets in a game with seed `seed`: stream 1 for the first seat, 2 for the
+/// second, and so on.
 pub fn agent_rng(seed: u64, player: Player) -> AgentRng {
     let mut rng = AgentRng::seed_from_u64(seed);
-    rng.set_stream(match player {
-        Player::First => FIRST_STREAM,
-        Player::Second => SECOND_STREAM,
-    });
+    rng.set_stream(FIRST_STREAM + player.index() as u64);
     rng
 }
 
+/// The outcome when `loser` forfeits: a loss in a two-player game; with more players the
+/// last place alone, the others placed by their totals in `position`.
+pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
+    let players = position.num_players();
+    if players == 2 {
+        Outcome::Win(loser.opponent())
+    } else {
+        let totals = position
+            .totals()
+            .unwrap_or_else(|| (0..players).map(|_| 0).collect());
+        Outcome::Ranked(Ranking::forfeit(&totals, loser))
+    }
+}
+
 /// Plays random opening plies that do not end the game (when some such move exists).
-fn play_opening<G: Game>(position: &mut G, plies: u32, seed: u64, moves: &mut Vec<String>) {
+pub(crate) fn play_opening<G: Game>(
+    position: &mut G,
+    plies: u32,
+    seed: u64,
+    moves: &mut Vec<String>,
+) {
     let mut rng = AgentRng::seed_from_u64(seed);
     let mut legal = MoveList::new();
     let mut quiet = MoveList::new();
@@ -178,6 +200,16 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
     }
 }
 
+/// Runs `f` (an agent's code), turning a panic into its message (with where it happened): the
+/// caller scores it as a crash, and nothing is printed to the terminal.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    silence_agent_panics();
+    AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
+    let answer = catch_unwind(AssertUnwindSafe(f));
+    let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
+    answer.map_err(|payload| message.unwrap_or_else(|| payload_text(payload.as_ref())))
+}
+
 /// Asks `agent` for a move, turning a panic into its message (with where it happened): the
 /// caller scores it as a crash, and nothing is printed to the terminal.
 pub fn choose_quietly<G: AgentGame>(
@@ -185,37 +217,38 @@ pub fn choose_quietly<G: AgentGame>(
     position: &G,
     ctx: &mut Context<'_>,
 ) -> Result<Result<agents::Choice<G::Move>, AgentError>, String> {
-    silence_agent_panics();
-    AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
-    let answer = catch_unwind(AssertUnwindSafe(|| agent.choose(position, ctx)));
-    let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
-    answer.map_err(|payload| message.unwrap_or_else(|| payload_text(payload.as_ref())))
+    quietly(|| agent.choose(position, ctx))
 }
 
 /// The record of a game `loser` forfeits before the first move (its agent could not be built).
 pub fn forfeit<G: Game>(start: &G, loser: Player, reason: String) -> GameRecord {
     GameRecord {
-        outcome: Outcome::Win(loser.opponent()),
+        outcome: forfeit_outcome(start, loser),
         termination: Termination::Crash,
         plies: start.ply(),
+        players: start.num_players(),
         totals: start.totals(),
-        time: [Duration::ZERO; 2],
-        max_time: [Duration::ZERO; 2],
-        nodes: [0; 2],
+        time: [Duration::ZERO; MAX_PLAYERS],
+        max_time: [Duration::ZERO; MAX_PLAYERS],
+        nodes: [0; MAX_PLAYERS],
         moves: Vec::new(),
         fault: Some(format!("could not start: {reason}")),
     }
 }
 
-/// Plays one game from `start` between `agents[0]` (moving first) and `agents[1]`.
+/// Plays one game from `start` between `agents[0]` (moving first), `agents[1]`, and so on,
+/// one agent per seat of the game.
 ///
 /// The opening is random and seeded by `opening_seed`; each agent draws from its own stream
 /// of `seed` ([`agent_rng`]). A panic, an agent error, an illegal move or a move slower than
-/// the time limit ends the game as a loss for that agent. At the ply cap the game's
-/// [`Game::adjudicate`] decides.
+/// the time limit ends the game as a loss for that agent (with more than two players: the last
+/// place). At the ply cap the game's [`Game::adjudicate`] decides.
+///
+/// # Panics
+/// If the number of agents is not the game's number of players.
 pub fn play_game<G: AgentGame>(
     start: &G,
-    agents: [&mut dyn Agent<G>; 2],
+    agents: &mut [&mut dyn Agent<G>],
     seed: u64,
     opening_seed: u64,
     settings: GameSettings,
@@ -225,14 +258,19 @@ pub fn play_game<G: AgentGame>(
 
 /// [`play_game`] with the moves `opening` (of an opening suite, legal and not ending the game)
 /// played first, before any random opening plies; they are recorded with the game's moves.
+///
+/// # Panics
+/// If the number of agents is not the game's number of players.
 pub fn play_game_from<G: AgentGame>(
     start: &G,
     opening: &[G::Move],
-    agents: [&mut dyn Agent<G>; 2],
+    agents: &mut [&mut dyn Agent<G>],
     seed: u64,
     opening_seed: u64,
     settings: GameSettings,
 ) -> GameRecord {
+    let players = start.num_players();
+    assert_eq!(agents.len(), players, "one agent per seat");
     let mut position = start.clone();
     let mut moves = Vec::new();
     for &mv in opening {
@@ -250,41 +288,78 @@ pub fn play_game_from<G: AgentGame>(
     } else {
         settings.max_plies
     };
-    let mut rngs = [
-        agent_rng(seed, Player::First),
-        agent_rng(seed, Player::Second),
-    ];
+    let mut rngs: Vec<AgentRng> = Player::all(players)
+        .map(|seat| agent_rng(seed, seat))
+        .collect();
     let mut record = GameRecord {
         outcome: Outcome::Draw,
         termination: Termination::Draw,
         plies: 0,
+        players,
         totals: None,
-        time: [Duration::ZERO; 2],
-        max_time: [Duration::ZERO; 2],
-        nodes: [0; 2],
+        time: [Duration::ZERO; MAX_PLAYERS],
+        max_time: [Duration::ZERO; MAX_PLAYERS],
+        nodes: [0; MAX_PLAYERS],
         moves,
         fault: None,
     };
-    let finish = |mut record: GameRecord, position: &G, outcome, termination, fault| {
-        record.outcome = outcome;
-        record.termination = termination;
-        record.plies = position.ply();
-        record.totals = position.totals();
-        record.fault = fault;
-        record
-    };
+    let (outcome, termination, fault) =
+        play_turns(&mut position, agents, &mut rngs, &mut record, cap, settings);
+    // Every agent hears how the game ended (outside agents tell their process, or keep it for
+    // the next game); a panic here changes nothing recorded.
+    for agent in agents.iter_mut() {
+        let _ = quietly(|| agent.end_game(&position, outcome, termination.as_str()));
+    }
+    record.outcome = outcome;
+    record.termination = termination;
+    record.plies = position.ply();
+    record.totals = position.totals();
+    record.fault = fault;
+    record
+}
+
+/// The turns of a game, from its set-up to its end: the outcome, how it ended, and the fault.
+fn play_turns<G: AgentGame>(
+    position: &mut G,
+    agents: &mut [&mut dyn Agent<G>],
+    rngs: &mut [AgentRng],
+    record: &mut GameRecord,
+    cap: u32,
+    settings: GameSettings,
+) -> (Outcome, Termination, Option<String>) {
+    // Agents set up the game (outside agents: in their process), off the clock; one that
+    // cannot loses the game.
+    for seat in Player::all(agents.len()) {
+        let s = seat.index();
+        let mut ctx = Context::new(&mut rngs[s])
+            .with_move_time(settings.move_time)
+            .with_moves(&record.moves);
+        let started = quietly(|| agents[s].start_game(position, seat, &mut ctx));
+        let fault = match started {
+            Ok(Ok(())) => continue,
+            Ok(Err(error)) => format!("could not start the game: {}", error.message()),
+            Err(panic) => format!("panicked at the start of the game: {panic}"),
+        };
+        return (
+            forfeit_outcome(&*position, seat),
+            Termination::Crash,
+            Some(fault),
+        );
+    }
 
     loop {
         if let Some(outcome) = position.outcome() {
             let termination = match outcome {
-                Outcome::Win(_) => Termination::Win,
                 Outcome::Draw => Termination::Draw,
+                Outcome::Ranked(ranking) if ranking.places().iter().all(|&p| p == 1) => {
+                    Termination::Draw
+                }
+                Outcome::Win(_) | Outcome::Ranked(_) => Termination::Win,
             };
-            return finish(record, &position, outcome, termination, None);
+            return (outcome, termination, None);
         }
         if position.ply() >= cap {
-            let outcome = position.adjudicate();
-            return finish(record, &position, outcome, Termination::PlyCap, None);
+            return (position.adjudicate(), Termination::PlyCap, None);
         }
         let side = position.side_to_move();
         let s = side.index();
@@ -294,12 +369,15 @@ pub fn play_game_from<G: AgentGame>(
         let deadline = settings
             .move_time
             .map(|limit| clock + limit.mul_f64(0.9).saturating_sub(Duration::from_millis(2)));
-        let mut ctx = Context::new(&mut rngs[s]).with_deadline(deadline);
-        let answer = choose_quietly(&mut *agents[s], &position, &mut ctx);
+        let mut ctx = Context::new(&mut rngs[s])
+            .with_deadline(deadline)
+            .with_move_time(settings.move_time)
+            .with_moves(&record.moves);
+        let answer = choose_quietly(&mut *agents[s], position, &mut ctx);
         let elapsed = clock.elapsed();
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
-        let loss = Outcome::Win(side.opponent());
+        let loss = forfeit_outcome(&*position, side);
         let (termination, fault) = match answer {
             Err(panic) => (Termination::Crash, format!("panicked: {panic}")),
             Ok(Err(error)) => {
@@ -308,12 +386,13 @@ pub fn play_game_from<G: AgentGame>(
                     AgentError::Timeout(_) => Termination::Timeout,
                     _ => Termination::Crash,
                 };
-                (termination, error.to_string())
+                (termination, error.message().to_string())
             }
             Ok(Ok(choice)) => {
                 record.nodes[s] += choice.stats.nodes;
+                // Outside agents have a stated margin past the limit, for the pipes.
                 if let Some(limit) = settings.move_time
-                    && elapsed > limit
+                    && elapsed > limit + agents[s].time_margin()
                 {
                     (
                         Termination::Timeout,
@@ -335,6 +414,6 @@ pub fn play_game_from<G: AgentGame>(
                 }
             }
         };
-        return finish(record, &position, loss, termination, Some(fault));
+        return (loss, termination, Some(fault));
     }
 }

@@ -1,15 +1,26 @@
-//! The CSV record of games (schema version 1): one row per game, in schedule order.
+//! The CSV record of games: one row per game, in schedule order.
+//!
+//! Schema version 1 has the 20 columns of [`COLUMNS`], for two-player games. An experiment with
+//! a variant of three or four players writes schema version 2: the same 20 columns followed by
+//! [`SEAT_COLUMNS`] (`players`, then the third and fourth seats' agents, specs, scores, times
+//! and nodes), empty where a game has fewer seats. A two-player row is the same in both
+//! schemas but for the empty columns at its end.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
 
-/// The version of the CSV schema below; bumped on any change of columns or meaning.
+/// The version of the two-player CSV schema ([`COLUMNS`]); bumped on any change of columns or
+/// meaning.
 pub const CSV_SCHEMA: u32 = 1;
+
+/// The version of the schema with seats for three and four players ([`COLUMNS`] then
+/// [`SEAT_COLUMNS`]).
+pub const CSV_SCHEMA_SEATS: u32 = 2;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 20] = [
@@ -35,12 +46,47 @@ pub const COLUMNS: [&str; 20] = [
     "second_spec",
 ];
 
+/// The columns schema version 2 adds after [`COLUMNS`], for games of three and four players.
+pub const SEAT_COLUMNS: [&str; 13] = [
+    "players",
+    "third",
+    "fourth",
+    "third_spec",
+    "fourth_spec",
+    "third_score",
+    "fourth_score",
+    "third_ms",
+    "fourth_ms",
+    "third_max_ms",
+    "fourth_max_ms",
+    "third_nodes",
+    "fourth_nodes",
+];
+
 /// The columns that hold wall-clock measurements: the only ones that may differ between two
 /// runs of the same experiment.
-pub const TIMING_COLUMNS: [&str; 4] = ["first_ms", "second_ms", "first_max_ms", "second_max_ms"];
+pub const TIMING_COLUMNS: [&str; 8] = [
+    "first_ms",
+    "second_ms",
+    "first_max_ms",
+    "second_max_ms",
+    "third_ms",
+    "fourth_ms",
+    "third_max_ms",
+    "fourth_max_ms",
+];
+
+/// The columns of schema version `schema` (1 or 2), in order.
+pub fn columns(schema: u32) -> Vec<&'static str> {
+    let mut all = COLUMNS.to_vec();
+    if schema >= CSV_SCHEMA_SEATS {
+        all.extend(SEAT_COLUMNS);
+    }
+    all
+}
 
 /// One game as a CSV row.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The experiment's name.
     pub experiment: String,
@@ -65,16 +111,12 @@ pub struct Row {
     /// The second player's final total.
     pub second_score: Option<i32>,
     /// The first player's total thinking time, ms.
-    #[serde(serialize_with = "millis")]
     pub first_ms: f64,
     /// The second player's total thinking time, ms.
-    #[serde(serialize_with = "millis")]
     pub second_ms: f64,
     /// The first player's longest move, ms.
-    #[serde(serialize_with = "millis")]
     pub first_max_ms: f64,
     /// The second player's longest move, ms.
-    #[serde(serialize_with = "millis")]
     pub second_max_ms: f64,
     /// The first player's nodes or simulations.
     pub first_nodes: u64,
@@ -86,15 +128,143 @@ pub struct Row {
     pub first_spec: String,
     /// The second player's agent spec.
     pub second_spec: String,
+    /// The number of seats (schema 2; `None` in schema 1, which means 2).
+    #[serde(default)]
+    pub players: Option<u8>,
+    /// The agent in the third seat (three or four players).
+    #[serde(default)]
+    pub third: Option<String>,
+    /// The agent in the fourth seat (four players).
+    #[serde(default)]
+    pub fourth: Option<String>,
+    /// The third seat's agent spec.
+    #[serde(default)]
+    pub third_spec: Option<String>,
+    /// The fourth seat's agent spec.
+    #[serde(default)]
+    pub fourth_spec: Option<String>,
+    /// The third seat's final total.
+    #[serde(default)]
+    pub third_score: Option<i32>,
+    /// The fourth seat's final total.
+    #[serde(default)]
+    pub fourth_score: Option<i32>,
+    /// The third seat's total thinking time, ms.
+    #[serde(default)]
+    pub third_ms: Option<f64>,
+    /// The fourth seat's total thinking time, ms.
+    #[serde(default)]
+    pub fourth_ms: Option<f64>,
+    /// The third seat's longest move, ms.
+    #[serde(default)]
+    pub third_max_ms: Option<f64>,
+    /// The fourth seat's longest move, ms.
+    #[serde(default)]
+    pub fourth_max_ms: Option<f64>,
+    /// The third seat's nodes or simulations.
+    #[serde(default)]
+    pub third_nodes: Option<u64>,
+    /// The fourth seat's nodes or simulations.
+    #[serde(default)]
+    pub fourth_nodes: Option<u64>,
 }
 
-fn millis<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&format!("{value:.3}"))
+impl Row {
+    /// The number of seats of the game: `players`, or 2 in schema 1.
+    pub fn seats(&self) -> usize {
+        self.players.map_or(2, usize::from)
+    }
+
+    /// The agents' display names, in seat order.
+    pub fn seat_names(&self) -> Vec<&str> {
+        let mut names = vec![self.first.as_str(), self.second.as_str()];
+        names.extend(self.third.as_deref());
+        names.extend(self.fourth.as_deref());
+        names.truncate(self.seats());
+        names
+    }
+
+    /// The seat whose fault ended the game (for a `crash`, `illegal-move` or `timeout` row):
+    /// the loser of a two-player game, the only last place of a larger one.
+    pub fn faulting_seat(&self) -> Option<usize> {
+        let seats = self.seats();
+        if seats == 2 {
+            return match self.result.as_str() {
+                "1-0" => Some(1),
+                "0-1" => Some(0),
+                _ => None,
+            };
+        }
+        let places: Vec<usize> = self
+            .result
+            .split('-')
+            .map(|p| p.parse().unwrap_or(0))
+            .collect();
+        let last: Vec<usize> = (0..places.len()).filter(|&s| places[s] == seats).collect();
+        match last.as_slice() {
+            [seat] => Some(*seat),
+            _ => None,
+        }
+    }
+
+    /// The row's fields in the column order of schema `schema`.
+    fn fields(&self, schema: u32) -> Vec<String> {
+        let number = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+        let ms = |v: f64| format!("{v:.3}");
+        let mut out = vec![
+            self.experiment.clone(),
+            self.variant.clone(),
+            self.game.to_string(),
+            self.seed.to_string(),
+            self.first.clone(),
+            self.second.clone(),
+            self.result.clone(),
+            self.termination.clone(),
+            self.plies.to_string(),
+            number(self.first_score),
+            number(self.second_score),
+            ms(self.first_ms),
+            ms(self.second_ms),
+            ms(self.first_max_ms),
+            ms(self.second_max_ms),
+            self.first_nodes.to_string(),
+            self.second_nodes.to_string(),
+            self.moves.clone(),
+            self.first_spec.clone(),
+            self.second_spec.clone(),
+        ];
+        if schema >= CSV_SCHEMA_SEATS {
+            let text = |v: &Option<String>| v.clone().unwrap_or_default();
+            let time = |v: Option<f64>| v.map(ms).unwrap_or_default();
+            let count = |v: Option<u64>| v.map(|n| n.to_string()).unwrap_or_default();
+            out.extend([
+                self.seats().to_string(),
+                text(&self.third),
+                text(&self.fourth),
+                text(&self.third_spec),
+                text(&self.fourth_spec),
+                number(self.third_score),
+                number(self.fourth_score),
+                time(self.third_ms),
+                time(self.fourth_ms),
+                time(self.third_max_ms),
+                time(self.fourth_max_ms),
+                count(self.third_nodes),
+                count(self.fourth_nodes),
+            ]);
+        }
+        out
+    }
 }
 
-/// The header line.
+/// The header line of schema 1.
 pub fn header_line() -> String {
     COLUMNS.join(",")
+}
+
+/// The header line of schema `schema`.
+pub fn header_line_of(schema: u32) -> String {
+    columns(schema).join(",")
 }
 
 fn csv_error(path: &Path, line: u64, message: impl Into<String>) -> ArenaError {
@@ -164,12 +334,24 @@ pub fn cut_partial_line(path: &Path) -> Result<bool, ArenaError> {
     Ok(true)
 }
 
-/// Reads every row of an arena CSV, calling `each` with its 1-based line number.
-/// The header must be this schema's; a row that does not parse is an error naming its line.
-pub fn read_rows(
-    path: &Path,
-    mut each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
-) -> Result<(), ArenaError> {
+/// A row as read, in the form the arena writes it: a two-player row carries no `players`
+/// (schema 2 writes it as 2, schema 1 has no such column).
+pub fn normalised(mut row: Row) -> Row {
+    if row.players == Some(2) {
+        row.players = None;
+    }
+    row
+}
+
+/// The schema version of a header (1 or 2), or `None` if it is neither.
+pub fn schema_of_header(found: &[&str]) -> Option<u32> {
+    [CSV_SCHEMA, CSV_SCHEMA_SEATS]
+        .into_iter()
+        .find(|&schema| found == columns(schema).as_slice())
+}
+
+/// The schema version of the arena CSV at `path`, read from its header.
+pub fn schema_of(path: &Path) -> Result<u32, ArenaError> {
     let file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
     let mut reader = csv::ReaderBuilder::new().from_reader(BufReader::new(file));
     let headers = reader
@@ -177,16 +359,84 @@ pub fn read_rows(
         .map_err(|e| csv_error(path, 1, e.to_string()))?
         .clone();
     let found: Vec<&str> = headers.iter().collect();
-    if found != COLUMNS {
-        return Err(csv_error(
-            path,
-            1,
-            format!(
-                "the header is not the arena's CSV schema {CSV_SCHEMA}: expected `{}`, found `{}`",
-                header_line(),
-                found.join(",")
-            ),
-        ));
+    schema_of_header(&found).ok_or_else(|| header_error(path, &found))
+}
+
+fn header_error(path: &Path, found: &[&str]) -> ArenaError {
+    csv_error(
+        path,
+        1,
+        format!(
+            "the header is not the arena's CSV schema {CSV_SCHEMA} or {CSV_SCHEMA_SEATS}: \
+             expected `{}` (or it followed by `{}`), found `{}`",
+            header_line(),
+            SEAT_COLUMNS.join(","),
+            found.join(",")
+        ),
+    )
+}
+
+/// Reads every row of an arena CSV, calling `each` with its 1-based line number.
+/// The header must be one of the schemas'; a row that does not parse is an error naming its
+/// line.
+pub fn read_rows(
+    path: &Path,
+    each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+) -> Result<(), ArenaError> {
+    let file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
+    read_rows_from(path, BufReader::new(file), each)
+}
+
+/// Like [`read_rows`], for a reader that takes no lock while a run may be appending: an
+/// unterminated last line (a row being written this very moment) is left out, so the rows
+/// read are always whole. Returns whether such a line was left out.
+pub fn read_complete_rows(
+    path: &Path,
+    each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+) -> Result<bool, ArenaError> {
+    let mut file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
+    let whole = complete_length(&mut file).map_err(|e| io_error(path, "read the CSV", e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| io_error(path, "read the CSV's size", e))?
+        .len();
+    file.seek(SeekFrom::Start(0))
+        .map_err(|e| io_error(path, "read the CSV", e))?;
+    read_rows_from(path, BufReader::new(file.take(whole)), each)?;
+    Ok(whole < len)
+}
+
+/// The length of `file` up to and including its last newline.
+fn complete_length(file: &mut File) -> std::io::Result<u64> {
+    let mut end = file.metadata()?.len();
+    let mut buffer = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Like [`read_rows`], from any reader; `path` names it in errors.
+pub fn read_rows_from(
+    path: &Path,
+    reader: impl Read,
+    mut each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+) -> Result<(), ArenaError> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(reader);
+    let headers = reader
+        .headers()
+        .map_err(|e| csv_error(path, 1, e.to_string()))?
+        .clone();
+    let found: Vec<&str> = headers.iter().collect();
+    if schema_of_header(&found).is_none() {
+        return Err(header_error(path, &found));
     }
     for record in reader.records() {
         let record = record.map_err(|e| {
@@ -197,46 +447,56 @@ pub fn read_rows(
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, line, e.to_string()))?;
-        each(line, row)?;
+        each(line, normalised(row))?;
     }
     Ok(())
 }
 
 /// Appends rows to an arena CSV, flushing each one to disk as it is written.
+///
+/// Each row goes to the file in one `write` of the whole line, so a reader that ignores an
+/// unterminated last line never sees half a row, and a killed run leaves at most one partial
+/// line at the end, which the next run cuts.
 pub struct RowWriter {
     path: PathBuf,
-    writer: csv::Writer<File>,
+    file: File,
+    schema: u32,
 }
 
 impl RowWriter {
-    /// Opens `path` for appending, writing the header first if `header` is set.
-    pub fn append(path: &Path, header: bool) -> Result<RowWriter, ArenaError> {
+    /// Opens `path` for appending rows of schema `schema` (1 or 2), writing the header first if
+    /// `header` is set.
+    pub fn append(path: &Path, schema: u32, header: bool) -> Result<RowWriter, ArenaError> {
         let mut file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(|e| io_error(path, "open the CSV for appending", e))?;
         if header {
-            writeln!(file, "{}", header_line())
+            writeln!(file, "{}", header_line_of(schema))
                 .and_then(|_| file.flush())
                 .map_err(|e| io_error(path, "write the CSV header", e))?;
         }
-        let writer = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(file);
         Ok(RowWriter {
             path: path.to_path_buf(),
-            writer,
+            file,
+            schema,
         })
     }
 
-    /// Writes one row and flushes it.
+    /// Writes one row, whole, and flushes it.
     pub fn write(&mut self, row: &Row) -> Result<(), ArenaError> {
-        self.writer
-            .serialize(row)
+        let mut line = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::with_capacity(512));
+        let bytes = line
+            .write_record(row.fields(self.schema))
+            .map_err(|e| e.to_string())
+            .and_then(|()| line.into_inner().map_err(|e| e.to_string()))
             .map_err(|e| csv_error(&self.path, 0, format!("cannot write a row: {e}")))?;
-        self.writer
-            .flush()
+        self.file
+            .write_all(&bytes)
+            .and_then(|()| self.file.flush())
             .map_err(|e| io_error(&self.path, "write to the CSV", e))
     }
 }
@@ -244,6 +504,7 @@ impl RowWriter {
 /// Rewrites `path` with its rows sorted by game index (through a temporary file and a rename,
 /// so a crash leaves either the old or the new file).
 pub fn sort_rows(path: &Path) -> Result<(), ArenaError> {
+    let schema = schema_of(path)?;
     let mut rows = Vec::new();
     read_rows(path, |_, row| {
         rows.push(row);
@@ -252,7 +513,7 @@ pub fn sort_rows(path: &Path) -> Result<(), ArenaError> {
     rows.sort_by_key(|r| r.game);
     let temporary = path.with_extension("csv.sorting");
     {
-        let mut writer = RowWriter::append(&temporary, true)?;
+        let mut writer = RowWriter::append(&temporary, schema, true)?;
         for row in &rows {
             writer.write(row)?;
         }
@@ -260,13 +521,14 @@ pub fn sort_rows(path: &Path) -> Result<(), ArenaError> {
     std::fs::rename(&temporary, path).map_err(|e| io_error(path, "replace the CSV", e))
 }
 
-/// Whether the file at `path` has at least one byte before its first newline that looks
-/// like our header: used to tell an empty or header-less file from a foreign one.
+/// Whether the first line of the file at `path` is one of our headers: used to tell an empty
+/// or header-less file from a foreign one.
 pub fn has_header(path: &Path) -> Result<bool, ArenaError> {
     let file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
     let mut first = String::new();
     BufReader::new(file)
         .read_line(&mut first)
         .map_err(|e| io_error(path, "read the CSV", e))?;
-    Ok(first.trim_end() == header_line())
+    let line = first.trim_end();
+    Ok(line == header_line() || line == header_line_of(CSV_SCHEMA_SEATS))
 }

@@ -1,32 +1,37 @@
 //! The round-robin schedule and the seeds of its games.
 //!
-//! For each variant in file order, each pair of agents (in file order, the earlier agent
-//! named `a`) that both play the variant gets `games_per_pair` consecutive game indices.
-//! Game `g` of a pair has `a` moving first when `g` is even and `b` when it is odd, so colours
-//! alternate; games `2m` and `2m + 1` share the same random opening.
+//! For each variant in file order, each group of agents that play the variant gets consecutive
+//! game indices: for a two-player variant every pair (in file order, the earlier agent named
+//! `a`) plays `games_per_pair` games; for a variant of N = 3 or 4 players every N-subset of the
+//! agents (in file order) plays `games_per_pair` games in each of its N cyclic seat orders,
+//! N x `games_per_pair` games in all.
 //!
-//! Seeds derive from the experiment seed, the variant id, the two agent names and the game's
-//! place in its pair, and from nothing else: a game replays alone, and adding a variant or an
-//! agent does not change the seeds of the games already scheduled.
+//! Game `g` of a group seats its agents rotated by `g` modulo N: seat `i` gets the group's
+//! agent `(i + g) mod N`. With two players game `g` has `a` moving first when `g` is even and
+//! `b` when it is odd, so colours alternate. The N games `Nm .. Nm + N - 1` (games `2m` and
+//! `2m + 1` for two players) share the same random opening.
+//!
+//! Seeds derive from the experiment seed, the variant id, the group's agent names and the
+//! game's place in its group, and from nothing else: a game replays alone, and adding a variant
+//! or an agent does not change the seeds of the games already scheduled.
 //!
 //! Shard `i` of `n` holds the games whose index is `i` modulo `n`.
 
 use std::fmt;
 use std::str::FromStr;
 
-use rules::{Variant, splitmix64};
+use rules::{ArrayVec, MAX_PLAYERS, Variant, splitmix64};
 
 use crate::experiment::{Experiment, fnv1a};
 
-/// A block of consecutive games: one pair of agents on one variant.
+/// A block of consecutive games: one group of agents (a pair, or 3 or 4 for a variant of that
+/// many players) on one variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pairing {
     /// Index of the variant in the experiment.
     pub variant: usize,
-    /// Index of the earlier agent of the pair.
-    pub a: usize,
-    /// Index of the later agent of the pair.
-    pub b: usize,
+    /// Indices of the group's agents, in file order (`a` and `b` for a pair).
+    pub agents: ArrayVec<usize, MAX_PLAYERS>,
     /// The index of the pairing's first game.
     pub first_game: u64,
     /// The number of games.
@@ -40,16 +45,19 @@ pub struct ScheduledGame {
     pub index: u64,
     /// Index of the variant in the experiment.
     pub variant: usize,
-    /// Index of the agent moving first.
+    /// Index of the agent moving first (seat 0).
     pub first: usize,
-    /// Index of the agent moving second.
+    /// Index of the agent moving second (seat 1).
     pub second: usize,
+    /// Index of the agent in every seat, in turn order (2 to 4 seats).
+    pub seats: ArrayVec<usize, MAX_PLAYERS>,
     /// The game's seed (the CSV's `seed` column); the agents' RNG streams derive from it.
     pub seed: u64,
-    /// The seed of the random opening, shared by the two colour orders.
+    /// The seed of the random opening, shared by the games of a block.
     pub opening_seed: u64,
-    /// The game's block in its pair: games `2m` and `2m + 1` form block `m` and share an
-    /// opening (the suite's line `m` modulo its length, when the experiment has a suite).
+    /// The game's block in its group: games `Nm .. Nm + N - 1` of a group of N agents (`2m`
+    /// and `2m + 1` of a pair) form block `m` and share an opening (the suite's line `m`
+    /// modulo its length, when the experiment has a suite).
     pub block: u64,
 }
 
@@ -72,18 +80,20 @@ impl Schedule {
             let players: Vec<usize> = (0..experiment.agents.len())
                 .filter(|&i| experiment.agents[i].plays(variant))
                 .collect();
-            for (x, &a) in players.iter().enumerate() {
-                for &b in &players[x + 1..] {
-                    let games = u64::from(experiment.games_per_pair);
-                    pairings.push(Pairing {
-                        variant: v,
-                        a,
-                        b,
-                        first_game: next,
-                        games,
-                    });
-                    next += games;
-                }
+            let seats = variant.players();
+            let games = if seats == 2 {
+                experiment.games_per_pair
+            } else {
+                experiment.games_per_pair * seats as u64
+            };
+            for group in subsets(&players, seats) {
+                pairings.push(Pairing {
+                    variant: v,
+                    agents: group,
+                    first_game: next,
+                    games,
+                });
+                next += games;
             }
         }
         Schedule {
@@ -118,30 +128,30 @@ impl Schedule {
             .partition_point(|p| p.first_game + p.games <= index);
         let pairing = &self.pairings[at];
         let nth = index - pairing.first_game;
-        let (first, second) = if nth.is_multiple_of(2) {
-            (pairing.a, pairing.b)
-        } else {
-            (pairing.b, pairing.a)
-        };
+        let size = pairing.agents.len();
+        let rotation = (nth % size as u64) as usize;
+        let seats: ArrayVec<usize, MAX_PLAYERS> = (0..size)
+            .map(|seat| pairing.agents[(seat + rotation) % size])
+            .collect();
         let key = self.pair_key(pairing);
         ScheduledGame {
             index,
             variant: pairing.variant,
-            first,
-            second,
+            first: seats[0],
+            second: seats[1],
+            seats,
             seed: splitmix64(key ^ splitmix64(nth)),
-            opening_seed: splitmix64(key ^ splitmix64((nth / 2) | (1 << 63))),
-            block: nth / 2,
+            opening_seed: splitmix64(key ^ splitmix64((nth / size as u64) | (1 << 63))),
+            block: nth / size as u64,
         }
     }
 
     fn pair_key(&self, pairing: &Pairing) -> u64 {
-        let text = format!(
-            "{}\u{0}{}\u{0}{}",
-            self.variant_ids[pairing.variant],
-            self.agent_names[pairing.a],
-            self.agent_names[pairing.b]
-        );
+        let mut text = self.variant_ids[pairing.variant].clone();
+        for &agent in &pairing.agents {
+            text.push('\u{0}');
+            text.push_str(&self.agent_names[agent]);
+        }
         splitmix64(self.seed ^ fnv1a(text.as_bytes()))
     }
 
@@ -149,6 +159,33 @@ impl Schedule {
     pub fn shard_games(&self, shard: Shard) -> impl Iterator<Item = u64> + '_ {
         (u64::from(shard.index)..self.total).step_by(shard.count as usize)
     }
+}
+
+/// Every `size`-subset of `items`, each in the order of `items`, the subsets in lexicographic
+/// order (for pairs: `(a, b)` for each `a`, then each later `b`).
+fn subsets(items: &[usize], size: usize) -> Vec<ArrayVec<usize, MAX_PLAYERS>> {
+    fn extend(
+        items: &[usize],
+        size: usize,
+        from: usize,
+        current: &mut ArrayVec<usize, MAX_PLAYERS>,
+        out: &mut Vec<ArrayVec<usize, MAX_PLAYERS>>,
+    ) {
+        if current.len() == size {
+            out.push(current.clone());
+            return;
+        }
+        for at in from..items.len() {
+            current.push(items[at]);
+            extend(items, size, at + 1, current, out);
+            current.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if (1..=MAX_PLAYERS).contains(&size) {
+        extend(items, size, 0, &mut ArrayVec::new(), &mut out);
+    }
+    out
 }
 
 /// Shard `index` of `count`: the games whose index is `index` modulo `count`.
@@ -199,4 +236,35 @@ impl FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
+}
+
+// Counting a shard's games without listing them, so that an experiment of 2^63 games costs
+// no time or memory to size up or resume.
+impl Schedule {
+    /// The number of games in `shard`.
+    pub fn shard_len(&self, shard: Shard) -> u64 {
+        shard_games_below(self.total, shard)
+    }
+
+    /// The index of the pairing that holds game `index` (< `len()`).
+    pub fn pairing_of(&self, index: u64) -> usize {
+        self.pairings
+            .partition_point(|p| p.first_game + p.games <= index)
+    }
+}
+
+/// The number of games of `shard` with an index below `end`.
+pub fn shard_games_below(end: u64, shard: Shard) -> u64 {
+    let first = u64::from(shard.index);
+    if end <= first {
+        0
+    } else {
+        (end - first - 1) / u64::from(shard.count) + 1
+    }
+}
+
+/// The place of game `index` among the games of `shard` (which holds it): 0 for the shard's
+/// first game, 1 for its second, and so on.
+pub fn position_in_shard(index: u64, shard: Shard) -> u64 {
+    (index - u64::from(shard.index)) / u64::from(shard.count)
 }

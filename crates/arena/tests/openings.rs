@@ -131,3 +131,60 @@ fn errors_name_the_file_the_line_and_the_move() {
         "{m}"
     );
 }
+
+#[test]
+fn a_run_with_a_suite_verifies_resumes_and_catches_a_wrong_opening() {
+    let path = files("openings = \"openings/suite.txt\"", SUITE);
+    let exp = Experiment::from_file(&path).unwrap();
+    let out = scratch("openings-verify");
+    run(&exp, &common::options(&out, 2, arena::Shard::WHOLE)).unwrap();
+    let csv = out.join("games.csv");
+    let whole = common::without_timing(&csv);
+    assert_eq!(whole.len(), 17, "a header and 16 games");
+
+    // The folder alone verifies: its copy of the experiment reads the suite written next to it.
+    assert_eq!(
+        fs::read_to_string(out.join("openings/suite.txt")).unwrap(),
+        SUITE
+    );
+    let summary = arena::verify(&out, None).unwrap();
+    assert_eq!(summary.games, 16);
+
+    // Cut to the header and five games: the run checks those rows, plays the rest, and ends
+    // with the same file.
+    let text = fs::read_to_string(&csv).unwrap();
+    let kept: Vec<&str> = text.lines().take(6).collect();
+    fs::write(&csv, kept.join("\n") + "\n").unwrap();
+    let summary = run(&exp, &common::options(&out, 1, arena::Shard::WHOLE)).unwrap();
+    assert_eq!((summary.resumed, summary.played), (5, 11));
+    assert_eq!(common::without_timing(&csv), whole);
+
+    // Game 0 (block 0, `c3 b2`) given the moves, result and length of game 2 (block 1, `c3 d4
+    // b3`, the same pair and colours): legal moves to a real end, but not its opening.
+    let lines: Vec<String> = fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let at = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut game0: Vec<String> = lines[1].split(',').map(String::from).collect();
+    let game2: Vec<&str> = lines[3].split(',').collect();
+    assert_eq!((game0[at("game")].as_str(), game2[at("game")]), ("0", "2"));
+    for column in ["result", "termination", "plies", "moves"] {
+        game0[at(column)] = game2[at(column)].to_string();
+    }
+    let mut edited = lines.clone();
+    edited[1] = game0.join(",");
+    fs::write(&csv, edited.join("\n") + "\n").unwrap();
+    let message = arena::verify(&out, None).unwrap_err().to_string();
+    assert!(
+        message.contains("opening from the suite") && message.contains("`c3 b2`"),
+        "{message}"
+    );
+    // A resume refuses it too, and plays nothing.
+    let message = run(&exp, &common::options(&out, 1, arena::Shard::WHOLE))
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("opening from the suite"), "{message}");
+}

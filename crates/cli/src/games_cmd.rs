@@ -12,8 +12,9 @@ use rules::{Game, OanQuan, Player, Variant};
 pub struct PerftArgs {
     /// The variant id, like `tictactoe`, `mnk-5x5k4` or `oanquan`.
     pub variant: String,
-    /// The deepest depth to count (plies).
-    pub depth: u32,
+    /// The deepest depth to count (plies), 1 or more; past the longest game it is capped.
+    #[arg(allow_negative_numbers = true)]
+    pub depth: i64,
 }
 
 /// `arena replay VARIANT "MOVES"`.
@@ -52,7 +53,10 @@ pub fn list() -> Result<()> {
     );
     println!("                mnk-15x15k5-caro (caro), mnk-15x15k5-exact-center, mnk-4x7k4");
     println!("      moves: column letter + row number (a1 top-left), or 0-based row,col like 2,1");
-    println!("  O An Quan: oanquan[-mandarinN][-stop][-youngN][-end]");
+    println!("  O An Quan: oanquan[-3p|-4p][-mandarinN][-stop][-youngN][-end]");
+    println!(
+        "      -3p, -4p: three or four players on a ring of 6 cells each (canonical: 2, also -2p)"
+    );
     println!("      -mandarinN: a mandarin piece is worth N (canonical 10)");
     println!(
         "      -stop: an empty mandarin cell ends the turn instead of opening a capture (canonical: gap)"
@@ -63,22 +67,24 @@ pub fn list() -> Result<()> {
     println!(
         "      -end: a player who must refill an empty side and cannot pay 5 ends the game (canonical: borrow)"
     );
-    println!("      examples: oanquan, oanquan-mandarin5, oanquan-stop-young5");
+    println!("      examples: oanquan, oanquan-mandarin5, oanquan-stop-young5, oanquan-3p");
     println!(
         "      moves: square label (1-5 player 1, 6-10 player 2) + direction P or T (R or L), like 3P"
     );
+    println!(
+        "      3-4 players: squares 1-15 or 1-20 along the ring (player 1: 1-5, player 2: 6-10, ...),"
+    );
+    println!("                 P towards increasing labels for everyone, like 12P");
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
-    for kind in agents::KINDS.iter().filter(|k| k.listed) {
-        println!(
-            "  {:<10} {} [{}]",
-            kind.name,
-            kind.summary,
-            kind.plays.describe()
-        );
+    for kind in protocol::kinds().filter(|k| k.listed) {
+        println!("  {:<10} {} [{}]", kind.name, kind.summary, kind.reach());
         for param in kind.params {
             let setting = format!("{}={}", param.name, param.default);
             println!("      {setting:<22} {}", param.doc);
+        }
+        if let Some(note) = agents::memory::note(kind.name) {
+            println!("      memory: {note}");
         }
     }
     Ok(())
@@ -87,20 +93,45 @@ pub fn list() -> Result<()> {
 /// `arena perft`: one line per depth: depth, count, time, nodes per second.
 pub fn perft(args: PerftArgs) -> Result<()> {
     let variant = parse_variant(&args.variant)?;
-    if args.depth == 0 {
-        bail!("depth must be at least 1");
+    if args.depth < 1 {
+        bail!(
+            "depth {}: expected a number of plies, 1 or more (like `arena perft {} 5`)",
+            args.depth,
+            args.variant
+        );
     }
+    let depth = u32::try_from(args.depth).unwrap_or(u32::MAX);
     match variant {
-        Variant::Mnk(config) => perft_lines(&config.start(), args.depth),
-        Variant::OanQuan(rules) => perft_lines(&rules.start(), args.depth),
+        Variant::Mnk(config) => perft_lines(&config.start(), depth),
+        Variant::OanQuan(rules) => perft_lines(&rules.start(), depth),
     }
     Ok(())
 }
 
 fn perft_lines<G: Game>(start: &G, depth: u32) {
+    // No game goes on past its ply cap (m,n,k: a full board), so deeper counts are zeros.
+    let longest = start.default_max_plies();
+    let depth = if depth > longest {
+        eprintln!(
+            "note: no {} game lasts more than {longest} plies (its cap): counting to depth \
+             {longest} instead of {depth}",
+            start.variant()
+        );
+        longest
+    } else {
+        depth
+    };
     for d in 1..=depth {
         let clock = Instant::now();
         let count = rules::perft(start, d);
+        if count == 0 {
+            // Every line has ended: deeper depths would print zeros too.
+            println!(
+                "every game has ended by depth {}: nothing more to count",
+                d - 1
+            );
+            break;
+        }
         let seconds = clock.elapsed().as_secs_f64();
         let rate = if seconds > 0.0 {
             format!("{:.0}", count as f64 / seconds)
@@ -128,22 +159,46 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     }
 }
 
-fn player_number(player: Player) -> u8 {
-    match player {
-        Player::First => 1,
-        Player::Second => 2,
+fn player_number(player: Player) -> usize {
+    player.index() + 1
+}
+
+/// The name of `player` in `G`'s own words: X and O, or player 1, 2, 3, 4.
+pub fn player_name<G: Game>(position: &G, player: Player) -> String {
+    match position.variant() {
+        Variant::Mnk(_) if player == Player::First => "X".into(),
+        Variant::Mnk(_) => "O".into(),
+        Variant::OanQuan(_) => format!("player {}", player_number(player)),
     }
 }
 
-/// The name of `player` in `G`'s own words: X and O, or player 1 and 2.
-pub fn player_name<G: Game>(position: &G, player: Player) -> String {
-    match position.variant() {
-        Variant::Mnk(_) => match player {
-            Player::First => "X".into(),
-            Player::Second => "O".into(),
-        },
-        Variant::OanQuan(_) => format!("player {}", player_number(player)),
-    }
+/// The places of a finished game of three or more players in words: `player 2 first (41),
+/// player 1 second (35), player 3 third (29)`.
+pub fn places_text<G: Game>(position: &G, outcome: rules::Outcome) -> String {
+    let totals = position.totals();
+    let mut seats: Vec<Player> = Player::all(position.num_players()).collect();
+    seats.sort_by_key(|&p| (outcome.place(p), p.index()));
+    seats
+        .iter()
+        .map(|&p| {
+            let place = outcome.place(p);
+            let ordinal = match place {
+                1 => "first",
+                2 => "second",
+                3 => "third",
+                _ => "fourth",
+            };
+            let shared = seats.iter().filter(|&&q| outcome.place(q) == place).count() > 1;
+            let total = totals
+                .as_ref()
+                .and_then(|t| t.get(p.index()))
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default();
+            let tie = if shared { " (shared)" } else { "" };
+            format!("{} {ordinal}{tie}{total}", player_name(position, p))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Result<()> {
@@ -168,6 +223,13 @@ fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Resu
         print_position(&position, multiline);
     }
     match position.outcome() {
+        Some(outcome) if position.num_players() > 2 => {
+            println!(
+                "result: {} ({})",
+                outcome.result_text(),
+                places_text(&position, outcome)
+            );
+        }
         Some(outcome) => {
             let verdict = match outcome.winner() {
                 Some(p) => format!("{} wins", player_name(&position, p)),
@@ -180,13 +242,14 @@ fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Resu
             player_name(&position, position.side_to_move())
         ),
     }
-    if let Some([first, second]) = position.totals() {
+    if let Some(totals) = position.totals() {
         let label = if position.is_over() {
             "final totals"
         } else {
             "totals if it ended now"
         };
-        println!("{label}: {first} - {second}");
+        let shown: Vec<String> = totals.iter().map(i32::to_string).collect();
+        println!("{label}: {}", shown.join(" - "));
     }
     Ok(())
 }

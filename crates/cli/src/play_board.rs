@@ -5,13 +5,13 @@
 
 use std::fmt::Write as _;
 
-use agents::AgentGame;
+use protocol::OutsideGame;
 use rules::{Game, Mnk, OanQuan, Player, Sow};
 
 /// A game `arena play` can show and take moves for.
-pub trait Board: AgentGame {
+pub trait Board: OutsideGame {
     /// How a move is typed, for the prompt's help.
-    const MOVE_HELP: &'static str;
+    fn move_help(&self) -> String;
 
     /// The position for a person, ending with a newline. `last` is the move that led here, if
     /// any; `colour` allows ANSI escapes.
@@ -42,8 +42,9 @@ fn paint(text: &str, code: &str, colour: bool) -> String {
 }
 
 impl Board for Mnk {
-    const MOVE_HELP: &'static str =
-        "a cell: column letter and row number like b2, or 0-based row,col like 1,1";
+    fn move_help(&self) -> String {
+        "a cell: column letter and row number like b2, or 0-based row,col like 1,1".into()
+    }
 
     fn draw(&self, _last: Option<Self::Move>, colour: bool) -> String {
         if !colour {
@@ -66,7 +67,7 @@ impl Board for Mnk {
                 };
                 let (mark, ink) = match self.stone(cell) {
                     Some(Player::First) => ("X", BOLD_RED),
-                    Some(Player::Second) => ("O", BOLD_BLUE),
+                    Some(_) => ("O", BOLD_BLUE),
                     None => (".", DIM),
                 };
                 let text = if line.contains(&cell) {
@@ -94,15 +95,30 @@ fn label(index: usize) -> usize {
 }
 
 impl Board for OanQuan {
-    const MOVE_HELP: &'static str = "a square label and a direction like 3P: player 1 sows \
-         squares 1-5, player 2 squares 6-10; P (or R) sows to the right along your row as \
-         drawn, T (or L) to the left";
+    fn move_help(&self) -> String {
+        let players = self.num_players();
+        if players == 2 {
+            "a square label and a direction like 3P: player 1 sows squares 1-5, player 2 squares \
+             6-10; P (or R) sows to the right along your row as drawn, T (or L) to the left"
+                .into()
+        } else {
+            format!(
+                "a square label and a direction like 3P: player 1 sows squares 1-5, player 2 \
+                 6-10, player 3 11-15{}; P (or R) sows towards higher labels (down the table as \
+                 drawn, from the last row on to the first), T (or L) towards lower",
+                if players == 4 { ", player 4 16-20" } else { "" }
+            )
+        }
+    }
 
     /// The seed's line, then the ring: player 2's squares on top, player 1's below, mandarin
     /// cell B on the left and A on the right, so that sowing goes round the drawing and `P`
     /// runs to the right along the mover's own row. The square the last move sowed from is in
     /// parentheses; a mandarin cell that still holds its piece shows a `Q`.
     fn draw(&self, last: Option<Sow>, colour: bool) -> String {
+        if self.num_players() > 2 {
+            return self.draw_table(last, colour);
+        }
         const SQUARE: usize = 5;
         let mandarin = [MANDARIN_A, MANDARIN_B]
             .map(|i| self.cell_value(i).to_string().len() + 2)
@@ -156,7 +172,8 @@ impl Board for OanQuan {
             "-".repeat(mandarin)
         );
         let blank = " ".repeat(mandarin);
-        let mut out = format!("{self}\n");
+        // The seed's own one-line notation first, labelled, then the ring.
+        let mut out = format!("seed notation: {self}\n");
         let _ = writeln!(out, " {blank} {}   player 2", labels(&top));
         let _ = writeln!(out, "{outer}");
         let _ = writeln!(
@@ -199,5 +216,55 @@ impl Board for OanQuan {
                  squares, 5 paid from their captures"
             )
         })
+    }
+}
+
+/// The drawing of a ring of three or four sides.
+trait TableDrawing {
+    fn draw_table(&self, last: Option<Sow>, colour: bool) -> String;
+}
+
+impl TableDrawing for OanQuan {
+    /// The seed's line, then one row per player in seat order: the five squares as
+    /// `label:seeds` and the mandarin cell after them (its value, `Q` while it holds its
+    /// piece), then the captures. Sowing `P` runs along a row and on to the next, from the last
+    /// row back to the first; the square the last move sowed from is in parentheses and the
+    /// player to move is marked `>`.
+    fn draw_table(&self, last: Option<Sow>, colour: bool) -> String {
+        let mut out = format!("{self}\n");
+        let to_move = (!self.is_over()).then(|| self.side_to_move());
+        for player in Player::all(self.num_players()) {
+            let squares: Vec<String> = self
+                .squares(player)
+                .iter()
+                .map(|&index| {
+                    let mv = rules::Sow::new(index as u8, rules::oanquan::Direction::Right);
+                    let label = mv.label(self.num_players() as u8);
+                    let text = format!("{label}:{}", self.seeds(index));
+                    if last.is_some_and(|mv| usize::from(mv.square) == index) {
+                        paint(&format!("({text})"), REVERSE, colour)
+                    } else {
+                        format!(" {text} ")
+                    }
+                })
+                .map(|cell| format!("{cell:>7}"))
+                .collect();
+            let mandarin = 6 * player.index() + 5;
+            let piece = if self.has_piece(mandarin) { " Q" } else { "  " };
+            let cell = paint(
+                &format!("<{}>{piece}", self.cell_value(mandarin)),
+                BOLD,
+                colour,
+            );
+            let marker = if to_move == Some(player) { ">" } else { " " };
+            let _ = writeln!(
+                out,
+                "{marker} player {} |{}| {cell:<7} captures {}",
+                player.index() + 1,
+                squares.join(""),
+                self.captures(player)
+            );
+        }
+        out
     }
 }

@@ -1,6 +1,7 @@
 //! `arena play`: a person against any agent, two people, or two agents, in the terminal.
 //!
-//! Without `--first`/`--second` a menu offers seed 004's four modes. The game itself is in
+//! Without `--first`/`--second` (and `--third`/`--fourth` for O An Quan of 3 or 4 players) a
+//! menu offers seed 004's four modes. The game itself is in
 //! `play_game`, the drawings in `play_board`, the keyboard (a thread reading stdin, so a prompt
 //! can have a deadline) in `play_keys`.
 
@@ -18,7 +19,7 @@ use crate::play_keys::{Keyboard, Typed};
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random"
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random"
 )]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro`, `mnk-5x5k4` or `oanquan`.
@@ -30,6 +31,12 @@ pub struct PlayArgs {
     /// Who moves second: `human` or an agent spec.
     #[arg(long)]
     pub second: Option<String>,
+    /// Who moves third (O An Quan for 3 or 4 players): `human` or an agent spec.
+    #[arg(long)]
+    pub third: Option<String>,
+    /// Who moves fourth (O An Quan for 4 players): `human` or an agent spec.
+    #[arg(long)]
+    pub fourth: Option<String>,
     /// The seed of the agents' random number generators (each side has its own stream).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -53,32 +60,39 @@ pub fn play(args: PlayArgs) -> Result<()> {
         .delay
         .map(|s| seconds(s, "--delay", true))
         .transpose()?;
-    let first = args
-        .first
-        .as_deref()
-        .map(|text| seat(text, "--first", &variant))
-        .transpose()?;
-    let second = args
-        .second
-        .as_deref()
-        .map(|text| seat(text, "--second", &variant))
-        .transpose()?;
+    let players = variant.players();
+    let options = [
+        ("--first", &args.first),
+        ("--second", &args.second),
+        ("--third", &args.third),
+        ("--fourth", &args.fourth),
+    ];
+    let mut given: Vec<Option<Seat>> = Vec::with_capacity(players);
+    for (at, (option, text)) in options.iter().enumerate() {
+        match text.as_deref() {
+            Some(_) if at >= players => {
+                bail!(
+                    "{option}: `{variant}` has {players} seats (--first to --{})",
+                    options[players - 1].0.trim_start_matches("--")
+                );
+            }
+            Some(text) => given.push(Some(seat(text, option, &variant)?)),
+            None if at < players => given.push(None),
+            None => {}
+        }
+    }
     let screen = Screen::detect();
     let mut keys = Keyboard::spawn();
-    let seats = match (first, second) {
-        (Some(first), Some(second)) => [first, second],
-        (Some(given), None) => {
-            let other = counterpart(&given, &variant);
-            [given, other]
-        }
-        (None, Some(given)) => {
-            let other = counterpart(&given, &variant);
-            [other, given]
-        }
-        (None, None) => match menu(&variant, &mut keys, &screen)? {
+    let seats = if given.iter().all(Option::is_none) {
+        match menu(&variant, &mut keys, &screen)? {
             Some(seats) => seats,
-            None => return Ok(()),
-        },
+            None => bail!(
+                "the input ended before a mode was chosen: type 1, 2, 3 or 4 at the menu, or \
+                 name the sides, like `arena play {variant} --first human --second random`"
+            ),
+        }
+    } else {
+        fill_seats(given, &variant)
     };
     let agents_only = !seats.contains(&Seat::Human);
     let delay = delay.unwrap_or(if agents_only && screen.terminal {
@@ -121,17 +135,33 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
     let spec: AgentSpec = text
         .parse()
         .with_context(|| format!("{option} `{text}`: expected `human` or an agent spec"))?;
-    agents::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    protocol::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    // An outside agent is started, asked for this variant and stopped before the game, so
+    // that a command that cannot start is said at once.
+    protocol::preflight(
+        &spec,
+        std::slice::from_ref(variant),
+        protocol::Stderr::Discard,
+    )
+    .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))
 }
 
-/// The other side when only one is given: the strong agent against a person, a person
-/// against an agent.
-fn counterpart(given: &Seat, variant: &Variant) -> Seat {
-    match given {
-        Seat::Human => Seat::Agent(hard_spec(variant)),
-        Seat::Agent(_) => Seat::Human,
-    }
+/// The seats not given on the command line: with a person at the table, the strong agent;
+/// with agents only, a person in the first free seat (and the strong agent in the others).
+fn fill_seats(given: Vec<Option<Seat>>, variant: &Variant) -> Vec<Seat> {
+    let mut person_seated = given.contains(&Some(Seat::Human));
+    given
+        .into_iter()
+        .map(|seat| match seat {
+            Some(seat) => seat,
+            None if !person_seated => {
+                person_seated = true;
+                Seat::Human
+            }
+            None => Seat::Agent(hard_spec(variant)),
+        })
+        .collect()
 }
 
 /// The menu's "hard" agent, also the one that answers `hint`: strong, and quick enough to
@@ -146,7 +176,9 @@ pub fn hard_spec(variant: &Variant) -> AgentSpec {
         Variant::Mnk(config) if config.cells() <= 64 => "alphabeta:nodes=600000",
         Variant::Mnk(_) => "alphabeta:nodes=300000",
         // Depth 12 or more in under a second; it beats greedy2 by about 20 seeds a game.
-        Variant::OanQuan(_) => "alphabeta:nodes=1000000",
+        Variant::OanQuan(rules) if rules.players == 2 => "alphabeta:nodes=1000000",
+        // Three or four players: UCT with a reward per seat, well under a second a move.
+        Variant::OanQuan(_) => "mcts:iterations=5000",
     };
     text.parse().expect("a fixed spec parses")
 }
@@ -161,15 +193,23 @@ pub fn easy_spec(variant: &Variant) -> AgentSpec {
     text.parse().expect("a fixed spec parses")
 }
 
-/// Seed 004's menu: the four modes, and for a person against an agent who moves first.
-/// `None` when stdin ends before a choice.
-fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Option<[Seat; 2]>> {
+/// Seed 004's menu: the four modes, and for a person against agents which seat the person
+/// takes. `None` when stdin ends before a choice (the caller says so and exits non-zero).
+fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Option<Vec<Seat>>> {
     let (easy, hard) = (easy_spec(variant), hard_spec(variant));
+    let players = variant.players();
     screen.say(format!("{variant}: choose a mode"))?;
-    screen.say("  1. Player vs Player")?;
-    screen.say(format!("  2. Player vs AI (easy: {easy})"))?;
-    screen.say(format!("  3. Player vs AI (hard: {hard})"))?;
-    screen.say(format!("  4. AI vs AI demo ({hard} against itself)"))?;
+    if players == 2 {
+        screen.say("  1. Player vs Player")?;
+        screen.say(format!("  2. Player vs AI (easy: {easy})"))?;
+        screen.say(format!("  3. Player vs AI (hard: {hard})"))?;
+        screen.say(format!("  4. AI vs AI demo ({hard} against itself)"))?;
+    } else {
+        screen.say(format!("  1. {players} players at one keyboard"))?;
+        screen.say(format!("  2. Player vs AIs (easy: {easy})"))?;
+        screen.say(format!("  3. Player vs AIs (hard: {hard})"))?;
+        screen.say(format!("  4. AI demo ({hard} in every seat)"))?;
+    }
     let mode = loop {
         screen.prompt("mode [1-4]: ")?;
         let Typed::Line(line) = screen.answer(keys, None, |_| {})? else {
@@ -180,26 +220,46 @@ fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Optio
             "2" => break 2,
             "3" => break 3,
             "4" => break 4,
+            "" => screen.say("refused: an empty line is not a mode; type 1, 2, 3 or 4")?,
             other => screen.say(format!(
                 "refused: `{other}` is not a mode; type 1, 2, 3 or 4"
             ))?,
         }
     };
     let agent = match mode {
-        1 => return Ok(Some([Seat::Human, Seat::Human])),
+        1 => return Ok(Some(vec![Seat::Human; players])),
         2 => Seat::Agent(easy),
         3 => Seat::Agent(hard.clone()),
-        _ => return Ok(Some([Seat::Agent(hard.clone()), Seat::Agent(hard)])),
+        _ => return Ok(Some(vec![Seat::Agent(hard); players])),
+    };
+    let with_person_at = |seat: usize| {
+        let mut seats = vec![agent.clone(); players];
+        seats[seat] = Seat::Human;
+        Some(seats)
     };
     loop {
-        screen.prompt("do you move first? [Y/n]: ")?;
+        if players == 2 {
+            screen.prompt("do you move first? [Y/n]: ")?;
+        } else {
+            screen.prompt(&format!(
+                "which seat do you take? [1-{players}, 1 moves first]: "
+            ))?;
+        }
         let Typed::Line(line) = screen.answer(keys, None, |_| {})? else {
             return Ok(None);
         };
-        match line.trim().to_lowercase().as_str() {
-            "" | "y" | "yes" => return Ok(Some([Seat::Human, agent])),
-            "n" | "no" => return Ok(Some([agent, Seat::Human])),
-            other => screen.say(format!("refused: `{other}`: answer y or n"))?,
+        let answer = line.trim().to_lowercase();
+        match (players, answer.as_str()) {
+            (2, "" | "y" | "yes") => return Ok(with_person_at(0)),
+            (2, "n" | "no") => return Ok(with_person_at(1)),
+            (2, other) => screen.say(format!("refused: `{other}`: answer y or n"))?,
+            (_, "") => return Ok(with_person_at(0)),
+            (_, other) => match other.parse::<usize>() {
+                Ok(seat) if (1..=players).contains(&seat) => return Ok(with_person_at(seat - 1)),
+                _ => screen.say(format!(
+                    "refused: `{other}`: answer a seat from 1 to {players}"
+                ))?,
+            },
         }
     }
 }

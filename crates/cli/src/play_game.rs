@@ -10,7 +10,7 @@ use anyhow::Result;
 use rand::SeedableRng;
 use rules::{Game, MoveList, Outcome, Player};
 
-use crate::games_cmd::player_name;
+use crate::games_cmd::{places_text, player_name};
 use crate::play_board::Board;
 use crate::play_keys::{Keyboard, Typed};
 
@@ -26,8 +26,8 @@ pub enum Seat {
 /// Everything about a sitting that is not the game itself.
 #[derive(Clone, Debug)]
 pub struct Table {
-    /// The first and the second player.
-    pub seats: [Seat; 2],
+    /// Who sits in each seat, in turn order (two, or three or four for O An Quan).
+    pub seats: Vec<Seat>,
     /// The seed of the agents' random number generators.
     pub seed: u64,
     /// The time a person has for each move.
@@ -134,11 +134,15 @@ impl<G: Board> Match<G> {
     }
 
     fn moves_text(&self) -> String {
+        self.moves().join(" ")
+    }
+
+    /// The moves from the start in the game's notation.
+    fn moves(&self) -> Vec<String> {
         self.history
             .iter()
             .map(|ply| ply.before.format_move(ply.mv))
-            .collect::<Vec<_>>()
-            .join(" ")
+            .collect()
     }
 }
 
@@ -174,21 +178,21 @@ struct Thought<M> {
 /// The session: games between the table's seats from `start`, until the players leave or
 /// decline another game.
 pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Screen) -> Result<()> {
-    let mut sides = Vec::with_capacity(2);
-    for (seat, player) in table.seats.iter().zip([Player::First, Player::Second]) {
+    let players = start.num_players();
+    let mut sides = Vec::with_capacity(players);
+    for (seat, player) in table.seats.iter().zip(Player::all(players)) {
         sides.push(match seat {
             Seat::Human => Side::Human,
             Seat::Agent(spec) => Side::Agent(Box::new(AgentSide {
                 spec: spec.clone(),
-                agent: agents::build::<G>(spec)?,
+                agent: protocol::build_for::<G>(spec, players)?,
                 rng: arena::play::agent_rng(table.seed, player),
             })),
         });
     }
-    let names = [
-        side_name(start, table, Player::First),
-        side_name(start, table, Player::Second),
-    ];
+    let names: Vec<String> = Player::all(players)
+        .map(|player| side_name(start, table, player))
+        .collect();
     let mut hint: Option<(Box<dyn Agent<G>>, AgentRng)> = None;
     loop {
         let mut game = Match {
@@ -241,23 +245,17 @@ fn side_name<G: Board>(start: &G, table: &Table, player: Player) -> String {
 }
 
 /// The head of a game: who plays whom, how to type a move, the empty board.
-fn announce<G: Board>(
-    start: &G,
-    table: &Table,
-    names: &[String; 2],
-    screen: &Screen,
-) -> Result<()> {
+fn announce<G: Board>(start: &G, table: &Table, names: &[String], screen: &Screen) -> Result<()> {
     screen.say(format!(
-        "{}: {} against {}, seed {}",
+        "{}: {}, seed {}",
         start.variant(),
-        names[0],
-        names[1],
+        names.join(" against "),
         table.seed
     ))?;
     if table.seats.contains(&Seat::Human) {
         screen.say(format!(
             "type a move ({}), or help for the commands",
-            G::MOVE_HELP
+            start.move_help()
         ))?;
     }
     screen.prompt(&start.draw(None, screen.colour))
@@ -268,7 +266,7 @@ fn play_on<G: Board>(
     game: &mut Match<G>,
     table: &Table,
     sides: &mut [Side<G>],
-    names: &[String; 2],
+    names: &[String],
     hint: &mut Option<(Box<dyn Agent<G>>, AgentRng)>,
     keys: &mut Keyboard,
     screen: &Screen,
@@ -307,7 +305,7 @@ fn play_on<G: Board>(
             Side::Agent(side) => {
                 let AgentSide { spec, agent, rng } = side.as_mut();
                 let thinking = format!("{name} is thinking");
-                let answer = think(agent.as_mut(), rng, &game.position, &thinking, screen)?;
+                let answer = think(agent.as_mut(), rng, game, &thinking, screen)?;
                 match answer {
                     Err(fault) => return Ok(Verdict::Fault(mover, fault)),
                     Ok(thought) if !game.position.is_legal(thought.choice.mv) => {
@@ -351,13 +349,16 @@ fn play<G: Board>(game: &mut Match<G>, mv: G::Move, by_human: bool) {
 fn finish<G: Board>(
     game: &Match<G>,
     verdict: Verdict,
-    names: &[String; 2],
+    names: &[String],
     screen: &Screen,
 ) -> Result<bool> {
     let position = &game.position;
-    let winner_text = |outcome: Outcome| match outcome.winner() {
-        Some(p) => format!("{} wins", names[p.index()]),
-        None => "draw".to_string(),
+    let winner_text = |outcome: Outcome| match outcome {
+        Outcome::Ranked(_) => places_text(position, outcome),
+        _ => match outcome.winner() {
+            Some(p) => format!("{} wins", names[p.index()]),
+            None => "draw".to_string(),
+        },
     };
     let result = |outcome: Outcome, why: String| {
         let text = format!("result: {} {}", outcome.result_text(), why);
@@ -384,7 +385,7 @@ fn finish<G: Board>(
             true
         }
         Verdict::TimeUp(loser) => {
-            let outcome = Outcome::Win(loser.opponent());
+            let outcome = arena::play::forfeit_outcome(position, loser);
             screen.say(format!(
                 "time is up: {} loses on time",
                 names[loser.index()]
@@ -393,7 +394,7 @@ fn finish<G: Board>(
             true
         }
         Verdict::Fault(loser, fault) => {
-            let outcome = Outcome::Win(loser.opponent());
+            let outcome = arena::play::forfeit_outcome(position, loser);
             screen.say(result(
                 outcome,
                 format!(
@@ -412,16 +413,18 @@ fn finish<G: Board>(
             false
         }
     };
-    if let Some([first, second]) = position.totals() {
+    if let Some(totals) = position.totals() {
         let label = if position.is_over() {
             "final totals"
         } else {
             "totals if it ended now"
         };
-        screen.say(format!(
-            "{label}: {} {first}, {} {second}",
-            names[0], names[1]
-        ))?;
+        let each: Vec<String> = names
+            .iter()
+            .zip(&totals)
+            .map(|(name, total)| format!("{name} {total}"))
+            .collect();
+        screen.say(format!("{label}: {}", each.join(", ")))?;
     }
     let moves = game.moves_text();
     if moves.is_empty() {
@@ -485,12 +488,12 @@ fn human_turn<G: Board>(
             "" => {}
             "quit" | "exit" | "q" => return Ok(HumanTurn::Quit),
             "help" | "?" | "h" => {
-                let undo = if humans == 2 {
+                let undo = if humans >= 2 {
                     "take back the last move"
                 } else {
                     "take back your last move and the reply to it"
                 };
-                screen.say(format!("a move: {}", G::MOVE_HELP))?;
+                screen.say(format!("a move: {}", game.position.move_help()))?;
                 screen.say(format!(
                     "commands: undo ({undo}), hint (what {} would play), moves (the legal \
                      moves), quit (leave the game), help",
@@ -514,10 +517,13 @@ fn human_turn<G: Board>(
             "hint" => {
                 let (agent, rng) = match hint {
                     Some(built) => built,
-                    None => hint.insert((agents::build::<G>(&table.hint)?, hint_rng(table.seed))),
+                    None => hint.insert((
+                        protocol::build_for::<G>(&table.hint, table.seats.len())?,
+                        hint_rng(table.seed, table.seats.len()),
+                    )),
                 };
                 let thinking = format!("{} is thinking", table.hint);
-                match think(agent.as_mut(), rng, &game.position, &thinking, screen)? {
+                match think(agent.as_mut(), rng, game, &thinking, screen)? {
                     Ok(thought) => {
                         let stats = &thought.choice.stats;
                         let why = stats.reason.as_deref().unwrap_or("its best move");
@@ -555,10 +561,11 @@ fn take_back<G: Board>(game: &mut Match<G>, screen: &Screen) -> Result<bool> {
     Ok(true)
 }
 
-/// The hint agent's RNG: a stream of the table's seed apart from both players' (1 and 2).
-fn hint_rng(seed: u64) -> AgentRng {
+/// The hint agent's RNG: a stream of the table's seed apart from every player's (1 to
+/// `players`): stream 3 at a table of two.
+fn hint_rng(seed: u64, players: usize) -> AgentRng {
     let mut rng = AgentRng::seed_from_u64(seed);
-    rng.set_stream(3);
+    rng.set_stream(players as u64 + 1);
     rng
 }
 
@@ -567,7 +574,7 @@ fn hint_rng(seed: u64) -> AgentRng {
 fn think<G: Board>(
     agent: &mut dyn Agent<G>,
     rng: &mut AgentRng,
-    position: &G,
+    game: &Match<G>,
     message: &str,
     screen: &Screen,
 ) -> Result<std::result::Result<Thought<G::Move>, String>> {
@@ -577,8 +584,10 @@ fn think<G: Board>(
         bar.enable_steady_tick(Duration::from_millis(100));
         bar
     });
+    let moves = game.moves();
     let clock = Instant::now();
-    let answer = arena::play::choose_quietly(agent, position, &mut Context::new(rng));
+    let mut ctx = Context::new(rng).with_moves(&moves);
+    let answer = arena::play::choose_quietly(agent, &game.position, &mut ctx);
     let elapsed = clock.elapsed();
     if let Some(bar) = spinner {
         bar.finish_and_clear();

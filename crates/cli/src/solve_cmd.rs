@@ -12,6 +12,7 @@ use agents::threats;
 use agents::{AgentGame, AgentRng, AgentSpec, Context as AgentContext};
 use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
+use protocol::{OutsideGame, Roster};
 use rand::SeedableRng;
 use rules::{Game, Mnk, Outcome, Player, Variant};
 
@@ -130,20 +131,19 @@ fn position_after<G: Game>(start: G, moves: &str) -> Result<G> {
 }
 
 /// The player's name in the game's own words.
-fn player_name<G: AgentGame>(player: Player) -> &'static str {
-    match (G::FAMILY, player) {
-        (agents::Family::Mnk, Player::First) => "X (first player)",
-        (agents::Family::Mnk, Player::Second) => "O (second player)",
-        (_, Player::First) => "player 1 (first player)",
-        (_, Player::Second) => "player 2 (second player)",
+fn player_name<G: AgentGame>(player: Player) -> String {
+    match (G::FAMILY, player.index()) {
+        (agents::Family::Mnk, 0) => "X (first player)".into(),
+        (agents::Family::Mnk, _) => "O (second player)".into(),
+        (_, seat) => format!("player {} ({} player)", seat + 1, player.name()),
     }
 }
 
-fn describe_outcome(outcome: Outcome) -> &'static str {
+fn describe_outcome(outcome: Outcome) -> String {
     match outcome {
-        Outcome::Win(Player::First) => "first player wins",
-        Outcome::Win(Player::Second) => "second player wins",
-        Outcome::Draw => "draw",
+        Outcome::Win(player) => format!("{} player wins", player.name()),
+        Outcome::Draw => "draw".into(),
+        Outcome::Ranked(ranking) => format!("places {}", Outcome::Ranked(ranking).result_text()),
     }
 }
 
@@ -173,9 +173,21 @@ pub fn analyze(args: AnalyzeArgs) -> Result<()> {
     }
 }
 
-fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
-    let position = position_after(start, &args.moves)?;
-    let mut agent = agents::build::<G>(spec).with_context(|| format!("agent `{spec}`"))?;
+fn analyze_game<G: OutsideGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
+    let position = position_after(start.clone(), &args.moves)?;
+    // An outside agent's stderr shows here: a person is watching its answer.
+    let roster = Roster::new().with_inherited_stderr();
+    let mut agent = roster
+        .build_for::<G>("agent", spec, start.num_players())
+        .with_context(|| format!("agent `{spec}`"))?;
+    // The moves in the game's own notation (the command line may say `1,1` for `b2`).
+    let mut moves = Vec::new();
+    let mut replay = start;
+    for text in args.moves.split_whitespace() {
+        let mv = replay.parse_move(text)?;
+        moves.push(replay.format_move(mv));
+        replay.play_unchecked(mv);
+    }
     if let Some(outcome) = position.outcome() {
         bail!(
             "the game is over after these moves ({}): there is nothing to choose",
@@ -186,7 +198,10 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
     let mut rng = AgentRng::seed_from_u64(args.seed);
     let started = Instant::now();
     let choice = agent
-        .choose(&position, &mut AgentContext::new(&mut rng))
+        .choose(
+            &position,
+            &mut AgentContext::new(&mut rng).with_moves(&moves),
+        )
         .map_err(|error| anyhow!("agent `{spec}` gave no move: {error}"))?;
     let elapsed = started.elapsed();
     if !position.is_legal(choice.mv) {
@@ -200,13 +215,23 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
         println!("depth: {depth}");
     }
     if let Some(score) = stats.score {
-        println!("score: {score}");
+        println!("score: {}", score_text(score));
     }
     if let Some(reason) = &stats.reason {
         println!("reason: {reason}");
     }
     println!("time: {:.3} s", elapsed.as_secs_f64());
     Ok(())
+}
+
+/// A search score as people read it: whole numbers as they are (alpha-beta's evaluation),
+/// fractions (MCTS's mean reward, a win rate) to three decimals.
+fn score_text(score: f64) -> String {
+    if score.fract() == 0.0 && score.abs() < 1e15 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.3}")
+    }
 }
 
 /// `arena solve`: prints the position, the method and the time limit, then (with progress on
@@ -216,6 +241,16 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
 pub fn solve(args: SolveArgs) -> Result<()> {
     if !(1..=65536).contains(&args.tt_mb) {
         bail!("--tt-mb {}: the table takes 1 to 65536 MiB", args.tt_mb);
+    }
+    if let Some(machine) = agents::memory::machine()
+        && (args.tt_mb as u64) << 20 > machine.total
+    {
+        bail!(
+            "--tt-mb {}: more than this machine's memory ({}); give at most {}",
+            args.tt_mb,
+            agents::memory::machine_text(),
+            machine.available >> 20
+        );
     }
     let time = if args.time_limit == 0.0 {
         None
@@ -408,8 +443,8 @@ fn solve_game<G: AgentGame>(
             };
             format!("{depth}{}", nodes_and_memory(m, started.elapsed()))
         },
-        || agents::solve::solve(&position, limits),
-    );
+        || agents::solve::try_solve(&position, limits),
+    )?;
     let mover = player_name::<G>(solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {

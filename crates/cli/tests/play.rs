@@ -440,9 +440,32 @@ fn the_end_of_input_ends_the_game_cleanly() {
         ],
     );
 
-    let output = play(&["caro"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stdout(&output).ends_with("mode [1-4]: \n"));
+    // The menu needs a choice: input that ends before one (empty, or an empty line) is an
+    // error that says what to type, not a silent success.
+    for input in ["", "\n"] {
+        let output = play(&["caro"], input);
+        assert!(!output.status.success(), "{input:?}: {}", stdout(&output));
+        let error = stderr(&output);
+        assert!(
+            error.contains("the input ended before a mode was chosen: type 1, 2, 3 or 4"),
+            "{input:?}: {error}"
+        );
+        assert!(
+            error.contains("arena play mnk-15x15k5-caro --first human"),
+            "{error}"
+        );
+        assert!(
+            stdout(&output).ends_with("mode [1-4]: \n"),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let output = play(&["caro"], "\n");
+    assert!(
+        stdout(&output).contains("refused: an empty line is not a mode; type 1, 2, 3 or 4"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]

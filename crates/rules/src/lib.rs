@@ -3,11 +3,12 @@
 //!
 //! A game is a small `Clone` value. [`Game::play_unchecked`] changes it in place; the copy-make
 //! [`Game::play`] checks the move and returns the next position. Legal moves go into a
-//! caller's [`MoveList`], so generating them never allocates. Outcomes are absolute: a
-//! [`Player`] wins, or the game is drawn.
+//! caller's [`MoveList`], so generating them never allocates. Outcomes are absolute: in a
+//! two-player game a [`Player`] wins or the game is drawn; a game of three or four players
+//! (O An Quan for 3 and 4) ends with a [`Ranking`] of the seats.
 //!
 //! A [`Variant`] names a game and its parameters in one text form used everywhere (CLI,
-//! experiment files, CSV): `mnk-15x15k5-caro`, `oanquan-stop`.
+//! experiment files, CSV): `mnk-15x15k5-caro`, `oanquan-stop`, `oanquan-3p`.
 //!
 //! ```
 //! use rules::{Game, Mnk, Outcome, Player};
@@ -41,77 +42,264 @@ pub const MAX_MOVES: usize = 19 * 19;
 /// A list of moves on the stack, large enough for any position of any game.
 pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 
-/// One of the two players. `First` moves first (X in m,n,k games, player 1 in O An Quan).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Player {
-    /// The player who makes the first move.
-    First,
-    /// The player who makes the second move.
-    Second,
-}
+/// The most players any game here seats: O An Quan for 4.
+pub const MAX_PLAYERS: usize = 4;
 
+/// A seat at the table, from 0 in turn order. `First` moves first (X in m,n,k games, player 1
+/// in O An Quan); two-player games use only `First` and `Second`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Player(u8);
+
+#[allow(non_upper_case_globals)]
 impl Player {
-    /// The other player.
+    /// The player who makes the first move (seat 0).
+    pub const First: Player = Player(0);
+    /// The player who makes the second move (seat 1).
+    pub const Second: Player = Player(1);
+
+    /// Seat `index` (0-based).
+    ///
+    /// # Panics
+    /// If `index` is not below [`MAX_PLAYERS`].
+    #[inline]
+    pub const fn seat(index: usize) -> Player {
+        assert!(index < MAX_PLAYERS, "no such seat");
+        Player(index as u8)
+    }
+
+    /// The other player of a two-player game.
     #[inline]
     pub const fn opponent(self) -> Player {
-        match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
+        Player(self.0 ^ 1)
+    }
+
+    /// The seat after this one round a table of `players`.
+    #[inline]
+    pub const fn next(self, players: usize) -> Player {
+        if self.0 as usize + 1 >= players {
+            Player(0)
+        } else {
+            Player(self.0 + 1)
         }
     }
 
-    /// 0 for `First`, 1 for `Second`: an index into per-player arrays.
+    /// The 0-based seat: an index into per-player arrays.
     #[inline]
     pub const fn index(self) -> usize {
-        self as usize
+        self.0 as usize
+    }
+
+    /// The seats of a table of `players`, in turn order.
+    pub fn all(players: usize) -> impl Iterator<Item = Player> {
+        (0..players.min(MAX_PLAYERS)).map(Player::seat)
+    }
+
+    /// The seat's name: `first`, `second`, `third`, `fourth`.
+    pub const fn name(self) -> &'static str {
+        match self.0 {
+            0 => "first",
+            1 => "second",
+            2 => "third",
+            _ => "fourth",
+        }
+    }
+}
+
+impl fmt::Debug for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.0 {
+            0 => "First",
+            1 => "Second",
+            2 => "Third",
+            _ => "Fourth",
+        })
     }
 }
 
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::First => "first",
-            Player::Second => "second",
+        f.write_str(self.name())
+    }
+}
+
+/// The places of a game of three or more players: 1 for the best, equal places for equal
+/// totals (totals 30, 30, 20 give places 1, 1, 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ranking {
+    places: [u8; MAX_PLAYERS],
+    players: u8,
+}
+
+impl Ranking {
+    /// The ranking by `totals` (one per seat, higher is better).
+    ///
+    /// # Panics
+    /// If there are more totals than [`MAX_PLAYERS`].
+    pub fn from_totals(totals: &[i32]) -> Ranking {
+        assert!(totals.len() <= MAX_PLAYERS, "too many seats");
+        let mut places = [0u8; MAX_PLAYERS];
+        for (seat, &total) in totals.iter().enumerate() {
+            places[seat] = 1 + totals.iter().filter(|&&other| other > total).count() as u8;
+        }
+        Ranking {
+            places,
+            players: totals.len() as u8,
+        }
+    }
+
+    /// The ranking when `loser` forfeits: it alone takes the last place, and the others are
+    /// placed among themselves by `totals`.
+    pub fn forfeit(totals: &[i32], loser: Player) -> Ranking {
+        let mut adjusted: ArrayVec<i32, MAX_PLAYERS> = totals.iter().copied().collect();
+        if let Some(total) = adjusted.get_mut(loser.index()) {
+            *total = i32::MIN;
+        }
+        Ranking::from_totals(&adjusted)
+    }
+
+    /// Rebuilds a ranking from places (1-based, one per seat), as records write them.
+    /// `None` unless there are 3 to [`MAX_PLAYERS`] places, each from 1 to their count, and
+    /// they are consistent (a place p is shared by exactly the seats after p - 1 better ones).
+    pub fn from_places(places: &[u8]) -> Option<Ranking> {
+        if !(3..=MAX_PLAYERS).contains(&places.len()) {
+            return None;
+        }
+        let mut array = [0u8; MAX_PLAYERS];
+        for (seat, &place) in places.iter().enumerate() {
+            let better = places.iter().filter(|&&other| other < place).count();
+            if place as usize != better + 1 {
+                return None;
+            }
+            array[seat] = place;
+        }
+        Some(Ranking {
+            places: array,
+            players: places.len() as u8,
         })
+    }
+
+    /// The number of players ranked.
+    pub fn players(&self) -> usize {
+        usize::from(self.players)
+    }
+
+    /// The place of `seat`, from 1.
+    pub fn place(&self, seat: Player) -> u8 {
+        self.places[seat.index()]
+    }
+
+    /// The places of every seat, in seat order.
+    pub fn places(&self) -> &[u8] {
+        &self.places[..self.players()]
     }
 }
 
 /// How a finished game ended, independent of whose turn it is.
+///
+/// `Win` and `Draw` are the outcomes of two-player games; `Ranked` is the outcome of every
+/// game of three or more players (even one with a single winner).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
-    /// The given player won.
+    /// The given player won (two players).
     Win(Player),
-    /// Nobody won.
+    /// Nobody won (two players).
     Draw,
+    /// The places of three or more players.
+    Ranked(Ranking),
 }
 
 impl Outcome {
-    /// The score of `player` in this outcome: 1 for a win, 0.5 for a draw, 0 for a loss.
+    /// The score of `player` in this outcome, from 0 to 1: the share of the opponents it
+    /// placed above, ties counting half. For two players: 1 for a win, 0.5 for a draw, 0 for
+    /// a loss.
     pub fn score(self, player: Player) -> f64 {
         match self {
             Outcome::Win(p) if p == player => 1.0,
             Outcome::Win(_) => 0.0,
             Outcome::Draw => 0.5,
+            Outcome::Ranked(ranking) => {
+                let mine = ranking.place(player);
+                let (mut points, mut others) = (0.0, 0.0);
+                for (seat, &place) in ranking.places().iter().enumerate() {
+                    if seat == player.index() {
+                        continue;
+                    }
+                    others += 1.0;
+                    points += match place.cmp(&mine) {
+                        std::cmp::Ordering::Greater => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Less => 0.0,
+                    };
+                }
+                if others > 0.0 { points / others } else { 0.5 }
+            }
         }
     }
 
-    /// The winner, if any.
+    /// The place of `player`, from 1: a two-player win is places 1 and 2, a draw 1 and 1.
+    pub fn place(self, player: Player) -> u8 {
+        match self {
+            Outcome::Win(p) if p == player => 1,
+            Outcome::Win(_) => 2,
+            Outcome::Draw => 1,
+            Outcome::Ranked(ranking) => ranking.place(player),
+        }
+    }
+
+    /// The winner, if one player alone took the first place.
     pub fn winner(self) -> Option<Player> {
         match self {
             Outcome::Win(p) => Some(p),
             Outcome::Draw => None,
+            Outcome::Ranked(ranking) => {
+                let mut firsts = ranking
+                    .places()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, place)| **place == 1);
+                match (firsts.next(), firsts.next()) {
+                    (Some((seat, _)), None) => Some(Player::seat(seat)),
+                    _ => None,
+                }
+            }
         }
     }
 
-    /// The result in the first player's view, as tournament records write it: `1-0`, `0-1`, `1/2-1/2`.
-    pub fn result_text(self) -> &'static str {
+    /// The result as tournament records write it: `1-0`, `0-1`, `1/2-1/2` from the first
+    /// player's view for two players; the places of the seats in order, `1-3-2`, for more.
+    pub fn result_text(self) -> std::borrow::Cow<'static, str> {
         match self {
-            Outcome::Win(Player::First) => "1-0",
-            Outcome::Win(Player::Second) => "0-1",
-            Outcome::Draw => "1/2-1/2",
+            Outcome::Win(p) if p == Player::First => "1-0".into(),
+            Outcome::Win(_) => "0-1".into(),
+            Outcome::Draw => "1/2-1/2".into(),
+            Outcome::Ranked(ranking) => ranking
+                .places()
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join("-")
+                .into(),
+        }
+    }
+
+    /// Reads [`Outcome::result_text`] back for a game of `players` seats.
+    pub fn parse_result(text: &str, players: usize) -> Option<Outcome> {
+        match (players, text) {
+            (2, "1-0") => Some(Outcome::Win(Player::First)),
+            (2, "0-1") => Some(Outcome::Win(Player::Second)),
+            (2, "1/2-1/2") => Some(Outcome::Draw),
+            (2, _) => None,
+            _ => {
+                let places: Option<Vec<u8>> = text.split('-').map(|p| p.parse().ok()).collect();
+                let ranking = Ranking::from_places(&places?)?;
+                (ranking.players() == players).then_some(Outcome::Ranked(ranking))
+            }
         }
     }
 }
+
+/// Final totals per seat, for games that score points.
+pub type Totals = ArrayVec<i32, MAX_PLAYERS>;
 
 /// Why a move text or a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -149,7 +337,7 @@ pub enum MoveError {
     },
 }
 
-/// A two-player, perfect-information, deterministic game.
+/// A perfect-information, deterministic game of two or more players taking turns.
 ///
 /// Required methods are the primitives; the rest are built on them. Implementations keep
 /// `play_unchecked` and `legal_moves` free of allocation: agents call them millions of times.
@@ -162,6 +350,13 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
 
     /// The player to move. After the end, the player who would have moved next.
     fn side_to_move(&self) -> Player;
+
+    /// The number of players (seats 0 to `num_players() - 1`, moving in that order). 2 for
+    /// m,n,k games and the canonical O An Quan.
+    #[inline]
+    fn num_players(&self) -> usize {
+        2
+    }
 
     /// The number of plies (moves by either player) played since the start.
     fn ply(&self) -> u32;
@@ -187,12 +382,12 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     fn format_move(&self, mv: Self::Move) -> String;
 
     /// The outcome the game's rule gives when a ply cap stops it before its end
-    /// (m,n,k: a draw; O An Quan: the higher final total wins).
+    /// (m,n,k: a draw; O An Quan: the final totals rank the players).
     fn adjudicate(&self) -> Outcome;
 
-    /// Final totals `[first, second]` for games that score points (O An Quan), counted as if
-    /// the game ended now; `None` for games without scores.
-    fn totals(&self) -> Option<[i32; 2]> {
+    /// Final totals per seat for games that score points (O An Quan), counted as if the game
+    /// ended now; `None` for games without scores.
+    fn totals(&self) -> Option<Totals> {
         None
     }
 

@@ -820,7 +820,7 @@ impl fmt::Display for Mnk {
                 let cell = config.cell(row, col).expect("cell on the board");
                 let mark = match self.stone(cell) {
                     Some(Player::First) => 'X',
-                    Some(Player::Second) => 'O',
+                    Some(_) => 'O',
                     None => '.',
                 };
                 if line.contains(&cell) {

@@ -1,22 +1,25 @@
 //! O An Quan (Ô ăn quan), the Vietnamese mancala, with the rules of the seed report as the
-//! canonical variant and the variant parameters of `oanquan.md`.
+//! canonical variant and the variant parameters of `oanquan.md`, for 2, 3 or 4 players
+//! (`oanquan-multi.md`).
 //!
-//! The board is a ring of 12 cells in sowing order: player 1's squares are indices 0-4
-//! (labels 1-5), mandarin cell A is index 5, player 2's squares are indices 6-10 (labels
-//! 10, 9, 8, 7, 6) and mandarin cell B is index 11. A move names one of the mover's squares
-//! and a direction relative to the mover: `3P` sows player 1's third square to the right
-//! (increasing index), `7T` sows player 2's square 7 to the left (for player 2, increasing
-//! index).
+//! The board is a ring of 6N cells in sowing order for N players: seat s owns the five squares
+//! 6s..6s+4, and 6s+5 is a mandarin cell. With two players this is the canonical ring: player
+//! 1's squares are indices 0-4 (labels 1-5), mandarin cell A is index 5, player 2's squares
+//! are indices 6-10 (labels 10, 9, 8, 7, 6) and mandarin cell B is index 11. A move names one
+//! of the mover's squares and a direction: with two players relative to the mover (`3P` sows
+//! player 1's third square to the right, increasing index; `7T` sows player 2's square 7 to the
+//! left, for player 2 increasing index); with three or four players squares are labelled
+//! 1..5N along increasing index and `P` always sows towards increasing index (`12P`, `7T`).
 
 use std::fmt;
 
-use crate::{Game, MoveError, MoveList, Outcome, Player, Variant, splitmix64};
+use crate::splitmix64;
+use crate::{Game, MAX_PLAYERS, MoveError, MoveList, Outcome, Player, Ranking, Totals, Variant};
 
-const CELLS: usize = 12;
-const MANDARIN_A: usize = 5;
-const MANDARIN_B: usize = 11;
+/// The most cells a ring has: 6 per player.
+pub const MAX_CELLS: usize = 6 * MAX_PLAYERS;
 /// Small seeds on each square at the start.
-const START_SEEDS: u16 = 5;
+const START_SEEDS: u8 = 5;
 
 /// What an empty mandarin cell does when the capture rule looks at it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -52,6 +55,8 @@ pub struct OanQuanRules {
     pub young_mandarin: u8,
     /// What an empty side does at the start of its turn (canonical `borrow`).
     pub empty_side: EmptySide,
+    /// The number of players, 2 to 4 (canonical 2): a ring of 6 cells per player.
+    pub players: u8,
 }
 
 impl Default for OanQuanRules {
@@ -61,6 +66,7 @@ impl Default for OanQuanRules {
             empty_mandarin: EmptyMandarin::Gap,
             young_mandarin: 0,
             empty_side: EmptySide::Borrow,
+            players: 2,
         }
     }
 }
@@ -71,19 +77,34 @@ impl OanQuanRules {
         OanQuan::new(self)
     }
 
-    /// The total value on the board and in captures, constant over a game:
-    /// 50 small seeds plus two mandarin pieces.
+    /// The same rules for `players` players (2 to 4).
+    pub fn with_players(mut self, players: u8) -> Self {
+        self.players = players;
+        self
+    }
+
+    /// The total value on the board and in captures, constant over a game: 25 small seeds
+    /// and one mandarin piece per player (70, 105, 140 for 2, 3, 4 players canonically).
     pub fn total_value(&self) -> i32 {
-        10 * i32::from(START_SEEDS) + 2 * i32::from(self.mandarin_value)
+        let players = i32::from(self.players);
+        5 * i32::from(START_SEEDS) * players + players * i32::from(self.mandarin_value)
+    }
+
+    /// The number of cells of the ring: 6 per player.
+    pub fn cells(&self) -> usize {
+        6 * usize::from(self.players)
     }
 }
 
 impl fmt::Display for OanQuanRules {
     /// The variant id: `oanquan`, then a suffix for each parameter that is not canonical, in
-    /// this order: `-mandarinN`, `-stop`, `-youngN`, `-end`.
+    /// this order: `-3p`/`-4p`, `-mandarinN`, `-stop`, `-youngN`, `-end`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let canonical = OanQuanRules::default();
         f.write_str("oanquan")?;
+        if self.players != canonical.players {
+            write!(f, "-{}p", self.players)?;
+        }
         if self.mandarin_value != canonical.mandarin_value {
             write!(f, "-mandarin{}", self.mandarin_value)?;
         }
@@ -100,84 +121,101 @@ impl fmt::Display for OanQuanRules {
     }
 }
 
-/// A sowing direction relative to the player who sows.
+/// A sowing direction: relative to the player who sows with two players, absolute with more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Direction {
-    /// `P` (phải, right): increasing index for player 1, decreasing for player 2.
+    /// `P` (phải, right): increasing index for player 1 of two and for every player of three
+    /// or four; decreasing for player 2 of two.
     Right,
     /// `T` (trái, left): the opposite.
     Left,
 }
 
-/// A move: sow one of the mover's squares in a direction.
+/// A move: sow one of the mover's squares in a direction. Like every move it means something
+/// only with its position: the notation (`3P`) and the sense of `P` depend on the number of
+/// players, so it is written by [`Game::format_move`] (two bytes keep move lists small).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Sow {
-    /// The ring index of the square (0-4 for player 1, 6-10 for player 2).
+    /// The ring index of the square (6s..6s+4 for seat s: 0-4 for player 1, 6-10 for player 2).
     pub square: u8,
-    /// The direction, relative to the square's owner.
+    /// The direction (see [`Direction`]).
     pub direction: Direction,
 }
 
 impl Sow {
-    /// The square's label as players type it: 1-5 for player 1, 10-6 for player 2.
-    pub fn label(self) -> u8 {
-        label_of(usize::from(self.square))
+    /// The move that sows the square at ring index `square` towards `direction`.
+    pub const fn new(square: u8, direction: Direction) -> Sow {
+        Sow { square, direction }
+    }
+
+    /// The square's label as players type it in a game of `players` players: 1-5 for player 1
+    /// and 10-6 for player 2 of two; 1..5N along the ring for three or four players.
+    pub fn label(self, players: u8) -> u8 {
+        label_of(usize::from(self.square), players)
     }
 
     /// The player who owns the square.
     pub fn player(self) -> Player {
-        if self.square < 5 {
-            Player::First
-        } else {
-            Player::Second
-        }
+        Player::seat(usize::from(self.square) / 6 % MAX_PLAYERS)
     }
 
-    /// The ring step of this sowing: +1 or -1 (as 11) modulo 12.
-    fn step(self) -> usize {
-        match (self.player(), self.direction) {
-            (Player::First, Direction::Right) | (Player::Second, Direction::Left) => 1,
-            _ => CELLS - 1,
-        }
+    /// Whether this sowing runs towards increasing ring index in a game of `players`.
+    #[inline]
+    fn forward(self, players: u8) -> bool {
+        (self.direction == Direction::Right) != (players == 2 && self.square >= 6)
     }
-}
 
-impl fmt::Display for Sow {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// The move in the notation of a game of `players` players: `3P`, `12T`.
+    pub fn text(self, players: u8) -> String {
         let letter = match self.direction {
             Direction::Right => 'P',
             Direction::Left => 'T',
         };
-        write!(f, "{}{letter}", self.label())
+        format!("{}{letter}", self.label(players))
     }
 }
 
-fn label_of(index: usize) -> u8 {
-    if index < 5 {
-        index as u8 + 1
+fn label_of(index: usize, players: u8) -> u8 {
+    if players == 2 {
+        if index < 5 {
+            index as u8 + 1
+        } else {
+            16 - index as u8
+        }
     } else {
-        16 - index as u8
+        (5 * (index / 6) + index % 6 + 1) as u8
     }
 }
 
-fn index_of(label: u8) -> usize {
-    if label <= 5 {
-        usize::from(label) - 1
+fn index_of(label: u8, players: u8) -> usize {
+    if players == 2 {
+        if label <= 5 {
+            usize::from(label) - 1
+        } else {
+            16 - usize::from(label)
+        }
     } else {
-        16 - usize::from(label)
+        let zero = usize::from(label) - 1;
+        6 * (zero / 5) + zero % 5
     }
 }
+
+/// Bit `i` set for every ring index `i` that is a mandarin cell (5, 11, 17, 23).
+const MANDARIN_CELLS: u32 = 1 << 5 | 1 << 11 | 1 << 17 | 1 << 23;
 
 #[inline]
 fn is_mandarin(index: usize) -> bool {
-    index == MANDARIN_A || index == MANDARIN_B
+    (MANDARIN_CELLS >> index) & 1 != 0
 }
 
-/// The squares of `player`, as ring indices in label order.
-fn squares(player: Player) -> [usize; 5] {
-    match player {
-        Player::First => [0, 1, 2, 3, 4],
-        Player::Second => [10, 9, 8, 7, 6],
+/// The squares of `player`, as ring indices in label order (player 2 of two: 10, 9, 8, 7, 6).
+#[inline]
+fn squares(player: Player, players: u8) -> [usize; 5] {
+    let base = 6 * player.index();
+    if players == 2 && base == 6 {
+        [10, 9, 8, 7, 6]
+    } else {
+        [base, base + 1, base + 2, base + 3, base + 4]
     }
 }
 
@@ -185,12 +223,13 @@ fn squares(player: Player) -> [usize; 5] {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct OanQuan {
     rules: OanQuanRules,
-    /// Small seeds per cell; the two mandarin cells count their seeds here too.
-    seeds: [u16; CELLS],
-    /// Whether mandarin cell A (index 0) and B (index 1) still hold their piece.
-    pieces: [bool; 2],
-    /// Captured value per player; negative after borrowing.
-    captures: [i32; 2],
+    /// Small seeds per cell (the first `6 * players`); mandarin cells count their seeds here too.
+    seeds: [u8; MAX_CELLS],
+    /// Bit `i` is set while the mandarin cell at ring index `i` (6s+5) holds its piece: one
+    /// shift tells whether any cell holds one, and all are gone when the word is 0.
+    pieces: u32,
+    /// Captured value per seat; negative after borrowing.
+    captures: [i32; MAX_PLAYERS],
     to_move: Player,
     plies: u32,
     result: Option<Outcome>,
@@ -198,42 +237,87 @@ pub struct OanQuan {
 
 impl OanQuan {
     /// The starting position: 5 seeds on each square, a piece on each mandarin cell.
+    ///
+    /// # Panics
+    /// If `rules.players` is not 2, 3 or 4 (variant ids never give another count).
     pub fn new(rules: OanQuanRules) -> Self {
-        let mut seeds = [START_SEEDS; CELLS];
-        seeds[MANDARIN_A] = 0;
-        seeds[MANDARIN_B] = 0;
+        assert!(
+            (2..=MAX_PLAYERS as u8).contains(&rules.players),
+            "O An Quan is played by 2 to 4 players"
+        );
+        let mut seeds = [0; MAX_CELLS];
+        for (index, cell) in seeds.iter_mut().enumerate().take(rules.cells()) {
+            if !is_mandarin(index) {
+                *cell = START_SEEDS;
+            }
+        }
+        let pieces = MANDARIN_CELLS & ((1u32 << rules.cells()) - 1);
         OanQuan {
             rules,
             seeds,
-            pieces: [true; 2],
-            captures: [0; 2],
+            pieces,
+            captures: [0; MAX_PLAYERS],
             to_move: Player::First,
             plies: 0,
             result: None,
         }
     }
 
-    /// A position from its parts, for tests and tools: small seeds per ring cell (mandarin
-    /// cells included), whether mandarin A and B hold their piece, the captures, and the player
-    /// to move. The ply count starts at 0; the game is over if both mandarin cells are empty.
+    /// A two-player position from its parts, for tests and tools: small seeds per ring cell
+    /// (mandarin cells included), whether mandarin A and B hold their piece, the captures, and
+    /// the player to move. The ply count starts at 0; the game is over if both mandarin cells
+    /// are empty.
+    ///
+    /// # Panics
+    /// If `rules` are not for two players, or a cell holds more than 255 seeds.
     pub fn from_parts(
         rules: OanQuanRules,
-        seeds: [u16; CELLS],
+        seeds: [u16; 12],
         pieces: [bool; 2],
         captures: [i32; 2],
         to_move: Player,
     ) -> Self {
-        let mut position = OanQuan {
-            rules,
-            seeds,
-            pieces,
-            captures,
-            to_move,
-            plies: 0,
-            result: None,
-        };
-        if position.cell_is_empty(MANDARIN_A) && position.cell_is_empty(MANDARIN_B) {
-            position.result = Some(Self::decide(position.final_totals()));
+        assert_eq!(rules.players, 2, "from_parts builds two-player positions");
+        Self::from_ring(rules, &seeds, &pieces, &captures, to_move)
+    }
+
+    /// A position of any number of players from its parts: small seeds per ring cell (6 per
+    /// player, mandarin cells included), whether each mandarin cell holds its piece, each
+    /// seat's captures, and the seat to move. The ply count starts at 0; the game is over if
+    /// every mandarin cell is empty.
+    ///
+    /// # Panics
+    /// If the lengths do not match `rules.players`, or a cell holds more than 255 seeds.
+    pub fn from_ring(
+        rules: OanQuanRules,
+        seeds: &[u16],
+        pieces: &[bool],
+        captures: &[i32],
+        to_move: Player,
+    ) -> Self {
+        let mut position = OanQuan::new(rules);
+        let players = usize::from(rules.players);
+        assert!(
+            seeds.len() == rules.cells() && pieces.len() == players && captures.len() == players,
+            "a ring of {players} players has {} cells, {players} pieces and {players} captures",
+            rules.cells()
+        );
+        assert!(
+            to_move.index() < players,
+            "no seat {to_move:?} at this table"
+        );
+        for (cell, &count) in position.seeds.iter_mut().zip(seeds) {
+            *cell = u8::try_from(count).expect("at most 255 seeds on a cell");
+        }
+        position.pieces = pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, held)| **held)
+            .fold(0, |mask, (seat, _)| mask | 1 << (6 * seat + 5));
+        position.captures[..players].copy_from_slice(captures);
+        position.to_move = to_move;
+        if position.mandarins_empty() {
+            position.result = Some(position.decide(&position.final_totals()));
         }
         position
     }
@@ -243,21 +327,29 @@ impl OanQuan {
         &self.rules
     }
 
-    /// The small seeds on ring cell `index` (0-11).
-    pub fn seeds(&self, index: usize) -> u16 {
-        self.seeds[index]
+    /// The number of cells of the ring (6 per player).
+    pub fn cells(&self) -> usize {
+        self.rules.cells()
     }
 
-    /// Whether the mandarin cell at ring index `index` (5 or 11) still holds its piece.
+    /// The small seeds on ring cell `index` (0 to `cells() - 1`).
+    pub fn seeds(&self, index: usize) -> u16 {
+        u16::from(self.seeds[index])
+    }
+
+    /// Whether ring cell `index` is a mandarin cell (6s+5).
+    pub fn is_mandarin(index: usize) -> bool {
+        is_mandarin(index)
+    }
+
+    /// Whether the mandarin cell at ring index `index` still holds its piece.
+    #[inline]
     pub fn has_piece(&self, index: usize) -> bool {
-        match index {
-            MANDARIN_A => self.pieces[0],
-            MANDARIN_B => self.pieces[1],
-            _ => false,
-        }
+        (self.pieces >> index) & 1 != 0
     }
 
     /// The value held by ring cell `index`: its seeds, plus the piece's value on a mandarin cell.
+    #[inline]
     pub fn cell_value(&self, index: usize) -> i32 {
         let piece = if self.has_piece(index) {
             i32::from(self.rules.mandarin_value)
@@ -273,22 +365,44 @@ impl OanQuan {
     }
 
     /// The seeds on `player`'s five squares.
+    #[inline]
     pub fn side_seeds(&self, player: Player) -> i32 {
-        squares(player)
-            .iter()
-            .map(|&i| i32::from(self.seeds[i]))
-            .sum()
+        self.side(player).iter().map(|&s| i32::from(s)).sum()
     }
 
-    /// The value on the board (seeds and pieces). With both captures it sums to
+    /// The five squares of `player`, in ring order. (A seat is below 4, so the compiler sees
+    /// that the slice is inside the ring and checks no bounds.)
+    #[inline]
+    fn side(&self, player: Player) -> &[u8; 5] {
+        let base = 6 * (player.index() & 3);
+        self.seeds[base..base + 5].try_into().expect("five squares")
+    }
+
+    /// The squares of `player` as ring indices, in label order.
+    pub fn squares(&self, player: Player) -> [usize; 5] {
+        squares(player, self.rules.players)
+    }
+
+    /// The value on the board (seeds and pieces). With every capture it sums to
     /// [`OanQuanRules::total_value`].
     pub fn board_value(&self) -> i32 {
-        (0..CELLS).map(|i| self.cell_value(i)).sum()
+        (0..self.cells()).map(|i| self.cell_value(i)).sum()
     }
 
     /// Whether `player` must refill an empty side before moving.
+    #[inline]
     pub fn must_refill(&self, player: Player) -> bool {
         self.side_seeds(player) == 0
+    }
+
+    /// The move sowing the square labelled `label` towards `direction` (`None` for a label
+    /// that is not on this ring).
+    pub fn sow_of(&self, label: u8, direction: Direction) -> Option<Sow> {
+        let players = self.rules.players;
+        let count = if players == 2 { 10 } else { 5 * players };
+        (1..=count)
+            .contains(&label)
+            .then(|| Sow::new(index_of(label, players) as u8, direction))
     }
 
     #[inline]
@@ -296,27 +410,22 @@ impl OanQuan {
         self.seeds[index] == 0 && !self.has_piece(index)
     }
 
-    fn piece_slot(index: usize) -> Option<usize> {
-        match index {
-            MANDARIN_A => Some(0),
-            MANDARIN_B => Some(1),
-            _ => None,
-        }
+    #[inline]
+    fn mandarins_empty(&self) -> bool {
+        self.pieces == 0 && (5..self.cells()).step_by(6).all(|i| self.seeds[i] == 0)
     }
 
     fn capture(&mut self, player: Player, index: usize) {
         self.captures[player.index()] += self.cell_value(index);
         self.seeds[index] = 0;
-        if let Some(slot) = Self::piece_slot(index) {
-            self.pieces[slot] = false;
-        }
+        self.pieces &= !(1 << index);
     }
 
     /// Whether the capture rule may take the cell at `index` (the young-mandarin rule).
     fn capturable(&self, index: usize) -> bool {
         !(is_mandarin(index)
             && self.has_piece(index)
-            && self.seeds[index] < u16::from(self.rules.young_mandarin))
+            && self.seeds[index] < self.rules.young_mandarin)
     }
 
     /// Whether `index` counts as an empty gap that opens (or continues) a capture.
@@ -326,7 +435,19 @@ impl OanQuan {
     }
 
     /// Sows from `start`, relays, and captures, as one turn of `player`.
-    fn sow(&mut self, player: Player, start: usize, step: usize) {
+    #[inline]
+    fn sow(&mut self, player: Player, start: usize, forward: bool) {
+        // One copy of the loop per ring size, so that stepping round it is a remainder by a
+        // constant, as it was when the ring always had 12 cells.
+        match self.rules.players {
+            2 => self.sow_ring::<12>(player, start, forward),
+            3 => self.sow_ring::<18>(player, start, forward),
+            _ => self.sow_ring::<24>(player, start, forward),
+        }
+    }
+
+    fn sow_ring<const CELLS: usize>(&mut self, player: Player, start: usize, forward: bool) {
+        let step = if forward { 1 } else { CELLS - 1 };
         let next = |i: usize| (i + step) % CELLS;
         let mut from = start;
         loop {
@@ -355,23 +476,66 @@ impl OanQuan {
         }
     }
 
-    fn final_totals(&self) -> [i32; 2] {
-        [Player::First, Player::Second].map(|p| self.captures[p.index()] + self.side_seeds(p))
+    fn final_totals(&self) -> Totals {
+        Player::all(usize::from(self.rules.players))
+            .map(|p| self.captures[p.index()] + self.side_seeds(p))
+            .collect()
     }
 
-    fn decide(totals: [i32; 2]) -> Outcome {
-        match totals[0].cmp(&totals[1]) {
-            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
-            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
-            std::cmp::Ordering::Equal => Outcome::Draw,
+    fn decide(&self, totals: &[i32]) -> Outcome {
+        if totals.len() == 2 {
+            match totals[0].cmp(&totals[1]) {
+                std::cmp::Ordering::Greater => Outcome::Win(Player::First),
+                std::cmp::Ordering::Less => Outcome::Win(Player::Second),
+                std::cmp::Ordering::Equal => Outcome::Draw,
+            }
+        } else {
+            Outcome::Ranked(Ranking::from_totals(totals))
         }
     }
 
-    fn move_for(&self, label: u8, direction: Direction) -> Sow {
-        Sow {
-            square: index_of(label) as u8,
-            direction,
+    /// The labels of `player`'s squares, as text for messages: `1-5`, `6-10`, `11-15`.
+    fn label_range(&self, player: Player) -> String {
+        if self.rules.players == 2 {
+            if player == Player::First {
+                "1-5"
+            } else {
+                "6-10"
+            }
+            .to_string()
+        } else {
+            let first = 5 * player.index() + 1;
+            format!("{first}-{}", first + 4)
         }
+    }
+}
+
+impl OanQuan {
+    /// [`Game::hash_key`] for a ring of `CELLS` cells and `PLAYERS` seats. Two-player keys are
+    /// those of the original 12-cell layout, bit for bit, so that transposition tables (and
+    /// the games they decide) behave exactly as before.
+    #[inline]
+    fn hash_ring<const CELLS: usize, const PLAYERS: usize>(&self) -> u64 {
+        let mut h = splitmix64(self.to_move.index() as u64);
+        for chunk in self.seeds[..CELLS].chunks(4) {
+            let word = chunk
+                .iter()
+                .fold(0u64, |acc, &s| (acc << 16) | u64::from(s));
+            h = splitmix64(h ^ word);
+        }
+        let pieces = (0..PLAYERS).fold(0u64, |acc, seat| {
+            acc | (u64::from(self.pieces >> (6 * seat + 5)) & 1) << seat
+        });
+        let mut h = splitmix64(h ^ pieces);
+        for pair in self.captures[..PLAYERS].chunks(2) {
+            let word = match *pair {
+                [a, b] => (a as u32 as u64) << 32 | (b as u32 as u64),
+                [a] => (a as u32 as u64) << 32,
+                _ => 0,
+            };
+            h = splitmix64(h ^ word);
+        }
+        h
     }
 }
 
@@ -385,6 +549,11 @@ impl Game for OanQuan {
     #[inline]
     fn side_to_move(&self) -> Player {
         self.to_move
+    }
+
+    #[inline]
+    fn num_players(&self) -> usize {
+        usize::from(self.rules.players)
     }
 
     #[inline]
@@ -402,15 +571,17 @@ impl Game for OanQuan {
         if self.result.is_some() {
             return;
         }
-        let refill = self.must_refill(self.to_move);
-        for index in squares(self.to_move) {
-            if refill || self.seeds[index] > 0 {
-                for direction in [Direction::Right, Direction::Left] {
-                    out.push(Sow {
-                        square: index as u8,
-                        direction,
-                    });
-                }
+        let side = self.side(self.to_move);
+        let refill = side.iter().all(|&s| s == 0);
+        let base = 6 * (self.to_move.index() & 3);
+        // Label order: along the ring, but player 2 of two counts its squares 6-10 backwards.
+        let backwards = self.rules.players == 2 && base == 6;
+        for k in 0..5 {
+            let at = if backwards { 4 - k } else { k };
+            if refill || side[at] > 0 {
+                let square = (base + at) as u8;
+                out.push(Sow::new(square, Direction::Right));
+                out.push(Sow::new(square, Direction::Left));
             }
         }
     }
@@ -419,52 +590,56 @@ impl Game for OanQuan {
     fn is_legal(&self, mv: Sow) -> bool {
         let index = usize::from(mv.square);
         self.result.is_none()
-            && index < CELLS
+            && index < self.cells()
             && !is_mandarin(index)
             && mv.player() == self.to_move
             && (self.seeds[index] > 0 || self.must_refill(self.to_move))
     }
 
     fn play_unchecked(&mut self, mv: Sow) {
-        debug_assert!(self.is_legal(mv), "illegal move {mv} in {self}");
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {self}");
         let player = self.to_move;
         if self.must_refill(player) {
-            for index in squares(player) {
-                self.seeds[index] = 1;
-            }
+            let base = 6 * player.index();
+            self.seeds[base..base + 5].fill(1);
             self.captures[player.index()] -= 5;
         }
-        self.sow(player, usize::from(mv.square), mv.step());
+        self.sow(
+            player,
+            usize::from(mv.square),
+            mv.forward(self.rules.players),
+        );
         self.plies += 1;
-        self.to_move = player.opponent();
-        let mandarins_empty = self.cell_is_empty(MANDARIN_A) && self.cell_is_empty(MANDARIN_B);
+        self.to_move = player.next(usize::from(self.rules.players));
         let cannot_refill = self.rules.empty_side == EmptySide::End
             && self.must_refill(self.to_move)
             && self.captures[self.to_move.index()] < 5;
-        if mandarins_empty || cannot_refill {
-            self.result = Some(Self::decide(self.final_totals()));
+        if cannot_refill || self.mandarins_empty() {
+            self.result = Some(self.decide(&self.final_totals()));
         }
     }
 
     fn hash_key(&self) -> u64 {
-        let mut h = splitmix64(u64::from(self.to_move == Player::Second));
-        for chunk in self.seeds.chunks(4) {
-            let word = chunk
-                .iter()
-                .fold(0u64, |acc, &s| (acc << 16) | u64::from(s));
-            h = splitmix64(h ^ word);
+        match self.rules.players {
+            2 => self.hash_ring::<12, 2>(),
+            3 => self.hash_ring::<18, 3>(),
+            _ => self.hash_ring::<24, 4>(),
         }
-        let pieces = u64::from(self.pieces[0]) | (u64::from(self.pieces[1]) << 1);
-        let captures = (self.captures[0] as u32 as u64) << 32 | (self.captures[1] as u32 as u64);
-        splitmix64(splitmix64(h ^ pieces) ^ captures)
     }
 
     fn parse_move(&self, text: &str) -> Result<Sow, MoveError> {
         let trimmed = text.trim();
+        let players = self.rules.players;
+        let count = if players == 2 {
+            10
+        } else {
+            5 * u16::from(players)
+        };
         let syntax = || MoveError::Syntax {
             text: trimmed.to_string(),
-            expected: "a move is a square label 1-10 and a direction P or T (R or L), like `3P`"
-                .into(),
+            expected: format!(
+                "a move is a square label 1-{count} and a direction P or T (R or L), like `3P`"
+            ),
         };
         let last = trimmed.chars().last().ok_or_else(syntax)?;
         let direction = match last.to_ascii_uppercase() {
@@ -477,35 +652,46 @@ impl Game for OanQuan {
             return Err(syntax());
         }
         let label: u16 = digits.parse().map_err(|_| syntax())?;
-        if !(1..=10).contains(&label) {
-            return Err(MoveError::OffBoard {
-                text: trimmed.to_string(),
-                detail: format!(
-                    "square {label} does not exist: player 1 has squares 1-5, player 2 has 6-10"
-                ),
-            });
-        }
-        let mv = self.move_for(label as u8, direction);
+        let mv = match u8::try_from(label)
+            .ok()
+            .and_then(|l| self.sow_of(l, direction))
+        {
+            Some(mv) => mv,
+            None => {
+                let detail = if players == 2 {
+                    format!(
+                        "square {label} does not exist: player 1 has squares 1-5, player 2 has 6-10"
+                    )
+                } else {
+                    format!(
+                        "square {label} does not exist: the {players} players have squares 1-{count}, \
+                         five each (player 1: 1-5, player 2: 6-10, ...)"
+                    )
+                };
+                return Err(MoveError::OffBoard {
+                    text: trimmed.to_string(),
+                    detail,
+                });
+            }
+        };
         if self.result.is_some() {
             return Err(MoveError::GameOver {
-                text: mv.to_string(),
+                text: self.format_move(mv),
             });
         }
         if mv.player() != self.to_move {
-            let (owner, range) = match self.to_move {
-                Player::First => (2, "1-5"),
-                Player::Second => (1, "6-10"),
-            };
             return Err(MoveError::Illegal {
-                text: mv.to_string(),
+                text: self.format_move(mv),
                 reason: format!(
-                    "square {label} belongs to player {owner}; the player to move sows squares {range}"
+                    "square {label} belongs to player {}; the player to move sows squares {}",
+                    mv.player().index() + 1,
+                    self.label_range(self.to_move)
                 ),
             });
         }
         if !self.is_legal(mv) {
             return Err(MoveError::Illegal {
-                text: mv.to_string(),
+                text: self.format_move(mv),
                 reason: format!("square {label} is empty"),
             });
         }
@@ -513,15 +699,15 @@ impl Game for OanQuan {
     }
 
     fn format_move(&self, mv: Sow) -> String {
-        mv.to_string()
+        mv.text(self.rules.players)
     }
 
     fn adjudicate(&self) -> Outcome {
         self.result
-            .unwrap_or_else(|| Self::decide(self.final_totals()))
+            .unwrap_or_else(|| self.decide(&self.final_totals()))
     }
 
-    fn totals(&self) -> Option<[i32; 2]> {
+    fn totals(&self) -> Option<Totals> {
         Some(self.final_totals())
     }
 
@@ -531,7 +717,9 @@ impl Game for OanQuan {
 }
 
 impl fmt::Display for OanQuan {
-    /// The seed's display line: `[5, 5, 5, 5, 5] <10> [5, 5, 5, 5, 5] <10> (0 || 0)`.
+    /// The seed's display line, `[5, 5, 5, 5, 5] <10> [5, 5, 5, 5, 5] <10> (0 || 0)`, with the
+    /// second side in ring order; for three or four players every side in ring order and the
+    /// captures as `(0 | 0 | 0)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let row = |range: std::ops::Range<usize>| {
             range
@@ -539,15 +727,22 @@ impl fmt::Display for OanQuan {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        write!(
-            f,
-            "[{}] <{}> [{}] <{}> ({} || {})",
-            row(0..5),
-            self.cell_value(MANDARIN_A),
-            row(6..11),
-            self.cell_value(MANDARIN_B),
-            self.captures[0],
-            self.captures[1]
-        )
+        let players = usize::from(self.rules.players);
+        for seat in 0..players {
+            let base = 6 * seat;
+            write!(
+                f,
+                "[{}] <{}> ",
+                row(base..base + 5),
+                self.cell_value(base + 5)
+            )?;
+        }
+        let separator = if players == 2 { " || " } else { " | " };
+        let captures = self.captures[..players]
+            .iter()
+            .map(i32::to_string)
+            .collect::<Vec<_>>()
+            .join(separator);
+        write!(f, "({captures})")
     }
 }

@@ -4,10 +4,11 @@
 //! - m,n,k: `mnk-MxNkK` (M rows, N columns, K in a line), then optionally `-exact` or `-caro`,
 //!   then optionally `-center`: `mnk-3x3k3`, `mnk-15x15k5-caro`, `mnk-15x15k5-exact-center`.
 //!   Aliases: `tictactoe` = `mnk-3x3k3`, `gomoku` = `mnk-15x15k5`, `caro` = `mnk-15x15k5-caro`.
-//! - O An Quan: `oanquan`, then a suffix per non-canonical parameter: `-mandarinN`
-//!   (mandarin value), `-stop` (an empty mandarin cell ends the turn), `-youngN` (young
-//!   mandarin threshold), `-end` (an empty side that cannot pay ends the game), in any order on
-//!   input and in that order on output: `oanquan-mandarin5-stop-young5-end`.
+//! - O An Quan: `oanquan`, then a suffix per non-canonical parameter: `-3p` or `-4p` (three or
+//!   four players; `-2p` is the canonical two), `-mandarinN` (mandarin value), `-stop` (an
+//!   empty mandarin cell ends the turn), `-youngN` (young mandarin threshold), `-end` (an
+//!   empty side that cannot pay ends the game), in any order on input and in that order on
+//!   output: `oanquan-3p-mandarin5-stop-young5-end`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -72,11 +73,20 @@ impl Variant {
         }
     }
 
-    /// The number of places on the board: cells of an m,n,k board, 12 for O An Quan.
+    /// The number of places on the board: cells of an m,n,k board, the ring's cells for O An
+    /// Quan (12 for two players).
     pub fn board_size(&self) -> u32 {
         match self {
             Variant::Mnk(config) => u32::from(config.cells()),
-            Variant::OanQuan(_) => 12,
+            Variant::OanQuan(rules) => rules.cells() as u32,
+        }
+    }
+
+    /// The number of players: 2, or 3 and 4 for O An Quan's `-3p` and `-4p`.
+    pub fn players(&self) -> usize {
+        match self {
+            Variant::Mnk(_) => 2,
+            Variant::OanQuan(rules) => usize::from(rules.players),
         }
     }
 }
@@ -183,6 +193,27 @@ fn parse_oanquan(id: &str, rest: &str) -> Result<OanQuanRules, VariantError> {
     let mut rules = OanQuanRules::default();
     let mut seen: Vec<&str> = Vec::new();
     for suffix in rest.split('-').skip(1) {
+        if let Some(count) = suffix
+            .strip_suffix('p')
+            .filter(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+        {
+            if seen.contains(&"players") {
+                return Err(malformed(
+                    id,
+                    format!("`-{suffix}` sets the number of players twice"),
+                ));
+            }
+            rules.players = match count.parse::<u8>() {
+                Ok(n) if (2..=4).contains(&n) => n,
+                _ => {
+                    return Err(VariantError::OutOfRange(format!(
+                        "`-{suffix}` in `{id}`: O An Quan is played by 2, 3 or 4 players"
+                    )));
+                }
+            };
+            seen.push("players");
+            continue;
+        }
         let (name, value) = match suffix.find(|c: char| c.is_ascii_digit()) {
             Some(at) => (&suffix[..at], Some(&suffix[at..])),
             None => (suffix, None),
@@ -236,8 +267,8 @@ fn parse_oanquan(id: &str, rest: &str) -> Result<OanQuanRules, VariantError> {
                 return Err(malformed(
                     id,
                     format!(
-                        "unknown suffix `-{suffix}`: O An Quan takes `-mandarinN`, `-stop`, \
-                         `-youngN` and `-end`"
+                        "unknown suffix `-{suffix}`: O An Quan takes `-3p` or `-4p`, \
+                         `-mandarinN`, `-stop`, `-youngN` and `-end`"
                     ),
                 ));
             }

@@ -91,6 +91,10 @@ fn oanquan_games_conform() {
         "oanquan-young3",
         "oanquan-end",
         "oanquan-mandarin5-stop-young5-end",
+        "oanquan-3p",
+        "oanquan-4p",
+        "oanquan-3p-stop-young5",
+        "oanquan-4p-mandarin5-end",
     ] {
         let start: OanQuan = variant(id).oanquan().unwrap().start();
         conformance(&start, 2_000, 11);

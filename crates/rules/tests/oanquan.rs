@@ -77,7 +77,11 @@ fn every_opening_move_of_player_one_captures() {
     assert_eq!(moves.len(), 10);
     for &mv in &moves {
         let next = start.child(mv);
-        assert!(next.captures(Player::First) > 0, "{mv} captures nothing");
+        assert!(
+            next.captures(Player::First) > 0,
+            "{} captures nothing",
+            start.format_move(mv)
+        );
     }
 }
 
@@ -305,7 +309,7 @@ fn the_game_ends_when_both_mandarin_cells_are_empty_and_sides_are_scored() {
     );
     assert!(end.is_over());
     // Totals: player 1 has 30 and no seeds; player 2 has 39 and 1 seed on its squares.
-    assert_eq!(end.totals(), Some([30, 40]));
+    assert_eq!(end.totals().as_deref(), Some(&[30, 40][..]));
     assert_eq!(end.outcome(), Some(Outcome::Win(Player::Second)));
     let mut moves = MoveList::new();
     end.legal_moves(&mut moves);

@@ -1,17 +1,28 @@
 //! What the agents know of O An Quan: the score-difference evaluation and a capture-based
 //! move order. Positions are small and a sowing is cheap, so nothing is kept incrementally.
+//! With three or four players the difference is taken against the best other total.
 
 use rules::oanquan::Direction;
 use rules::{Game, OanQuan, Player, Sow};
 
 use crate::{Agent, AgentGame, Family, Greedy, Kind, Params, SpecError};
 
-/// Final totals (captures plus the seeds on one's own squares) of `me` minus the opponent's.
+/// Final totals (captures plus the seeds on one's own squares) of `me` minus the opponent's;
+/// with three or four players, minus the best total of the others.
 #[inline]
 pub(crate) fn score_difference(game: &OanQuan, me: Player) -> i32 {
-    let mine = game.captures(me) + game.side_seeds(me);
-    let theirs = game.captures(me.opponent()) + game.side_seeds(me.opponent());
-    mine - theirs
+    let total = |p: Player| game.captures(p) + game.side_seeds(p);
+    let players = game.num_players();
+    let theirs = if players == 2 {
+        total(me.opponent())
+    } else {
+        Player::all(players)
+            .filter(|&p| p != me)
+            .map(total)
+            .max()
+            .unwrap_or(0)
+    };
+    total(me) - theirs
 }
 
 impl AgentGame for OanQuan {
@@ -20,15 +31,9 @@ impl AgentGame for OanQuan {
     type Aux = ();
 
     fn illegal_move(&self) -> Sow {
-        // A square of the player not to move.
-        let square = match self.side_to_move() {
-            Player::First => 6,
-            Player::Second => 0,
-        };
-        Sow {
-            square,
-            direction: Direction::Right,
-        }
+        // A square of the next player, never the one to move.
+        let next = self.side_to_move().next(self.num_players());
+        Sow::new(6 * next.index() as u8, Direction::Right)
     }
 
     #[inline]
@@ -45,6 +50,11 @@ impl AgentGame for OanQuan {
     #[inline]
     fn evaluate(&self, _aux: &()) -> i32 {
         score_difference(self, self.side_to_move())
+    }
+
+    #[inline]
+    fn evaluate_for(&self, _aux: &(), seat: Player) -> i32 {
+        score_difference(self, seat)
     }
 
     /// Moves that gain the most at once come first.

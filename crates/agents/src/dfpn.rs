@@ -32,6 +32,7 @@ use std::time::{Duration, Instant};
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, Player, WinRule};
 
+use crate::memory::OutOfMemory;
 use crate::pattern::DEAD;
 use crate::solve::{Monitor, Value};
 use crate::threats::{Board, ThreatLimits, ThreatSearch};
@@ -113,15 +114,19 @@ const NUMBER_BITS: u32 = 28;
 const NUMBER_MASK: u64 = (1 << NUMBER_BITS) - 1;
 
 impl Table {
-    fn new(tt_mb: usize) -> Table {
+    fn new(tt_mb: usize) -> Result<Table, OutOfMemory> {
         let entries = ((tt_mb.max(1) << 20) / 16).max(BUCKET);
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
-        Table {
-            // Zeroed memory straight from the system: a key of 0 marks an empty slot.
-            slots: vec![[0u64; 2]; entries],
+        // Zeroed memory straight from the system (a key of 0 marks an empty slot), asked for
+        // fallibly: `vec![0; n]` would abort the process when the memory is not there.
+        let slots = bytemuck::allocation::try_zeroed_slice_box::<[u64; 2]>(entries)
+            .map_err(|()| OutOfMemory::new("arena solve", "tt_mb", tt_mb, (entries * 16) as u64))?
+            .into_vec();
+        Ok(Table {
+            slots,
             mask: entries / BUCKET - 1,
             used: 0,
-        }
+        })
     }
 
     #[inline]
@@ -287,7 +292,7 @@ struct Child {
 }
 
 impl Search {
-    fn new(game: &Mnk, limits: &DfpnLimits, started: Instant) -> Search {
+    fn new(game: &Mnk, limits: &DfpnLimits, started: Instant) -> Result<Search, OutOfMemory> {
         let sym = Symmetries::new(game);
         let mut hashes = [0u64; 8];
         for player in [Player::First, Player::Second] {
@@ -297,10 +302,10 @@ impl Search {
                 }
             }
         }
-        Search {
+        Ok(Search {
             board: Board::new(game),
             attacker: game.side_to_move(),
-            table: Table::new(limits.tt_mb),
+            table: Table::new(limits.tt_mb)?,
             sym,
             hashes,
             nodes: 0,
@@ -320,7 +325,7 @@ impl Search {
             },
             k: u32::from(game.config().k()),
             root_numbers: (1, 1),
-        }
+        })
     }
 
     /// The table key of the position after `cell` is played by the side to move (`None`: the
@@ -670,7 +675,15 @@ impl Search {
 }
 
 /// Solves `game` by df-pn within `limits`.
+///
+/// Panics when the table of `limits.tt_mb` MiB cannot be allocated; [`try_solve`] returns that
+/// as an error instead (the `arena solve` command uses it).
 pub fn solve(game: &Mnk, limits: &DfpnLimits) -> DfpnSolution {
+    try_solve(game, limits).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// Solves `game` by df-pn within `limits`, or says that its table cannot be allocated.
+pub fn try_solve(game: &Mnk, limits: &DfpnLimits) -> Result<DfpnSolution, OutOfMemory> {
     let started = Instant::now();
     let to_move = game.side_to_move();
     let mut solution = DfpnSolution {
@@ -694,9 +707,9 @@ pub fn solve(game: &Mnk, limits: &DfpnLimits) -> DfpnSolution {
         solution.value = Some(value);
         solution.at_least = value;
         solution.at_most = value;
-        return solution;
+        return Ok(solution);
     }
-    let mut search = Search::new(game, limits, started);
+    let mut search = Search::new(game, limits, started)?;
     let (value, at_least, at_most) = search.value();
     solution.value = value;
     solution.at_least = at_least;
@@ -745,7 +758,7 @@ pub fn solve(game: &Mnk, limits: &DfpnLimits) -> DfpnSolution {
     solution.stopped = search.aborted;
     solution.nodes = search.nodes;
     solution.elapsed = started.elapsed();
-    solution
+    Ok(solution)
 }
 
 impl Search {

@@ -546,8 +546,8 @@ fn solve_dfpn(
                 nodes_and_memory(m, started.elapsed())
             )
         },
-        || dfpn::solve(position, &dfpn_limits),
-    );
+        || dfpn::try_solve(position, &dfpn_limits),
+    )?;
     let mover = player_name::<Mnk>(solution.to_move);
     let verb = |value: Value| match value {
         Value::Win => "wins",

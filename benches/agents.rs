@@ -1,5 +1,6 @@
 //! The agents' hot paths: one random playout per variant, an MCTS search of fixed size, an
-//! alpha-beta search of fixed depth, and flat Monte Carlo on the TD4 position.
+//! alpha-beta search of fixed depth, flat Monte Carlo on the TD4 position, and the m,n,k
+//! strength code (VCF, df-pn, the `threat` agent).
 
 use std::time::Duration;
 
@@ -97,6 +98,70 @@ fn flat_monte_carlo(c: &mut Criterion) {
     group.finish();
 }
 
+/// The m,n,k strength code: a VCF search (the tactics suite's longest VCF positions), df-pn
+/// solves of TD4 and 4x4 k=4, and the `threat` agent at a fixed node budget.
+fn threats(c: &mut Criterion) {
+    use agents::dfpn::{self, DfpnLimits};
+    use agents::tactics::{self, PuzzleKind};
+    use agents::threats::{ThreatLimits, vcf};
+    let mut group = c.benchmark_group("threats");
+    let longest: Vec<rules::Mnk> = tactics::suite()
+        .into_iter()
+        .filter(|p| p.kind == PuzzleKind::Vcf(15))
+        .map(|p| p.position)
+        .collect();
+    group.bench_function("vcf/15-plies", |b| {
+        b.iter(|| {
+            longest
+                .iter()
+                .map(|position| vcf(position, ThreatLimits::default()).1)
+                .sum::<u64>()
+        })
+    });
+    let limits = DfpnLimits {
+        tt_mb: 16,
+        ..DfpnLimits::default()
+    };
+    let position = td4();
+    group.bench_function("dfpn/td4", |b| {
+        b.iter(|| dfpn::solve(&position, &limits).nodes)
+    });
+    let square = mnk("mnk-4x4k4");
+    group.bench_function("dfpn/mnk-4x4k4", |b| {
+        b.iter(|| dfpn::solve(&square, &limits).nodes)
+    });
+    // A stone put and taken back on mid-game 15x15 boards: the patterns' incremental update.
+    let start = mnk("mnk-15x15k5");
+    let mut boards: Vec<(agents::pattern::Patterns, rules::Cell, rules::Player)> =
+        arena_benches::random_positions(&start, 64, 60, 5)
+            .into_iter()
+            .map(|game| {
+                let cell = game.empty_cells().iter().next().expect("an empty cell");
+                (
+                    agents::pattern::Patterns::new(&game),
+                    cell,
+                    game.side_to_move(),
+                )
+            })
+            .collect();
+    group.bench_function("patterns/play-undo-64", |b| {
+        b.iter(|| {
+            for (patterns, cell, player) in boards.iter_mut() {
+                patterns.play(*cell, *player);
+                patterns.undo(*cell, *player);
+            }
+        })
+    });
+    let position = mnk("mnk-15x15k5")
+        .play_line("h8 i9 h10")
+        .expect("legal moves");
+    let mut searcher = agent::<rules::Mnk>("threat:nodes=20000,tt_mb=16");
+    group.bench_function("threat/mnk-15x15k5/20000-nodes", |b| {
+        b.iter(|| search(searcher.as_mut(), &position))
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     // Short runs: the whole suite in a few minutes; the figures are stable to a few per cent.
     Criterion::default()
@@ -108,6 +173,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = random_playout, mcts, alphabeta, flat_monte_carlo
+    targets = random_playout, mcts, alphabeta, flat_monte_carlo, threats
 }
 criterion_main!(benches);

@@ -41,7 +41,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "time_ms",
             default: "0",
-            doc: "time budget per move in milliseconds (0 = none); not reproducible",
+            doc: "time budget per move in milliseconds (0 = none); given alone it is the whole \
+                  budget, with depth or nodes whichever ends first; not reproducible",
         },
         ParamDoc {
             name: "tt_mb",

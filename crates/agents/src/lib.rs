@@ -5,14 +5,17 @@
 //! - every game: `random`, `mc-flat` ([`flat`]), `minimax` ([`minimax`]), `alphabeta`
 //!   ([`alphabeta`]), `mcts` ([`mcts`]);
 //! - m,n,k games: `easy` ([`easy`]), `neighbor` ([`neighbor`]), `mc-near` and `mc-par`
-//!   ([`flat`]);
+//!   ([`flat`]), `threat` ([`threat`]: line patterns, VCF/VCT, pattern alpha-beta);
 //! - O An Quan: `greedy` and `greedy2` ([`greedy`]).
 //!
 //! Agents that run outside the arena (Gomocup engines, programs speaking the arena protocol)
 //! are the `protocol` crate's: this crate holds play only, no I/O.
 //!
-//! [`solve`] is the exact solver behind `arena solve`. What a game brings to the searches
-//! (evaluation, tactics, fast playouts, its own agents) is the [`AgentGame`] trait.
+//! [`solve`] (alpha-beta) and [`dfpn`] (proof-number search, m,n,k) are the exact solvers
+//! behind `arena solve`; [`pattern`] and [`threats`] are the line patterns and the threat-space
+//! search of m,n,k games, and [`tactics`] the suite of positions with known answers. What a game
+//! brings to the searches (evaluation, tactics, fast playouts, its own agents) is the
+//! [`AgentGame`] trait.
 //!
 //! An [`Agent`] chooses a move for a position within its budget and reports what it searched.
 //! It draws randomness only from the [`AgentRng`] in the [`Context`] it is handed, so with a
@@ -34,6 +37,7 @@
 //! ```
 
 pub mod alphabeta;
+pub mod dfpn;
 pub mod easy;
 mod fault;
 pub mod flat;
@@ -44,12 +48,19 @@ pub mod memory;
 pub mod minimax;
 mod multi;
 pub mod neighbor;
+pub mod pattern;
+mod pattern_mcts;
+mod pattern_search;
 pub mod playout;
 mod random;
+mod root_check;
 pub mod score;
 mod search;
 pub mod solve;
 pub mod spec;
+pub mod tactics;
+pub mod threat;
+pub mod threats;
 mod tt;
 
 use std::fmt;
@@ -69,6 +80,7 @@ pub use neighbor::{Neighbor, NeighborConfig};
 pub use playout::{PlayoutRng, Rollout};
 pub use random::Random;
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError};
+pub use threat::{MainSearch, ThreatAgent, ThreatConfig};
 
 /// The random number generator every agent draws from: ChaCha8, portable and seedable, handed
 /// out by the arena (one stream per agent per game).
@@ -486,6 +498,7 @@ pub const KINDS: &[Kind] = &[
     neighbor::KIND,
     flat::NEAR_KIND,
     flat::PAR_KIND,
+    threat::KIND,
     greedy::GREEDY_KIND,
     greedy::GREEDY2_KIND,
     fault::KIND,

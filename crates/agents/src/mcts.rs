@@ -30,6 +30,7 @@ use rules::{MoveList, Outcome, Player};
 use crate::memory::OutOfMemory;
 use crate::multi::{MaxnUct, UctBudget};
 use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
+use crate::root_check::{RootForce, root_check};
 use crate::spec::bad_value;
 use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
 use crate::{SearchStats, SpecError};
@@ -37,13 +38,15 @@ use crate::{SearchStats, SpecError};
 pub(crate) const KIND: Kind = Kind {
     name: "mcts",
     summary: "UCT Monte Carlo tree search with random playouts; proven wins and losses \
-              propagate (MCTS-solver)",
+              propagate (MCTS-solver); whatever the budget, a win at once is taken and a lone \
+              immediate threat blocked at the root",
     plays: Plays::Every,
     params: &[
         ParamDoc {
             name: "iterations",
             default: "10000",
-            doc: "simulations per move (all run unless the root is proven)",
+            doc: "simulations per move (all run unless the root is proven); with time_ms alone \
+                  none (the time is the budget); with both, whichever ends first",
         },
         ParamDoc {
             name: "c",
@@ -59,7 +62,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "time_ms",
             default: "0",
-            doc: "time budget per move in milliseconds (0 = none); not reproducible",
+            doc: "time budget per move in milliseconds (0 = none); given alone it is the whole \
+                  budget; not reproducible",
         },
         ParamDoc {
             name: "solver",
@@ -147,6 +151,9 @@ impl MctsConfig {
     }
 }
 
+/// The iteration cap of a budget given only in time: in effect none.
+const UNLIMITED: u64 = 1 << 62;
+
 /// Visit counts below this take `sqrt(ln(visits))` from a table.
 const SQRT_LN_TABLE: usize = 1 << 14;
 
@@ -208,6 +215,8 @@ pub struct Mcts<G: AgentGame> {
     nodes: Vec<Node<G::Move>>,
     path: Vec<u32>,
     max_nodes: usize,
+    /// The only moves the root may have, when the root check restricts them.
+    root_moves: Option<Vec<G::Move>>,
     /// The tree for games of three or four players, made on the first such search.
     multi: Option<MaxnUct<G::Move>>,
     /// Set when the allocator refused to grow the tree: the search stops with an error.
@@ -245,6 +254,7 @@ impl<G: AgentGame> Mcts<G> {
             nodes: Vec::new(),
             path: Vec::new(),
             max_nodes,
+            root_moves: None,
             multi: None,
             out_of_memory: None,
         })
@@ -256,8 +266,14 @@ impl<G: AgentGame> Mcts<G> {
             _ => Rollout::Random,
         };
         let time_ms = params.u64("time_ms", 0, 0..=86_400_000)?;
+        // A budget given only in time is that time: no iteration cap then.
+        let default_iterations = if time_ms > 0 && params.text("iterations").is_none() {
+            UNLIMITED
+        } else {
+            10_000
+        };
         let config = MctsConfig::default()
-            .with_iterations(params.u64("iterations", 10_000, 1..=1_000_000_000)?)
+            .with_iterations(params.u64("iterations", default_iterations, 1..=1_000_000_000)?)
             .with_c(params.f64("c", 1.4, 0.0..=100.0)?)
             .with_rollout(rollout)
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
@@ -273,6 +289,11 @@ impl<G: AgentGame> Mcts<G> {
     fn expand<R: Rng + ?Sized>(&mut self, node: u32, position: &G, rng: &mut R) -> bool {
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
+        if node == 0
+            && let Some(only) = &self.root_moves
+        {
+            moves.retain(|mv| only.contains(mv));
+        }
         if node != 0 && self.nodes.len() + moves.len() > self.max_nodes {
             return false;
         }
@@ -493,11 +514,28 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
             });
         }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
+        // The root check: a win at once, the only block of an immediate win. The RNG was drawn
+        // from as for a search, so the agent's later moves are those it would play anyway.
+        self.root_moves = None;
+        match root_check(position) {
+            RootForce::Play(mv, reason) => {
+                return Ok(Choice {
+                    mv,
+                    stats: SearchStats {
+                        nodes: 0,
+                        reason: Some(reason.into()),
+                        ..SearchStats::default()
+                    },
+                });
+            }
+            RootForce::Restrict(moves) => self.root_moves = Some(moves),
+            RootForce::Free => {}
+        }
         self.nodes.clear();
         self.out_of_memory = None;
         // Reserve what the budget will likely need (a simulation expands at most one node),
         // up to 64 MiB, rather than growing by copies: reserving touches no memory.
-        let likely = (self.config.iterations as usize).saturating_mul(moves.len() + 1);
+        let likely = (self.config.iterations.min(1 << 40) as usize).saturating_mul(moves.len() + 1);
         let cap = (64 << 20) / std::mem::size_of::<Node<G::Move>>();
         if !self.room_for(likely.min(cap).min(self.max_nodes).max(1)) {
             return Err(self.memory_error());
@@ -561,5 +599,31 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
                 reason: Some(reason),
             },
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(spec: &str) -> MctsConfig {
+        let spec: crate::AgentSpec = spec.parse().unwrap();
+        let params = Params::new(&spec, KIND.params).unwrap();
+        Mcts::<rules::Mnk>::from_params(&params).unwrap().config
+    }
+
+    /// A budget given only in time is that time; with iterations too, whichever ends first.
+    #[test]
+    fn time_alone_is_the_whole_budget() {
+        assert_eq!(config("mcts").iterations, 10_000);
+        assert_eq!(config("mcts").time, None);
+        let timed = config("mcts:time_ms=1000");
+        assert_eq!(timed.iterations, UNLIMITED);
+        assert_eq!(timed.time, Some(Duration::from_millis(1000)));
+        let both = config("mcts:time_ms=1000,iterations=500");
+        assert_eq!(
+            (both.iterations, both.time),
+            (500, Some(Duration::from_secs(1)))
+        );
     }
 }

@@ -156,6 +156,11 @@ pub fn note(kind: &str) -> Option<String> {
             crate::mcts::node_bytes::<rules::Mnk>(),
             crate::mcts::node_bytes::<rules::OanQuan>()
         ),
+        "threat" => "its transposition table, tt_mb MiB rounded down to a power of two \
+             (65,536 entries of 16 bytes per MiB), taken on the first search, plus the pattern \
+             tables of its board (a few KiB per line length and rule) and, with search=mcts, a \
+             tree of at most its node budget"
+            .to_string(),
         "engine" => {
             "an outside process: its own memory (told by INFO max_memory), not ours".to_string()
         }

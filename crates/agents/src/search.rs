@@ -40,6 +40,8 @@ pub(crate) struct Searcher<G: AgentGame> {
     next_clock: u64,
     /// Set when the budget ran out: results since are worthless.
     pub aborted: bool,
+    /// Where a solve shows its progress and takes a stop request (`arena solve`).
+    pub monitor: Option<std::sync::Arc<crate::solve::Monitor>>,
 }
 
 /// One move with its ordering key.
@@ -69,6 +71,7 @@ impl<G: AgentGame> Searcher<G> {
             deadline: None,
             next_clock: CLOCK_INTERVAL,
             aborted: false,
+            monitor: None,
         }
     }
 
@@ -119,6 +122,18 @@ impl<G: AgentGame> Searcher<G> {
                 .is_some_and(|deadline| Instant::now() >= deadline)
             {
                 self.aborted = true;
+            }
+            if let Some(monitor) = &self.monitor {
+                monitor
+                    .nodes
+                    .store(self.nodes, std::sync::atomic::Ordering::Relaxed);
+                monitor.table_permille.store(
+                    self.table.permille_full(),
+                    std::sync::atomic::Ordering::Relaxed,
+                );
+                if monitor.stopping() {
+                    self.aborted = true;
+                }
             }
         }
     }

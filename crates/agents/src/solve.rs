@@ -18,6 +18,8 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use rules::{MoveList, Outcome, Player};
@@ -75,8 +77,37 @@ impl fmt::Display for Value {
     }
 }
 
+/// A window on a solve under way, for another thread to show progress and to ask it to stop
+/// (Ctrl-C). The solver updates it every few thousand nodes; it then returns what it knows.
+#[derive(Debug, Default)]
+pub struct Monitor {
+    /// Nodes searched so far.
+    pub nodes: AtomicU64,
+    /// The alpha-beta solver: the depth of the iteration under way (0 for df-pn).
+    pub depth: AtomicU32,
+    /// df-pn: the question under way, as the attacker's seat plus one (0: none yet).
+    pub attacker: AtomicU8,
+    /// df-pn: the root's proof number for that question.
+    pub pn: AtomicU32,
+    /// df-pn: the root's disproof number.
+    pub dn: AtomicU32,
+    /// The transposition table's size in bytes.
+    pub table_bytes: AtomicU64,
+    /// How full the table is, per mille.
+    pub table_permille: AtomicU32,
+    /// Set to ask the solver to stop.
+    pub stop: AtomicBool,
+}
+
+impl Monitor {
+    /// Whether a stop was asked for.
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
 /// What the solver may spend.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// Transposition table size in MiB. Default 64.
     pub tt_mb: usize,
@@ -88,6 +119,8 @@ pub struct Limits {
     pub max_depth: u32,
     /// Whether to find the value of every move, not only of the position. Default true.
     pub all_moves: bool,
+    /// Where to show progress and take a stop request, if anywhere.
+    pub monitor: Option<Arc<Monitor>>,
 }
 
 impl Default for Limits {
@@ -98,6 +131,7 @@ impl Default for Limits {
             nodes: None,
             max_depth: 40,
             all_moves: true,
+            monitor: None,
         }
     }
 }
@@ -130,6 +164,12 @@ impl Limits {
     /// The same limits, finding the value of every move (`true`) or of the position only.
     pub fn with_all_moves(mut self, all_moves: bool) -> Self {
         self.all_moves = all_moves;
+        self
+    }
+
+    /// The same limits, reporting to `monitor` (and stopping when it asks).
+    pub fn with_monitor(mut self, monitor: Option<Arc<Monitor>>) -> Self {
+        self.monitor = monitor;
         self
     }
 }
@@ -215,6 +255,7 @@ pub fn try_solve<G: AgentGame>(
     let deadline = limits.time.map(|time| started + time);
     let mut searcher = Searcher::<G>::new(limits.tt_mb);
     searcher.begin(limits.nodes, deadline)?;
+    searcher.monitor = limits.monitor.clone();
     let aux = position.aux();
 
     // The root value: to the end when the game has a ply bound, else deepening until a proof.
@@ -225,6 +266,9 @@ pub fn try_solve<G: AgentGame>(
     };
     let mut root = None;
     for depth in depths {
+        if let Some(monitor) = &limits.monitor {
+            monitor.depth.store(depth, Ordering::Relaxed);
+        }
         let score = searcher.wdl(position, &aux, depth, 0, -2, 2);
         if searcher.aborted {
             break;

@@ -26,15 +26,21 @@ fn mcts_never_loses_tic_tac_toe_to_random_in_a_thousand_games() {
 
 #[test]
 fn mcts_takes_a_win_and_blocks_a_loss() {
-    // X to move wins at c3 (diagonal); O threatens a1-a3 too.
+    // X to move wins at c3 (diagonal); O threatens a1-a3 too. The root check takes it.
     let game = mnk("tictactoe").play_line("a1 b1 b2 c1").unwrap();
     let choice = choose("mcts:iterations=2000", &game, 1);
     assert_eq!(game.format_move(choice.mv), "c3");
-    assert_eq!(choice.stats.reason.as_deref(), Some("proven win"));
+    assert_eq!(choice.stats.reason.as_deref(), Some("win now"));
     // O to move must block c3.
     let game = mnk("tictactoe").play_line("a1 b1 b2").unwrap();
     let choice = choose("mcts:iterations=2000", &game, 1);
     assert_eq!(game.format_move(choice.mv), "c3");
+    // Nothing forced at the root, a win in three plies (a3 threatens a2 and c1 at once): the
+    // MCTS-solver proves it.
+    let game = mnk("tictactoe").play_line("b2 c3 a1 b1").unwrap();
+    let choice = choose("mcts:iterations=2000", &game, 1);
+    assert_eq!(game.format_move(choice.mv), "a3");
+    assert_eq!(choice.stats.reason.as_deref(), Some("proven win"));
 }
 
 #[test]

@@ -6,6 +6,8 @@
 //! games_per_pair = 20         # games per pair of agents per variant; colours alternate
 //! max_plies = 0               # 0 = the game's own cap
 //! opening_plies = 0           # random plies before the agents take over
+//! openings = "openings/x.txt" # or: an opening suite (path relative to this file; a list of
+//!                             # files for several variants)
 //! threads = 0                 # 0 = all cores
 //! move_time_ms = 0            # per-move time limit; 0 = budgets only
 //! variants = ["mnk-3x3k3", "oanquan"]
@@ -32,6 +34,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::ArenaError;
+use crate::openings::Openings;
 
 /// The experiment `arena run` plays when given no file.
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
@@ -83,6 +86,8 @@ pub struct Experiment {
     pub max_plies: u32,
     /// Random plies played before the agents take over (the same for both colour orders).
     pub opening_plies: u32,
+    /// The opening suite the games start from instead, if the experiment names one.
+    pub openings: Option<Openings>,
     /// Worker threads; 0 means all cores.
     pub threads: usize,
     /// The per-move time limit in milliseconds; 0 means none.
@@ -110,13 +115,23 @@ struct RawExperiment {
     #[serde(default)]
     max_plies: u32,
     #[serde(default)]
-    opening_plies: u32,
+    opening_plies: Option<Spanned<u32>>,
+    #[serde(default)]
+    openings: Option<Spanned<OpeningFiles>>,
     #[serde(default)]
     threads: usize,
     #[serde(default)]
     move_time_ms: u64,
     variants: Spanned<Vec<Spanned<String>>>,
     agents: Spanned<Vec<RawAgent>>,
+}
+
+/// `openings = "FILE"` or `openings = ["FILE", ...]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OpeningFiles {
+    One(String),
+    Many(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -157,6 +172,19 @@ impl Checker<'_> {
 }
 
 impl Experiment {
+    /// The moves of the suite's opening that `game` starts from (played from `start`, the
+    /// variant's start), before any random opening plies: none without a suite. `arena run`
+    /// plays them, and `verify` expects a row's moves to begin with them.
+    pub fn suite_opening<G: rules::Game>(
+        &self,
+        start: &G,
+        game: &crate::schedule::ScheduledGame,
+    ) -> Vec<G::Move> {
+        self.openings.as_ref().map_or_else(Vec::new, |suite| {
+            suite.moves_for(start, &self.variants[game.variant], game.block)
+        })
+    }
+
     /// Reads and checks an experiment file.
     pub fn from_file(path: &Path) -> Result<Experiment, ArenaError> {
         let text = std::fs::read_to_string(path).map_err(|e| ArenaError::Io {
@@ -164,7 +192,7 @@ impl Experiment {
             action: "read the experiment file",
             error: e.to_string(),
         })?;
-        Self::from_toml(&text, &path.display().to_string())
+        Self::from_toml_at(&text, &path.display().to_string(), path.parent())
     }
 
     /// The registry of the experiment's agent kinds, as a roster of its own (no log folder):
@@ -179,9 +207,20 @@ impl Experiment {
             .expect("the built-in default experiment is valid (a test checks it)")
     }
 
-    /// Parses and checks experiment TOML; `source` names it in error messages.
+    /// Parses and checks experiment TOML; `source` names it in error messages. An openings
+    /// file is looked for relative to the current folder.
     pub fn from_toml(text: &str, source: &str) -> Result<Experiment, ArenaError> {
-        Self::from_toml_with(text, source, None)
+        Self::parse(text, source, None, None)
+    }
+
+    /// Parses and checks experiment TOML read from a file in `folder` (the folder an
+    /// openings file is relative to; `None`: the current folder).
+    pub fn from_toml_at(
+        text: &str,
+        source: &str,
+        folder: Option<&Path>,
+    ) -> Result<Experiment, ArenaError> {
+        Self::parse(text, source, folder, None)
     }
 
     /// [`Experiment::from_toml`], with the kinds `extra` builds looked up after ours
@@ -190,6 +229,15 @@ impl Experiment {
     pub fn from_toml_with(
         text: &str,
         source: &str,
+        extra: Option<Arc<dyn ExtraKinds>>,
+    ) -> Result<Experiment, ArenaError> {
+        Self::parse(text, source, None, extra)
+    }
+
+    fn parse(
+        text: &str,
+        source: &str,
+        folder: Option<&Path>,
         extra: Option<Arc<dyn ExtraKinds>>,
     ) -> Result<Experiment, ArenaError> {
         let extra = extra.map(Extra);
@@ -397,12 +445,24 @@ impl Experiment {
             ));
         }
 
+        let openings = match &raw.openings {
+            None => None,
+            Some(file) => Some(check_openings(
+                &check,
+                file,
+                raw.opening_plies.as_ref(),
+                folder,
+                &variants,
+            )?),
+        };
+
         Ok(Experiment {
             name,
             seed: raw.seed,
             games_per_pair,
             max_plies: raw.max_plies,
-            opening_plies: raw.opening_plies,
+            opening_plies: raw.opening_plies.as_ref().map_or(0, |p| *p.get_ref()),
+            openings,
             threads: raw.threads,
             move_time_ms: raw.move_time_ms,
             variants,
@@ -423,6 +483,10 @@ impl Experiment {
         let _ = writeln!(text, "games_per_pair = {}", self.games_per_pair);
         let _ = writeln!(text, "max_plies = {}", self.max_plies);
         let _ = writeln!(text, "opening_plies = {}", self.opening_plies);
+        // Only experiments with a suite get the line, so the hashes of the others stay.
+        if let Some(openings) = &self.openings {
+            let _ = writeln!(text, "openings = {}", openings.hash(&self.variants));
+        }
         let _ = writeln!(text, "move_time_ms = {}", self.move_time_ms);
         for variant in &self.variants {
             let _ = writeln!(text, "variant = {variant}");
@@ -466,6 +530,96 @@ impl Experiment {
     pub fn default_out_dir(&self) -> PathBuf {
         PathBuf::from("results").join(&self.name)
     }
+}
+
+/// Reads the openings files `files` (relative to `folder`) and checks them against the
+/// experiment: no random opening plies besides, no variant in two files, and a section for
+/// every variant.
+fn check_openings(
+    check: &Checker<'_>,
+    files: &Spanned<OpeningFiles>,
+    opening_plies: Option<&Spanned<u32>>,
+    folder: Option<&Path>,
+    variants: &[Variant],
+) -> Result<Openings, ArenaError> {
+    if let Some(plies) = opening_plies.filter(|p| *p.get_ref() > 0) {
+        return Err(check.error(
+            "opening_plies",
+            plies.span(),
+            "give either `opening_plies` (random openings) or `openings` (a suite), not both",
+        ));
+    }
+    let names: Vec<&String> = match files.get_ref() {
+        OpeningFiles::One(name) => vec![name],
+        OpeningFiles::Many(names) => names.iter().collect(),
+    };
+    if names.is_empty() {
+        return Err(check.error("openings", files.span(), "names no file"));
+    }
+    let mut suite: Option<Openings> = None;
+    let mut shown = Vec::new();
+    for name in names {
+        let relative = Path::new(name);
+        let path = match folder {
+            Some(folder) if relative.is_relative() => folder.join(relative),
+            _ => relative.to_path_buf(),
+        };
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            check.error(
+                "openings",
+                files.span(),
+                format!("cannot read the openings file `{}`: {e}", path.display()),
+            )
+        })?;
+        let mut more = Openings::parse(&text, &path.display().to_string())?;
+        // Kept under the name the experiment gives, for the copy `arena run` writes.
+        more.files = vec![(name.clone(), text)];
+        shown.push(format!("`{}`", path.display()));
+        suite = Some(match suite {
+            None => more,
+            Some(mut suite) => {
+                for section in more.variants {
+                    if suite.of(&section.variant).is_some() {
+                        return Err(check.error(
+                            "openings",
+                            files.span(),
+                            format!(
+                                "variant `{}` has openings in two of the files {}",
+                                section.variant,
+                                shown.join(", ")
+                            ),
+                        ));
+                    }
+                    suite.variants.push(section);
+                }
+                suite.files.append(&mut more.files);
+                suite
+            }
+        });
+    }
+    let openings = suite.expect("at least one file");
+    let missing: Vec<String> = variants
+        .iter()
+        .filter(|v| openings.of(v).is_none())
+        .map(Variant::to_string)
+        .collect();
+    if !missing.is_empty() {
+        return Err(check.error(
+            "openings",
+            files.span(),
+            format!(
+                "{} {} no section for {}: every variant of the experiment needs its openings",
+                shown.join(", "),
+                if shown.len() == 1 { "has" } else { "have" },
+                missing
+                    .iter()
+                    .map(|id| format!("[{id}]"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    }
+    Ok(openings)
 }
 
 /// What `games_per_pair` takes, in every message about it.

@@ -26,6 +26,7 @@ mod dispatch;
 pub mod experiment;
 pub mod lock;
 pub mod merge;
+pub mod openings;
 pub mod play;
 mod progress;
 pub mod record;
@@ -41,7 +42,8 @@ use std::path::PathBuf;
 pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
 pub use lock::{WriterLock, lock_writer};
 pub use merge::{MergeSummary, merge, merge_with};
-pub use play::{GameRecord, GameSettings, Termination, play_game};
+pub use openings::Openings;
+pub use play::{GameRecord, GameSettings, Termination, play_game, play_game_from};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
 pub use run::{
     FaultReason, Progress, RunOptions, RunSummary, play_scheduled, play_scheduled_with, run,

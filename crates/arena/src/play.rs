@@ -253,10 +253,30 @@ pub fn play_game<G: AgentGame>(
     opening_seed: u64,
     settings: GameSettings,
 ) -> GameRecord {
+    play_game_from(start, &[], agents, seed, opening_seed, settings)
+}
+
+/// [`play_game`] with the moves `opening` (of an opening suite, legal and not ending the game)
+/// played first, before any random opening plies; they are recorded with the game's moves.
+///
+/// # Panics
+/// If the number of agents is not the game's number of players.
+pub fn play_game_from<G: AgentGame>(
+    start: &G,
+    opening: &[G::Move],
+    agents: &mut [&mut dyn Agent<G>],
+    seed: u64,
+    opening_seed: u64,
+    settings: GameSettings,
+) -> GameRecord {
     let players = start.num_players();
     assert_eq!(agents.len(), players, "one agent per seat");
     let mut position = start.clone();
     let mut moves = Vec::new();
+    for &mv in opening {
+        moves.push(position.format_move(mv));
+        position.play_unchecked(mv);
+    }
     play_opening(
         &mut position,
         settings.opening_plies,

@@ -13,7 +13,7 @@ use rules::{Mnk, OanQuan, Variant};
 use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
 use crate::lock::lock_writer;
-use crate::play::{GameSettings, play_game};
+use crate::play::{GameSettings, play_game_from};
 use crate::progress::{Estimate, ProgressDisplay};
 use crate::record::{self, Row, RowWriter};
 use crate::recorded::Recorded;
@@ -220,7 +220,16 @@ fn play_typed<G: OutsideGame>(
             for agent in built.iter_mut() {
                 seats.push(agent.as_mut());
             }
-            play_game(start, &mut seats, game.seed, game.opening_seed, settings)
+            // The suite's opening of this block, if the experiment has a suite.
+            let opening = experiment.suite_opening(start, game);
+            play_game_from(
+                start,
+                &opening,
+                &mut seats,
+                game.seed,
+                game.opening_seed,
+                settings,
+            )
         }
         // Specs were checked when the experiment was read (and outside commands before the
         // run): an agent that still cannot be built loses the game as a crash.
@@ -485,6 +494,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         action: "write the copy of the experiment",
         error: e.to_string(),
     })?;
+    write_openings_copy(experiment, out)?;
 
     // The games left, generated lazily in schedule order.
     let recorded_ref = &recorded;
@@ -694,4 +704,34 @@ pub fn idle_agents(experiment: &Experiment, variant: &Variant) -> Vec<String> {
         .filter(|a| !a.plays(variant))
         .map(|a| a.name.clone())
         .collect()
+}
+
+/// The experiment's openings files, written next to its copy under the names it gives them,
+/// so that the copy (which names them relative to itself) reads the same suite: `arena verify`
+/// and `arena report` on the folder alone then work. A name that is absolute or leaves its
+/// folder (`..`) is not written: such a folder is verified with `--experiment`.
+fn write_openings_copy(experiment: &Experiment, out: &Path) -> Result<(), ArenaError> {
+    let Some(suite) = &experiment.openings else {
+        return Ok(());
+    };
+    for (name, text) in &suite.files {
+        let relative = Path::new(name);
+        let inside = relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside {
+            continue;
+        }
+        let path = out.join(relative);
+        let written = path
+            .parent()
+            .map_or(Ok(()), fs::create_dir_all)
+            .and_then(|()| fs::write(&path, text));
+        written.map_err(|e| ArenaError::Io {
+            path: path.clone(),
+            action: "write the copy of the openings file",
+            error: e.to_string(),
+        })?;
+    }
+    Ok(())
 }

@@ -53,8 +53,12 @@ pub struct ScheduledGame {
     pub seats: ArrayVec<usize, MAX_PLAYERS>,
     /// The game's seed (the CSV's `seed` column); the agents' RNG streams derive from it.
     pub seed: u64,
-    /// The seed of the random opening, shared by the two colour orders.
+    /// The seed of the random opening, shared by the games of a block.
     pub opening_seed: u64,
+    /// The game's block in its group: games `Nm .. Nm + N - 1` of a group of N agents (`2m`
+    /// and `2m + 1` of a pair) form block `m` and share an opening (the suite's line `m`
+    /// modulo its length, when the experiment has a suite).
+    pub block: u64,
 }
 
 /// The whole schedule of an experiment, kept as pairings so it takes no memory per game.
@@ -138,6 +142,7 @@ impl Schedule {
             seats,
             seed: splitmix64(key ^ splitmix64(nth)),
             opening_seed: splitmix64(key ^ splitmix64((nth / size as u64) | (1 << 63))),
+            block: nth / size as u64,
         }
     }
 

@@ -8,7 +8,8 @@
 //! What is checked, column by column: `experiment`, `variant`, `seed`, `players`, every
 //! seat's agent and spec (`first` .. `fourth`, `first_spec` .. `fourth_spec`) against the
 //! schedule's game of that index (the seats included: `first` must be the agent the schedule
-//! seats first); `moves` begin with the random opening of the game's opening seed, each is
+//! seats first); `moves` begin with the game's opening (the suite's line of its block, or the
+//! random opening of its opening seed), each is
 //! legal and written as the arena writes it; and the position they reach decides
 //! `termination`, `result`, `plies` and every seat's score. A fault (`crash`, `illegal-move`,
 //! `timeout`) happens on the faulter's turn, so the side to move after the moves loses (with
@@ -171,6 +172,30 @@ fn replay<G: Game>(
 
     let mut position = start.clone();
     if !forfeit {
+        // The suite's opening of the game's block, then the random one (an experiment has at
+        // most one of the two).
+        let suite: Vec<String> = experiment
+            .suite_opening(start, game)
+            .into_iter()
+            .map(|mv| {
+                let text = position.format_move(mv);
+                position.play_unchecked(mv);
+                text
+            })
+            .collect();
+        let recorded: Vec<&str> = texts.iter().take(suite.len()).copied().collect();
+        if recorded != suite {
+            return Err(wrong(
+                "moves",
+                format!(
+                    "begin `{}`, but the game's opening from the suite (block {}) is `{}`",
+                    recorded.join(" "),
+                    game.block,
+                    suite.join(" ")
+                ),
+            ));
+        }
+        let texts = &texts[suite.len()..];
         let mut opening = Vec::new();
         play_opening(
             &mut position,

@@ -10,8 +10,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use agents::dfpn::{self, DfpnLimits};
 use agents::playout::{self, PLAYOUT_PLY_CAP, Rollout};
 use agents::solve::{Limits, solve};
+use agents::tactics::{self, PuzzleKind};
+use agents::threats;
 use agents::{Agent, AgentGame, AgentRng, AgentSpec, Context, build};
 use anyhow::{Context as _, Result, anyhow};
 use arena::{Experiment, Progress, RunOptions, Shard};
@@ -200,7 +203,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             Variant::OanQuan(rules) => alphabeta(id, &rules.start(), moves, depth, &budget)?,
         }
     }
-    let td4 = mnk("mnk-5x5k4")?
+    let td4: Mnk = mnk("mnk-5x5k4")?
         .play_line(TD4_MOVES)
         .map_err(|error| anyhow!("the TD4 moves: {error}"))?;
     flat_monte_carlo(&td4, &budget, &args)?;
@@ -210,6 +213,22 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if args.wants("solve.mnk-4x4k4") {
         solve_time("mnk-4x4k4", &mnk("mnk-4x4k4")?, &budget)?;
     }
+    for (name, position) in [
+        ("td4", td4.clone()),
+        ("mnk-4x4k4", mnk("mnk-4x4k4")?),
+        ("mnk-5x5k4", mnk("mnk-5x5k4")?),
+    ] {
+        if args.wants(&format!("dfpn.{name}")) {
+            dfpn_time(name, &position, &budget)?;
+        }
+    }
+    if args.wants("vcf.") {
+        vcf_rate(&budget)?;
+    }
+    if args.wants("threat.") {
+        threat_rate(&budget)?;
+    }
+    tactics(&budget, &args)?;
     for (protocol, id) in PROTOCOL_FIGURES {
         if !args.wants(&format!("protocol.{protocol}.{id}")) {
             continue;
@@ -471,6 +490,148 @@ fn solve_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
         "s",
         &format!("{value}, {} nodes", last.nodes),
     );
+    Ok(())
+}
+
+/// `arena solve`'s df-pn (its default limits, the root value and one move) on `position`:
+/// the median wall time and the nodes per second. Each run on a fresh thread, as
+/// [`solve_time`].
+fn dfpn_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
+    let mut runs = Vec::new();
+    for _ in 0..budget.solves {
+        let position = position.clone();
+        let run = std::thread::spawn(move || dfpn::solve(&position, &DfpnLimits::default()))
+            .join()
+            .map_err(|_| anyhow!("df-pn panicked on {name}"))?;
+        runs.push(run);
+    }
+    let time = median(runs.iter().map(|s| s.elapsed.as_secs_f64()).collect());
+    let last = &runs[runs.len() - 1];
+    let value = match last.value.map(|v| v.outcome(last.to_move)) {
+        Some(rules::Outcome::Win(rules::Player::First)) => "first player wins",
+        Some(rules::Outcome::Win(_)) => "second player wins",
+        Some(rules::Outcome::Draw) => "draw",
+        Some(rules::Outcome::Ranked(_)) => unreachable!("m,n,k games have two players"),
+        None => "unknown",
+    };
+    figure(
+        &format!("dfpn.{name}"),
+        format!("{time:.3}"),
+        "s",
+        &format!(
+            "{value}, {} nodes, {:.0} nodes/s",
+            last.nodes,
+            last.nodes as f64 / time.max(1e-9)
+        ),
+    );
+    Ok(())
+}
+
+/// VCF search nodes per second: the search for the shortest VCF of every VCF position of the
+/// tactics suite, in turn.
+fn vcf_rate(budget: &Budget) -> Result<()> {
+    let positions: Vec<Mnk> = tactics::suite()
+        .into_iter()
+        .filter(|p| matches!(p.kind, PuzzleKind::Vcf(_)))
+        .map(|p| p.position)
+        .collect();
+    if positions.is_empty() {
+        return Ok(());
+    }
+    let mut next = 0;
+    let rate = median_rate(budget, || {
+        let position = &positions[next % positions.len()];
+        next += 1;
+        let (_, nodes) = threats::vcf(position, threats::ThreatLimits::default());
+        Ok(nodes)
+    })?;
+    figure(
+        "vcf.tactics",
+        format!("{rate:.0}"),
+        "nodes/s",
+        &format!(
+            "VCF searches of the {} VCF positions of the tactics suite",
+            positions.len()
+        ),
+    );
+    Ok(())
+}
+
+/// The `threat` agent's nodes per second (threat searches included) at a fixed budget, on
+/// 15x15 after three moves.
+fn threat_rate(budget: &Budget) -> Result<()> {
+    let position = mnk("mnk-15x15k5")?
+        .play_line("h8 i9 h10")
+        .map_err(|error| anyhow!("{error}"))?;
+    let mut agent = agent::<Mnk>("threat:nodes=100000")?;
+    let (mv, nodes, _) = timed_choice(agent.as_mut(), &position)?;
+    let rate = median_rate(budget, || Ok(timed_choice(agent.as_mut(), &position)?.1))?;
+    figure(
+        "threat.mnk-15x15k5",
+        format!("{rate:.0}"),
+        "nodes/s",
+        &format!(
+            "100000 nodes after h8 i9 h10: {} in {nodes} nodes",
+            position.format_move(mv)
+        ),
+    );
+    Ok(())
+}
+
+/// The agents compared on the tactics suite, each at a fixed budget (reproducible).
+const TACTICS_AGENTS: [&str; 6] = [
+    "threat:nodes=100000",
+    "alphabeta:nodes=100000",
+    "mcts:iterations=10000",
+    "mc-near:rollouts=100",
+    "neighbor",
+    "easy:mistake=0",
+];
+
+/// The share of the tactics suite each agent solves (its move is one of the answer moves),
+/// by kind; and the `threat` agent at 1 s a move (full runs only).
+fn tactics(budget: &Budget, args: &BenchArgs) -> Result<()> {
+    let puzzles = tactics::suite();
+    let mut specs: Vec<(String, String)> = TACTICS_AGENTS
+        .iter()
+        .map(|spec| {
+            let kind = spec.split(':').next().unwrap_or(spec);
+            (format!("tactics.{kind}"), spec.to_string())
+        })
+        .collect();
+    if budget.games_per_pair.is_none() {
+        specs.push(("tactics.threat-1s".into(), "threat:time_ms=1000".into()));
+    }
+    for (name, spec) in specs {
+        if !args.wants(&name) {
+            continue;
+        }
+        let mut searcher = agent::<Mnk>(&spec)?;
+        let mut by_group: Vec<(&str, usize, usize)> = Vec::new();
+        let mut solved = 0;
+        for puzzle in &puzzles {
+            let ok = tactics::solves(searcher.as_mut(), puzzle, 1).map_err(|e| anyhow!(e))?;
+            solved += usize::from(ok);
+            let group = puzzle.kind.group();
+            match by_group.iter_mut().find(|(g, _, _)| *g == group) {
+                Some(entry) => {
+                    entry.1 += usize::from(ok);
+                    entry.2 += 1;
+                }
+                None => by_group.push((group, usize::from(ok), 1)),
+            }
+        }
+        let groups: Vec<String> = by_group
+            .iter()
+            .map(|(group, ok, all)| format!("{group} {ok}/{all}"))
+            .collect();
+        figure(
+            &name,
+            format!("{:.1}", 100.0 * solved as f64 / puzzles.len().max(1) as f64),
+            "% solved",
+            &format!("{solved}/{}: {}; {spec}", puzzles.len(), groups.join(", ")),
+        );
+    }
     Ok(())
 }
 

@@ -1,15 +1,20 @@
 //! `arena analyze` and `arena solve`: the move an agent chooses in a position, with what it
 //! searched; and the exact game value of a position, with the moves that keep it.
 
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use agents::solve::{Limits, Solution, Value};
+use agents::dfpn::{self, DfpnLimits};
+use agents::solve::{Limits, Monitor, Solution, Value};
+use agents::threats;
 use agents::{AgentGame, AgentRng, AgentSpec, Context as AgentContext};
 use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
 use protocol::{OutsideGame, Roster};
 use rand::SeedableRng;
-use rules::{Game, Outcome, Player, Variant};
+use rules::{Game, Mnk, Outcome, Player, Variant};
 
 /// `arena analyze VARIANT --moves "MOVES" --agent SPEC [--seed S]`.
 #[derive(Debug, Args)]
@@ -32,12 +37,20 @@ pub struct AnalyzeArgs {
     pub seed: u64,
 }
 
-/// `arena solve VARIANT [--moves "MOVES"] [--tt-mb N] [--time-limit SECONDS]`.
+/// `arena solve VARIANT [--moves "MOVES"] [--method M] [--tt-mb N] [--time-limit SECONDS]`.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  \
     arena solve tictactoe\n  \
-    arena solve mnk-5x5k4 --moves \"b3 c3 c2 d1 b2 a2\"\n  \
-    arena solve mnk-4x4k4 --tt-mb 256 --time-limit 60")]
+    arena solve mnk-5x5k4                         # df-pn: a draw in about a second\n  \
+    arena solve mnk-5x5k4 --moves \"b3 c3 c2 d1 b2 a2\" --all-moves\n  \
+    arena solve gomoku --moves \"h8 h9 i8 i9 j8\" --method vcf\n  \
+    arena solve mnk-4x4k4 --method alphabeta --tt-mb 256 --time-limit 600\n\n\
+    Methods: auto (df-pn for m,n,k games, alpha-beta for O An Quan), dfpn (proof-number search \
+    with the VCF search inside; m,n,k only), alphabeta (the exact alpha-beta solver), vcf and \
+    vct (threat-space search only: a win by continuous fours, or by fours and threes, for the \
+    side to move and for the opponent; m,n,k only).\n\
+    Progress (time, nodes, proof and disproof numbers or depth, table memory) shows on a \
+    terminal; Ctrl-C stops the search and prints the best bound found so far.")]
 pub struct SolveArgs {
     /// The variant id, like `tictactoe`, `mnk-4x4k4` or `oanquan`.
     pub variant: String,
@@ -45,16 +58,63 @@ pub struct SolveArgs {
     /// starting position.
     #[arg(long, default_value = "")]
     pub moves: String,
+    /// The method: auto, dfpn, alphabeta, vcf or vct (see below).
+    #[arg(long, default_value = "auto")]
+    pub method: String,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub tt_mb: usize,
-    /// Stop after this many seconds and print what is known by then.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
+    /// Stop after this many seconds and print what is known by then (0: no limit).
+    #[arg(long, default_value_t = DEFAULT_TIME_LIMIT)]
+    pub time_limit: f64,
     /// The deepest search, in plies, for games that can go on for ever (O An Quan); m,n,k games
     /// are always searched to their end.
     #[arg(long, default_value_t = 40)]
     pub max_depth: u32,
+    /// Also find the value of every legal move (df-pn: not only one move that keeps the value;
+    /// alpha-beta always does).
+    #[arg(long)]
+    pub all_moves: bool,
+}
+
+/// The default time limit of `arena solve`, in seconds.
+pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
+
+/// How `arena solve` solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    DfPn,
+    AlphaBeta,
+    Vcf,
+    Vct,
+}
+
+impl Method {
+    fn parse(text: &str, variant: &Variant) -> Result<Method> {
+        let mnk = matches!(variant, Variant::Mnk(_));
+        let method = match text {
+            "auto" if mnk => Method::DfPn,
+            "auto" => Method::AlphaBeta,
+            "dfpn" | "df-pn" => Method::DfPn,
+            "alphabeta" | "alpha-beta" => Method::AlphaBeta,
+            "vcf" => Method::Vcf,
+            "vct" => Method::Vct,
+            other => bail!("--method {other}: the methods are auto, dfpn, alphabeta, vcf and vct"),
+        };
+        if method != Method::AlphaBeta && !mnk {
+            bail!("--method {text}: {variant} is not an m,n,k game; use alphabeta (or auto)");
+        }
+        Ok(method)
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Method::DfPn => "df-pn (proof-number search, VCF inside, symmetric table)",
+            Method::AlphaBeta => "alpha-beta (win/draw/loss, transposition table)",
+            Method::Vcf => "VCF (a win by continuous fours)",
+            Method::Vct => "VCT (a win by continuous fours and open threes)",
+        }
+    }
 }
 
 /// Parses a variant id, naming it in the error.
@@ -174,8 +234,10 @@ fn score_text(score: f64) -> String {
     }
 }
 
-/// `arena solve`: prints the position, its exact value (absolute and for the side to move),
-/// the moves that keep it, the value of every move, and the nodes and time spent.
+/// `arena solve`: prints the position, the method and the time limit, then (with progress on
+/// a terminal) its exact value (absolute and for the side to move), the moves that keep it,
+/// the values of the moves when asked, and the nodes and time spent; or, stopped early, the
+/// best bound found.
 pub fn solve(args: SolveArgs) -> Result<()> {
     if !(1..=65536).contains(&args.tt_mb) {
         bail!("--tt-mb {}: the table takes 1 to 65536 MiB", args.tt_mb);
@@ -190,34 +252,199 @@ pub fn solve(args: SolveArgs) -> Result<()> {
             machine.available >> 20
         );
     }
-    let time = match args.time_limit {
-        None => None,
-        Some(seconds) => Some(
-            Duration::try_from_secs_f64(seconds)
+    let time = if args.time_limit == 0.0 {
+        None
+    } else {
+        Some(
+            Duration::try_from_secs_f64(args.time_limit)
                 .ok()
                 .filter(|time| !time.is_zero())
                 .ok_or_else(|| {
-                    anyhow!("--time-limit {seconds}: give a positive number of seconds")
+                    anyhow!(
+                        "--time-limit {}: give a positive number of seconds (0: no limit)",
+                        args.time_limit
+                    )
                 })?,
-        ),
+        )
     };
     if args.max_depth == 0 {
         bail!("--max-depth 0: give at least 1 ply");
     }
+    let variant = variant(&args.variant)?;
+    let method = Method::parse(&args.method, &variant)?;
+    let monitor = Arc::new(Monitor::default());
     let limits = Limits::default()
         .with_tt_mb(args.tt_mb)
         .with_time(time)
-        .with_max_depth(args.max_depth);
-    match variant(&args.variant)? {
-        Variant::Mnk(config) => solve_game(config.start(), &args, &limits),
-        Variant::OanQuan(rules) => solve_game(rules.start(), &args, &limits),
+        .with_max_depth(args.max_depth)
+        .with_all_moves(true)
+        .with_monitor(Some(monitor.clone()));
+    match variant {
+        Variant::Mnk(config) => {
+            let position = position_after(config.start(), &args.moves)?;
+            print_position(&position, &args.moves);
+            print_method(method, time);
+            if position.is_over() {
+                return solve_game(position, &args, &limits, monitor);
+            }
+            match method {
+                Method::AlphaBeta => solve_game(position, &args, &limits, monitor),
+                Method::DfPn => solve_dfpn(&position, &args, &limits, monitor),
+                Method::Vcf | Method::Vct => solve_threats(&position, method, time),
+            }
+        }
+        Variant::OanQuan(rules) => {
+            let position = position_after(rules.start(), &args.moves)?;
+            print_position(&position, &args.moves);
+            print_method(method, time);
+            solve_game(position, &args, &limits, monitor)
+        }
     }
 }
 
-fn solve_game<G: AgentGame>(start: G, args: &SolveArgs, limits: &Limits) -> Result<()> {
-    let position = position_after(start, &args.moves)?;
-    print_position(&position, &args.moves);
-    let solution: Solution<G::Move> = agents::solve::try_solve(&position, limits)?;
+fn print_method(method: Method, time: Option<Duration>) {
+    println!("method: {}", method.describe());
+    match time {
+        Some(time) => println!(
+            "time limit: {} s (--time-limit SECONDS to change, 0 for none); Ctrl-C stops early",
+            time.as_secs_f64()
+        ),
+        None => println!("time limit: none; Ctrl-C stops early"),
+    }
+}
+
+/// Runs `work` on a thread of its own while this one shows `monitor`'s progress, with Ctrl-C
+/// asking the work to stop (a second Ctrl-C ends the program).
+fn watched<T: Send>(
+    monitor: &Arc<Monitor>,
+    what: impl Fn(&Monitor) -> String + Sync,
+    work: impl FnOnce() -> T + Send,
+) -> T {
+    let stop_flag = monitor.clone();
+    // A handler can be installed once per process; a second solve in the same process keeps
+    // the first (`arena` runs one).
+    let _ = ctrlc::set_handler(move || {
+        if stop_flag.stopping() {
+            std::process::exit(130);
+        }
+        stop_flag.stop.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = work();
+            done.store(true, Ordering::Relaxed);
+            result
+        });
+        let mut display = Progress::new();
+        while !done.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(100));
+            if done.load(Ordering::Relaxed) {
+                break;
+            }
+            display.show(started.elapsed(), &what(monitor));
+        }
+        display.finish();
+        worker.join().expect("the solver does not panic")
+    })
+}
+
+/// Progress lines: one line rewritten in place on a terminal, a plain line every five seconds
+/// otherwise (both on stderr, so stdout keeps only the answer).
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    last_plain: Instant,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {msg}")
+                    .expect("a valid template"),
+            );
+            bar
+        });
+        Progress {
+            bar,
+            last_plain: Instant::now(),
+        }
+    }
+
+    fn show(&mut self, elapsed: Duration, state: &str) {
+        let line = format!("{:.1} s, {state}", elapsed.as_secs_f64());
+        match &self.bar {
+            Some(bar) => bar.set_message(line),
+            None => {
+                if self.last_plain.elapsed() >= Duration::from_secs(5) {
+                    self.last_plain = Instant::now();
+                    eprintln!("progress: {line}");
+                }
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Nodes, rate and table memory, as progress shows them.
+fn nodes_and_memory(monitor: &Monitor, elapsed: Duration) -> String {
+    let nodes = monitor.nodes.load(Ordering::Relaxed);
+    let bytes = monitor.table_bytes.load(Ordering::Relaxed);
+    let permille = monitor.table_permille.load(Ordering::Relaxed);
+    let rate = nodes as f64 / elapsed.as_secs_f64().max(1e-3);
+    let mut text = format!("{} nodes ({}/s)", short(nodes as f64), short(rate));
+    if bytes > 0 {
+        text.push_str(&format!(
+            ", table {} MiB {:.1}% full",
+            bytes >> 20,
+            f64::from(permille) / 10.0
+        ));
+    }
+    text
+}
+
+/// 1234567 as `1.23M`.
+fn short(value: f64) -> String {
+    if value >= 1e9 {
+        format!("{:.2}G", value / 1e9)
+    } else if value >= 1e6 {
+        format!("{:.2}M", value / 1e6)
+    } else if value >= 1e3 {
+        format!("{:.1}k", value / 1e3)
+    } else {
+        format!("{value:.0}")
+    }
+}
+
+fn solve_game<G: AgentGame>(
+    position: G,
+    args: &SolveArgs,
+    limits: &Limits,
+    monitor: Arc<Monitor>,
+) -> Result<()> {
+    let started = Instant::now();
+    let table_bytes = (args.tt_mb as u64) << 20;
+    monitor.table_bytes.store(table_bytes, Ordering::Relaxed);
+    let solution: Solution<G::Move> = watched(
+        &monitor,
+        |m| {
+            let depth = m.depth.load(Ordering::Relaxed);
+            let depth = if depth == 0 {
+                String::new()
+            } else {
+                format!("depth {depth}, ")
+            };
+            format!("{depth}{}", nodes_and_memory(m, started.elapsed()))
+        },
+        || agents::solve::try_solve(&position, limits),
+    )?;
     let mover = player_name::<G>(solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {
@@ -257,18 +484,195 @@ fn solve_game<G: AgentGame>(start: G, args: &SolveArgs, limits: &Limits) -> Resu
             })
             .collect();
         println!("move values (for the side to move): {}", values.join(", "));
+        if solution.value.is_none() {
+            let best = solution.moves.iter().filter_map(|m| m.value).max();
+            if let Some(best) = best {
+                println!(
+                    "best bound so far: the side to move at least {}s (a move found worth that)",
+                    match best {
+                        Value::Win => "win",
+                        Value::Draw => "draw",
+                        Value::Loss => "lose",
+                    }
+                );
+            }
+        }
     }
     if !solution.complete && !position.is_over() {
-        println!(
-            "incomplete: the limits ran out (searched {} plies deep)",
-            solution.depth
-        );
+        let why = if monitor.stopping() {
+            "stopped by Ctrl-C"
+        } else {
+            "the limits ran out"
+        };
+        println!("incomplete: {why} (searched {} plies deep)", solution.depth);
     }
     let seconds = solution.elapsed.as_secs_f64();
     println!(
         "nodes: {} ({:.0} per second)",
         solution.nodes,
         solution.nodes as f64 / seconds.max(1e-9)
+    );
+    println!("time: {seconds:.3} s");
+    Ok(())
+}
+
+/// `--method dfpn`.
+fn solve_dfpn(
+    position: &Mnk,
+    args: &SolveArgs,
+    limits: &Limits,
+    monitor: Arc<Monitor>,
+) -> Result<()> {
+    let started = Instant::now();
+    let dfpn_limits = DfpnLimits {
+        tt_mb: limits.tt_mb,
+        time: limits.time,
+        nodes: None,
+        monitor: Some(monitor.clone()),
+        all_moves: args.all_moves,
+    };
+    let solution = watched(
+        &monitor,
+        |m| {
+            let question = match m.attacker.load(Ordering::Relaxed) {
+                1 => "does X win? ",
+                2 => "does O win? ",
+                _ => "",
+            };
+            format!(
+                "{question}pn {} dn {}, {}",
+                short(f64::from(m.pn.load(Ordering::Relaxed))),
+                short(f64::from(m.dn.load(Ordering::Relaxed))),
+                nodes_and_memory(m, started.elapsed())
+            )
+        },
+        || dfpn::try_solve(position, &dfpn_limits),
+    )?;
+    let mover = player_name::<Mnk>(solution.to_move);
+    let verb = |value: Value| match value {
+        Value::Win => "wins",
+        Value::Draw => "draws",
+        Value::Loss => "loses",
+    };
+    let names = |moves: &[rules::Cell]| {
+        moves
+            .iter()
+            .map(|&mv| position.format_move(mv))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match solution.value {
+        Some(value) => {
+            println!(
+                "value: {}",
+                describe_outcome(value.outcome(solution.to_move))
+            );
+            println!("side to move: {mover} {}", verb(value));
+            if !solution.best.is_empty() {
+                let kind = match value {
+                    Value::Win => "winning",
+                    Value::Draw => "drawing",
+                    Value::Loss => "losing (every move loses)",
+                };
+                let all = if args.all_moves {
+                    ""
+                } else {
+                    " (one; --all-moves for every one)"
+                };
+                if value == Value::Loss {
+                    println!("every move loses");
+                } else {
+                    println!("{kind} moves: {}{all}", names(&solution.best));
+                }
+            }
+        }
+        None => {
+            println!("value: unknown within the limits");
+            println!("side to move: {mover}");
+            let bound = match (solution.at_least, solution.at_most) {
+                (Value::Loss, Value::Draw) => "the side to move does not win (a draw or a loss)",
+                (Value::Draw, Value::Win) => "the side to move does not lose (a win or a draw)",
+                _ => "none yet",
+            };
+            println!("best bound so far: {bound}");
+        }
+    }
+    if !solution.moves.is_empty() {
+        let values: Vec<String> = solution
+            .moves
+            .iter()
+            .map(|(cell, value)| {
+                let value = value.map_or("?".to_string(), |v| v.to_string());
+                format!("{} {value}", position.format_move(*cell))
+            })
+            .collect();
+        println!("move values (for the side to move): {}", values.join(", "));
+    }
+    if let Some(why) = solution.stopped {
+        println!("incomplete: stopped by {why}");
+    }
+    let seconds = solution.elapsed.as_secs_f64();
+    println!(
+        "nodes: {} ({:.0} per second)",
+        solution.nodes,
+        solution.nodes as f64 / seconds.max(1e-9)
+    );
+    println!("time: {seconds:.3} s");
+    Ok(())
+}
+
+/// `--method vcf` and `--method vct`: the side to move's threat win, then the opponent's (as
+/// if the side to move passed).
+fn solve_threats(position: &Mnk, method: Method, time: Option<Duration>) -> Result<()> {
+    let started = Instant::now();
+    let deadline = time.map(|t| started + t);
+    let me = position.side_to_move();
+    let mut board = threats::Board::new(position);
+    let mut nodes = 0;
+    for (who, pass) in [(me, false), (me.opponent(), true)] {
+        if pass {
+            board.pass();
+        }
+        let mut search = threats::ThreatSearch::new(threats::ThreatLimits {
+            depth: if method == Method::Vcf { 30 } else { 10 },
+            nodes: u64::MAX,
+            deadline,
+        });
+        let result = if method == Method::Vcf {
+            search.vcf(&mut board)
+        } else {
+            search.vct(&mut board)
+        };
+        nodes += search.nodes;
+        if pass {
+            board.pass();
+        }
+        let name = player_name::<Mnk>(who);
+        let kind = if method == Method::Vcf { "VCF" } else { "VCT" };
+        let whose = if pass {
+            format!("{name}, if it were to move")
+        } else {
+            format!("{name}, to move")
+        };
+        match result {
+            threats::ThreatResult::Win(line) => println!(
+                "{kind} for {whose}: a win in {} plies: {}",
+                line.len(),
+                line.iter()
+                    .map(|&c| position.format_move(c))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            threats::ThreatResult::NoWin => println!("{kind} for {whose}: none"),
+            threats::ThreatResult::Unknown => {
+                println!("{kind} for {whose}: unknown (the time limit ran out)")
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "nodes: {nodes} ({:.0} per second)",
+        nodes as f64 / seconds.max(1e-9)
     );
     println!("time: {seconds:.3} s");
     Ok(())

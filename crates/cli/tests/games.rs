@@ -137,11 +137,81 @@ fn list_names_every_listed_kind_with_its_parameters() {
 
 #[test]
 fn solve_finds_the_td4_wins() {
-    let output = arena(&["solve", "mnk-5x5k4", "--moves", "b3 c3 c2 d1 b2 a2"]);
+    for method in ["dfpn", "alphabeta"] {
+        let output = arena(&[
+            "solve",
+            "mnk-5x5k4",
+            "--moves",
+            "b3 c3 c2 d1 b2 a2",
+            "--method",
+            method,
+            "--all-moves",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(
+            text.contains("value: first player wins"),
+            "{method}: {text}"
+        );
+        assert!(text.contains("winning moves: d2 e2 b4"), "{method}: {text}");
+        assert!(
+            text.contains("d2 win") && text.contains("a1 draw"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn solve_states_its_method_and_time_limit_and_proves_the_5x5_draw() {
+    let output = arena(&["solve", "mnk-5x5k4"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("value: first player wins"), "{text}");
-    assert!(text.contains("winning moves: d2 e2 b4"), "{text}");
+    assert!(text.contains("method: df-pn"), "{text}");
+    assert!(text.contains("time limit: 60 s"), "{text}");
+    assert!(text.contains("value: draw"), "{text}");
+    assert!(text.contains("drawing moves: c3"), "{text}");
+    let output = arena(&["solve", "tictactoe", "--time-limit", "5"]);
+    assert!(stdout(&output).contains("time limit: 5 s"));
+    assert!(stdout(&output).contains("value: draw"));
+}
+
+#[test]
+fn solve_stops_at_its_time_limit_with_the_bound_it_has() {
+    let output = arena(&["solve", "mnk-9x9k5", "--time-limit", "0.5"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("value: unknown within the limits"), "{text}");
+    assert!(text.contains("best bound so far"), "{text}");
+    assert!(
+        text.contains("incomplete: stopped by the time limit"),
+        "{text}"
+    );
+}
+
+#[test]
+fn solve_with_threat_methods_finds_a_vcf() {
+    // X: h8 i8 j8 (blocked at g8) and l10 l11 l12: k8 is a four, then an open four on l.
+    let moves = "h8 a1 i8 c3 j8 g8 l10 a15 l11 o1 l12 o15";
+    let output = arena(&["solve", "gomoku", "--moves", moves, "--method", "vcf"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("VCF for X (first player), to move: a win in"),
+        "{text}"
+    );
+    assert!(
+        text.contains("VCF for O (second player), if it were to move: none"),
+        "{text}"
+    );
+    let output = arena(&["solve", "oanquan", "--method", "vcf"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("not an m,n,k game"),
+        "{}",
+        stderr(&output)
+    );
+    let output = arena(&["solve", "tictactoe", "--method", "magic"]);
+    assert!(stderr(&output).contains("the methods are auto, dfpn, alphabeta, vcf and vct"));
 }
 
 #[test]

@@ -25,6 +25,7 @@
 pub mod experiment;
 pub mod merge;
 pub mod play;
+pub mod played;
 pub mod record;
 pub mod run;
 pub mod schedule;

@@ -1,14 +1,47 @@
 //! `arena play` driven through pipes, the way a script or a teacher's demo drives it: one move or
 //! command per line on stdin, the transcript on stdout. Agents are seeded, so their replies, and
-//! so the transcripts, are fixed.
+//! so the transcripts, are fixed. Every finished game lands in the play record, which the last
+//! tests read back.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// The arena binary, run in a scratch folder of this test process: the games the tests finish
+/// go to its `results/play/games.csv`, not to the source tree's.
 fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    let scratch = std::env::temp_dir().join(format!("arena-play-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch folder");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.current_dir(scratch);
+    command
+}
+
+/// A fresh folder for one test's play record.
+fn record_folder(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-play-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("record folder");
+    dir
+}
+
+/// The rows of a CSV as header-keyed maps.
+fn rows_of(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).expect("the record opens");
+    let header = reader.headers().expect("a header").clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.expect("a whole row");
+            header
+                .iter()
+                .zip(record.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
 }
 
 /// A person (X) against `random` (O) with seed 3, whose replies in tic-tac-toe to b2 and c1
@@ -502,4 +535,158 @@ fn an_agent_that_fails_loses_and_the_program_goes_on() {
         assert_in_order(&text, &["result: 1-0 (X (you) wins: O (fault:mode=", why]);
         assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
     }
+}
+
+#[test]
+fn a_finished_game_is_recorded_and_rated_and_counted_in_the_stats() {
+    let dir = record_folder("recorded");
+    let record = dir.join("games.csv");
+    let record_text = record.to_str().unwrap();
+    let mut args = HUMAN_VS_RANDOM.to_vec();
+    args.extend(["--name", "Lan", "--record", record_text]);
+    let output = play(&args, "b2\nc1\na3\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "result: 1-0",
+            "play again? [y/N] or undo: \n",
+            &format!("recorded: {record_text} (game 0)\n"),
+        ],
+    );
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    for (column, value) in [
+        ("experiment", "play"),
+        ("variant", "mnk-3x3k3"),
+        ("game", "0"),
+        ("seed", "3"),
+        ("first", "Lan"),
+        ("first_spec", "human"),
+        ("second", "random"),
+        ("second_spec", "random"),
+        ("result", "1-0"),
+        ("termination", "win"),
+        ("plies", "5"),
+        ("moves", "b2 a2 c1 c2 a3"),
+    ] {
+        assert_eq!(row[column], value, "{column}");
+    }
+    assert!(
+        !row.contains_key("players"),
+        "two-player games keep schema 1"
+    );
+
+    // A second game, lost on purpose against the easy agent, and one left unfinished.
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "easy:mistake=0",
+            "--second",
+            "human",
+            "--name",
+            "Lan",
+            "--record",
+            record_text,
+        ],
+        "a1\nc3\ny\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        rows_of(&record).len(),
+        2,
+        "an unfinished game is not recorded"
+    );
+
+    let stats = arena()
+        .args(["play", "--stats", "--name", "Lan", "--record", record_text])
+        .output()
+        .unwrap();
+    let text = stdout(&stats);
+    assert!(stats.status.success(), "{}", stderr(&stats));
+    assert_in_order(
+        &text,
+        &[
+            &format!("play record {record_text}: 2 games of Lan"),
+            "person vs AI (other agents)    the person              2      1      0      1",
+            "a person against each AI level:",
+            "mnk-3x3k3                easy:mistake=0                    1      0-0-1      0.0%",
+            "mnk-3x3k3                random                            1      1-0-0    100.0%",
+        ],
+    );
+
+    let report = arena()
+        .args(["report", record_text, "--bootstrap", "0", "--out"])
+        .arg(dir.join("report"))
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert!(stdout(&report).contains("Lan"), "{}", stdout(&report));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_taken_up_again_after_its_end_is_recorded_once() {
+    let dir = record_folder("undo");
+    let record = dir.join("games.csv");
+    let mut args = HUMAN_VS_RANDOM.to_vec();
+    args.extend(["--record", record.to_str().unwrap()]);
+    // Won, taken back, won another way (random answers b3 with a1, and b1 makes the column
+    // b1-b2-b3), and left at the prompt.
+    let output = play(&args, "b2\nc1\na3\nundo\nb3\nb1\nn\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0]["moves"].starts_with("b2 a2 c1 c2 b3"), "{rows:?}");
+    assert_eq!(rows[0]["first"], "human");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_sittings_at_once_share_one_record_without_mixing_rows() {
+    let dir = record_folder("shared");
+    let record = dir.join("games.csv");
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            let mut child = arena()
+                .args([
+                    "play",
+                    "tictactoe",
+                    "--first",
+                    "random",
+                    "--second",
+                    "random",
+                    "--record",
+                ])
+                .arg(&record)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("arena starts");
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all("y\n".repeat(29).as_bytes()).unwrap();
+            drop(stdin);
+            child
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 60);
+    let mut games: Vec<u64> = rows.iter().map(|r| r["game"].parse().unwrap()).collect();
+    games.sort_unstable();
+    assert_eq!(games, (0..60).collect::<Vec<_>>());
+    for row in &rows {
+        assert_eq!(row["first"], "random");
+        let plies: usize = row["plies"].parse().unwrap();
+        assert_eq!(row["moves"].split(' ').count(), plies);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

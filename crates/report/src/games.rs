@@ -344,6 +344,8 @@ enum Termination {
     IllegalMove,
     Crash,
     Timeout,
+    /// A person gave up (played games only): decisive, and no agent's fault.
+    Resign,
 }
 
 impl Termination {
@@ -434,9 +436,10 @@ impl Row<'_> {
             "illegal-move" => Ok(Termination::IllegalMove),
             "crash" => Ok(Termination::Crash),
             "timeout" => Ok(Termination::Timeout),
+            "resign" => Ok(Termination::Resign),
             _ => Err(self.bad(
                 Column::Termination,
-                "expected win, draw, ply-cap, illegal-move, crash or timeout",
+                "expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
             )),
         }
     }

@@ -10,6 +10,7 @@ mod play_game;
 mod play_keys;
 mod report_cmd;
 mod run_cmd;
+mod serve_cmd;
 mod solve_cmd;
 
 use std::process::ExitCode;
@@ -31,6 +32,8 @@ enum Command {
     Run(run_cmd::RunArgs),
     /// Plays in the terminal: a person against an agent, two people, or two agents.
     Play(play_cmd::PlayArgs),
+    /// The web pages on a local server: play, analyse, replay, reports, statistics.
+    Serve(serve_cmd::ServeArgs),
     /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
     Engine(engine_cmd::EngineArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),
         Command::Play(args) => play_cmd::play(args),
+        Command::Serve(args) => serve_cmd::serve(args),
         Command::Analyze(args) => solve_cmd::analyze(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::List => games_cmd::list(),

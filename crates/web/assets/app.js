@@ -847,6 +847,20 @@ const Play = {
     }
   },
 
+  // A game view from the server. Answers to moves and hints leave the move list out: the
+  // page keeps it, adding the move just played.
+  adopt(game, played) {
+    if (!game.history) {
+      const history = this.game ? this.game.history.slice() : [];
+      if (played && played.move) {
+        const { sowing, ...entry } = played;
+        history.push(entry);
+      }
+      game.history = history;
+    }
+    this.game = game;
+  },
+
   // A move came back (the person's or an agent's): animate a sowing, then show the game.
   async apply(answer, gen) {
     const before = this.game.position;
@@ -855,7 +869,7 @@ const Play = {
     this.hint = null;
     $("hint-text").hidden = true;
     const played = answer.played;
-    this.game = answer.game;
+    this.adopt(answer.game, played);
     if (played && played.sowing && played.sowing.length) {
       this.animating = true;
       this.status(`${answer.game.seats[played.seat].label} sows ${played.move}`);
@@ -941,7 +955,7 @@ const Play = {
       if (gen !== this.gen) return;
       this.busy = false;
       const hint = answer.hint;
-      this.game = answer.game;
+      this.adopt(answer.game, null);
       const box = $("hint-text");
       box.hidden = false;
       if (hint.move) {

@@ -132,7 +132,7 @@ pub async fn create(
             limit,
         )?),
     };
-    let view = on_table!(&table, t => t.view(""));
+    let view = on_table!(&table, t => t.view("", true));
     let id = app.open(table)?;
     let mut view = view;
     view["id"] = json!(id);
@@ -144,7 +144,7 @@ pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Json
     let mut any = table.lock().await;
     on_table!(&mut *any, t => t.check_clock());
     record(&app, &mut any).await;
-    Ok(Json(on_table!(&*any, t => t.view(&id))))
+    Ok(Json(on_table!(&*any, t => t.view(&id, true))))
 }
 
 pub async fn person_move(
@@ -162,7 +162,7 @@ pub async fn person_move(
     record(&app, &mut any).await;
     let played = played?;
     Ok(Json(
-        json!({ "played": played, "game": on_table!(&*any, t => t.view(&id)) }),
+        json!({ "played": played, "game": on_table!(&*any, t => t.view(&id, false)) }),
     ))
 }
 
@@ -239,7 +239,8 @@ async fn think_at<G: Seated>(
             Err(error) => t.agent_lost(seat, &error.to_string()),
         };
         record(&app, &mut any).await;
-        let view = on_table!(&*any, t => t.view(&id));
+        // A hint changes nothing: the page keeps its move list; a move adds one.
+        let view = on_table!(&*any, t => t.view(&id, false));
         let key = if hint { "hint" } else { "played" };
         Ok(json!({ key: played, "game": view }))
     });
@@ -291,7 +292,9 @@ async fn change(
     let changed = apply(&mut any);
     record(&app, &mut any).await;
     changed?;
-    Ok(Json(json!({ "game": on_table!(&*any, t => t.view(&id)) })))
+    Ok(Json(
+        json!({ "game": on_table!(&*any, t => t.view(&id, true)) }),
+    ))
 }
 
 /// Appends the table's game to the play record if it is over and not recorded yet (on the

@@ -392,11 +392,16 @@ impl<G: WebGame> Table<G> {
             .parse_move(text)
             .map_err(|error| ApiError::illegal(error.to_string()))?;
         let sowing = self.position.sowing(mv);
-        let place = self.position.place(mv);
-        let text = self.position.format_move(mv);
         let time = self.turn_started.elapsed();
         self.play(mv, seat, true, time, None);
-        Ok(json!({ "seat": seat, "move": text, "place": place, "sowing": sowing }))
+        Ok(self.last_played(sowing))
+    }
+
+    /// The move just played, as the page's move list keeps it, with its sowing steps.
+    fn last_played(&self, sowing: Option<Vec<crate::board::Step>>) -> Value {
+        let mut played = self.history.last().map(ply_json).unwrap_or(Value::Null);
+        played["sowing"] = json!(sowing);
+        played
     }
 
     /// Takes the agent to move out of its seat, to think away from the table.
@@ -448,11 +453,8 @@ impl<G: WebGame> Table<G> {
             Ok(choice) => {
                 let mv = choice.mv;
                 let sowing = self.position.sowing(mv);
-                let place = self.position.place(mv);
-                let text = self.position.format_move(mv);
-                let stats = stats_json(&choice.stats, time);
                 self.play(mv, seat, false, time, Some(choice.stats));
-                json!({ "seat": seat, "move": text, "place": place, "sowing": sowing, "stats": stats })
+                self.last_played(sowing)
             }
             Err((termination, fault)) => {
                 let loser = Player::seat(seat);
@@ -667,8 +669,10 @@ impl<G: WebGame> Table<G> {
         !self.thinking
     }
 
-    /// Everything the page shows.
-    pub fn view(&self, id: &str) -> Value {
+    /// Everything the page shows. Without `history` the moves' details are left out (the
+    /// answer to a move carries that move's, and the page keeps the rest): the answers a game
+    /// sends most stay small however long the game.
+    pub fn view(&self, id: &str, history: bool) -> Value {
         let players = self.seats.len();
         let seats: Vec<Value> = (0..players)
             .map(|s| match &self.seats[s] {
@@ -683,20 +687,8 @@ impl<G: WebGame> Table<G> {
                 }),
             })
             .collect();
-        let history: Vec<Value> = self
-            .history
-            .iter()
-            .map(|p| {
-                json!({
-                    "seat": p.seat,
-                    "move": p.before.format_move(p.mv),
-                    "place": p.before.place(p.mv),
-                    "person": p.person,
-                    "stats": p.stats.as_ref().map(|s| stats_json(s, p.time)),
-                    "ms": p.time.as_secs_f64() * 1e3,
-                })
-            })
-            .collect();
+        let history: Option<Vec<Value>> =
+            history.then(|| self.history.iter().map(ply_json).collect());
         let over = self.ending.as_ref().map(|ending| {
             let places: Vec<u8> = Player::all(players)
                 .map(|p| ending.outcome.place(p))
@@ -736,6 +728,18 @@ impl<G: WebGame> Table<G> {
             "hint_agent": self.hint_spec.to_string(),
         })
     }
+}
+
+/// A move played, for the page's move list.
+fn ply_json<G: WebGame>(ply: &Ply<G>) -> Value {
+    json!({
+        "seat": ply.seat,
+        "move": ply.before.format_move(ply.mv),
+        "place": ply.before.place(ply.mv),
+        "person": ply.person,
+        "stats": ply.stats.as_ref().map(|s| stats_json(s, ply.time)),
+        "ms": ply.time.as_secs_f64() * 1e3,
+    })
 }
 
 /// An agent's search statistics for the page.

@@ -78,7 +78,8 @@ function statsText(stats) {
   if (!stats) return "";
   const parts = [ms(stats.ms), `${count(stats.nodes)} ${stats.nodes === 1 ? "node" : "nodes"}`];
   if (stats.depth !== null && stats.depth !== undefined) parts.push(`depth ${stats.depth}`);
-  if (stats.score !== null && stats.score !== undefined) {
+  // Scores of a million and more are proven wins or losses: the reason says so in words.
+  if (stats.score !== null && stats.score !== undefined && Math.abs(stats.score) < 1e6) {
     parts.push(`score ${Number.isInteger(stats.score) ? stats.score : stats.score.toFixed(3)}`);
   }
   return parts.join(", ") + (stats.reason ? `; ${stats.reason}` : "");
@@ -136,14 +137,17 @@ function drawMnk(view, opts = {}) {
     return s("circle", { class: `stone-o ${extra}`, cx: x, cy: y, r: d * 1.15, "data-stone": "O" });
   };
   for (let i = 0; i < view.cells.length; i++) {
-    if (view.cells[i] !== ".") root.append(stone(i, view.cells[i]));
+    if (view.cells[i] === ".") continue;
+    const placed = stone(i, view.cells[i]);
+    placed.setAttribute("data-at", i);
+    root.append(placed);
   }
   if (opts.values) {
     for (const [i, value] of Object.entries(opts.values)) {
       const { x, y } = centre(Number(i));
       const colour = value === "win" ? "#1e8449" : value === "loss" ? "var(--x)" : "var(--muted)";
       const letter = value === "win" ? "W" : value === "loss" ? "L" : value === "draw" ? "D" : "?";
-      root.append(s("text", { x, y: y + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: colour }, letter));
+      root.append(s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: colour }, letter));
     }
   }
   if (opts.hint !== undefined && opts.hint !== null) {
@@ -743,6 +747,7 @@ const Play = {
       : "";
     moves.parentElement.scrollTop = moves.parentElement.scrollHeight;
     const over = game.over;
+    $("turn-buttons").hidden = !!over;
     $("undo").disabled = !game.can_undo || this.busy;
     $("hint").disabled = !this.personToMove() || this.busy;
     $("resign").disabled = !!over || !game.seats.some((seat) => seat.person);
@@ -756,7 +761,11 @@ const Play = {
         : "";
       result.replaceChildren(
         h("strong", {}, `${over.result} · ${over.summary}`),
-        h("div", { class: "note" }, `${over.termination}; ${game.ply} moves. ${recorded}`),
+        h("div", { class: "note" }, [
+          over.termination === "win" || over.termination === "draw" ? null : over.termination,
+          `${game.ply} ${game.ply === 1 ? "move" : "moves"}`,
+          recorded,
+        ].filter(Boolean).join(" · ")),
         h("div", { class: "buttons" },
           h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
           h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
@@ -1200,9 +1209,17 @@ const Replay = {
   ply: 0,
   row: null,
   gen: 0,
+  asked: 0,
 
   init() {
-    $("rp-file").addEventListener("change", () => { this.file = $("rp-file").value; this.offset = 0; this.list(true); });
+    $("rp-file").addEventListener("change", () => {
+      this.file = $("rp-file").value;
+      this.offset = 0;
+      $("rp-agent").value = "";
+      $("rp-result").value = "";
+      $("rp-variant").value = "";
+      this.list(true);
+    });
     for (const id of ["rp-variant", "rp-result"]) $(id).addEventListener("change", () => { this.offset = 0; this.list(false); });
     let debounce = null;
     $("rp-agent").addEventListener("input", () => { clearTimeout(debounce); debounce = setTimeout(() => { this.offset = 0; this.list(false); }, 300); });
@@ -1241,16 +1258,14 @@ const Replay = {
   async list(newFile) {
     if (!this.file) return;
     const query = new URLSearchParams({ file: this.file, offset: this.offset, limit: this.limit });
-    if (!newFile) {
-      if ($("rp-variant").value) query.set("variant", $("rp-variant").value);
-      if ($("rp-agent").value.trim()) query.set("agent", $("rp-agent").value.trim());
-      if ($("rp-result").value) query.set("result", $("rp-result").value);
-    } else {
-      $("rp-agent").value = "";
-      $("rp-result").value = "";
-    }
+    if (!newFile && $("rp-variant").value) query.set("variant", $("rp-variant").value);
+    if ($("rp-agent").value.trim()) query.set("agent", $("rp-agent").value.trim());
+    if ($("rp-result").value) query.set("result", $("rp-result").value);
+    // Answers can overtake each other: only the latest list is shown.
+    const asked = ++this.asked;
     try {
       const answer = await api("GET", `/api/records/games?${query}`);
+      if (asked !== this.asked) return;
       this.total = answer.total;
       if (newFile) {
         $("rp-variant").replaceChildren(h("option", { value: "" }, "any"), ...answer.variants.map((v) => h("option", { value: v }, v)));
@@ -1278,7 +1293,7 @@ const Replay = {
       $("rp-title").textContent = `${game.variant}: ${game.seats.join(" – ")}`;
       $("rp-meta").textContent = `${game.file}, game ${game.game} (${game.experiment}), seed ${game.seed}: ${game.result} by ${game.termination}, ${game.plies} plies`;
       $("rp-ply").max = game.moves.length;
-      $("rp-moves").replaceChildren(...game.moves.map((m, i) => h("li", { onclick: () => this.go(i + 1) }, m.move)));
+      $("rp-moves").replaceChildren(...game.moves.map((m, i) => h("li", { onclick: () => this.go(i + 1), style: `--seat:${SEAT_COLOURS[m.seat]}` }, m.move)));
       this.go(0);
       $("rp-view").scrollIntoView({ behavior: "smooth", block: "nearest" });
     } catch (error) {

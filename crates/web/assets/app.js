@@ -662,7 +662,9 @@ const Play = {
 
   async resume() {
     const id = sessionStorage.getItem("arena.game");
-    if (this.game || !id) return;
+    // Back on the page: agents go on where they stopped.
+    if (this.game) { this.next(); return; }
+    if (!id) return;
     try {
       const game = await api("GET", `/api/games/${id}`);
       this.begin(game);
@@ -815,6 +817,7 @@ const Play = {
   // Whose turn now: the person's clock, or the agent's move after a short pause.
   async next() {
     clearTimeout(this.timer);
+    if (this.busy || this.animating) return;
     const game = this.game;
     const gen = this.gen;
     if (!game || game.over) { this.stopClock(); return; }
@@ -1028,7 +1031,7 @@ const Play = {
 
   key(event) {
     if ($("game").hidden) {
-      if (event.key === "Enter" && !typing()) { event.preventDefault(); this.start(); }
+      if (event.key === "Enter" && document.activeElement === document.body) { event.preventDefault(); this.start(); }
       return;
     }
     const game = this.game;

@@ -42,7 +42,7 @@ fn a_bad_field_names_the_file_the_line_and_the_column() {
         (",30.0,", ",-3,", "first_ms"),
         (",30.0,", ",NaN,", "first_ms"),
         (",3000,", ",3e3,", "first_nodes"),
-        (",win,", ",resign,", "termination"),
+        (",win,", ",abandoned,", "termination"),
         (",win,", ",draw,", "result"),
         (",0,1,a,", ",0,-1,a,", "seed"),
         (",a,b,", ",,b,", "first"),

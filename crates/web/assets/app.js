@@ -74,7 +74,7 @@ function toast(message) {
 const ms = (value) => (value >= 1000 ? `${(value / 1000).toFixed(1)} s` : `${value.toFixed(1)} ms`);
 const count = (n) => Number(n).toLocaleString("en");
 
-function statsText(stats) {
+function statsText(stats, withReason = true) {
   if (!stats) return "";
   const parts = [ms(stats.ms), `${count(stats.nodes)} ${stats.nodes === 1 ? "node" : "nodes"}`];
   if (stats.depth !== null && stats.depth !== undefined) parts.push(`depth ${stats.depth}`);
@@ -82,7 +82,7 @@ function statsText(stats) {
   if (stats.score !== null && stats.score !== undefined && Math.abs(stats.score) < 1e6) {
     parts.push(`score ${Number.isInteger(stats.score) ? stats.score : stats.score.toFixed(3)}`);
   }
-  return parts.join(", ") + (stats.reason ? `; ${stats.reason}` : "");
+  return parts.join(", ") + (withReason && stats.reason ? `; ${stats.reason}` : "");
 }
 
 function seatBase(family, seat) {
@@ -698,6 +698,11 @@ const Play = {
   render() {
     const game = this.game;
     const view = game.position;
+    if (game.over) {
+      // A hint is for a move still to play.
+      this.hint = null;
+      $("hint-text").hidden = true;
+    }
     const names = game.seats.map((seat) => seat.label);
     const interactive = this.personToMove() && !this.busy && !this.animating;
     const last = game.history.length ? game.history[game.history.length - 1].place : null;
@@ -972,7 +977,7 @@ const Play = {
       box.hidden = false;
       if (hint.move) {
         this.hint = hint.place;
-        box.textContent = `Hint: ${hint.move} — ${hint.reason} (${hint.agent}, ${statsText(hint.stats)})`;
+        box.textContent = `Hint: ${hint.move} — ${hint.reason} (${hint.agent}, ${statsText(hint.stats, false)})`;
       } else {
         box.textContent = hint.reason;
       }

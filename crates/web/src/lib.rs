@@ -73,8 +73,11 @@ pub struct Options {
     pub think_limit: Duration,
     /// Agents thinking at once; more wait their turn without blocking other requests.
     pub thinkers: usize,
-    /// Games kept at once; the oldest idle ones are dropped to make room.
+    /// Games kept at once; the oldest idle ones are dropped to make room. Each game in
+    /// progress keeps its agents, and an alpha-beta agent's table takes up to 64 MiB.
     pub tables: usize,
+    /// A game nobody has touched for this long is dropped when a new one opens.
+    pub idle: Duration,
 }
 
 impl Options {
@@ -88,7 +91,8 @@ impl Options {
             name: arena::played::HUMAN.to_string(),
             think_limit: Duration::from_secs(60),
             thinkers: (2 * cores).max(4),
-            tables: 500,
+            tables: 100,
+            idle: Duration::from_secs(2 * 3600),
         }
     }
 }
@@ -240,6 +244,16 @@ impl App {
     fn open(&self, table: AnyTable) -> Result<String, ApiError> {
         let limit = self.options().tables.max(1);
         let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let stale = self
+            .now_ms()
+            .saturating_sub(self.options().idle.as_millis() as u64);
+        tables.retain(|_, entry| {
+            entry.touched.load(Ordering::Relaxed) >= stale
+                || !entry
+                    .table
+                    .try_lock()
+                    .is_ok_and(|t| on_table!(&*t, t => t.idle()))
+        });
         while tables.len() >= limit {
             let idle = tables
                 .iter()

@@ -274,6 +274,14 @@ impl<G: WebGame> Table<G> {
             termination,
             summary,
         });
+        // A finished game needs no agent any more: their search tables (up to 64 MiB for
+        // alpha-beta) are freed now, not when the table is dropped.
+        for seat in &mut self.seats {
+            if let Seat::Agent { agent, .. } = seat {
+                *agent = None;
+            }
+        }
+        self.hint = None;
     }
 
     /// The result in words: `X (Lan) wins`, `draw`, `places: ...`.
@@ -440,7 +448,9 @@ impl<G: WebGame> Table<G> {
             answer,
             time,
         } = thought;
-        if let Seat::Agent { agent, rng, .. } = &mut self.seats[seat] {
+        if let Seat::Agent { agent, rng, .. } = &mut self.seats[seat]
+            && self.ending.is_none()
+        {
             *agent = Some(back);
             *rng = Some(Box::new(back_rng));
         }
@@ -509,7 +519,9 @@ impl<G: WebGame> Table<G> {
             answer,
             time,
         } = thought;
-        self.hint = Some((agent, rng));
+        if self.ending.is_none() {
+            self.hint = Some((agent, rng));
+        }
         match answer {
             Ok(choice) => {
                 let reason = choice

@@ -233,6 +233,9 @@ fn hints_undo_resign_and_the_clock() {
     assert_eq!(view["over"]["termination"], "timeout");
     assert_eq!(view["over"]["result"], "0-1");
     assert!(view["recorded"]["game"].is_u64());
+    // The report reads the resigned and the timed-out game alike.
+    let rated = report::Report::from_csv_files(&[results.join("play/games.csv")]).unwrap();
+    assert_eq!(rated.games(), 2);
 }
 
 #[test]

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The browser test of `arena serve`: Debian's Chromium (installed here with apt-get if it is
-# missing), driven by playwright-core from npm (installed into target/browser-node), against a
-# server on 127.0.0.1 that the test starts and stops. Screenshots of every page, at a laptop's
-# and a phone's width, are left in target/browser-screenshots/ as CI artifacts.
+# missing, as are Node.js and npm), driven by playwright-core from npm (installed into
+# target/browser-node), against a server on 127.0.0.1 that the test starts and stops.
+# Screenshots of every page, at a laptop's and a phone's width, are left in
+# target/browser-screenshots/ as CI artifacts.
 #
 #   bash .ci/browser.sh [ARENA_BINARY]      # default target/debug/arena
 set -euo pipefail
@@ -10,12 +11,20 @@ cd "$(dirname "$0")/.."
 binary=${1:-target/debug/arena}
 [ -x "$binary" ] || cargo build --bin arena
 
-if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
+# Everything the test needs, installed here when missing: Debian's Chromium (and its driver),
+# and Node.js with npm for playwright-core.
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 chromium --version
+node --version
 
 mkdir -p target/browser-node
 cp crates/web/browser/package.json target/browser-node/package.json

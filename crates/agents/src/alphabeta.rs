@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use rules::MoveList;
 
+use crate::memory::OutOfMemory;
 use crate::minimax::MAX_DEPTH;
 use crate::score::{self, INFINITY};
 use crate::search::Searcher;
@@ -45,7 +46,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "tt_mb",
             default: "64",
-            doc: "transposition table size in MiB (1-65536), allocated on the first search",
+            doc: "transposition table size in MiB (1-65536, and at most the machine's memory), \
+                  allocated on the first search",
         },
     ],
     multiplayer: true,
@@ -156,22 +158,23 @@ impl<G: AgentGame> AlphaBeta<G> {
             .with_nodes(nodes)
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
             .with_tt_mb(params.u64("tt_mb", 64, 1..=65536)? as usize);
+        crate::memory::check_fits(KIND.name, "tt_mb", config.tt_mb as u64)?;
         AlphaBeta::new(config)
     }
 }
 
 /// The alpha-beta value of `position` at `depth` plies, from the side to move's view, found by
 /// iterative deepening with a table of `tt_mb` MiB: the same number [`crate::minimax::value`]
-/// gives.
-pub fn value<G: AgentGame>(position: &G, depth: u32, tt_mb: usize) -> i32 {
+/// gives. An error when the table cannot be allocated.
+pub fn value<G: AgentGame>(position: &G, depth: u32, tt_mb: usize) -> Result<i32, OutOfMemory> {
     let mut searcher = Searcher::<G>::new(tt_mb);
-    searcher.begin(None, None);
+    searcher.begin(None, None)?;
     let aux = position.aux();
     let mut value = 0;
     for d in 1..=depth.max(1) {
         value = searcher.negamax(position, &aux, d, 0, -INFINITY, INFINITY);
     }
-    value
+    Ok(value)
 }
 
 impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
@@ -270,7 +273,9 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         let tt_mb = self.config.tt_mb;
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(tt_mb));
         // The first iteration always completes, so there is always a searched move.
-        searcher.begin(None, None);
+        searcher
+            .begin(None, None)
+            .map_err(|error| AgentError::Crash(error.to_string()))?;
         let last = position
             .remaining_plies()
             .unwrap_or(MAX_DEPTH)

@@ -5,8 +5,11 @@
 //! - every game: `random`, `mc-flat` ([`flat`]), `minimax` ([`minimax`]), `alphabeta`
 //!   ([`alphabeta`]), `mcts` ([`mcts`]);
 //! - m,n,k games: `easy` ([`easy`]), `neighbor` ([`neighbor`]), `mc-near` and `mc-par`
-//!   ([`flat`]), `engine` (an outside Gomocup engine, [`gomocup`]);
+//!   ([`flat`]);
 //! - O An Quan: `greedy` and `greedy2` ([`greedy`]).
+//!
+//! Agents that run outside the arena (Gomocup engines, programs speaking the arena protocol)
+//! are the `protocol` crate's: this crate holds play only, no I/O.
 //!
 //! [`solve`] is the exact solver behind `arena solve`. What a game brings to the searches
 //! (evaluation, tactics, fast playouts, its own agents) is the [`AgentGame`] trait.
@@ -35,9 +38,9 @@ pub mod easy;
 mod fault;
 pub mod flat;
 mod games;
-pub mod gomocup;
 pub mod greedy;
 pub mod mcts;
+pub mod memory;
 pub mod minimax;
 mod multi;
 pub mod neighbor;
@@ -59,7 +62,6 @@ pub use easy::{Easy, EasyConfig};
 pub use fault::Fault;
 pub use flat::{FlatMc, FlatMcConfig};
 pub use games::mnk::MnkAux;
-pub use gomocup::{Engine, EngineConfig};
 pub use greedy::{Greedy, GreedyConfig};
 pub use mcts::{Mcts, MctsConfig};
 pub use minimax::{Minimax, MinimaxConfig};
@@ -79,6 +81,12 @@ pub struct Context<'a> {
     /// When the arena's per-move time limit runs out, if the experiment sets one. Agents with a
     /// search loop return their best move so far before it; others may ignore it.
     pub deadline: Option<Instant>,
+    /// The arena's per-move time limit itself, if the experiment sets one (the deadline is a
+    /// little before it): what outside agents are told they have.
+    pub move_time: Option<Duration>,
+    /// The moves from the start in the game's notation (the random opening included), where
+    /// the caller keeps them: positions carry no history, and outside agents are sent it.
+    pub moves: Option<&'a [String]>,
 }
 
 impl<'a> Context<'a> {
@@ -87,7 +95,21 @@ impl<'a> Context<'a> {
         Context {
             rng,
             deadline: None,
+            move_time: None,
+            moves: None,
         }
+    }
+
+    /// The same context with the moves that led to the position.
+    pub fn with_moves(mut self, moves: &'a [String]) -> Self {
+        self.moves = Some(moves);
+        self
+    }
+
+    /// The same context with the arena's per-move time limit.
+    pub fn with_move_time(mut self, move_time: Option<Duration>) -> Self {
+        self.move_time = move_time;
+        self
     }
 
     /// The same context with a deadline.
@@ -154,7 +176,22 @@ pub enum AgentError {
     Timeout(String),
 }
 
+impl AgentError {
+    /// What happened, without the kind of fault in front.
+    pub fn message(&self) -> &str {
+        match self {
+            AgentError::Crash(text) | AgentError::IllegalMove(text) | AgentError::Timeout(text) => {
+                text
+            }
+        }
+    }
+}
+
 /// A player: chooses moves for positions of `G`.
+///
+/// Besides [`Agent::choose`], the arena tells an agent when a game starts and ends; agents that
+/// live in the arena's process ignore both (the provided methods do nothing), outside agents
+/// set up and end the game in their process there, off the clock.
 pub trait Agent<G: Game>: Send {
     /// Chooses a move for `position`, which is not over. Draws randomness only from `ctx.rng`.
     fn choose(
@@ -162,6 +199,27 @@ pub trait Agent<G: Game>: Send {
         position: &G,
         ctx: &mut Context<'_>,
     ) -> Result<Choice<G::Move>, AgentError>;
+
+    /// A game starts at `position` (after any random opening) with this agent in `seat`; called
+    /// once before its first move, not timed. An error forfeits the game.
+    fn start_game(
+        &mut self,
+        _position: &G,
+        _seat: Player,
+        _ctx: &mut Context<'_>,
+    ) -> Result<(), AgentError> {
+        Ok(())
+    }
+
+    /// The game is over: `position` is the last one, `outcome` the result, `termination` how it
+    /// ended (the CSV's words: `win`, `draw`, `ply-cap`, `illegal-move`, `crash`, `timeout`).
+    fn end_game(&mut self, _position: &G, _outcome: Outcome, _termination: &str) {}
+
+    /// How far past the arena's per-move time limit a move of this agent may come and still
+    /// count (outside agents: their stated time margin, for the pipes and process start-up).
+    fn time_margin(&self) -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// The family of games a type of position belongs to.
@@ -430,7 +488,6 @@ pub const KINDS: &[Kind] = &[
     flat::PAR_KIND,
     greedy::GREEDY_KIND,
     greedy::GREEDY2_KIND,
-    gomocup::KIND,
     fault::KIND,
 ];
 

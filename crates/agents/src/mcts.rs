@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, RngExt, SeedableRng};
 use rules::{MoveList, Outcome, Player};
 
+use crate::memory::OutOfMemory;
 use crate::multi::{MaxnUct, UctBudget};
 use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
 use crate::spec::bad_value;
@@ -69,7 +70,8 @@ pub(crate) const KIND: Kind = Kind {
         ParamDoc {
             name: "tree_mb",
             default: "256",
-            doc: "memory for the tree in MiB; when full, leaves are played out but not expanded",
+            doc: "memory for the tree in MiB (1-65536, and at most the machine's memory); when \
+                  full, leaves are played out but not expanded",
         },
     ],
     multiplayer: true,
@@ -193,6 +195,11 @@ struct Node<M> {
     mv: M,
 }
 
+/// The bytes one node of the tree takes on games of type `G`.
+pub(crate) fn node_bytes<G: AgentGame>() -> usize {
+    std::mem::size_of::<Node<G::Move>>()
+}
+
 /// The MCTS agent. The tree is rebuilt for every move; the agent keeps only its memory.
 pub struct Mcts<G: AgentGame> {
     config: MctsConfig,
@@ -203,6 +210,8 @@ pub struct Mcts<G: AgentGame> {
     max_nodes: usize,
     /// The tree for games of three or four players, made on the first such search.
     multi: Option<MaxnUct<G::Move>>,
+    /// Set when the allocator refused to grow the tree: the search stops with an error.
+    out_of_memory: Option<OutOfMemory>,
 }
 
 impl<G: AgentGame> Mcts<G> {
@@ -237,6 +246,7 @@ impl<G: AgentGame> Mcts<G> {
             path: Vec::new(),
             max_nodes,
             multi: None,
+            out_of_memory: None,
         })
     }
 
@@ -253,6 +263,7 @@ impl<G: AgentGame> Mcts<G> {
             .with_time((time_ms > 0).then(|| Duration::from_millis(time_ms)))
             .with_tree_mb(params.u64("tree_mb", 256, 1..=65536)? as usize)
             .with_solver(params.bool("solver", true)?);
+        crate::memory::check_fits(KIND.name, "tree_mb", config.tree_mb as u64)?;
         Mcts::new(config)
     }
 
@@ -263,6 +274,9 @@ impl<G: AgentGame> Mcts<G> {
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
         if node != 0 && self.nodes.len() + moves.len() > self.max_nodes {
+            return false;
+        }
+        if !self.room_for(moves.len()) {
             return false;
         }
         let first = self.nodes.len() as u32;
@@ -283,6 +297,31 @@ impl<G: AgentGame> Mcts<G> {
         parent.count = moves.len() as u16;
         parent.expanded = true;
         true
+    }
+
+    /// Makes room for `more` nodes, growing the tree's memory (by doubling, never past
+    /// `tree_mb`) with a fallible allocation. False, with `out_of_memory` set, when the
+    /// allocator refuses.
+    fn room_for(&mut self, more: usize) -> bool {
+        let needed = self.nodes.len() + more;
+        if needed <= self.nodes.capacity() {
+            return true;
+        }
+        let target = needed
+            .max(self.nodes.capacity().saturating_mul(2))
+            .min(self.max_nodes.max(needed));
+        match self.nodes.try_reserve_exact(target - self.nodes.len()) {
+            Ok(()) => true,
+            Err(_) => {
+                self.out_of_memory = Some(OutOfMemory::new(
+                    KIND.name,
+                    "tree_mb",
+                    self.config.tree_mb,
+                    (target * node_bytes::<G>()) as u64,
+                ));
+                false
+            }
+        }
     }
 
     /// The child of `node` to descend into: an unvisited one first (in child order), else the
@@ -404,6 +443,17 @@ impl<G: AgentGame> Mcts<G> {
     }
 }
 
+impl<G: AgentGame> Mcts<G> {
+    /// The error of a search the allocator stopped.
+    fn memory_error(&mut self) -> AgentError {
+        let error = self
+            .out_of_memory
+            .take()
+            .unwrap_or_else(|| OutOfMemory::new(KIND.name, "tree_mb", self.config.tree_mb, 0));
+        AgentError::Crash(error.to_string())
+    }
+}
+
 impl<G: AgentGame> Agent<G> for Mcts<G> {
     fn choose(
         &mut self,
@@ -444,11 +494,14 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
         self.nodes.clear();
+        self.out_of_memory = None;
         // Reserve what the budget will likely need (a simulation expands at most one node),
         // up to 64 MiB, rather than growing by copies: reserving touches no memory.
         let likely = (self.config.iterations as usize).saturating_mul(moves.len() + 1);
         let cap = (64 << 20) / std::mem::size_of::<Node<G::Move>>();
-        self.nodes.reserve(likely.min(cap).min(self.max_nodes));
+        if !self.room_for(likely.min(cap).min(self.max_nodes).max(1)) {
+            return Err(self.memory_error());
+        }
         self.nodes.push(Node {
             first: 0,
             visits: 0,
@@ -462,6 +515,9 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         let mut deepest = 0;
         while simulations < self.config.iterations && self.nodes[0].proof == Proof::Unknown {
             deepest = deepest.max(self.simulate(position, &mut rng));
+            if self.out_of_memory.is_some() {
+                return Err(self.memory_error());
+            }
             simulations += 1;
             if simulations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
                 break;

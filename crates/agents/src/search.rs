@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use rules::{ArrayVec, MAX_MOVES, MoveList, Outcome};
 
+use crate::memory::OutOfMemory;
 use crate::score::{self, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Table};
 use crate::{AgentGame, MOVE_SLOTS, Tactic};
@@ -73,8 +74,12 @@ impl<G: AgentGame> Searcher<G> {
 
     /// Starts a search with a node budget and a deadline: empties the table and the ordering
     /// memory (so no search depends on an earlier one) and allocates them the first time.
-    pub(crate) fn begin(&mut self, node_limit: Option<u64>, deadline: Option<Instant>) {
-        self.table.new_search();
+    pub(crate) fn begin(
+        &mut self,
+        node_limit: Option<u64>,
+        deadline: Option<Instant>,
+    ) -> Result<(), OutOfMemory> {
+        self.table.new_search()?;
         self.history.clear();
         self.history.resize(2 * MOVE_SLOTS, 0);
         self.killers.clear();
@@ -84,6 +89,7 @@ impl<G: AgentGame> Searcher<G> {
         self.deadline = deadline;
         self.next_clock = CLOCK_INTERVAL;
         self.aborted = false;
+        Ok(())
     }
 
     /// Changes the budget of the search under way (the root's first iteration runs unbudgeted).

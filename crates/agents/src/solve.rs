@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 use rules::{MoveList, Outcome, Player};
 
 use crate::AgentGame;
+use crate::memory::OutOfMemory;
 use crate::search::Searcher;
 
 /// A game value from one player's view.
@@ -176,7 +177,18 @@ impl<M> Solution<M> {
 }
 
 /// Solves `position` within `limits`.
+///
+/// Panics when the transposition table of `limits.tt_mb` MiB cannot be allocated; [`try_solve`]
+/// returns that as an error instead (the `arena solve` command uses it).
 pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
+    try_solve(position, limits).unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// Solves `position` within `limits`, or says that its table cannot be allocated.
+pub fn try_solve<G: AgentGame>(
+    position: &G,
+    limits: &Limits,
+) -> Result<Solution<G::Move>, OutOfMemory> {
     let started = Instant::now();
     let to_move = position.side_to_move();
     let mut solution = Solution {
@@ -198,11 +210,11 @@ pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
             Outcome::Ranked(_) => unreachable!("the solver plays two-player games"),
         });
         solution.complete = true;
-        return solution;
+        return Ok(solution);
     }
     let deadline = limits.time.map(|time| started + time);
     let mut searcher = Searcher::<G>::new(limits.tt_mb);
-    searcher.begin(limits.nodes, deadline);
+    searcher.begin(limits.nodes, deadline)?;
     let aux = position.aux();
 
     // The root value: to the end when the game has a ply bound, else deepening until a proof.
@@ -264,5 +276,5 @@ pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
     solution.nodes = searcher.nodes;
     solution.table_permille = searcher.table_permille();
     solution.elapsed = started.elapsed();
-    solution
+    Ok(solution)
 }

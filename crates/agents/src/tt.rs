@@ -12,6 +12,8 @@
 
 use std::cell::RefCell;
 
+use crate::memory::OutOfMemory;
+
 /// How a stored score bounds the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -100,8 +102,8 @@ impl Table {
     }
 
     /// Starts a search: allocates the table if needed (or takes a spare one of its size) and
-    /// forgets every stored result.
-    pub(crate) fn new_search(&mut self) {
+    /// forgets every stored result. A table the allocator refuses is an error, not an abort.
+    pub(crate) fn new_search(&mut self) -> Result<(), OutOfMemory> {
         let entries = ((self.megabytes << 20) / 16).max(2);
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
         if self.slots.is_empty() {
@@ -122,12 +124,18 @@ impl Table {
         self.generation += 1;
         if self.slots.is_empty() || self.generation == GENERATIONS {
             // Fresh zeroed memory (all slots of generation 0, never current) instead of
-            // clearing 64 MiB by hand; the allocator hands back untouched pages.
+            // clearing 64 MiB by hand; the allocator hands back untouched pages. Asked for
+            // fallibly: `vec![0; n]` would abort the process when the memory is not there.
             self.slots = Vec::new();
-            self.slots = vec![[0u64; 2]; entries];
+            self.slots = bytemuck::allocation::try_zeroed_slice_box::<[u64; 2]>(entries)
+                .map_err(|()| {
+                    OutOfMemory::new("alphabeta", "tt_mb", self.megabytes, (entries * 16) as u64)
+                })?
+                .into_vec();
             self.mask = entries / 2 - 1;
             self.generation = 1;
         }
+        Ok(())
     }
 
     /// Whether `slot` holds a result of the current search.
@@ -233,7 +241,7 @@ mod tests {
     #[test]
     fn stores_and_forgets() {
         let mut table = Table::new(1);
-        table.new_search();
+        table.new_search().unwrap();
         table.store(42, -(1 << 30), 7, Bound::Lower, Some(300));
         let entry = table.probe(42).unwrap();
         assert_eq!(
@@ -241,10 +249,10 @@ mod tests {
             (-(1 << 30), 7, Bound::Lower, Some(300))
         );
         assert!(table.probe(43).is_none());
-        table.new_search();
+        table.new_search().unwrap();
         assert!(table.probe(42).is_none(), "a new search starts empty");
         for _ in 0..200 {
-            table.new_search();
+            table.new_search().unwrap();
         }
         table.store(42, 5, 300, Bound::Exact, None);
         let entry = table.probe(42).unwrap();
@@ -260,7 +268,7 @@ mod tests {
         };
         let mut seen = Vec::new();
         for _ in 0..5 {
-            table.new_search();
+            table.new_search().unwrap();
             for _ in 0..40_000 {
                 // About three keys per bucket, each coming back in later searches.
                 let key = rules::splitmix64(next() % 100_000);

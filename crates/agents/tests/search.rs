@@ -32,7 +32,7 @@ fn random_positions<G: Game>(start: &G, count: usize, max_plies: u32, seed: u64)
 fn assert_same_values<G: AgentGame>(name: &str, positions: &[G], depth: u32) {
     for (i, position) in positions.iter().enumerate() {
         let reference = minimax::value(position, depth);
-        let searched = alphabeta::value(position, depth, 4);
+        let searched = alphabeta::value(position, depth, 4).unwrap();
         assert_eq!(
             searched, reference,
             "{name} position {i} at depth {depth}:\n{position}"

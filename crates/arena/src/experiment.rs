@@ -49,7 +49,7 @@ impl AgentEntry {
     /// Whether this agent takes part in `variant`: its kind plays the game and the file does
     /// not restrict it elsewhere.
     pub fn plays(&self, variant: &Variant) -> bool {
-        agents::plays(&self.spec, variant)
+        protocol::plays(&self.spec, variant)
             && self
                 .variants
                 .as_ref()
@@ -64,8 +64,9 @@ pub struct Experiment {
     pub name: String,
     /// The experiment seed every game's seed derives from.
     pub seed: u64,
-    /// Games for each pair of agents on each variant.
-    pub games_per_pair: u32,
+    /// Games for each pair of agents on each variant, 1 to 2^63 - 1 (the schedule is
+    /// generated game by game, so its size costs no memory).
+    pub games_per_pair: u64,
     /// The ply cap; 0 means each game's own default.
     pub max_plies: u32,
     /// Random plies played before the agents take over (the same for both colour orders).
@@ -89,7 +90,9 @@ pub struct Experiment {
 struct RawExperiment {
     name: Spanned<String>,
     seed: u64,
-    games_per_pair: Spanned<u32>,
+    // Read as a signed integer (TOML's own integer type), so that 0 and negative numbers get
+    // one message, ours.
+    games_per_pair: Spanned<i64>,
     #[serde(default)]
     max_plies: u32,
     #[serde(default)]
@@ -171,6 +174,7 @@ impl Experiment {
             let message = e
                 .message()
                 .trim()
+                .replace("expected i64", GAMES_PER_PAIR_EXPECTED)
                 .replace("expected u32", "expected a non-negative integer")
                 .replace("expected u64", "expected a non-negative integer")
                 .replace("expected usize", "expected a non-negative integer");
@@ -199,13 +203,15 @@ impl Experiment {
                 ),
             ));
         }
-        if *raw.games_per_pair.get_ref() == 0 {
+        let games_per_pair = *raw.games_per_pair.get_ref();
+        if games_per_pair < 1 {
             return Err(check.error(
                 "games_per_pair",
                 raw.games_per_pair.span(),
-                "must be at least 1",
+                format!("{GAMES_PER_PAIR_EXPECTED}, found {games_per_pair}"),
             ));
         }
+        let games_per_pair = games_per_pair as u64;
 
         let mut variants: Vec<Variant> = Vec::new();
         for (i, id) in raw.variants.get_ref().iter().enumerate() {
@@ -258,7 +264,7 @@ impl Experiment {
                     .map_err(|e: agents::SpecError| {
                         check.error(&spec_key, agent.spec.span(), e.to_string())
                     })?;
-            agents::kind(&spec.kind)
+            protocol::kind(&spec.kind)
                 .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             let restricted = match &agent.variants {
                 None => None,
@@ -279,8 +285,8 @@ impl Experiment {
                                 ),
                             ));
                         }
-                        if !agents::plays(&spec, &variant) {
-                            let kind = agents::kind(&spec.kind).expect("checked above");
+                        if !protocol::plays(&spec, &variant) {
+                            let kind = protocol::kind(&spec.kind).expect("checked above");
                             return Err(check.error(
                                 &key,
                                 id.span(),
@@ -323,7 +329,7 @@ impl Experiment {
                 ));
             }
             for variant in played {
-                agents::check(&entry.spec, variant)
+                protocol::check(&entry.spec, variant)
                     .map_err(|e| check.error(&spec_key, agent.spec.span(), e.to_string()))?;
             }
             entries.push(entry);
@@ -335,11 +341,33 @@ impl Experiment {
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
+        // Game indices are 64-bit: the whole schedule must fit below 2^63. A pair plays
+        // `games_per_pair` games, a group of N = 3 or 4 that many in each of its N seat orders.
+        let pairs: u128 = variants
+            .iter()
+            .map(|v| {
+                let agents = entries.iter().filter(|a| a.plays(v)).count() as u128;
+                let seats = v.players() as u128;
+                let groups = (0..seats).fold(1u128, |c, i| c * agents.saturating_sub(i) / (i + 1));
+                if seats == 2 { groups } else { groups * seats }
+            })
+            .sum();
+        if pairs * u128::from(games_per_pair) > i64::MAX as u128 {
+            return Err(check.error(
+                "games_per_pair",
+                raw.games_per_pair.span(),
+                format!(
+                    "{games_per_pair} games for each of the {pairs} pairs (and seat orders) \
+                     make more than 2^63 games; give at most {}",
+                    i64::MAX as u128 / pairs.max(1)
+                ),
+            ));
+        }
 
         Ok(Experiment {
             name,
             seed: raw.seed,
-            games_per_pair: *raw.games_per_pair.get_ref(),
+            games_per_pair,
             max_plies: raw.max_plies,
             opening_plies: raw.opening_plies,
             threads: raw.threads,
@@ -405,6 +433,9 @@ impl Experiment {
         PathBuf::from("results").join(&self.name)
     }
 }
+
+/// What `games_per_pair` takes, in every message about it.
+const GAMES_PER_PAIR_EXPECTED: &str = "expected an integer number of games, 1 or more";
 
 /// 64-bit FNV-1a: a small, stable hash for ids and seeds (not for security).
 pub fn fnv1a(bytes: &[u8]) -> u64 {

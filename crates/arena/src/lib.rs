@@ -22,23 +22,34 @@
 //! # Ok::<(), arena::ArenaError>(())
 //! ```
 
+mod dispatch;
 pub mod experiment;
+pub mod lock;
 pub mod merge;
 pub mod play;
 pub mod played;
+mod progress;
 pub mod record;
+pub mod recorded;
 pub mod run;
 pub mod schedule;
 pub mod slurm;
+pub mod sprt;
+pub mod verify;
 
 use std::path::PathBuf;
 
 pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
-pub use merge::{MergeSummary, merge};
+pub use lock::{WriterLock, lock_writer};
+pub use merge::{MergeSummary, merge, merge_with};
 pub use play::{GameRecord, GameSettings, Termination, play_game};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
-pub use run::{Progress, RunOptions, RunSummary, play_scheduled, run, schedule_table};
+pub use run::{
+    FaultReason, Progress, RunOptions, RunSummary, play_scheduled, play_scheduled_with, run,
+    schedule_table,
+};
 pub use schedule::{Schedule, ScheduledGame, Shard};
+pub use verify::{Comparison, VerifySummary, check_row, compare, verify};
 
 /// What can go wrong in the arena. Every message names the file and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -112,4 +123,42 @@ pub enum ArenaError {
     /// The worker pool could not start.
     #[error("cannot start the worker threads: {0}")]
     Threads(String),
+    /// Another process is writing the same results file.
+    #[error(
+        "`{}` is being written by another arena process ({holder}): one writer per results \
+         file. Wait for it to end (readers such as `arena report` need not), or write \
+         elsewhere with --out",
+        target.display()
+    )]
+    Locked {
+        /// The file both wanted to write.
+        target: PathBuf,
+        /// Who holds the lock, as its lock file says.
+        holder: lock::Holder,
+    },
+    /// A recorded row is not the game the schedule says, or its moves do not replay to it.
+    #[error("{}:{line}: game {game}: column `{column}` {problem}", path.display())]
+    Mismatch {
+        /// The CSV.
+        path: PathBuf,
+        /// The 1-based line of the row.
+        line: u64,
+        /// The row's game index.
+        game: u64,
+        /// The column at fault.
+        column: &'static str,
+        /// What is wrong: what the row holds and what it should.
+        problem: String,
+    },
+    /// An outside agent failed the check before the first game: it cannot start, does not
+    /// speak its protocol, or refuses a variant it is to play.
+    #[error("agent `{agent}` ({spec}) cannot play: {message}")]
+    Setup {
+        /// The agent's name in the experiment.
+        agent: String,
+        /// Its spec.
+        spec: String,
+        /// What went wrong.
+        message: String,
+    },
 }

@@ -9,9 +9,13 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::ArenaError;
+use crate::experiment::Experiment;
+use crate::lock::lock_writer;
 use crate::record::{self, Row, RowWriter};
+use crate::recorded::Recorded;
 use crate::run::Meta;
-use crate::schedule::Shard;
+use crate::schedule::{Schedule, Shard};
+use crate::verify::{check_in_shard, check_row, folder_experiment};
 
 /// What a merge did.
 #[derive(Clone, Debug, Default)]
@@ -90,9 +94,25 @@ fn shard_files(dir: &Path) -> Result<(u32, Vec<PathBuf>), ArenaError> {
 
 /// Merges the shard CSVs of `dir` into `dir/games.csv` (and its meta file), after checking
 /// that they come from one experiment and hold every game exactly once. Missing games are
-/// listed by shard in the error, so those shards can be run again (they resume).
+/// listed by shard in the error, so those shards can be run again (they resume). The rows are
+/// checked against the experiment the folder's `experiment.toml` holds (see [`merge_with`]).
 pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
+    merge_with(dir, None)
+}
+
+/// [`merge`], checking the rows against `experiment` when given (else the folder's copy of
+/// the experiment, which `arena run` leaves there). Every row of every shard must be the game
+/// the schedule says and replay to its recorded result ([`crate::verify::check_row`]).
+///
+/// Holds the writer lock of `games.csv` and of every shard file while it works: a shard still
+/// being played, or another merge, makes it fail at once.
+pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSummary, ArenaError> {
     let (count, files) = shard_files(dir)?;
+    let csv = dir.join("games.csv");
+    let mut locks = vec![lock_writer(&csv, "arena merge")?];
+    for file in &files {
+        locks.push(lock_writer(file, "arena merge")?);
+    }
     let mut metas = Vec::new();
     for file in &files {
         let meta = Meta::read(file)?.ok_or_else(|| {
@@ -121,8 +141,19 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
         }
     }
     let total = first.games_in_schedule;
+    let experiment = folder_experiment(dir, first, experiment)?;
+    let schedule = Schedule::new(&experiment);
+    if schedule.len() != total {
+        return Err(merge_error(
+            dir,
+            format!(
+                "the meta files say {total} games, the experiment's schedule has {}",
+                schedule.len()
+            ),
+        ));
+    }
 
-    // First pass: every game of each shard present exactly once.
+    // First pass: every row checked, every game of each shard present exactly once.
     let mut problems: Vec<String> = Vec::new();
     let mut unsorted: Vec<bool> = Vec::new();
     for (index, file) in files.iter().enumerate() {
@@ -131,40 +162,29 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
             count,
         };
         record::cut_partial_line(file)?;
-        let mut seen = vec![false; total as usize];
+        let mut seen = Recorded::new();
         let mut last: Option<u64> = None;
         let mut out_of_order = false;
         record::read_rows(file, |line, row| {
             out_of_order |= last.is_some_and(|l| l > row.game);
             last = Some(row.game);
-            if row.game >= total || !shard.holds(row.game) {
-                return Err(ArenaError::Csv {
-                    path: file.clone(),
-                    line,
-                    message: format!("game {} does not belong to shard {shard}", row.game),
-                });
-            }
-            if std::mem::replace(&mut seen[row.game as usize], true) {
-                return Err(ArenaError::Csv {
-                    path: file.clone(),
-                    line,
-                    message: format!("game {} is recorded twice", row.game),
-                });
-            }
+            check_in_shard(file, line, &row, &schedule, shard, &mut seen)?;
+            check_row(&experiment, &schedule, file, line, &row)?;
             Ok(())
         })?;
         unsorted.push(out_of_order);
-        let missing: Vec<u64> = (u64::from(shard.index)..total)
-            .step_by(count as usize)
-            .filter(|&g| !seen[g as usize])
-            .collect();
-        if !missing.is_empty() {
-            let shown: Vec<String> = missing.iter().take(10).map(u64::to_string).collect();
+        let games = schedule.shard_len(shard);
+        if seen.len() < games {
+            let shown: Vec<String> = seen
+                .missing(games, 10)
+                .into_iter()
+                .map(|k| (u64::from(shard.index) + k * u64::from(count)).to_string())
+                .collect();
+            let missing = games - seen.len();
             problems.push(format!(
-                "shard {shard} misses {} game(s): {}{}",
-                missing.len(),
+                "shard {shard} misses {missing} game(s): {}{}",
                 shown.join(", "),
-                if missing.len() > 10 { ", ..." } else { "" }
+                if missing > 10 { ", ..." } else { "" }
             ));
         }
     }
@@ -196,7 +216,6 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
                 .map(|row| row.map(record::normalised)),
         );
     }
-    let csv = dir.join("games.csv");
     let temporary = dir.join("games.csv.merging");
     let _ = fs::remove_file(&temporary);
     {
@@ -234,6 +253,7 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
         ..first.clone()
     }
     .write(&csv)?;
+    drop(locks);
     Ok(MergeSummary {
         csv,
         games: total,

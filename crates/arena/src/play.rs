@@ -134,7 +134,12 @@ pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
-fn play_opening<G: Game>(position: &mut G, plies: u32, seed: u64, moves: &mut Vec<String>) {
+pub(crate) fn play_opening<G: Game>(
+    position: &mut G,
+    plies: u32,
+    seed: u64,
+    moves: &mut Vec<String>,
+) {
     let mut rng = AgentRng::seed_from_u64(seed);
     let mut legal = MoveList::new();
     let mut quiet = MoveList::new();
@@ -200,6 +205,16 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
     }
 }
 
+/// Runs `f` (an agent's code), turning a panic into its message (with where it happened): the
+/// caller scores it as a crash, and nothing is printed to the terminal.
+fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    silence_agent_panics();
+    AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
+    let answer = catch_unwind(AssertUnwindSafe(f));
+    let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
+    answer.map_err(|payload| message.unwrap_or_else(|| payload_text(payload.as_ref())))
+}
+
 /// Asks `agent` for a move, turning a panic into its message (with where it happened): the
 /// caller scores it as a crash, and nothing is printed to the terminal.
 pub fn choose_quietly<G: AgentGame>(
@@ -207,11 +222,7 @@ pub fn choose_quietly<G: AgentGame>(
     position: &G,
     ctx: &mut Context<'_>,
 ) -> Result<Result<agents::Choice<G::Move>, AgentError>, String> {
-    silence_agent_panics();
-    AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
-    let answer = catch_unwind(AssertUnwindSafe(|| agent.choose(position, ctx)));
-    let message = AGENT_PANIC.with(|slot| slot.borrow_mut().take().flatten());
-    answer.map_err(|payload| message.unwrap_or_else(|| payload_text(payload.as_ref())))
+    quietly(|| agent.choose(position, ctx))
 }
 
 /// The record of a game `loser` forfeits before the first move (its agent could not be built).
@@ -277,14 +288,49 @@ pub fn play_game<G: AgentGame>(
         moves,
         fault: None,
     };
-    let finish = |mut record: GameRecord, position: &G, outcome, termination, fault| {
-        record.outcome = outcome;
-        record.termination = termination;
-        record.plies = position.ply();
-        record.totals = position.totals();
-        record.fault = fault;
-        record
-    };
+    let (outcome, termination, fault) =
+        play_turns(&mut position, agents, &mut rngs, &mut record, cap, settings);
+    // Every agent hears how the game ended (outside agents tell their process, or keep it for
+    // the next game); a panic here changes nothing recorded.
+    for agent in agents.iter_mut() {
+        let _ = quietly(|| agent.end_game(&position, outcome, termination.as_str()));
+    }
+    record.outcome = outcome;
+    record.termination = termination;
+    record.plies = position.ply();
+    record.totals = position.totals();
+    record.fault = fault;
+    record
+}
+
+/// The turns of a game, from its set-up to its end: the outcome, how it ended, and the fault.
+fn play_turns<G: AgentGame>(
+    position: &mut G,
+    agents: &mut [&mut dyn Agent<G>],
+    rngs: &mut [AgentRng],
+    record: &mut GameRecord,
+    cap: u32,
+    settings: GameSettings,
+) -> (Outcome, Termination, Option<String>) {
+    // Agents set up the game (outside agents: in their process), off the clock; one that
+    // cannot loses the game.
+    for seat in Player::all(agents.len()) {
+        let s = seat.index();
+        let mut ctx = Context::new(&mut rngs[s])
+            .with_move_time(settings.move_time)
+            .with_moves(&record.moves);
+        let started = quietly(|| agents[s].start_game(position, seat, &mut ctx));
+        let fault = match started {
+            Ok(Ok(())) => continue,
+            Ok(Err(error)) => format!("could not start the game: {}", error.message()),
+            Err(panic) => format!("panicked at the start of the game: {panic}"),
+        };
+        return (
+            forfeit_outcome(&*position, seat),
+            Termination::Crash,
+            Some(fault),
+        );
+    }
 
     loop {
         if let Some(outcome) = position.outcome() {
@@ -295,11 +341,10 @@ pub fn play_game<G: AgentGame>(
                 }
                 Outcome::Win(_) | Outcome::Ranked(_) => Termination::Win,
             };
-            return finish(record, &position, outcome, termination, None);
+            return (outcome, termination, None);
         }
         if position.ply() >= cap {
-            let outcome = position.adjudicate();
-            return finish(record, &position, outcome, Termination::PlyCap, None);
+            return (position.adjudicate(), Termination::PlyCap, None);
         }
         let side = position.side_to_move();
         let s = side.index();
@@ -309,12 +354,15 @@ pub fn play_game<G: AgentGame>(
         let deadline = settings
             .move_time
             .map(|limit| clock + limit.mul_f64(0.9).saturating_sub(Duration::from_millis(2)));
-        let mut ctx = Context::new(&mut rngs[s]).with_deadline(deadline);
-        let answer = choose_quietly(&mut *agents[s], &position, &mut ctx);
+        let mut ctx = Context::new(&mut rngs[s])
+            .with_deadline(deadline)
+            .with_move_time(settings.move_time)
+            .with_moves(&record.moves);
+        let answer = choose_quietly(&mut *agents[s], position, &mut ctx);
         let elapsed = clock.elapsed();
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
-        let loss = forfeit_outcome(&position, side);
+        let loss = forfeit_outcome(&*position, side);
         let (termination, fault) = match answer {
             Err(panic) => (Termination::Crash, format!("panicked: {panic}")),
             Ok(Err(error)) => {
@@ -323,12 +371,13 @@ pub fn play_game<G: AgentGame>(
                     AgentError::Timeout(_) => Termination::Timeout,
                     _ => Termination::Crash,
                 };
-                (termination, error.to_string())
+                (termination, error.message().to_string())
             }
             Ok(Ok(choice)) => {
                 record.nodes[s] += choice.stats.nodes;
+                // Outside agents have a stated margin past the limit, for the pipes.
                 if let Some(limit) = settings.move_time
-                    && elapsed > limit
+                    && elapsed > limit + agents[s].time_margin()
                 {
                     (
                         Termination::Timeout,
@@ -350,6 +399,6 @@ pub fn play_game<G: AgentGame>(
                 }
             }
         };
-        return finish(record, &position, loss, termination, Some(fault));
+        return (loss, termination, Some(fault));
     }
 }

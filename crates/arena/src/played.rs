@@ -4,15 +4,17 @@
 //! Every finished game is appended to the play record, `results/play/games.csv` unless told
 //! otherwise, in the arena's CSV format: a person sits as an agent whose spec is [`HUMAN`]
 //! and whose name is `human` or the name they give, so `arena report results/play/games.csv`
-//! rates people against every agent they met. Two-player games go to the record itself in
-//! schema 1, which every reader of the arena's CSVs takes; games of three or four players go
-//! to a file beside it (`games-multi.csv`, schema 2; [`record_for`]), so that one file never
-//! mixes schemas and the two-player record stays readable by tools that know only two seats.
+//! rates people against every agent they met. The record is in schema 2 (the seat columns of
+//! three and four players after the two-player ones), so games of 2, 3 and 4 players sit in the
+//! one file, a two-player row with `players` 2 and the other seats empty; a record begun in
+//! schema 1 (by an earlier version) keeps taking two-player rows, and is rewritten in schema 2,
+//! its rows unchanged, when its first larger game comes.
 //!
-//! Several writers may share a record (two terminals and a server): [`append`] takes an
-//! exclusive OS lock on the file, writes the header if the file is new, and appends the row
-//! in one write, so rows never interleave. A half-written last row (a killed writer) is cut
-//! before the next one is appended.
+//! Several writers may share a record (two terminals and a server): [`append`] takes the
+//! arena's writer lock on the file ([`crate::lock`], the lock `arena run` takes on its games
+//! file), waiting a moment for another appender, writes the header if the file is new, and
+//! appends the row in one write, so rows never interleave. A half-written last row (a killed
+//! writer) is cut before the next one is appended.
 //!
 //! ```no_run
 //! use std::path::Path;
@@ -35,7 +37,7 @@ use rules::{Outcome, Player, Totals, Variant};
 use serde::Serialize;
 
 use crate::record::{self, CSV_SCHEMA, CSV_SCHEMA_SEATS, Row};
-use crate::{ArenaError, Termination};
+use crate::{ArenaError, Termination, lock};
 
 /// The spec a person's seat has in the record, and the name a person has unless they give one.
 pub const HUMAN: &str = "human";
@@ -52,23 +54,6 @@ pub const NAME_LIMIT: usize = 40;
 /// The play record under a results folder: `RESULTS/play/games.csv`.
 pub fn default_record(results: &Path) -> PathBuf {
     results.join("play").join("games.csv")
-}
-
-/// The file that holds the games of `players` players for the play record `record`: the
-/// record itself for two players, and for three or four the file beside it with `-multi`
-/// before the extension (`games.csv` -> `games-multi.csv`).
-pub fn record_for(record: &Path, players: usize) -> PathBuf {
-    if players <= 2 {
-        return record.to_path_buf();
-    }
-    let stem = record
-        .file_stem()
-        .map_or_else(|| "games".into(), |s| s.to_string_lossy().into_owned());
-    let name = match record.extension() {
-        Some(extension) => format!("{stem}-multi.{}", extension.to_string_lossy()),
-        None => format!("{stem}-multi"),
-    };
-    record.with_file_name(name)
 }
 
 /// Checks a person's name for the record: 1 to [`NAME_LIMIT`] characters after trimming, no
@@ -261,102 +246,123 @@ fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaEr
     }
 }
 
-/// Appends `game` to the play record `record` (to the file [`record_for`] its number of
-/// players), creating the folder and the file with its header if needed. Returns the file
-/// written and the game's index in it (the number of rows before it).
+/// How long an appender waits for another to finish its row before giving up.
+const LOCK_PATIENCE: Duration = Duration::from_secs(5);
+
+/// Appends `game` to the play record `record`, creating the folder and the file with its
+/// header (schema 2) if needed. Returns the game's index in the record (the number of rows
+/// before it).
 ///
-/// The file is locked (an exclusive OS lock) while it is checked and the row is written in
-/// one write, so writers in several processes never interleave rows. A file whose header is
-/// not the schema this record keeps there is refused and left untouched.
-pub fn append(record: &Path, game: &PlayedGame) -> Result<(PathBuf, u64), ArenaError> {
-    let players = game.seats.len();
-    let path = record_for(record, players);
-    let schema = if players > 2 {
-        CSV_SCHEMA_SEATS
-    } else {
-        CSV_SCHEMA
-    };
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+/// The arena's writer lock on the file is held while the file is checked and the row written
+/// in one write, so writers in several processes never interleave rows; an `arena run` writing
+/// the same file would hold it too. A file whose header is not an arena CSV header is refused
+/// and left untouched.
+pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
+    if let Some(folder) = record.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder)
             .map_err(|e| io_error(folder, "create the play record's folder", e))?;
     }
+    let _lock = lock::lock_writer_waiting(record, "arena play record", LOCK_PATIENCE)?;
     let mut file = OpenOptions::new()
         .create(true)
         .read(true)
         .append(true)
-        .open(&path)
-        .map_err(|e| io_error(&path, "open the play record", e))?;
-    file.lock()
-        .map_err(|e| io_error(&path, "lock the play record", e))?;
-    // The lock is released when `file` is dropped, on every path out of here.
+        .open(record)
+        .map_err(|e| io_error(record, "open the play record", e))?;
     let mut text = Vec::new();
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut text))
-        .map_err(|e| io_error(&path, "read the play record", e))?;
-    let header = record::header_line_of(schema);
+        .map_err(|e| io_error(record, "read the play record", e))?;
     let mut out = Vec::new();
-    let rows = if text.iter().all(u8::is_ascii_whitespace) {
+    let (schema, rows) = if text.iter().all(u8::is_ascii_whitespace) {
         if !text.is_empty() {
             file.set_len(0)
-                .map_err(|e| io_error(&path, "empty the blank play record", e))?;
+                .map_err(|e| io_error(record, "empty the blank play record", e))?;
         }
-        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(record::header_line_of(CSV_SCHEMA_SEATS).as_bytes());
         out.push(b'\n');
-        0
+        (CSV_SCHEMA_SEATS, 0)
     } else {
         let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
-        if first.trim_end() != header {
-            let which = if schema == CSV_SCHEMA {
-                "the two-player games of a play record are kept in the arena's CSV schema 1"
-            } else {
-                "the games of three and four players of a play record are kept in the arena's \
-                 CSV schema 2"
-            };
+        let found: Vec<&str> = first.trim_end().split(',').collect();
+        let Some(schema) = record::schema_of_header(&found) else {
             return Err(ArenaError::Csv {
-                path,
+                path: record.to_path_buf(),
                 line: 1,
                 message: format!(
-                    "not a play record: {which}, whose header is `{header}`; found `{}`. \
-                     Give another file with --record",
+                    "not a play record: a play record is an arena CSV (schema 2, whose header \
+                     is `{}`); found `{}`. Give another file with --record",
+                    record::header_line_of(CSV_SCHEMA_SEATS),
                     first.trim_end()
                 ),
             });
-        }
+        };
         if text.last() != Some(&b'\n') {
             // A writer was killed half-way through a row: that row is lost either way, and
             // cutting it keeps the file readable.
-            record::cut_partial_line(&path)?;
+            record::cut_partial_line(record)?;
             let keep = text
                 .iter()
                 .rposition(|&b| b == b'\n')
                 .map_or(0, |at| at + 1);
             text.truncate(keep);
         }
-        // Names never hold newlines (`check_name`), so lines are rows.
-        text.iter()
+        // Names never hold newlines (`check_name`), nor do specs or moves, so lines are rows.
+        let rows = text
+            .iter()
             .filter(|&&b| b == b'\n')
             .count()
-            .saturating_sub(1) as u64
+            .saturating_sub(1) as u64;
+        if schema == CSV_SCHEMA && game.seats.len() > 2 {
+            // Schema 1 has no seats for a third and fourth player: the record moves to schema
+            // 2 (under the lock), its rows unchanged but for the empty seat columns.
+            drop(file);
+            upgrade(record)?;
+            file = OpenOptions::new()
+                .append(true)
+                .open(record)
+                .map_err(|e| io_error(record, "open the play record", e))?;
+            (CSV_SCHEMA_SEATS, rows)
+        } else {
+            (schema, rows)
+        }
     };
     out.extend(game.row(rows).line(schema));
     file.write_all(&out)
         .and_then(|_| file.flush())
-        .map_err(|e| io_error(&path, "append to the play record", e))?;
-    Ok((path, rows))
+        .map_err(|e| io_error(record, "append to the play record", e))?;
+    Ok(rows)
 }
 
-/// Every row of the play record `record`: the two-player file and the file of three and four
-/// players, those that exist (none: no rows).
+/// Rewrites the schema 1 record `record` in schema 2, through a temporary file and a rename,
+/// so a crash leaves either the old or the new file. The caller holds the writer lock.
+fn upgrade(record: &Path) -> Result<(), ArenaError> {
+    let mut rows = Vec::new();
+    record::read_rows(record, |_, row| {
+        rows.push(row);
+        Ok(())
+    })?;
+    let temporary = record.with_extension("csv.upgrading");
+    {
+        let mut writer = record::RowWriter::append(&temporary, CSV_SCHEMA_SEATS, true)?;
+        for row in &rows {
+            writer.write(row)?;
+        }
+    }
+    std::fs::rename(&temporary, record)
+        .map_err(|e| io_error(record, "replace the play record with its schema 2 copy", e))
+}
+
+/// Every row of the play record `record` (none if it does not exist yet). An unterminated last
+/// line (a row being written this very moment) is left out.
 pub fn read_record(record: &Path) -> Result<Vec<Row>, ArenaError> {
     let mut rows = Vec::new();
-    for path in [record_for(record, 2), record_for(record, 3)] {
-        if path.exists() {
-            record::read_rows(&path, |_, row| {
-                rows.push(row);
-                Ok(())
-            })?;
-        }
+    if record.exists() {
+        record::read_complete_rows(record, |_, row| {
+            rows.push(row);
+            Ok(())
+        })?;
     }
     Ok(rows)
 }
@@ -541,17 +547,6 @@ mod tests {
             totals: None,
             moves: vec!["b2".into()],
         }
-    }
-
-    #[test]
-    fn the_multi_player_file_sits_beside_the_record() {
-        let record = Path::new("results/play/games.csv");
-        assert_eq!(record_for(record, 2), record);
-        assert_eq!(
-            record_for(record, 4),
-            Path::new("results/play/games-multi.csv")
-        );
-        assert_eq!(record_for(Path::new("log"), 3), Path::new("log-multi"));
     }
 
     #[test]

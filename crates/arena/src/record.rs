@@ -392,10 +392,55 @@ fn header_error(path: &Path, found: &[&str]) -> ArenaError {
 /// line.
 pub fn read_rows(
     path: &Path,
-    mut each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+    each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
 ) -> Result<(), ArenaError> {
     let file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
-    let mut reader = csv::ReaderBuilder::new().from_reader(BufReader::new(file));
+    read_rows_from(path, BufReader::new(file), each)
+}
+
+/// Like [`read_rows`], for a reader that takes no lock while a run may be appending: an
+/// unterminated last line (a row being written this very moment) is left out, so the rows
+/// read are always whole. Returns whether such a line was left out.
+pub fn read_complete_rows(
+    path: &Path,
+    each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+) -> Result<bool, ArenaError> {
+    let mut file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
+    let whole = complete_length(&mut file).map_err(|e| io_error(path, "read the CSV", e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| io_error(path, "read the CSV's size", e))?
+        .len();
+    file.seek(SeekFrom::Start(0))
+        .map_err(|e| io_error(path, "read the CSV", e))?;
+    read_rows_from(path, BufReader::new(file.take(whole)), each)?;
+    Ok(whole < len)
+}
+
+/// The length of `file` up to and including its last newline.
+fn complete_length(file: &mut File) -> std::io::Result<u64> {
+    let mut end = file.metadata()?.len();
+    let mut buffer = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// Like [`read_rows`], from any reader; `path` names it in errors.
+pub fn read_rows_from(
+    path: &Path,
+    reader: impl Read,
+    mut each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+) -> Result<(), ArenaError> {
+    let mut reader = csv::ReaderBuilder::new().from_reader(reader);
     let headers = reader
         .headers()
         .map_err(|e| csv_error(path, 1, e.to_string()))?
@@ -419,9 +464,13 @@ pub fn read_rows(
 }
 
 /// Appends rows to an arena CSV, flushing each one to disk as it is written.
+///
+/// Each row goes to the file in one `write` of the whole line, so a reader that ignores an
+/// unterminated last line never sees half a row, and a killed run leaves at most one partial
+/// line at the end, which the next run cuts.
 pub struct RowWriter {
     path: PathBuf,
-    writer: csv::Writer<File>,
+    file: File,
     schema: u32,
 }
 
@@ -439,23 +488,26 @@ impl RowWriter {
                 .and_then(|_| file.flush())
                 .map_err(|e| io_error(path, "write the CSV header", e))?;
         }
-        let writer = csv::WriterBuilder::new()
-            .has_headers(false)
-            .from_writer(file);
         Ok(RowWriter {
             path: path.to_path_buf(),
-            writer,
+            file,
             schema,
         })
     }
 
-    /// Writes one row and flushes it.
+    /// Writes one row, whole, and flushes it.
     pub fn write(&mut self, row: &Row) -> Result<(), ArenaError> {
-        self.writer
+        let mut line = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::with_capacity(512));
+        let bytes = line
             .write_record(row.fields(self.schema))
+            .map_err(|e| e.to_string())
+            .and_then(|()| line.into_inner().map_err(|e| e.to_string()))
             .map_err(|e| csv_error(&self.path, 0, format!("cannot write a row: {e}")))?;
-        self.writer
-            .flush()
+        self.file
+            .write_all(&bytes)
+            .and_then(|()| self.file.flush())
             .map_err(|e| io_error(&self.path, "write to the CSV", e))
     }
 }

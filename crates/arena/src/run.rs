@@ -3,19 +3,22 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use agents::AgentGame;
+use protocol::{OutsideGame, Roster};
 use rules::{Mnk, OanQuan, Variant};
 
+use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
+use crate::lock::lock_writer;
 use crate::play::{GameSettings, play_game};
+use crate::progress::{Estimate, ProgressDisplay};
 use crate::record::{self, Row, RowWriter};
-use crate::schedule::{Schedule, ScheduledGame, Shard};
+use crate::recorded::Recorded;
+use crate::schedule::{Schedule, ScheduledGame, Shard, position_in_shard};
+use crate::verify::{check_in_shard, check_row};
 use crate::{ArenaError, Termination};
 
 /// How `run` shows progress.
@@ -64,6 +67,18 @@ pub struct RunSummary {
     pub threads: usize,
     /// Faults per agent over the whole CSV: (crash, illegal-move, timeout).
     pub faults: BTreeMap<String, [u64; 3]>,
+    /// Why, per agent: each kind of fault (its message with the numbers taken out) with a
+    /// count and the first message of its kind, from the fault log.
+    pub fault_reasons: BTreeMap<String, Vec<FaultReason>>,
+}
+
+/// One kind of fault of one agent, for the end-of-run summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultReason {
+    /// Games lost this way.
+    pub count: u64,
+    /// The termination and the first message of this kind: `timeout: no move within 500 ms ...`.
+    pub example: String,
 }
 
 /// The file next to a CSV that says which experiment it belongs to.
@@ -99,7 +114,7 @@ impl Meta {
             experiment_hash: experiment.hash(),
             shard: shard.to_string(),
             games_in_schedule: schedule.len(),
-            games_in_shard: schedule.shard_games(shard).count() as u64,
+            games_in_shard: schedule.shard_len(shard),
             normalised: experiment.normalised(),
         }
     }
@@ -156,17 +171,28 @@ pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize 
 /// Plays one scheduled game and returns its row. The same game always gives the same row
 /// outside the timing columns, whatever else is played around it.
 pub fn play_scheduled(experiment: &Experiment, game: &ScheduledGame) -> (Row, Option<String>) {
+    play_scheduled_with(experiment, game, &Roster::new())
+}
+
+/// [`play_scheduled`] with the agents built by `roster` (which keeps outside processes
+/// between games and says where their stderr goes).
+pub fn play_scheduled_with(
+    experiment: &Experiment,
+    game: &ScheduledGame,
+    roster: &Roster,
+) -> (Row, Option<String>) {
     let variant = &experiment.variants[game.variant];
     match variant {
-        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start()),
-        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start()),
+        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start(), roster),
+        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start(), roster),
     }
 }
 
-fn play_typed<G: AgentGame>(
+fn play_typed<G: OutsideGame>(
     experiment: &Experiment,
     game: &ScheduledGame,
     start: &G,
+    roster: &Roster,
 ) -> (Row, Option<String>) {
     let seated: Vec<&crate::experiment::AgentEntry> =
         game.seats.iter().map(|&i| &experiment.agents[i]).collect();
@@ -180,7 +206,7 @@ fn play_typed<G: AgentGame>(
     let mut built = Vec::with_capacity(players);
     let mut failed = None;
     for (seat, entry) in seated.iter().enumerate() {
-        match agents::build_for::<G>(&entry.spec, players) {
+        match roster.build_for::<G>(&entry.name, &entry.spec, players) {
             Ok(agent) => built.push(agent),
             Err(error) => {
                 failed = Some((rules::Player::seat(seat), error));
@@ -196,8 +222,8 @@ fn play_typed<G: AgentGame>(
             }
             play_game(start, &mut seats, game.seed, game.opening_seed, settings)
         }
-        // Specs were checked when the experiment was read; an agent that still cannot be
-        // built (an outside engine that fails to start) loses the game as a crash.
+        // Specs were checked when the experiment was read (and outside commands before the
+        // run): an agent that still cannot be built loses the game as a crash.
         Some((seat, error)) => crate::play::forfeit(start, seat, error.to_string()),
     };
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -264,14 +290,53 @@ fn play_typed<G: AgentGame>(
             .faulting_seat()
             .and_then(|seat| seated.get(seat))
             .map_or("?", |entry| entry.name.as_str());
-        format!(
-            "game {} ({}): `{loser}` {}: {message}",
+        fault_line(
             game.index,
-            experiment.variants[game.variant],
-            record.termination.as_str()
+            &experiment.variants[game.variant].to_string(),
+            loser,
+            record.termination.as_str(),
+            message,
         )
     });
     (row, fault)
+}
+
+/// A line of the fault log: `game 12 (mnk-5x5k4): `algo1` timeout: no move within ...`.
+fn fault_line(game: u64, variant: &str, loser: &str, termination: &str, message: &str) -> String {
+    format!("game {game} ({variant}): `{loser}` {termination}: {message}")
+}
+
+/// The agent and `termination: message` of a fault-log line, for the agents of `experiment`.
+fn parse_fault_line<'a>(experiment: &'a Experiment, line: &'a str) -> Option<(&'a str, &'a str)> {
+    experiment.agents.iter().find_map(|agent| {
+        let marker = format!("): `{}` ", agent.name);
+        let at = line.find(&marker)?;
+        Some((agent.name.as_str(), &line[at + marker.len()..]))
+    })
+}
+
+/// Adds one fault to the reasons: faults whose messages differ only in their numbers (times,
+/// moves as coordinates, exit codes) are of one kind.
+fn add_reason(reasons: &mut BTreeMap<String, Vec<FaultReason>>, agent: &str, reason: &str) {
+    // What an outside agent's fault message adds after the reason (its last stderr line, where
+    // its log is) varies from game to game; the kind is the reason.
+    let kind = |text: &str| -> String {
+        let reason = text.split("; its last stderr line").next().unwrap_or(text);
+        let reason = reason.split(" (its stderr is in").next().unwrap_or(reason);
+        reason
+            .chars()
+            .map(|c| if c.is_ascii_digit() { '0' } else { c })
+            .collect()
+    };
+    let list = reasons.entry(agent.to_string()).or_default();
+    let key = kind(reason);
+    match list.iter_mut().find(|r| kind(&r.example) == key) {
+        Some(found) => found.count += 1,
+        None => list.push(FaultReason {
+            count: 1,
+            example: reason.to_string(),
+        }),
+    }
 }
 
 fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
@@ -290,15 +355,27 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
     }
 }
 
-/// A place to move an old file aside to: `<file>.old-N`, the first N not taken.
+/// A place to move an old CSV aside to: `<file>.old-N`, the first N not taken by it or by the
+/// files that go with it (`.meta.toml`, `.faults.log`, `.logs`).
 fn aside_path(path: &Path) -> PathBuf {
     (1..)
         .map(|n| PathBuf::from(format!("{}.old-{n}", path.display())))
-        .find(|p| !p.exists())
+        .find(|p| {
+            !p.exists()
+                && ["meta.toml", "faults.log", "logs"]
+                    .iter()
+                    .all(|suffix| !Path::new(&format!("{}.{suffix}", p.display())).exists())
+        })
         .expect("some suffix is free")
 }
 
 /// Runs (or resumes) `experiment` into `options.out_dir`.
+///
+/// Takes the writer lock on the CSV first ([`crate::lock::lock_writer`]): a second run into
+/// the same file fails at once. Every row already recorded is checked against the schedule
+/// and replayed under the rules ([`crate::verify::check_row`]) before anything is played.
+/// Memory does not grow with the number of games: the games left are generated one by one
+/// from the schedule, and what is recorded is kept as ranges of game indices.
 pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, ArenaError> {
     let started = Instant::now();
     let schedule = Schedule::new(experiment);
@@ -310,31 +387,51 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         error: e.to_string(),
     })?;
     let csv = out.join(shard.csv_name());
+    let _lock = lock_writer(&csv, "arena run")?;
     let mut summary = RunSummary {
         csv: csv.clone(),
-        games: schedule.shard_games(shard).count() as u64,
+        games: schedule.shard_len(shard),
         ..RunSummary::default()
     };
 
-    if options.fresh && csv.exists() {
+    let log_path = csv.with_extension("faults.log");
+    let agent_logs = csv.with_extension("logs");
+    let roster = Roster::new().with_log_folder(&agent_logs);
+    if options.fresh && (csv.exists() || log_path.exists() || agent_logs.exists()) {
         let aside = aside_path(&csv);
-        fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
-            path: csv.clone(),
-            action: "move the old CSV aside",
-            error: e.to_string(),
-        })?;
+        if csv.exists() {
+            fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
+                path: csv.clone(),
+                action: "move the old CSV aside",
+                error: e.to_string(),
+            })?;
+            summary.moved_aside = Some(aside.clone());
+        }
         let meta = meta_path(&csv);
         if meta.exists() {
             let _ = fs::rename(&meta, format!("{}.meta.toml", aside.display()));
         }
-        summary.moved_aside = Some(aside);
+        // The old run's fault log and agent logs go with its CSV, so that the new run's are
+        // its own.
+        for (old, suffix) in [(&log_path, "faults.log"), (&agent_logs, "logs")] {
+            if old.exists() {
+                let to = PathBuf::from(format!("{}.{suffix}", aside.display()));
+                fs::rename(old, &to).map_err(|e| ArenaError::Io {
+                    path: old.to_path_buf(),
+                    action: "move the old run's log aside",
+                    error: e.to_string(),
+                })?;
+            }
+        }
     }
 
-    // What is recorded already.
-    let mut done = vec![false; schedule.len() as usize];
+    // What is recorded already, as positions within the shard.
+    let mut recorded = Recorded::new();
     let mut needs_header = true;
     let mut in_order = true;
     let mut last: Option<u64> = None;
+    let threads = thread_count(options.threads, experiment);
+    let mut estimate = Estimate::new(experiment, &schedule, shard, threads);
     if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
         let hash = experiment.hash();
         match Meta::read(&csv)?.map(|m| m.experiment_hash) {
@@ -352,34 +449,33 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         if record::has_header(&csv)? {
             needs_header = false;
             record::read_rows(&csv, |line, row| {
-                let index = row.game;
-                if index >= schedule.len() || !shard.holds(index) {
-                    return Err(ArenaError::Csv {
-                        path: csv.clone(),
-                        line,
-                        message: format!(
-                            "game {index} is not in shard {shard} of this experiment's schedule"
-                        ),
-                    });
-                }
-                if std::mem::replace(&mut done[index as usize], true) {
-                    return Err(ArenaError::Csv {
-                        path: csv.clone(),
-                        line,
-                        message: format!("game {index} is recorded twice"),
-                    });
-                }
-                if last.is_some_and(|l| l > index) {
+                check_in_shard(&csv, line, &row, &schedule, shard, &mut recorded)?;
+                let game = check_row(experiment, &schedule, &csv, line, &row)?;
+                if last.is_some_and(|l| l > row.game) {
                     in_order = false;
                 }
-                last = Some(index);
+                last = Some(row.game);
                 summary.resumed += 1;
                 count_fault(&mut summary.faults, &row);
+                // Recorded games price the pairings ahead for the time estimate.
+                estimate.recorded(schedule.pairing_of(row.game), &game, &row);
                 Ok(())
             })?;
         } else if fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
             return Err(ArenaError::ForeignCsv { csv: csv.clone() });
         }
+    }
+    // The reasons of the faults already recorded.
+    if summary.resumed > 0
+        && let Ok(text) = fs::read_to_string(&log_path)
+    {
+        for (agent, reason) in text.lines().filter_map(|l| parse_fault_line(experiment, l)) {
+            add_reason(&mut summary.fault_reasons, agent, reason);
+        }
+    }
+    let any_left = recorded.len() < summary.games;
+    if any_left {
+        preflight(experiment, &roster)?;
     }
     Meta::new(experiment, &schedule, shard).write(&csv)?;
     // A copy of the experiment next to its results, so anyone can rerun it.
@@ -390,53 +486,58 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         error: e.to_string(),
     })?;
 
-    let remaining: Vec<u64> = schedule
+    // The games left, generated lazily in schedule order.
+    let recorded_ref = &recorded;
+    let mut remaining = schedule
         .shard_games(shard)
-        .filter(|&g| !done[g as usize])
-        .collect();
-    drop(done);
+        .filter(move |&g| !recorded_ref.contains(position_in_shard(g, shard)))
+        .peekable();
     // Rows already there must all precede the new ones for the file to stay in schedule order;
     // otherwise (someone edited the file) it is sorted once at the end.
     let sort_at_end = !in_order
         || remaining
-            .first()
+            .peek()
             .is_some_and(|&first| last.is_some_and(|l| l > first));
 
-    let threads = thread_count(options.threads, experiment);
     summary.threads = threads;
     let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
-    let log_path = csv.with_extension("faults.log");
     let mut fault_log: Option<fs::File> = None;
 
-    let progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
+    let mut progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("arena-worker-{i}"))
         .build()
         .map_err(|e| ArenaError::Threads(e.to_string()))?;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<(usize, Row, Option<String>)>();
-    let remaining_ref = &remaining;
+    // Workers take games in schedule order (`k` numbers them in that order for the writer),
+    // never more than a window ahead of the writer, so finished rows waiting their turn stay
+    // few whatever the games cost.
+    let dispatch = Dispatch::new(
+        remaining,
+        WRITER_WINDOW + WRITER_WINDOW_PER_THREAD * threads as u64,
+    );
+    let (sender, receiver) = mpsc::channel::<Finished>();
     let schedule_ref = &schedule;
+    let roster_ref = &roster;
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
                 for _ in 0..threads {
                     let sender = sender.clone();
-                    let (next, stop) = (&next, &stop);
+                    let dispatch = &dispatch;
                     workers.spawn(move |_| {
-                        loop {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            let k = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(&index) = remaining_ref.get(k) else {
-                                break;
+                        while let Some((k, index)) = dispatch.take() {
+                            let game = schedule_ref.game(index);
+                            let clock = Instant::now();
+                            let (row, fault) = play_scheduled_with(experiment, &game, roster_ref);
+                            let finished = Finished {
+                                k,
+                                game,
+                                row,
+                                fault,
+                                wall: clock.elapsed(),
                             };
-                            let (row, fault) =
-                                play_scheduled(experiment, &schedule_ref.game(index));
-                            if sender.send((k, row, fault)).is_err() {
+                            if sender.send(finished).is_err() {
                                 break;
                             }
                         }
@@ -446,30 +547,42 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             drop(sender);
         });
         // Write rows in schedule order: hold early finishers until their turn comes.
-        let mut waiting: HashMap<usize, (Row, Option<String>)> = HashMap::new();
-        let mut next_to_write = 0usize;
-        for (k, row, fault) in receiver.iter() {
-            waiting.insert(k, (row, fault));
-            while let Some((row, fault)) = waiting.remove(&next_to_write) {
-                let written = writer.write(&row).and_then(|()| {
-                    if let Some(message) = fault {
-                        append_fault(&log_path, &mut fault_log, &message)?;
+        let mut waiting: HashMap<u64, Finished> = HashMap::new();
+        let mut next_to_write = 0u64;
+        for finished in receiver.iter() {
+            waiting.insert(finished.k, finished);
+            while let Some(done) = waiting.remove(&next_to_write) {
+                let written = writer.write(&done.row).and_then(|()| {
+                    if let Some(message) = &done.fault {
+                        append_fault(&log_path, &mut fault_log, message)?;
                     }
                     Ok(())
                 });
                 if let Err(error) = written {
-                    stop.store(true, Ordering::Relaxed);
+                    dispatch.stop();
                     return Err(error);
                 }
-                count_fault(&mut summary.faults, &row);
+                count_fault(&mut summary.faults, &done.row);
+                if let Some((agent, reason)) = done
+                    .fault
+                    .as_deref()
+                    .and_then(|l| parse_fault_line(experiment, l))
+                {
+                    add_reason(&mut summary.fault_reasons, agent, reason);
+                }
                 summary.played += 1;
                 next_to_write += 1;
-                progress.tick(summary.resumed + summary.played);
+                dispatch.written(next_to_write);
+                let pairing = schedule_ref.pairing_of(done.game.index);
+                estimate.played(pairing, &done.game, &done.row, done.wall);
+                progress.tick(summary.resumed + summary.played, &estimate);
             }
         }
         Ok(())
     });
     progress.finish();
+    // Outside processes kept between games stop now, not when the caller drops the summary.
+    drop(roster);
     result?;
     drop(writer);
     if sort_at_end {
@@ -477,6 +590,57 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     }
     summary.wall = started.elapsed();
     Ok(summary)
+}
+
+/// How far ahead of the writer workers may take games: this many, plus
+/// [`WRITER_WINDOW_PER_THREAD`] per worker (see [`Dispatch`]).
+const WRITER_WINDOW: u64 = 256;
+/// See [`WRITER_WINDOW`].
+const WRITER_WINDOW_PER_THREAD: u64 = 64;
+
+/// A game a worker finished, on its way to the writer.
+struct Finished {
+    /// Its place among the games this run plays, in schedule order.
+    k: u64,
+    game: ScheduledGame,
+    row: Row,
+    fault: Option<String>,
+    /// The worker's wall time for the game.
+    wall: Duration,
+}
+
+/// Checks every outside agent of `experiment` before the first game: its command starts, it
+/// answers the protocol's handshake and accepts each variant it is to play. A failure is a
+/// setup error that names the agent, not a game result.
+fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
+    for agent in experiment
+        .agents
+        .iter()
+        .filter(|a| protocol::is_outside(&a.spec))
+    {
+        let variants: Vec<Variant> = experiment
+            .variants
+            .iter()
+            .filter(|v| agent.plays(v))
+            .copied()
+            .collect();
+        protocol::preflight(&agent.spec, &variants, roster.stderr_of(&agent.name)).map_err(
+            |error| {
+                let advice = match error {
+                    protocol::SetupError::Refused { .. } => {
+                        "; leave the variant out of this agent's `variants` list in the experiment"
+                    }
+                    _ => "",
+                };
+                ArenaError::Setup {
+                    agent: agent.name.clone(),
+                    spec: agent.spec.to_string(),
+                    message: format!("{error}{advice}"),
+                }
+            },
+        )?;
+    }
+    Ok(())
 }
 
 fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Result<(), ArenaError> {
@@ -500,74 +664,6 @@ fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Resu
         action: "write the fault log",
         error: e.to_string(),
     })
-}
-
-/// The progress display: an indicatif bar on a terminal, plain lines otherwise.
-struct ProgressDisplay {
-    bar: Option<indicatif::ProgressBar>,
-    plain: bool,
-    total: u64,
-    start_done: u64,
-    started: Instant,
-    last_line: std::cell::Cell<Instant>,
-    last_tenth: std::cell::Cell<u64>,
-}
-
-impl ProgressDisplay {
-    fn new(mode: Progress, total: u64, done: u64) -> Self {
-        let terminal = std::io::stderr().is_terminal();
-        let bar = (mode == Progress::Auto && terminal).then(|| {
-            let bar = indicatif::ProgressBar::new(total);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}",
-                )
-                .expect("a valid template"),
-            );
-            bar.set_position(done);
-            bar
-        });
-        ProgressDisplay {
-            bar,
-            plain: mode == Progress::Auto && !terminal,
-            total,
-            start_done: done,
-            started: Instant::now(),
-            last_line: std::cell::Cell::new(Instant::now()),
-            last_tenth: std::cell::Cell::new(done * 10 / total.max(1)),
-        }
-    }
-
-    fn tick(&self, done: u64) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(done);
-        } else if self.plain {
-            let tenth = done * 10 / self.total.max(1);
-            let now = Instant::now();
-            if tenth > self.last_tenth.get()
-                || now.duration_since(self.last_line.get()) >= Duration::from_secs(5)
-                || done == self.total
-            {
-                self.last_tenth.set(tenth);
-                self.last_line.set(now);
-                let elapsed = self.started.elapsed().as_secs_f64();
-                let rate = (done - self.start_done) as f64 / elapsed.max(1e-9);
-                let left = self.total - done;
-                let eta = if rate > 0.0 { left as f64 / rate } else { 0.0 };
-                eprintln!(
-                    "progress: {done}/{} games ({:.0}%), {rate:.1} games/s, ETA {eta:.0} s",
-                    self.total,
-                    100.0 * done as f64 / self.total.max(1) as f64
-                );
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// The number of games per variant and group of agents (a pair, or 3 or 4 agents), for

@@ -78,9 +78,9 @@ impl Schedule {
                 .collect();
             let seats = variant.players();
             let games = if seats == 2 {
-                u64::from(experiment.games_per_pair)
+                experiment.games_per_pair
             } else {
-                u64::from(experiment.games_per_pair) * seats as u64
+                experiment.games_per_pair * seats as u64
             };
             for group in subsets(&players, seats) {
                 pairings.push(Pairing {
@@ -231,4 +231,35 @@ impl FromStr for Shard {
         }
         Ok(Shard { index, count })
     }
+}
+
+// Counting a shard's games without listing them, so that an experiment of 2^63 games costs
+// no time or memory to size up or resume.
+impl Schedule {
+    /// The number of games in `shard`.
+    pub fn shard_len(&self, shard: Shard) -> u64 {
+        shard_games_below(self.total, shard)
+    }
+
+    /// The index of the pairing that holds game `index` (< `len()`).
+    pub fn pairing_of(&self, index: u64) -> usize {
+        self.pairings
+            .partition_point(|p| p.first_game + p.games <= index)
+    }
+}
+
+/// The number of games of `shard` with an index below `end`.
+pub fn shard_games_below(end: u64, shard: Shard) -> u64 {
+    let first = u64::from(shard.index);
+    if end <= first {
+        0
+    } else {
+        (end - first - 1) / u64::from(shard.count) + 1
+    }
+}
+
+/// The place of game `index` among the games of `shard` (which holds it): 0 for the shard's
+/// first game, 1 for its second, and so on.
+pub fn position_in_shard(index: u64, shard: Shard) -> u64 {
+    (index - u64::from(shard.index)) / u64::from(shard.count)
 }

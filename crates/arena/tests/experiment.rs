@@ -179,10 +179,32 @@ fn an_agent_restricted_to_a_game_it_does_not_play_is_refused() {
 
 #[test]
 fn other_invalid_values_are_named() {
-    let text = GOOD.replace("games_per_pair = 2", "games_per_pair = 0");
+    // Zero and negative counts get one wording, the parser's type errors the same words.
+    for (value, found) in [("0", "found 0"), ("-4", "found -4"), ("2.5", "float")] {
+        let text = GOOD.replace("games_per_pair = 2", &format!("games_per_pair = {value}"));
+        assert_mentions(
+            &error(&text),
+            &[
+                "exp.toml:3:18",
+                "key `games_per_pair`",
+                "expected an integer number of games, 1 or more",
+                found,
+            ],
+        );
+    }
+    // More than 2^32 games per pair is fine (the schedule is generated game by game); more
+    // than 2^63 games in all is not.
+    let big = GOOD.replace("games_per_pair = 2", "games_per_pair = 4294967296");
+    let exp = Experiment::from_toml(&big, "exp.toml").unwrap();
+    assert_eq!(exp.games_per_pair, 4_294_967_296);
+    assert_eq!(arena::Schedule::new(&exp).len(), 4_294_967_296 * 2);
+    let huge = GOOD.replace("games_per_pair = 2", "games_per_pair = 9223372036854775807");
     assert_mentions(
-        &error(&text),
-        &["exp.toml:3", "games_per_pair", "at least 1"],
+        &error(&huge),
+        &[
+            "games_per_pair",
+            "make more than 2^63 games; give at most 4611686018427387903",
+        ],
     );
     let text = GOOD.replace("name = \"good\"", "name = \"../up\"");
     assert_mentions(&error(&text), &["exp.toml:1", "key `name`"]);

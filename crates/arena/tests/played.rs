@@ -1,5 +1,6 @@
 //! The play record: rows of people's games appended by many writers at once, read back whole,
-//! in the schema each file keeps, and refused where a file is not a play record.
+//! games of 2, 3 and 4 players in the one schema 2 file, an older schema 1 record carried
+//! over, the arena's writer lock respected, and refused where a file is not a play record.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,7 +53,7 @@ fn many_writers_at_once_append_whole_rows_with_distinct_indices() {
     for thread in threads {
         thread.join().expect("writer ends");
     }
-    assert_eq!(record::schema_of(&record).unwrap(), CSV_SCHEMA);
+    assert_eq!(record::schema_of(&record).unwrap(), CSV_SCHEMA_SEATS);
     let rows = played::read_record(&record).expect("the record reads back");
     assert_eq!(rows.len(), 200);
     let mut indices: Vec<u64> = rows.iter().map(|r| r.game).collect();
@@ -69,11 +70,8 @@ fn many_writers_at_once_append_whole_rows_with_distinct_indices() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn larger_tables_go_to_the_schema_2_file_beside_the_record() {
-    let dir = folder("multi");
-    let record = played::default_record(&dir);
-    let game = PlayedGame {
+fn three_player_resignation() -> PlayedGame {
+    PlayedGame {
         experiment: played::TERMINAL.into(),
         variant: "oanquan-3p".parse().unwrap(),
         seed: 1,
@@ -87,22 +85,119 @@ fn larger_tables_go_to_the_schema_2_file_beside_the_record() {
         plies: 3,
         totals: Some([50, 30, 25].into_iter().collect()),
         moves: vec!["1P".into(), "7T".into(), "12P".into()],
-    };
-    let (path, index) = played::append(&record, &game).unwrap();
-    assert_eq!(path, dir.join("play").join("games-multi.csv"));
-    assert_eq!(index, 0);
-    assert!(!record.exists(), "no two-player game yet");
-    assert_eq!(record::schema_of(&path).unwrap(), CSV_SCHEMA_SEATS);
-    played::append(&record, &tictactoe_win("lan", 5)).unwrap();
+    }
+}
+
+#[test]
+fn games_of_two_three_and_four_players_share_the_schema_2_record() {
+    let dir = folder("multi");
+    let record = played::default_record(&dir);
+    assert_eq!(
+        played::append(&record, &three_player_resignation()).unwrap(),
+        0
+    );
+    assert_eq!(record::schema_of(&record).unwrap(), CSV_SCHEMA_SEATS);
+    assert_eq!(
+        played::append(&record, &tictactoe_win("lan", 5)).unwrap(),
+        1
+    );
+    let mut four = three_player_resignation();
+    four.variant = "oanquan-4p".parse().unwrap();
+    four.seats
+        .push(PlayedSeat::agent("random".parse().unwrap()));
+    four.outcome = Outcome::Ranked(Ranking::from_totals(&[10, 30, 25, 5]));
+    four.totals = Some([10, 30, 25, 5].into_iter().collect());
+    assert_eq!(played::append(&record, &four).unwrap(), 2);
+    let files: Vec<_> = std::fs::read_dir(dir.join("play"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".csv"))
+        .collect();
+    assert_eq!(files, ["games.csv"], "one record, no file beside it");
     let rows = played::read_record(&record).unwrap();
-    assert_eq!(rows.len(), 2);
-    let multi = rows.iter().find(|r| r.seats() == 3).unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.seats()).collect::<Vec<_>>(),
+        [3, 2, 4]
+    );
+    let multi = &rows[0];
     assert_eq!(multi.result, "1-2-3");
     assert_eq!(multi.termination, "resign");
     assert_eq!(multi.third.as_deref(), Some("mcts:iterations=5000"));
     assert_eq!(multi.first_score, Some(50));
+    assert_eq!(
+        rows[1].third, None,
+        "a two-player row leaves the seat columns empty"
+    );
+    assert_eq!(rows[2].fourth_spec.as_deref(), Some("random"));
     let lan = played::stats(&rows, Some("lan"));
-    assert_eq!(lan.games, 2);
+    assert_eq!(lan.games, 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_schema_1_record_keeps_its_rows_and_moves_to_schema_2_for_a_larger_table() {
+    let dir = folder("upgrade");
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.csv");
+    // A record an earlier version wrote: schema 1, two-player rows.
+    let mut text = record::header_line_of(CSV_SCHEMA) + "\n";
+    for game in 0..2 {
+        text.push_str(
+            std::str::from_utf8(&tictactoe_win("lan", 5).row(game).line(CSV_SCHEMA)).unwrap(),
+        );
+    }
+    std::fs::write(&record, &text).unwrap();
+    assert_eq!(
+        played::append(&record, &tictactoe_win("minh", 5)).unwrap(),
+        2
+    );
+    assert_eq!(
+        record::schema_of(&record).unwrap(),
+        CSV_SCHEMA,
+        "two seats fit schema 1"
+    );
+    let before = played::read_record(&record).unwrap();
+    assert_eq!(
+        played::append(&record, &three_player_resignation()).unwrap(),
+        3
+    );
+    assert_eq!(record::schema_of(&record).unwrap(), CSV_SCHEMA_SEATS);
+    let after = played::read_record(&record).unwrap();
+    assert_eq!(after.len(), 4);
+    assert_eq!(
+        &after[..3],
+        &before[..],
+        "the rows already there are kept as they were"
+    );
+    assert_eq!(after[3].seats(), 3);
+    assert!(!dir.join("games.csv.upgrading").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_appender_waits_for_the_writer_lock_and_a_run_is_never_interleaved() {
+    let dir = folder("lock");
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.csv");
+    let held = arena::lock::lock_writer(&record, "arena run").unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let writer = {
+        let record = record.clone();
+        std::thread::spawn(move || {
+            let index = played::append(&record, &tictactoe_win("lan", 5));
+            tx.send(()).unwrap();
+            index
+        })
+    };
+    // While the lock is held nothing is written; once it goes the row is.
+    assert!(
+        rx.recv_timeout(Duration::from_millis(300)).is_err(),
+        "appended under a held lock"
+    );
+    assert!(!record.exists() || std::fs::read(&record).unwrap().is_empty());
+    drop(held);
+    assert_eq!(writer.join().unwrap().unwrap(), 0);
+    assert_eq!(played::read_record(&record).unwrap().len(), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -115,7 +210,7 @@ fn a_half_written_row_is_cut_and_a_foreign_file_is_left_alone() {
     let mut text = std::fs::read_to_string(&record).unwrap();
     text.push_str("play-web,mnk-3x3k3,1,7,lan,ran");
     std::fs::write(&record, &text).unwrap();
-    let (_, index) = played::append(&record, &tictactoe_win("lan", 5)).unwrap();
+    let index = played::append(&record, &tictactoe_win("lan", 5)).unwrap();
     assert_eq!(index, 1, "the broken row does not count");
     let rows = played::read_record(&record).unwrap();
     assert_eq!(rows.len(), 2);

@@ -64,3 +64,12 @@ fn games_of_the_sample_run_replay_alone() {
         assert_eq!(replayed, rows[index as usize], "game {index}");
     }
 }
+
+#[test]
+fn every_row_of_the_sample_run_is_its_scheduled_game_and_replays_to_its_result() {
+    let dir = sample_csv().parent().unwrap().to_path_buf();
+    let summary = arena::verify(&dir, None).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 1020);
+    assert!(!summary.partial_line);
+}

@@ -16,6 +16,7 @@ use agents::{Agent, AgentGame, AgentRng, AgentSpec, Context, build};
 use anyhow::{Context as _, Result, anyhow};
 use arena::{Experiment, Progress, RunOptions, Shard};
 use clap::Args;
+use protocol::{OutsideGame, Roster};
 use rand::SeedableRng;
 use rules::{Game, Mnk, Variant};
 
@@ -209,7 +210,84 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if args.wants("solve.mnk-4x4k4") {
         solve_time("mnk-4x4k4", &mnk("mnk-4x4k4")?, &budget)?;
     }
+    for (protocol, id) in PROTOCOL_FIGURES {
+        if !args.wants(&format!("protocol.{protocol}.{id}")) {
+            continue;
+        }
+        match parse_variant(id)? {
+            Variant::Mnk(config) => protocol_overhead(protocol, id, &config.start(), &budget)?,
+            Variant::OanQuan(rules) => protocol_overhead(protocol, id, &rules.start(), &budget)?,
+        }
+    }
     default_experiment(&budget, &args)
+}
+
+/// The protocol figures: which protocol, on which variant.
+const PROTOCOL_FIGURES: [(&str, &str); 4] = [
+    ("arena", "tictactoe"),
+    ("arena", "mnk-15x15k5"),
+    ("arena", "oanquan"),
+    ("gomocup", "mnk-15x15k5"),
+];
+
+/// Moves per second through a protocol: our `random` behind it (this binary's `serve-agent`
+/// or `engine`, one process kept for every game) against in-process `random`, whole games
+/// with the outside agent first and second in turn. Only the outside agent's moves count, and
+/// everything it costs counts: the lines both ways, the two processes' parsing and the
+/// thread hand-offs; the in-process side's moves cost next to nothing.
+fn protocol_overhead<G: OutsideGame>(
+    protocol: &str,
+    id: &str,
+    start: &G,
+    budget: &Budget,
+) -> Result<()> {
+    let exe = std::env::current_exe().context("the path of this binary")?;
+    let spec = match protocol {
+        "arena" => format!("proc:cmd={},args=serve-agent --agent random", exe.display()),
+        _ => format!(
+            "engine:cmd={},restart=off,args=engine --agent random",
+            exe.display()
+        ),
+    };
+    let spec: AgentSpec = spec.parse()?;
+    let roster = Roster::new();
+    let mut outside = roster
+        .build::<G>("served", &spec)
+        .with_context(|| format!("agent `{spec}`"))?;
+    let mut inside = agent::<G>("random")?;
+    let settings = arena::GameSettings {
+        max_plies: 0,
+        opening_plies: 0,
+        move_time: None,
+    };
+    let mut games = 0u64;
+    let mut play = || -> Result<u64> {
+        let first = games.is_multiple_of(2);
+        let mut agents: [&mut dyn Agent<G>; 2] = if first {
+            [outside.as_mut(), inside.as_mut()]
+        } else {
+            [inside.as_mut(), outside.as_mut()]
+        };
+        let record = arena::play_game(start, &mut agents, games, games, settings);
+        games += 1;
+        if let Some(fault) = record.fault {
+            return Err(anyhow!("the served agent failed: {fault}"));
+        }
+        let plies = u64::from(record.plies);
+        Ok(if first { plies.div_ceil(2) } else { plies / 2 })
+    };
+    // The process starts in the first game: not timed.
+    play()?;
+    let rate = median_rate(budget, play)?;
+    figure(
+        &format!("protocol.{protocol}.{id}"),
+        format!("{rate:.0}"),
+        "moves/s",
+        &format!(
+            "our random behind the {protocol} protocol against in-process random, {games} games"
+        ),
+    );
+    Ok(())
 }
 
 fn mnk(id: &str) -> Result<Mnk> {
@@ -411,7 +489,7 @@ impl Drop for TempDir {
 fn default_experiment(budget: &Budget, args: &BenchArgs) -> Result<()> {
     let mut experiment = Experiment::default_experiment();
     if let Some(games) = budget.games_per_pair {
-        experiment.games_per_pair = games;
+        experiment.games_per_pair = u64::from(games);
     }
     let temp = TempDir(std::env::temp_dir().join(format!("arena-bench-{}", std::process::id())));
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -12,8 +12,9 @@ use rules::{Game, OanQuan, Player, Variant};
 pub struct PerftArgs {
     /// The variant id, like `tictactoe`, `mnk-5x5k4` or `oanquan`.
     pub variant: String,
-    /// The deepest depth to count (plies).
-    pub depth: u32,
+    /// The deepest depth to count (plies), 1 or more; past the longest game it is capped.
+    #[arg(allow_negative_numbers = true)]
+    pub depth: i64,
 }
 
 /// `arena replay VARIANT "MOVES"`.
@@ -76,11 +77,14 @@ pub fn list() -> Result<()> {
     println!("                 P towards increasing labels for everyone, like 12P");
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
-    for kind in agents::KINDS.iter().filter(|k| k.listed) {
+    for kind in protocol::kinds().filter(|k| k.listed) {
         println!("  {:<10} {} [{}]", kind.name, kind.summary, kind.reach());
         for param in kind.params {
             let setting = format!("{}={}", param.name, param.default);
             println!("      {setting:<22} {}", param.doc);
+        }
+        if let Some(note) = agents::memory::note(kind.name) {
+            println!("      memory: {note}");
         }
     }
     Ok(())
@@ -89,20 +93,45 @@ pub fn list() -> Result<()> {
 /// `arena perft`: one line per depth: depth, count, time, nodes per second.
 pub fn perft(args: PerftArgs) -> Result<()> {
     let variant = parse_variant(&args.variant)?;
-    if args.depth == 0 {
-        bail!("depth must be at least 1");
+    if args.depth < 1 {
+        bail!(
+            "depth {}: expected a number of plies, 1 or more (like `arena perft {} 5`)",
+            args.depth,
+            args.variant
+        );
     }
+    let depth = u32::try_from(args.depth).unwrap_or(u32::MAX);
     match variant {
-        Variant::Mnk(config) => perft_lines(&config.start(), args.depth),
-        Variant::OanQuan(rules) => perft_lines(&rules.start(), args.depth),
+        Variant::Mnk(config) => perft_lines(&config.start(), depth),
+        Variant::OanQuan(rules) => perft_lines(&rules.start(), depth),
     }
     Ok(())
 }
 
 fn perft_lines<G: Game>(start: &G, depth: u32) {
+    // No game goes on past its ply cap (m,n,k: a full board), so deeper counts are zeros.
+    let longest = start.default_max_plies();
+    let depth = if depth > longest {
+        eprintln!(
+            "note: no {} game lasts more than {longest} plies (its cap): counting to depth \
+             {longest} instead of {depth}",
+            start.variant()
+        );
+        longest
+    } else {
+        depth
+    };
     for d in 1..=depth {
         let clock = Instant::now();
         let count = rules::perft(start, d);
+        if count == 0 {
+            // Every line has ended: deeper depths would print zeros too.
+            println!(
+                "every game has ended by depth {}: nothing more to count",
+                d - 1
+            );
+            break;
+        }
         let seconds = clock.elapsed().as_secs_f64();
         let rate = if seconds > 0.0 {
             format!("{:.0}", count as f64 / seconds)

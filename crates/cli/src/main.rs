@@ -12,6 +12,8 @@ mod report_cmd;
 mod run_cmd;
 mod serve_cmd;
 mod solve_cmd;
+mod sprt_cmd;
+mod verify_cmd;
 
 use std::process::ExitCode;
 
@@ -36,12 +38,19 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
     Engine(engine_cmd::EngineArgs),
+    /// Any agent behind the arena protocol (docs/protocol.md) on stdin/stdout.
+    ServeAgent(engine_cmd::ServeArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
     Slurm(run_cmd::SlurmArgs),
     /// Ratings (Elo with 95% intervals), standings, head-to-head tables and charts from game CSVs.
     Report(report_cmd::ReportArgs),
+    /// Is the candidate stronger than the baseline? Game pairs until a sequential test decides.
+    Sprt(sprt_cmd::SprtArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
+    /// Checks every recorded game against the schedule and the rules, and optionally against
+    /// another run of the same experiment.
+    Verify(verify_cmd::VerifyArgs),
     /// What an agent plays in a position, with its search statistics.
     Analyze(solve_cmd::AnalyzeArgs),
     /// The exact value of a position (win, draw or loss) and the moves that keep it.
@@ -81,9 +90,12 @@ fn main() -> ExitCode {
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
+        Command::Sprt(args) => sprt_cmd::sprt(args),
+        Command::Verify(args) => verify_cmd::verify(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),
         Command::Engine(args) => engine_cmd::engine(args),
+        Command::ServeAgent(args) => engine_cmd::serve_agent(args),
         Command::Play(args) => play_cmd::play(args),
         Command::Serve(args) => serve_cmd::serve(args),
         Command::Analyze(args) => solve_cmd::analyze(args),

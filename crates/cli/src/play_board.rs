@@ -5,11 +5,11 @@
 
 use std::fmt::Write as _;
 
-use agents::AgentGame;
+use protocol::OutsideGame;
 use rules::{Game, Mnk, OanQuan, Player, Sow};
 
 /// A game `arena play` can show and take moves for.
-pub trait Board: AgentGame {
+pub trait Board: OutsideGame {
     /// How a move is typed, for the prompt's help.
     fn move_help(&self) -> String;
 
@@ -172,7 +172,8 @@ impl Board for OanQuan {
             "-".repeat(mandarin)
         );
         let blank = " ".repeat(mandarin);
-        let mut out = format!("{self}\n");
+        // The seed's own one-line notation first, labelled, then the ring.
+        let mut out = format!("seed notation: {self}\n");
         let _ = writeln!(out, " {blank} {}   player 2", labels(&top));
         let _ = writeln!(out, "{outer}");
         let _ = writeln!(

@@ -21,7 +21,7 @@ use crate::play_keys::{Keyboard, Typed};
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`, or `arena play --stats`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game is appended to the play record (results/play/games.csv, or --record\nFILE; games of 3-4 players to games-multi.csv beside it), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game (2, 3 or 4 players) is appended to the play record\n(results/play/games.csv, or --record FILE), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
 )]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro`, `mnk-5x5k4` or `oanquan`.
@@ -50,8 +50,8 @@ pub struct PlayArgs {
     /// stdout is not a terminal).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub delay: Option<f64>,
-    /// The play record every finished game is appended to (games of 3-4 players go to the
-    /// file beside it with `-multi` in its name).
+    /// The play record every finished game is appended to (an arena CSV of schema 2: games
+    /// of 2, 3 and 4 players).
     #[arg(long, value_name = "FILE", default_value = "results/play/games.csv")]
     pub record: PathBuf,
     /// The name a person plays under in the record (and in `--stats`).
@@ -108,7 +108,10 @@ pub fn play(args: PlayArgs) -> Result<()> {
     let seats = if given.iter().all(Option::is_none) {
         match menu(&variant, &mut keys, &screen)? {
             Some(seats) => seats,
-            None => return Ok(()),
+            None => bail!(
+                "the input ended before a mode was chosen: type 1, 2, 3 or 4 at the menu, or \
+                 name the sides, like `arena play {variant} --first human --second random`"
+            ),
         }
     } else {
         fill_seats(given, &variant)
@@ -156,7 +159,15 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
     let spec: AgentSpec = text
         .parse()
         .with_context(|| format!("{option} `{text}`: expected `human` or an agent spec"))?;
-    agents::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    protocol::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    // An outside agent is started, asked for this variant and stopped before the game, so
+    // that a command that cannot start is said at once.
+    protocol::preflight(
+        &spec,
+        std::slice::from_ref(variant),
+        protocol::Stderr::Discard,
+    )
+    .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))
 }
 
@@ -178,7 +189,7 @@ fn fill_seats(given: Vec<Option<Seat>>, variant: &Variant) -> Vec<Seat> {
 }
 
 /// Seed 004's menu: the four modes, and for a person against agents which seat the person
-/// takes. `None` when stdin ends before a choice.
+/// takes. `None` when stdin ends before a choice (the caller says so and exits non-zero).
 fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Option<Vec<Seat>>> {
     let (easy, hard) = (easy_spec(variant), hard_spec(variant));
     let players = variant.players();
@@ -204,6 +215,7 @@ fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Optio
             "2" => break 2,
             "3" => break 3,
             "4" => break 4,
+            "" => screen.say("refused: an empty line is not a mode; type 1, 2, 3 or 4")?,
             other => screen.say(format!(
                 "refused: `{other}` is not a mode; type 1, 2, 3 or 4"
             ))?,
@@ -256,17 +268,7 @@ fn print_stats(record: &std::path::Path, name: Option<&str>) -> Result<()> {
         Some(name) => format!("{noun} of {name}"),
         None => noun.to_string(),
     };
-    let multi = played::record_for(record, 3);
-    let also = if multi.exists() {
-        format!(" and {}", multi.display())
-    } else {
-        String::new()
-    };
-    println!(
-        "play record {}{also}: {} {whose}",
-        record.display(),
-        stats.games
-    );
+    println!("play record {}: {} {whose}", record.display(), stats.games);
     if stats.games == 0 {
         println!("no games yet: `arena play VARIANT` or `arena serve` records every game played");
         return Ok(());

@@ -144,11 +144,15 @@ impl<G: Board> Match<G> {
     }
 
     fn moves_text(&self) -> String {
+        self.moves().join(" ")
+    }
+
+    /// The moves from the start in the game's notation.
+    fn moves(&self) -> Vec<String> {
         self.history
             .iter()
             .map(|ply| ply.before.format_move(ply.mv))
-            .collect::<Vec<_>>()
-            .join(" ")
+            .collect()
     }
 }
 
@@ -191,7 +195,7 @@ pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Scr
             Seat::Human => Side::Human,
             Seat::Agent(spec) => Side::Agent(Box::new(AgentSide {
                 spec: spec.clone(),
-                agent: agents::build_for::<G>(spec, players)?,
+                agent: protocol::build_for::<G>(spec, players)?,
                 rng: arena::play::agent_rng(table.seed, player),
             })),
         });
@@ -317,7 +321,7 @@ fn play_on<G: Board>(
             Side::Agent(side) => {
                 let AgentSide { spec, agent, rng } = side.as_mut();
                 let thinking = format!("{name} is thinking");
-                let answer = think(agent.as_mut(), rng, &game.position, &thinking, screen)?;
+                let answer = think(agent.as_mut(), rng, game, &thinking, screen)?;
                 match answer {
                     Err((termination, fault)) => {
                         return Ok(Verdict::Fault(mover, fault, termination));
@@ -429,7 +433,10 @@ fn record<G: Board>(
             .collect(),
     };
     match played::append(&table.record, &played) {
-        Ok((path, index)) => screen.say(format!("recorded: {} (game {index})", path.display())),
+        Ok(index) => screen.say(format!(
+            "recorded: {} (game {index})",
+            table.record.display()
+        )),
         Err(error) => {
             eprintln!("warning: this game was not recorded: {error}");
             Ok(())
@@ -611,12 +618,12 @@ fn human_turn<G: Board>(
                 let (agent, rng) = match hint {
                     Some(built) => built,
                     None => hint.insert((
-                        agents::build_for::<G>(&table.hint, table.seats.len())?,
+                        protocol::build_for::<G>(&table.hint, table.seats.len())?,
                         hint_rng(table.seed, table.seats.len()),
                     )),
                 };
                 let thinking = format!("{} is thinking", table.hint);
-                match think(agent.as_mut(), rng, &game.position, &thinking, screen)? {
+                match think(agent.as_mut(), rng, game, &thinking, screen)? {
                     Ok(thought) => {
                         let stats = &thought.choice.stats;
                         let why = stats.reason.as_deref().unwrap_or("its best move");
@@ -672,7 +679,7 @@ type AgentFault = (Termination, String);
 fn think<G: Board>(
     agent: &mut dyn Agent<G>,
     rng: &mut AgentRng,
-    position: &G,
+    game: &Match<G>,
     message: &str,
     screen: &Screen,
 ) -> Result<std::result::Result<Thought<G::Move>, AgentFault>> {
@@ -682,8 +689,10 @@ fn think<G: Board>(
         bar.enable_steady_tick(Duration::from_millis(100));
         bar
     });
+    let moves = game.moves();
     let clock = Instant::now();
-    let answer = arena::play::choose_quietly(agent, position, &mut Context::new(rng));
+    let mut ctx = Context::new(rng).with_moves(&moves);
+    let answer = arena::play::choose_quietly(agent, &game.position, &mut ctx);
     let elapsed = clock.elapsed();
     if let Some(bar) = spinner {
         bar.finish_and_clear();

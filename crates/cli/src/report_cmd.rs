@@ -10,7 +10,8 @@ use anyhow::Context as _;
 #[command(after_help = "\
 Examples:
   arena report results/default/games.csv
-  arena report day1.csv day2.csv --out results/merged --anchor random=0 --bootstrap 2000
+  arena report day1.csv day2.csv --out results/merged --anchor random=0
+  arena report games.csv --intervals bootstrap --bootstrap 2000 --seed 7
 
 Writes ratings.csv, standings.csv, report.md and the charts (SVG and PNG) into the folder.")]
 pub struct ReportArgs {
@@ -22,17 +23,40 @@ pub struct ReportArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
-    /// Fix one agent's rating in every pool it played in, e.g. `random=0`.
+    /// Fix one agent's rating in every pool it played in, e.g. `random=0`: the rest of its
+    /// group keeps its differences to it, other groups keep mean 0.
     #[arg(long, value_name = "AGENT=ELO", value_parser = parse_anchor)]
     pub anchor: Option<(String, f64)>,
 
-    /// Bootstrap replicates for the 95% intervals (0 leaves them out).
+    /// How the 95% intervals are computed: `profile` (profile likelihood with the Jeffreys
+    /// prior and the draw correction, chosen by simulation; pools of 3- and 4-player games are
+    /// resampled game by game), `bootstrap` (percentile bootstrap), or `none`.
+    #[arg(long, value_name = "METHOD", default_value = "profile", value_parser = parse_intervals)]
+    pub intervals: report::Intervals,
+
+    /// Bootstrap replicates, where the bootstrap is used.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub bootstrap: usize,
 
     /// Seed of the bootstrap, so the same games give the same report.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+
+    /// Keep the first copy of a game read twice (same experiment, variant and game index) and
+    /// drop the others, saying how many; without it such input is refused.
+    #[arg(long)]
+    pub drop_duplicates: bool,
+}
+
+fn parse_intervals(text: &str) -> Result<report::Intervals, String> {
+    match text {
+        "profile" => Ok(report::Intervals::Profile),
+        "bootstrap" => Ok(report::Intervals::Bootstrap),
+        "none" => Ok(report::Intervals::Off),
+        _ => Err(format!(
+            "`{text}` is not an interval method: use profile, bootstrap or none"
+        )),
+    }
 }
 
 /// `AGENT=ELO`; the last `=` splits, so an agent name may itself contain `=`.
@@ -76,12 +100,50 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         Some(out) => out.clone(),
         None => folder_of(&args.csv[0]),
     };
-    let games = report::Report::from_csv_files(&args.csv)?;
+    let mut games = report::Report::default();
+    games.drop_duplicates(args.drop_duplicates);
+    for csv in &args.csv {
+        games
+            .add_csv_file(csv)
+            .map_err(|error| explain(error, csv))?;
+    }
+    for file in games.partial_lines_left_out() {
+        println!(
+            "left out the last line of {file}: it does not end with a newline (a run may be \
+             writing it)"
+        );
+    }
+    if games.duplicates_dropped() > 0 {
+        println!(
+            "dropped {} duplicated game(s): the same experiment, variant and game index read \
+             again (the first copy is kept)",
+            games.duplicates_dropped()
+        );
+    }
     let options = report::Options {
         anchor: args.anchor.clone(),
+        intervals: args.intervals,
         bootstrap: args.bootstrap,
         seed: args.seed,
     };
+    if let Some((agent, _)) = &args.anchor
+        && let Ok(plain) = games.analyse(&report::Options {
+            anchor: None,
+            intervals: report::Intervals::Off,
+            bootstrap: 0,
+            seed: args.seed,
+        })
+        && let Some(all) = plain.pool(report::ALL_POOL)
+        && all.standing(agent).is_none()
+    {
+        let mut played: Vec<&str> = all.standings.iter().map(|s| s.agent.as_str()).collect();
+        played.sort_unstable();
+        anyhow::bail!(
+            "--anchor {agent}=...: `{agent}` played no game in the input; the agents that \
+             played are: {}",
+            played.join(", ")
+        );
+    }
     let summary = games
         .write(&out, &options)
         .with_context(|| format!("writing the report into {}", out.display()))?;
@@ -100,44 +162,116 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         "  with ratings.csv, standings.csv and {charts} charts (SVG and PNG) in {}",
         out.display()
     );
-    let variants = summary.pools.len().saturating_sub(1);
+    // What each pool was rated from: every game counts in its variant's pool and in `all`.
+    // A game of N seats appears in the standings of N agents.
+    let games_in = |pool: &report::PoolRatings| -> u64 {
+        let seats = pool
+            .pool
+            .parse::<rules::Variant>()
+            .map_or(2, |variant| variant.players() as u64);
+        pool.standings.iter().map(|s| s.games).sum::<u64>() / seats
+    };
+    let variant_games: u64 = summary
+        .pools
+        .iter()
+        .filter(|pool| pool.pool != report::ALL_POOL)
+        .map(games_in)
+        .sum();
+    let used: Vec<String> = summary
+        .pools
+        .iter()
+        .map(|pool| {
+            let games = if pool.pool == report::ALL_POOL {
+                variant_games
+            } else {
+                games_in(pool)
+            };
+            format!("{} {}", pool.pool, crate::verify_cmd::thousands(games))
+        })
+        .collect();
+    println!("  games used per pool: {}", used.join(", "));
     for pool in &summary.pools {
-        if pool.pool == report::ALL_POOL && variants <= 1 {
-            continue;
-        }
         print_standings(pool);
     }
     Ok(())
+}
+
+/// A reading error, with the plain words when the file is not a games CSV at all.
+fn explain(error: report::Error, csv: &Path) -> anyhow::Error {
+    if let report::Error::MissingColumn { .. } = &error {
+        let first = std::fs::read(csv)
+            .map(|bytes| {
+                let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]).to_vec();
+                String::from_utf8_lossy(&line).into_owned()
+            })
+            .unwrap_or_default();
+        let columns: Vec<&str> = first.split(',').map(str::trim).collect();
+        let known = ["experiment", "variant", "first", "second", "result"];
+        if !known.iter().any(|c| columns.contains(c)) {
+            return anyhow::anyhow!(
+                "`{}` is not a games CSV: its first line is not a header with the columns \
+                 experiment, variant, game, ... (give the games.csv that `arena run` writes)",
+                csv.display()
+            );
+        }
+    }
+    error.into()
 }
 
 fn print_standings(pool: &report::PoolRatings) {
     let width = pool
         .standings
         .iter()
-        .map(|s| s.agent.chars().count())
+        .map(|s| s.agent.chars().count() + if s.finite { 0 } else { 2 })
         .max()
         .unwrap_or(5)
         .max(5);
     println!();
-    let note = if pool.prior_used {
-        "  (weak prior: a perfect score, see report.md)"
-    } else {
-        ""
-    };
-    println!("{}{note}", pool.pool);
-    println!(
-        "  {:>3}  {:<width$}  {:>6}  {:>14}  {:>6}  {:>7}  95% interval",
-        "#", "agent", "games", "W-D-L", "score", "Elo"
-    );
-    for (rank, s) in pool.standings.iter().enumerate() {
-        let interval = s.interval.map_or_else(
-            || "—".to_owned(),
-            |(low, high)| format!("[{}, {}]", signed(low), signed(high)),
+    println!("{}", pool.pool);
+    if pool.groups > 1 {
+        println!(
+            "  note: {} groups of agents that never met, not even through common opponents; \
+             each is rated on its own (mean 0, or placed by the anchor), so ratings of \
+             different groups are not comparable",
+            pool.groups
         );
+    }
+    if pool.prior_used {
+        println!(
+            "  note: † no finite maximum-likelihood rating (every game between some agents went \
+             one way): the gaps between those tiers come from the weak prior, and an interval \
+             end the games leave open is shown as ≥ or ≤"
+        );
+    }
+    let mut group = 0;
+    let mut rank = 0;
+    for s in &pool.standings {
+        rank += 1;
+        if s.group != group {
+            group = s.group;
+            rank = 1;
+            if pool.groups > 1 {
+                println!("  group {group}");
+            }
+            println!(
+                "  {:>3}  {:<width$}  {:>6}  {:>14}  {:>6}  {:>7}  95% interval",
+                "#", "agent", "games", "W-D-L", "score", "Elo"
+            );
+        }
+        let interval = if s.anchor {
+            "anchor (fixed)".to_owned()
+        } else {
+            s.interval.map_or_else(|| "—".to_owned(), |i| i.to_string())
+        };
+        let name = if s.finite {
+            s.agent.clone()
+        } else {
+            format!("{} †", s.agent)
+        };
         println!(
             "  {:>3}  {:<width$}  {:>6}  {:>14}  {:>5.1}%  {:>7}  {}",
-            rank + 1,
-            s.agent,
+            rank,
+            name,
             s.games,
             format!("{}-{}-{}", s.wins, s.draws, s.losses),
             100.0 * s.score(),

@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context as _, Result};
+use anyhow::{Context as _, Result, bail};
 use arena::{Experiment, Progress, RunOptions, Shard};
 use clap::Args;
 
 /// `arena run [EXPERIMENT.toml]`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena run                               # the built-in default experiment\n  arena run experiments/td4.toml --threads 2\n  arena run experiments/caro.toml --shard 0/4 --out results/caro   # one shard of four\n  arena run experiments/td4.toml --dry-run"
+    after_help = "Examples:\n  arena run --out results/default-rerun --check-against results/default   # replay the committed sample and prove it\n  arena run                               # the built-in default experiment into results/default\n  arena run experiments/td4.toml --threads 2\n  arena run experiments/caro.toml --shard 0/4 --out results/caro   # one shard of four\n  arena run experiments/td4.toml --dry-run\n\nOne writer per results file: a second run into the same folder (same shard) fails at once,\nnaming the first one's PID. Rows already recorded are checked against the schedule and\nreplayed under the rules before the run resumes."
 )]
 pub struct RunArgs {
     /// The experiment file (TOML). Without it, the built-in default experiment
@@ -35,6 +35,10 @@ pub struct RunArgs {
     /// Do not write the report (ratings, standings, charts) at the end.
     #[arg(long)]
     pub no_report: bool,
+    /// When the run is complete, check it against another run of the same experiment (like
+    /// the committed sample, results/default): identical outside the timing columns.
+    #[arg(long, value_name = "DIR")]
+    pub check_against: Option<PathBuf>,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -43,10 +47,15 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// `arena merge DIR`.
 #[derive(Debug, Args)]
-#[command(after_help = "Example:\n  arena merge results/caro")]
+#[command(
+    after_help = "Example:\n  arena merge results/caro\n\nEvery row of every shard is checked against the experiment (the folder's experiment.toml,\nwhich arena run writes, or --experiment) and replayed under the rules before anything is\nwritten. Fails at once while a shard is still being played."
+)]
 pub struct MergeArgs {
     /// The output folder holding the shard CSVs (games.shard-I-of-N.csv).
     pub dir: PathBuf,
+    /// The experiment file to check the rows against (default: DIR/experiment.toml).
+    #[arg(long, value_name = "FILE")]
+    pub experiment: Option<PathBuf>,
     /// Do not write the report after merging.
     #[arg(long)]
     pub no_report: bool,
@@ -174,6 +183,11 @@ pub fn run(args: RunArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| experiment.default_out_dir());
     let shard = args.shard.unwrap_or(Shard::WHOLE);
+    if args.check_against.is_some() && shard != Shard::WHOLE {
+        bail!(
+            "--check-against compares whole runs; merge the shards, then `arena verify DIR --against OTHER`"
+        );
+    }
     if experiment.depends_on_timing() {
         eprintln!(
             "note: this experiment has a per-move time limit or time-budgeted agents, so a \
@@ -210,10 +224,26 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("faults: none");
     } else {
         println!(
-            "faults (crash / illegal move / timeout), details in the .faults.log next to the CSV:"
+            "faults (crash / illegal move / timeout), details in {}:",
+            summary.csv.with_extension("faults.log").display()
         );
         for (agent, [crash, illegal, timeout]) in &summary.faults {
             println!("  {agent}: {crash} / {illegal} / {timeout}");
+            let reasons = summary
+                .fault_reasons
+                .get(agent)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            // The most frequent kinds of fault, each with its first message.
+            let mut reasons: Vec<_> = reasons.iter().collect();
+            reasons.sort_by_key(|r| std::cmp::Reverse(r.count));
+            const SHOWN: usize = 4;
+            for reason in reasons.iter().take(SHOWN) {
+                println!("    {} x {}", reason.count, reason.example);
+            }
+            if reasons.len() > SHOWN {
+                println!("    ... and {} more kinds of fault", reasons.len() - SHOWN);
+            }
         }
     }
     println!("games: {}", summary.csv.display());
@@ -224,6 +254,16 @@ pub fn run(args: RunArgs) -> Result<()> {
             "when every shard is done: arena merge {}",
             out_dir.display()
         );
+    }
+    if let Some(other) = &args.check_against {
+        // Every row checked against the schedule and the rules, then against the other run.
+        let verified = arena::verify(&out_dir, Some(&experiment))?;
+        println!();
+        println!(
+            "verified: {} games, each the game the schedule says, replaying to its result",
+            crate::verify_cmd::thousands(verified.games)
+        );
+        println!("verified: {}", crate::verify_cmd::against(&out_dir, other)?);
     }
     Ok(())
 }
@@ -265,7 +305,12 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
 
 /// `arena merge`.
 pub fn merge(args: MergeArgs) -> Result<()> {
-    let summary = arena::merge(&args.dir)?;
+    let experiment = args
+        .experiment
+        .as_ref()
+        .map(|path| Experiment::from_file(path))
+        .transpose()?;
+    let summary = arena::merge_with(&args.dir, experiment.as_ref())?;
     println!(
         "merged {} games into {}",
         summary.games,
@@ -284,7 +329,9 @@ fn write_report(csv: &std::path::Path, out_dir: &std::path::Path) -> Result<()> 
         csv: vec![csv.to_path_buf()],
         out: Some(out_dir.to_path_buf()),
         anchor: None,
+        intervals: report::Intervals::Profile,
         bootstrap: 1000,
         seed: 1,
+        drop_duplicates: false,
     })
 }

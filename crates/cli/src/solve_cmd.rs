@@ -7,6 +7,7 @@ use agents::solve::{Limits, Solution, Value};
 use agents::{AgentGame, AgentRng, AgentSpec, Context as AgentContext};
 use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
+use protocol::{OutsideGame, Roster};
 use rand::SeedableRng;
 use rules::{Game, Outcome, Player, Variant};
 
@@ -112,9 +113,21 @@ pub fn analyze(args: AnalyzeArgs) -> Result<()> {
     }
 }
 
-fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
-    let position = position_after(start, &args.moves)?;
-    let mut agent = agents::build::<G>(spec).with_context(|| format!("agent `{spec}`"))?;
+fn analyze_game<G: OutsideGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
+    let position = position_after(start.clone(), &args.moves)?;
+    // An outside agent's stderr shows here: a person is watching its answer.
+    let roster = Roster::new().with_inherited_stderr();
+    let mut agent = roster
+        .build_for::<G>("agent", spec, start.num_players())
+        .with_context(|| format!("agent `{spec}`"))?;
+    // The moves in the game's own notation (the command line may say `1,1` for `b2`).
+    let mut moves = Vec::new();
+    let mut replay = start;
+    for text in args.moves.split_whitespace() {
+        let mv = replay.parse_move(text)?;
+        moves.push(replay.format_move(mv));
+        replay.play_unchecked(mv);
+    }
     if let Some(outcome) = position.outcome() {
         bail!(
             "the game is over after these moves ({}): there is nothing to choose",
@@ -125,7 +138,10 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
     let mut rng = AgentRng::seed_from_u64(args.seed);
     let started = Instant::now();
     let choice = agent
-        .choose(&position, &mut AgentContext::new(&mut rng))
+        .choose(
+            &position,
+            &mut AgentContext::new(&mut rng).with_moves(&moves),
+        )
         .map_err(|error| anyhow!("agent `{spec}` gave no move: {error}"))?;
     let elapsed = started.elapsed();
     if !position.is_legal(choice.mv) {
@@ -139,7 +155,7 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
         println!("depth: {depth}");
     }
     if let Some(score) = stats.score {
-        println!("score: {score}");
+        println!("score: {}", score_text(score));
     }
     if let Some(reason) = &stats.reason {
         println!("reason: {reason}");
@@ -148,11 +164,31 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
     Ok(())
 }
 
+/// A search score as people read it: whole numbers as they are (alpha-beta's evaluation),
+/// fractions (MCTS's mean reward, a win rate) to three decimals.
+fn score_text(score: f64) -> String {
+    if score.fract() == 0.0 && score.abs() < 1e15 {
+        format!("{score:.0}")
+    } else {
+        format!("{score:.3}")
+    }
+}
+
 /// `arena solve`: prints the position, its exact value (absolute and for the side to move),
 /// the moves that keep it, the value of every move, and the nodes and time spent.
 pub fn solve(args: SolveArgs) -> Result<()> {
     if !(1..=65536).contains(&args.tt_mb) {
         bail!("--tt-mb {}: the table takes 1 to 65536 MiB", args.tt_mb);
+    }
+    if let Some(machine) = agents::memory::machine()
+        && (args.tt_mb as u64) << 20 > machine.total
+    {
+        bail!(
+            "--tt-mb {}: more than this machine's memory ({}); give at most {}",
+            args.tt_mb,
+            agents::memory::machine_text(),
+            machine.available >> 20
+        );
     }
     let time = match args.time_limit {
         None => None,
@@ -181,7 +217,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
 fn solve_game<G: AgentGame>(start: G, args: &SolveArgs, limits: &Limits) -> Result<()> {
     let position = position_after(start, &args.moves)?;
     print_position(&position, &args.moves);
-    let solution: Solution<G::Move> = agents::solve::solve(&position, limits);
+    let solution: Solution<G::Move> = agents::solve::try_solve(&position, limits)?;
     let mover = player_name::<G>(solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {

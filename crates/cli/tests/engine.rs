@@ -130,7 +130,9 @@ spec = "FLAT"
     let inside = experiment(&template.replace("FLAT", "mc-flat:rollouts=8"));
     let through = experiment(&template.replace(
         "FLAT",
-        &format!("engine:cmd={ARENA},timeout_ms=60000,args=engine --agent mc-flat:rollouts=8"),
+        &format!(
+            "engine:cmd={ARENA},timeout_ms=60000,private=on,args=engine --agent mc-flat:rollouts=8"
+        ),
     ));
     let (a, b) = (scratch("inside"), scratch("through"));
     run(&inside, &options(&a)).unwrap();
@@ -191,14 +193,31 @@ fn misbehaving_engines_lose_with_the_matching_termination() {
         ("occupied", "illegal-move"),
         ("slow", "timeout"),
         ("error", "crash"),
+        ("badutf8", "illegal-move"),
+        ("longline", "illegal-move"),
     ];
-    let mut text = String::from(
-        "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\n\
-         [[agents]]\nname = \"steady\"\nspec = \"random\"\nvariants = [\"mnk-5x5k4\"]\n",
+    // Each engine plays `steady` alone, on a board of its own, so that the slow ones do not
+    // make every pairing slow.
+    let boards = [
+        "mnk-5x5k4",
+        "mnk-5x6k4",
+        "mnk-6x5k4",
+        "mnk-6x6k4",
+        "mnk-4x5k4",
+        "mnk-5x4k4",
+        "mnk-4x6k4",
+        "mnk-6x4k4",
+        "mnk-5x7k4",
+        "mnk-7x5k4",
+    ];
+    let mut text = format!(
+        "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = {boards:?}\n\n\
+         [[agents]]\nname = \"steady\"\nspec = \"random\"\n"
     );
-    for (mode, _) in modes.iter().chain([("fine", "")].iter()) {
+    for ((mode, _), board) in modes.iter().chain([("fine", "")].iter()).zip(boards) {
         text.push_str(&format!(
-            "\n[[agents]]\nname = \"{mode}\"\nspec = \"engine:cmd=python3,timeout_ms=400,start_ms=5000,args={} {mode} {marker}\"\n",
+            "\n[[agents]]\nname = \"{mode}\"\nvariants = [\"{board}\"]\n\
+             spec = \"engine:cmd=python3,timeout_ms=400,start_ms=5000,args={} {mode} {marker}\"\n",
             script.display()
         ));
     }
@@ -234,6 +253,123 @@ fn misbehaving_engines_lose_with_the_matching_termination() {
     }
     let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
     assert!(log.contains("ERROR something went wrong inside"), "{log}");
+    assert!(
+        log.contains("not UTF-8 text (byte 0xff at column 3"),
+        "{log}"
+    );
+    assert!(log.contains("a line longer than 1048576 bytes"), "{log}");
+    assert!(log.lines().all(|l| l.len() < 600), "{log}");
     let left = processes_with(&marker);
     assert!(left.is_empty(), "engines left running: {left:?}");
+}
+
+fn strong_experiment(engine: &str, restricted: bool, marker: &str) -> Experiment {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/strong.py");
+    let only = if restricted {
+        "variants = [\"mnk-9x9k5\"]\n"
+    } else {
+        ""
+    };
+    experiment(&format!(
+        "name = \"strong\"\nseed = 8\ngames_per_pair = 4\nmove_time_ms = 200\n\
+         variants = [\"mnk-9x9k5\", \"mnk-9x9k5-caro\"]\n\
+         [[agents]]\nname = \"random\"\nspec = \"random\"\n\
+         [[agents]]\nname = \"mcts\"\nspec = \"mcts:iterations=50\"\n\
+         [[agents]]\nname = \"strong\"\n{only}spec = \"engine:cmd=python3,{engine}args={} {marker}\"\n",
+        script.display()
+    ))
+}
+
+#[test]
+fn an_engine_like_the_strongest_open_source_one_plays_clean_games() {
+    let marker = format!("arena-strong-marker-{}", std::process::id());
+    // Kept alive between games, with the default margin: its slow first move (240 ms on a
+    // 200 ms budget) is within the margin, no private key is sent, and it plays only the
+    // variant it supports.
+    let out = scratch("strong");
+    let summary = run(
+        &strong_experiment("restart=off,", true, &marker),
+        &options(&out),
+    )
+    .unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    let games = rows(&out.join("games.csv"));
+    let played: Vec<_> = games
+        .iter()
+        .filter(|r| r.first == "strong" || r.second == "strong")
+        .collect();
+    assert_eq!(played.len(), 8);
+    for row in &played {
+        assert!(
+            ["win", "draw"].contains(&row.termination.as_str()),
+            "{row:?}"
+        );
+        assert_eq!(row.variant, "mnk-9x9k5");
+    }
+    assert!(processes_with(&marker).is_empty());
+
+    // Unrestricted, the pre-flight check names the variant it refuses, and nothing is played.
+    let out = scratch("strong-caro");
+    match run(&strong_experiment("", false, &marker), &options(&out)) {
+        Err(arena::ArenaError::Setup { agent, message, .. }) => {
+            assert_eq!(agent, "strong");
+            assert!(
+                message.contains("does not play `mnk-9x9k5-caro`"),
+                "{message}"
+            );
+            assert!(message.contains("ERROR Unsupported rule 8"), "{message}");
+            assert!(message.contains("INFO rule 8"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!out.join("games.csv").exists());
+
+    // What went wrong before: the private key it does not know, and no margin for its first
+    // move.
+    let out = scratch("strong-private");
+    run(
+        &strong_experiment("private=on,", true, &marker),
+        &options(&out),
+    )
+    .unwrap();
+    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
+    assert_eq!(log.lines().count(), 8, "{log}");
+    assert!(
+        log.lines().all(|l| l.contains("ERROR Unknown command")),
+        "{log}"
+    );
+    let out = scratch("strong-margin");
+    run(
+        &strong_experiment("margin_ms=0,", true, &marker),
+        &options(&out),
+    )
+    .unwrap();
+    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
+    assert_eq!(log.lines().count(), 8, "{log}");
+    assert!(log.lines().all(|l| l.contains("`strong` timeout")), "{log}");
+    assert!(processes_with(&marker).is_empty());
+}
+
+#[test]
+fn an_agent_of_the_arena_protocol_serves_as_a_gomocup_engine() {
+    // `arena engine` wraps any agent: here a Python agent behind the arena protocol, which is
+    // sent the moves so far (after BOARD, an order of its stones).
+    let algo1 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../clients/python/examples/algo1.py");
+    let lines = engine_session(
+        &format!("proc:cmd=python3,args={} 30", algo1.display()),
+        "START 5\nINFO win_length 4\nBEGIN\nTURN 0,0\nBOARD\n2,2,1\n0,0,2\n1,1,1\n3,3,2\nDONE\nEND\n",
+    );
+    assert_eq!(lines[0], "OK");
+    assert!(is_move(&lines[1], 5, 5), "{lines:?}");
+    assert!(
+        is_move(&lines[2], 5, 5) && lines[2] != "0,0" && lines[2] != lines[1],
+        "{lines:?}"
+    );
+    assert!(is_move(&lines[3], 5, 5), "{lines:?}");
+    assert!(
+        !["2,2", "0,0", "1,1", "3,3"].contains(&lines[3].as_str()),
+        "{lines:?}"
+    );
+    assert_eq!(lines.len(), 4, "{lines:?}");
 }

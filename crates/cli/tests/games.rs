@@ -163,3 +163,121 @@ fn analyze_prints_the_move_on_a_line_of_its_own() {
     let mv = line.trim_start_matches("move:").trim();
     assert!(["d2", "e2", "b4"].contains(&mv), "{text}");
 }
+
+#[test]
+fn analyze_rounds_a_fractional_score() {
+    // MCTS's score is a mean reward: three decimals, not seventeen.
+    let output = arena(&[
+        "analyze",
+        "tictactoe",
+        "--moves",
+        "b2 a1",
+        "--agent",
+        "mcts:iterations=19,solver=false",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let score = text
+        .lines()
+        .find_map(|l| l.strip_prefix("score: "))
+        .expect("a score: line");
+    let decimals = score.split_once('.').map_or(0, |(_, d)| d.len());
+    assert!(decimals <= 3, "{text}");
+    assert!(score.parse::<f64>().is_ok(), "{text}");
+}
+
+#[test]
+fn perft_past_the_longest_game_is_capped_and_a_negative_depth_refused() {
+    let output = arena(&["perft", "tictactoe", "1000"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 9, "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains(
+            "no mnk-3x3k3 game lasts more than 9 plies (its cap): counting to depth 9 instead of 1000"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    // Every 2x2 k=2 game ends by ply 3: the count stops there.
+    let output = arena(&["perft", "mnk-2x2k2", "4"]);
+    let text = stdout(&output);
+    assert!(
+        text.ends_with("every game has ended by depth 3: nothing more to count\n"),
+        "{text}"
+    );
+    for depth in ["-3", "0"] {
+        let output = arena(&["perft", "tictactoe", depth]);
+        assert!(!output.status.success());
+        assert!(
+            stderr(&output).contains(&format!(
+                "depth {depth}: expected a number of plies, 1 or more"
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
+}
+
+/// Runs `arena ARGS` with its address space limited to `kb` KiB (`ulimit -v`), so that a
+/// table the machine could hold is refused by the allocator.
+fn arena_limited(kb: u64, args: &str) -> Output {
+    Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v {kb} && exec '{}' {args}",
+            env!("CARGO_BIN_EXE_arena")
+        ))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_table_larger_than_the_machine_or_the_process_may_hold_is_a_clear_error() {
+    // Larger than any machine this runs on: refused when the spec is read, naming the key.
+    let output = arena(&["analyze", "tictactoe", "--agent", "alphabeta:tt_mb=65536"]);
+    assert!(!output.status.success());
+    let error = stderr(&output);
+    assert!(
+        error.contains("`tt_mb=65536` is invalid: 65536 MiB is more than this machine's memory ("),
+        "{error}"
+    );
+    assert!(error.contains("available now); give at most"), "{error}");
+    // Within the machine but beyond the process's limit: the allocation fails, and that is an
+    // error naming the key and the memory, not an abort.
+    // The table is taken at once (4 GiB: 8000 MiB rounded down to a power of two); the tree
+    // grows by doubling until the allocator refuses (about a second of 19x19 simulations).
+    for (limit, args, key, size) in [
+        (
+            3_000_000,
+            "analyze tictactoe --agent alphabeta:tt_mb=8000",
+            "tt_mb=8000",
+            "4.0 GiB",
+        ),
+        (
+            3_000_000,
+            "solve mnk-4x4k3 --tt-mb 8000",
+            "tt_mb=8000",
+            "4.0 GiB",
+        ),
+        (
+            1_000_000,
+            "analyze mnk-19x19k5 --agent mcts:tree_mb=8000,iterations=100000000",
+            "tree_mb=8000",
+            "",
+        ),
+    ] {
+        let output = arena_limited(limit, args);
+        let error = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args}: {error}");
+        assert!(
+            error.contains(&format!("cannot allocate {size}"))
+                && error.contains(&format!(" for `{key}`")),
+            "{args}: {error}"
+        );
+        assert!(
+            error.contains("available now, per /proc/meminfo"),
+            "{args}: {error}"
+        );
+        assert!(!error.contains("memory allocation of"), "{args}: {error}");
+    }
+}

@@ -473,9 +473,32 @@ fn the_end_of_input_ends_the_game_cleanly() {
         ],
     );
 
-    let output = play(&["caro"], "");
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stdout(&output).ends_with("mode [1-4]: \n"));
+    // The menu needs a choice: input that ends before one (empty, or an empty line) is an
+    // error that says what to type, not a silent success.
+    for input in ["", "\n"] {
+        let output = play(&["caro"], input);
+        assert!(!output.status.success(), "{input:?}: {}", stdout(&output));
+        let error = stderr(&output);
+        assert!(
+            error.contains("the input ended before a mode was chosen: type 1, 2, 3 or 4"),
+            "{input:?}: {error}"
+        );
+        assert!(
+            error.contains("arena play mnk-15x15k5-caro --first human"),
+            "{error}"
+        );
+        assert!(
+            stdout(&output).ends_with("mode [1-4]: \n"),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let output = play(&["caro"], "\n");
+    assert!(
+        stdout(&output).contains("refused: an empty line is not a mode; type 1, 2, 3 or 4"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]
@@ -574,9 +597,10 @@ fn a_finished_game_is_recorded_and_rated_and_counted_in_the_stats() {
     ] {
         assert_eq!(row[column], value, "{column}");
     }
-    assert!(
-        !row.contains_key("players"),
-        "two-player games keep schema 1"
+    assert_eq!(row["players"], "2", "the record is schema 2");
+    assert_eq!(
+        row["third"], "",
+        "a two-player row leaves the other seats empty"
     );
 
     // A second game, lost on purpose against the easy agent, and one left unfinished.
@@ -688,5 +712,143 @@ fn two_sittings_at_once_share_one_record_without_mixing_rows() {
         let plies: usize = row["plies"].parse().unwrap();
         assert_eq!(row["moves"].split(' ').count(), plies);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The position after `count` moves of `start` picked by a fixed rule (no RNG), and the moves.
+fn some_moves<G: rules::Game>(mut position: G, count: usize) -> (G, Vec<String>) {
+    let mut moves = Vec::new();
+    let mut legal = rules::MoveList::new();
+    for i in 0..count {
+        assert!(!position.is_over(), "the game ended after {i} moves");
+        position.legal_moves(&mut legal);
+        let mv = legal[(i * 7 + 3) % legal.len()];
+        moves.push(position.format_move(mv));
+        position.play_unchecked(mv);
+    }
+    (position, moves)
+}
+
+#[test]
+fn a_record_of_two_three_and_four_players_is_verified_rated_and_counted() {
+    use arena::played::{self, PlayedGame, PlayedSeat};
+    use rules::{Game, Player};
+
+    let dir = record_folder("tables");
+    let record = dir.join("play").join("games.csv");
+    let record_text = record.to_str().unwrap();
+    // Agents only, at tables of 2, 3 and 4: played to the end and recorded by `arena play`.
+    for seats in [
+        &["tictactoe", "--first", "random", "--second", "easy"][..],
+        &[
+            "oanquan-3p",
+            "--first",
+            "random",
+            "--second",
+            "greedy",
+            "--third",
+            "random",
+        ],
+        &[
+            "oanquan-4p",
+            "--first",
+            "random",
+            "--second",
+            "greedy",
+            "--third",
+            "random",
+            "--fourth",
+            "greedy",
+        ],
+    ] {
+        let mut args = seats.to_vec();
+        args.extend(["--seed", "4", "--delay", "0", "--record", record_text]);
+        let output = play(&args, "n\n");
+        assert!(output.status.success(), "{seats:?}: {}", stderr(&output));
+    }
+    // A person who resigned a game of three after eight moves, out of turn: the page's way.
+    let rules: rules::Variant = "oanquan-3p".parse().unwrap();
+    let rules::Variant::OanQuan(config) = &rules else {
+        unreachable!()
+    };
+    let (position, moves) = some_moves(config.start(), 8);
+    let resigned = PlayedGame {
+        experiment: played::BROWSER.into(),
+        variant: rules,
+        seed: 9,
+        seats: vec![
+            PlayedSeat::agent("greedy".parse().unwrap()),
+            PlayedSeat::person("Lan"),
+            PlayedSeat::agent("random".parse().unwrap()),
+        ],
+        outcome: arena::play::forfeit_outcome(&position, Player::seat(1)),
+        termination: arena::Termination::Resign,
+        plies: position.ply(),
+        totals: position.totals(),
+        moves,
+    };
+    assert_eq!(played::append(&record, &resigned).unwrap(), 3);
+    let rows = rows_of(&record);
+    let seats: Vec<&str> = rows.iter().map(|r| r["players"].as_str()).collect();
+    assert_eq!(seats, ["2", "3", "4", "3"], "one record, schema 2");
+    assert_eq!(rows[3]["termination"], "resign");
+
+    // Every row replays under the rules: the folder and the file itself.
+    for target in [dir.join("play"), record.clone()] {
+        let verify = arena().arg("verify").arg(&target).output().unwrap();
+        assert!(verify.status.success(), "{}", stderr(&verify));
+        assert!(
+            stdout(&verify).contains("4 games of the play record: every row replays"),
+            "{}",
+            stdout(&verify)
+        );
+    }
+
+    // Rated: a pool per variant, the person among the three-player one.
+    let out = dir.join("report");
+    let report = arena()
+        .args(["report", record_text, "--bootstrap", "0", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", stderr(&report));
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for pool in ["mnk-3x3k3", "oanquan-3p", "oanquan-4p", "| Lan |"] {
+        assert!(markdown.contains(pool), "{pool} missing from the report");
+    }
+
+    // Counted: every game, and Lan's one game a loss against the other agents.
+    let stats = arena()
+        .args(["play", "--stats", "--record", record_text])
+        .output()
+        .unwrap();
+    assert!(stats.status.success(), "{}", stderr(&stats));
+    assert!(stdout(&stats).contains(&format!("play record {record_text}: 4 games")));
+    let lan = arena()
+        .args(["play", "--stats", "--name", "Lan", "--record", record_text])
+        .output()
+        .unwrap();
+    assert_in_order(
+        &stdout(&lan),
+        &[
+            "1 game of Lan",
+            "person vs AI (other agents)    the person              1      0      0      1",
+        ],
+    );
+
+    // A resignation that names the wrong loser is caught, with its line and column.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let last = text.lines().last().unwrap();
+    let result = &rows[3]["result"];
+    let changed = last.replacen(&format!(",{result},resign,"), ",1-2-2,resign,", 1);
+    assert_ne!(changed, last);
+    std::fs::write(&record, text.replace(last, &changed)).unwrap();
+    let verify = arena().arg("verify").arg(&record).output().unwrap();
+    assert!(!verify.status.success());
+    let error = stderr(&verify);
+    assert!(
+        error.contains("games.csv:5: game 3: column `result`"),
+        "{error}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

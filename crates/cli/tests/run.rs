@@ -169,3 +169,166 @@ fn slurm_writes_the_job_scripts() {
     );
     assert!(out.join("slurm/submit.sh").exists());
 }
+
+/// A finished run of `SMALL` in a new folder, without the report.
+fn small_run(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let file = dir.join("small.toml");
+    fs::write(&file, SMALL).unwrap();
+    let out = dir.join("out");
+    let output = arena(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--no-report",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (file, out)
+}
+
+#[test]
+fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
+    let (_, out) = small_run("dup");
+    let csv = out.join("games.csv");
+    let text = fs::read_to_string(&csv).unwrap();
+    let third = text.lines().nth(3).unwrap();
+    fs::write(&csv, format!("{text}{third}\n")).unwrap();
+    let csv = csv.to_str().unwrap();
+    let refused = arena(&["report", csv, "--bootstrap", "0"]);
+    assert!(!refused.status.success());
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        error.contains(
+            "games.csv: line 10: game 2 of experiment `small`, variant `oanquan`, was already read"
+        ),
+        "{error}"
+    );
+    assert!(error.contains("--drop-duplicates"), "{error}");
+    let dropped = arena(&["report", csv, "--bootstrap", "0", "--drop-duplicates"]);
+    assert!(
+        dropped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dropped.stderr)
+    );
+    let text = String::from_utf8_lossy(&dropped.stdout);
+    assert!(text.contains("dropped 1 duplicated game(s)"), "{text}");
+    assert!(text.contains("8 games; report written"), "{text}");
+    assert!(
+        text.contains("games used per pool: mnk-3x3k3 2, oanquan 6, all 8"),
+        "{text}"
+    );
+    // The same file given twice: every game of the second copy is a duplicate too (9 rows),
+    // besides the one within the file.
+    let twice = arena(&["report", csv, csv, "--bootstrap", "0", "--drop-duplicates"]);
+    let text = String::from_utf8_lossy(&twice.stdout);
+    assert!(text.contains("dropped 10 duplicated game(s)"), "{text}");
+    assert!(text.contains("8 games; report written"), "{text}");
+}
+
+#[test]
+fn report_says_what_is_wrong_with_its_input_in_plain_words() {
+    let (file, out) = small_run("words");
+    // An experiment file is not a games CSV.
+    let output = arena(&["report", file.to_str().unwrap()]);
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("small.toml` is not a games CSV: its first line is not a header"),
+        "{error}"
+    );
+    // An anchor that did not play: the agents that did are listed.
+    let csv = out.join("games.csv");
+    let output = arena(&[
+        "report",
+        csv.to_str().unwrap(),
+        "--anchor",
+        "abx=0",
+        "--bootstrap",
+        "0",
+    ]);
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains(
+            "`abx` played no game in the input; the agents that played are: greedy, mcts, random"
+        ),
+        "{error}"
+    );
+    // A half-written last row (a run writing this moment) is left out, and said so.
+    let text = fs::read_to_string(&csv).unwrap();
+    let cut = &text[..text.len() - 30];
+    fs::write(&csv, cut).unwrap();
+    let output = arena(&["report", csv.to_str().unwrap(), "--bootstrap", "0"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("left out the last line of"), "{text}");
+    assert!(text.contains("7 games; report written"), "{text}");
+}
+
+#[test]
+fn verify_checks_a_folder_and_compares_it_with_another_run() {
+    let (file, out) = small_run("verify");
+    let output = arena(&["verify", out.to_str().unwrap()]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("8 games of experiment `small`: every row is the game the schedule says and replays to its recorded result"),
+        "{text}"
+    );
+    // A second run checked against the first as it ends.
+    let again = out.with_file_name("again");
+    let output = arena(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+        "--no-report",
+        "--threads",
+        "1",
+        "--check-against",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains(&format!(
+            "verified: 8 games, identical to {} outside timing columns",
+            out.display()
+        )),
+        "{text}"
+    );
+    // A difference outside the timing columns is named, with a non-zero exit.
+    let csv = again.join("games.csv");
+    let text = fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let fields: Vec<&str> = lines[2].split(',').collect();
+    let mut changed: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+    changed[15] = (changed[15].parse::<u64>().unwrap() + 1).to_string();
+    lines[2] = changed.join(",");
+    fs::write(&csv, lines.join("\n") + "\n").unwrap();
+    let output = arena(&[
+        "verify",
+        again.to_str().unwrap(),
+        "--against",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        error.contains("line 3 (game 1): column `first_nodes`"),
+        "{error}"
+    );
+}

@@ -9,8 +9,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::budget::{self, Family};
+use crate::elo::Interval;
 use crate::error::{Error, Result};
-use crate::games::{ALL_POOL, Tally, board_cells};
+use crate::games::{ALL_POOL, Tally, board_cells, is_oanquan};
 use crate::tables::signed;
 use crate::{Options, PoolRatings, Summary};
 
@@ -44,8 +45,10 @@ pub(crate) struct ChartFiles {
     pub elo: BTreeMap<String, String>,
     /// Head-to-head heatmap per pool.
     pub head_to_head: BTreeMap<String, String>,
-    /// Time per move against board size.
+    /// Time per move.
     pub time: Option<String>,
+    /// Place distribution per variant with N-player games.
+    pub places: BTreeMap<String, String>,
     /// Elo against budget per variant.
     pub budget: BTreeMap<String, String>,
     /// Families charted per variant.
@@ -63,6 +66,7 @@ impl ChartFiles {
             .values()
             .chain(self.head_to_head.values())
             .chain(self.time.iter())
+            .chain(self.places.values())
             .chain(self.budget.values())
             .flat_map(|stem| {
                 ["svg", "png"].map(|extension| self.dir.join(format!("{stem}.{extension}")))
@@ -98,13 +102,19 @@ pub(crate) fn draw_all(
         dir: dir.to_path_buf(),
         ..ChartFiles::default()
     };
-    let several_variants = tally.variants.len() > 1;
     for pool in &summary.pools {
-        if pool.pool == ALL_POOL && !several_variants {
-            continue;
+        if pool.pool != ALL_POOL
+            && let Some(places) = PlacesChart::new(pool)
+        {
+            let stem = file_stem("places", &pool.pool);
+            render(dir, &stem, &places)?;
+            files.places.insert(pool.pool.clone(), stem);
         }
         let stem = file_stem("elo", &pool.pool);
-        render(dir, &stem, &EloChart::new(pool, options))?;
+        let consistency = (pool.pool == ALL_POOL)
+            .then_some(summary.consistency)
+            .flatten();
+        render(dir, &stem, &EloChart::new(pool, options, consistency))?;
         files.elo.insert(pool.pool.clone(), stem);
         let stem = file_stem("head-to-head", &pool.pool);
         render(dir, &stem, &HeatMap::new(pool))?;
@@ -114,7 +124,7 @@ pub(crate) fn draw_all(
     let time = TimeChart::new(tally);
     files.unsized_variants = time.unsized_variants.clone();
     files.time_floored = time.floored;
-    if !time.series.is_empty() {
+    if !time.is_empty() {
         let stem = "time-per-move".to_owned();
         render(dir, &stem, &time)?;
         files.time = Some(stem);
@@ -223,8 +233,12 @@ fn axis_number(v: f64) -> String {
 
 fn elo_axis_label(options: &Options, pool: &PoolRatings) -> String {
     match &pool.anchor {
+        Some((agent, elo)) if pool.groups > 1 => {
+            format!("Elo ({agent} fixed at {elo}; other groups: mean 0)")
+        }
         Some((agent, elo)) => format!("Elo ({agent} fixed at {elo})"),
         None if options.anchor.is_some() => "Elo (mean 0; the anchor did not play here)".into(),
+        None if pool.groups > 1 => "Elo (mean of each group = 0)".to_owned(),
         None => "Elo (mean of the pool = 0)".to_owned(),
     }
 }
@@ -313,26 +327,47 @@ fn series_style(k: usize) -> (RGBColor, usize) {
     (PALETTE[k % PALETTE.len()], k / PALETTE.len())
 }
 
-/// One agent in the Elo chart: label, Elo, 95% interval.
-type EloRow = (String, f64, Option<(f64, f64)>);
+/// One agent in the Elo chart.
+struct EloRow {
+    label: String,
+    elo: f64,
+    interval: Option<Interval>,
+    anchor: bool,
+    group: usize,
+}
 
-/// Elo with 95% error bars, one row per agent, best at the top.
+/// Elo with 95% error bars, one row per agent, best at the top (by group). An end the games
+/// leave open is an arrow; the anchor is a diamond without a bar.
 struct EloChart {
     title: String,
+    /// A line under the title (the pooled chart's test of one strength per agent).
+    subtitle: Option<String>,
     x_label: String,
     /// Best first.
     rows: Vec<EloRow>,
     centre: f64,
+    groups: usize,
 }
 
 impl EloChart {
-    fn new(pool: &PoolRatings, options: &Options) -> Self {
+    fn new(pool: &PoolRatings, options: &Options, consistency: Option<crate::Consistency>) -> Self {
         let rows = pool
             .standings
             .iter()
             .map(|s| {
-                let mark = if s.has_perfect_score() { " †" } else { "" };
-                (format!("{}{mark}", s.agent), s.elo, s.interval)
+                let mark = if s.finite { "" } else { " †" };
+                let group = if pool.groups > 1 {
+                    format!(" (group {})", s.group)
+                } else {
+                    String::new()
+                };
+                EloRow {
+                    label: format!("{}{mark}{group}", s.agent),
+                    elo: s.elo,
+                    interval: s.interval,
+                    anchor: s.anchor,
+                    group: s.group,
+                }
             })
             .collect();
         let pool_name = if pool.pool == ALL_POOL {
@@ -340,21 +375,68 @@ impl EloChart {
         } else {
             pool.pool.clone()
         };
-        let mut title = format!("Elo with 95% interval: {pool_name}");
-        if pool.prior_used {
-            title.push_str(" (weak prior)");
-        }
+        let title = format!("Elo with 95% interval: {pool_name}");
         let mut x_label = elo_axis_label(options, pool);
-        if pool.standings.iter().any(|s| s.has_perfect_score()) {
-            x_label.push_str("; † won or lost every game: rating set by the weak prior");
+        if pool.standings.iter().any(|s| !s.finite) {
+            x_label.push_str("; † no finite maximum: tiers placed by the weak prior");
         }
+        let subtitle = consistency.map(|test| {
+            let verdict = if test.p_value < 0.05 {
+                "rejected: strengths differ between variants, the pooled rating averages them"
+            } else {
+                "not rejected"
+            };
+            let p = if test.p_value < 1e-4 {
+                format!("{:.0e}", test.p_value)
+            } else {
+                format!("{:.4}", test.p_value)
+            };
+            format!(
+                "One strength per agent across variants: χ² = {:.1} on {} df, p = {p}, {verdict}",
+                test.statistic, test.degrees_of_freedom
+            )
+        });
         Self {
             title,
+            subtitle,
             x_label,
             rows,
             centre: pool.anchor.as_ref().map_or(0.0, |(_, elo)| *elo),
+            groups: pool.groups,
         }
     }
+}
+
+/// An interval as text ([`Interval`]'s display), `anchor (fixed)` for the anchor, `—` without
+/// an interval.
+pub(crate) fn interval_text(interval: Option<Interval>, anchor: bool) -> String {
+    if anchor {
+        return "anchor (fixed)".to_owned();
+    }
+    interval.map_or_else(|| "—".to_owned(), |i| i.to_string())
+}
+
+/// A filled arrowhead with its tip at `tip`, pointing along `(dx, dy)` (pixels).
+fn arrow_head<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    tip: (i32, i32),
+    (dx, dy): (f64, f64),
+    color: RGBColor,
+) -> DrawResult<DB> {
+    let length = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let (ux, uy) = (dx / length, dy / length);
+    let (size, half) = (12.0, 6.0);
+    let base = (tip.0 as f64 - ux * size, tip.1 as f64 - uy * size);
+    let corner = |sign: f64| {
+        (
+            (base.0 - uy * half * sign).round() as i32,
+            (base.1 + ux * half * sign).round() as i32,
+        )
+    };
+    area.draw(&Polygon::new(
+        vec![tip, corner(1.0), corner(-1.0)],
+        color.filled(),
+    ))
 }
 
 impl Chart for EloChart {
@@ -362,10 +444,16 @@ impl Chart for EloChart {
         root.fill(&WHITE)?;
         let n = self.rows.len().max(1);
         let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
-        for (_, elo, interval) in &self.rows {
-            let (a, b) = interval.unwrap_or((*elo, *elo));
-            low = low.min(a.min(*elo));
-            high = high.max(b.max(*elo));
+        for row in &self.rows {
+            let ends = row
+                .interval
+                .map_or([None, None], |i| [i.low, i.high])
+                .into_iter()
+                .flatten();
+            for x in ends.chain(std::iter::once(row.elo)) {
+                low = low.min(x);
+                high = high.max(x);
+            }
         }
         if !low.is_finite() {
             (low, high) = (-100.0, 100.0);
@@ -376,33 +464,73 @@ impl Chart for EloChart {
             (low, high) = (middle - 50.0, middle + 50.0);
         }
         let span = high - low;
-        let value_text = |elo: f64, interval: Option<(f64, f64)>| match interval {
-            Some((a, b)) => format!("{} [{}, {}]", signed(elo), signed(a), signed(b)),
-            None => signed(elo),
+        // An open end is an arrow this long beyond the point or the other end.
+        let arrow = 0.12 * span;
+        let reach = |row: &EloRow| -> (f64, f64) {
+            let (a, b) = match row.interval {
+                Some(i) => (
+                    i.low.unwrap_or(row.elo - arrow),
+                    i.high.unwrap_or(
+                        row.interval
+                            .and_then(|i| i.low)
+                            .unwrap_or(row.elo)
+                            .max(row.elo)
+                            + arrow,
+                    ),
+                ),
+                None => (row.elo, row.elo),
+            };
+            (a.min(row.elo), b.max(row.elo))
+        };
+        for row in &self.rows {
+            let (a, b) = reach(row);
+            low = low.min(a);
+            high = high.max(b);
+        }
+        let span = high - low;
+        let value_text = |row: &EloRow| match (row.anchor, row.interval) {
+            (true, _) => format!("{} (anchor)", signed(row.elo)),
+            (false, None) => signed(row.elo),
+            (false, Some(i)) if !i.is_open() => format!("{} {i}", signed(row.elo)),
+            (false, Some(i)) => format!("{} ({i})", signed(row.elo)),
         };
         let label_size = if n > 24 { 12.0 } else { 16.0 };
-        let value_width = text_width(
-            root,
-            self.rows.iter().map(|(_, e, i)| value_text(*e, *i)),
-            label_size - 2.0,
-        );
-        let name_width = text_width(root, self.rows.iter().map(|r| r.0.clone()), label_size);
+        let value_width = text_width(root, self.rows.iter().map(value_text), label_size - 2.0);
+        let name_width = text_width(root, self.rows.iter().map(|r| r.label.clone()), label_size);
         // Leave room right of the highest bar for its value text.
         let plot_width = (CHART_SIZE.0 as f64 - name_width as f64 - 80.0).max(200.0);
         let right_room = (value_width as f64 + 36.0) / plot_width;
         let right_pad = span * (right_room / (1.0 - right_room).max(0.2)).min(3.0);
         let x_range = (low - 0.05 * span)..(high + right_pad);
         // Row k (0 = best) sits at y = n - 1 - k, so the best is at the top.
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, bold(24.0))
-            .margin(20)
+        let mut builder = ChartBuilder::on(root);
+        if let Some(subtitle) = &self.subtitle {
+            let centre = (CHART_SIZE.0 / 2) as i32;
+            root.draw(&Text::new(
+                self.title.clone(),
+                (centre, 16),
+                TextStyle::from(bold(24.0)).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+            root.draw(&Text::new(
+                subtitle.clone(),
+                (centre, 50),
+                TextStyle::from(font(15.0)).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))?;
+            builder.margin_top(80);
+        } else {
+            builder.caption(&self.title, bold(24.0)).margin_top(20);
+        }
+        let mut chart = builder
+            .margin_left(20)
+            .margin_right(20)
+            .margin_bottom(20)
             .x_label_area_size(60)
             .y_label_area_size(name_width + 20)
             .build_cartesian_2d(x_range, -0.5..n as f64 - 0.5)?;
         let label = |y: &f64| {
             row_label(*y, n)
                 .and_then(|k| self.rows.get(n - 1 - k))
-                .map_or(String::new(), |r| r.0.clone())
+                .map_or(String::new(), |r| r.label.clone())
         };
         chart
             .configure_mesh()
@@ -420,22 +548,75 @@ impl Chart for EloChart {
             vec![(self.centre, -0.5), (self.centre, n as f64 - 0.5)],
             RGBColor(150, 150, 150).stroke_width(1),
         )))?;
-        for (k, (_, elo, interval)) in self.rows.iter().enumerate() {
+        // Groups apart: a dashed line between them (ratings of different groups are not
+        // comparable).
+        if self.groups > 1 {
+            for k in 1..self.rows.len() {
+                if self.rows[k].group != self.rows[k - 1].group {
+                    let y = (n - k) as f64 - 0.5;
+                    let (x0, x1) = (chart.x_range().start, chart.x_range().end);
+                    let dashes = 60;
+                    chart.draw_series((0..dashes).step_by(2).map(|d| {
+                        let a = x0 + (x1 - x0) * d as f64 / dashes as f64;
+                        let b = x0 + (x1 - x0) * (d + 1) as f64 / dashes as f64;
+                        PathElement::new(vec![(a, y), (b, y)], RGBColor(120, 120, 120))
+                    }))?;
+                }
+            }
+        }
+        let color = PALETTE[0];
+        for (k, row) in self.rows.iter().enumerate() {
             let y = (n - 1 - k) as f64;
-            let color = PALETTE[0];
-            let (a, b) = interval.unwrap_or((*elo, *elo));
-            chart.draw_series(std::iter::once(ErrorBar::new_horizontal(
-                y,
-                a,
-                *elo,
-                b,
-                color.filled().stroke_width(2),
-                12,
-            )))?;
+            if row.anchor {
+                let centre = chart.backend_coord(&(row.elo, y));
+                root.draw(&Polygon::new(
+                    vec![
+                        (centre.0, centre.1 - 8),
+                        (centre.0 + 8, centre.1),
+                        (centre.0, centre.1 + 8),
+                        (centre.0 - 8, centre.1),
+                    ],
+                    PALETTE[2].filled(),
+                ))?;
+            } else {
+                let (a, b) = reach(row);
+                let interval = row.interval;
+                let closed_low = interval.and_then(|i| i.low).unwrap_or(row.elo);
+                let closed_high = interval.and_then(|i| i.high).unwrap_or(row.elo);
+                chart.draw_series(std::iter::once(ErrorBar::new_horizontal(
+                    y,
+                    closed_low.min(row.elo),
+                    row.elo,
+                    closed_high.max(row.elo),
+                    color.filled().stroke_width(2),
+                    12,
+                )))?;
+                for (open, from, to) in [
+                    (
+                        interval.is_some_and(|i| i.low.is_none()),
+                        closed_low.min(row.elo),
+                        a,
+                    ),
+                    (
+                        interval.is_some_and(|i| i.high.is_none()),
+                        closed_high.max(row.elo),
+                        b,
+                    ),
+                ] {
+                    if !open {
+                        continue;
+                    }
+                    let start = chart.backend_coord(&(from, y));
+                    let tip = chart.backend_coord(&(to, y));
+                    root.draw(&PathElement::new(vec![start, tip], color.stroke_width(2)))?;
+                    arrow_head(root, tip, ((tip.0 - start.0) as f64, 0.0), color)?;
+                }
+            }
+            let (_, b) = reach(row);
             chart.draw_series(std::iter::once(
                 EmptyElement::at((b, y))
                     + Text::new(
-                        value_text(*elo, *interval),
+                        value_text(row),
                         (10, 0),
                         TextStyle::from(font(label_size - 2.0))
                             .pos(Pos::new(HPos::Left, VPos::Center)),
@@ -598,53 +779,90 @@ impl Chart for HeatMap {
     }
 }
 
-/// Mean time per move against board size, one series per agent, log-log.
+/// Mean time per move, one series per agent: m,n,k variants against board size (log-log), and
+/// O An Quan variants on a panel of their own (a ring of squares is not a board size), sharing
+/// the time axis.
 struct TimeChart {
-    /// Agent, then `(cells, mean ms per move)` by board size.
-    series: Vec<(String, Vec<(f64, f64)>)>,
+    /// Agent, then `(cells, mean ms per move)` of its m,n,k variants by board size, then
+    /// `(O An Quan variant index, mean ms per move)`.
+    series: Vec<TimeSeries>,
+    /// The O An Quan variants, in the order of their column.
+    oanquan: Vec<String>,
     unsized_variants: Vec<String>,
     floored: bool,
 }
 
+/// One agent of the time chart: name, m,n,k points, O An Quan points.
+type TimeSeries = (String, BoardPoints, ColumnPoints);
+/// `(cells, mean ms per move)`.
+type BoardPoints = Vec<(f64, f64)>;
+/// `(O An Quan variant index, mean ms per move)`.
+type ColumnPoints = Vec<(usize, f64)>;
+
 impl TimeChart {
     fn new(tally: &Tally) -> Self {
-        let mut by_agent: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+        let mut by_agent: BTreeMap<&str, (BoardPoints, ColumnPoints)> = BTreeMap::new();
         let mut unsized_variants = Vec::new();
+        let oanquan: Vec<String> = tally
+            .variants
+            .keys()
+            .filter(|v| is_oanquan(v))
+            .cloned()
+            .collect();
         let mut floored = false;
         for (variant, games) in &tally.variants {
-            let Some(cells) = board_cells(variant) else {
-                unsized_variants.push(variant.clone());
-                continue;
+            let place = match (
+                board_cells(variant),
+                oanquan.iter().position(|v| v == variant),
+            ) {
+                (Some(cells), _) => Ok(cells as f64),
+                (None, Some(column)) => Err(column),
+                (None, None) => {
+                    unsized_variants.push(variant.clone());
+                    continue;
+                }
             };
             for (agent, time) in &games.agents {
-                if time.moves == 0 {
+                if time.moves == 0 || time.thinking_ns == 0 {
                     continue;
                 }
                 let mean_ms = time.thinking_ns as f64 / 1e6 / time.moves as f64;
                 floored |= mean_ms < TIME_FLOOR_MS;
-                by_agent
-                    .entry(agent)
-                    .or_default()
-                    .push((cells as f64, mean_ms.max(TIME_FLOOR_MS)));
+                let entry = by_agent.entry(agent).or_default();
+                match place {
+                    Ok(cells) => entry.0.push((cells, mean_ms.max(TIME_FLOOR_MS))),
+                    Err(column) => entry.1.push((column, mean_ms.max(TIME_FLOOR_MS))),
+                }
             }
         }
-        let mut series: Vec<(String, Vec<(f64, f64)>)> = by_agent
+        let mut series: Vec<TimeSeries> = by_agent
             .into_iter()
-            .map(|(agent, mut points)| {
+            .map(|(agent, (mut points, columns))| {
                 points.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                (agent.to_owned(), points)
+                (agent.to_owned(), points, columns)
             })
             .collect();
         // Slowest first, so the legend reads in the order the lines stack up.
-        let typical = |points: &[(f64, f64)]| {
-            points.iter().map(|p| p.1.ln()).sum::<f64>() / points.len().max(1) as f64
+        let typical = |series: &TimeSeries| {
+            let logs: Vec<f64> = series
+                .1
+                .iter()
+                .map(|p| p.1.ln())
+                .chain(series.2.iter().map(|p| p.1.ln()))
+                .collect();
+            logs.iter().sum::<f64>() / logs.len().max(1) as f64
         };
-        series.sort_by(|a, b| typical(&b.1).total_cmp(&typical(&a.1)).then(a.0.cmp(&b.0)));
+        series.sort_by(|a, b| typical(b).total_cmp(&typical(a)).then(a.0.cmp(&b.0)));
         Self {
             series,
+            oanquan,
             unsized_variants,
             floored,
         }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.series.is_empty()
     }
 }
 
@@ -678,51 +896,259 @@ impl Chart for TimeChart {
         root.fill(&WHITE)?;
         let (entries, plot, legend) = with_legend(
             root,
-            self.series.iter().map(|(name, _)| name),
+            self.series.iter().map(|(name, _, _)| name),
             (140, CHART_SIZE.0 / 3),
         );
-        let points = || self.series.iter().flat_map(|(_, points)| points.iter());
-        let x_range = log_range(points().map(|p| p.0), 1.0);
-        let y_range = log_range(points().map(|p| p.1), TIME_FLOOR_MS);
-        // Ticks at the board sizes played say more than powers of ten.
-        let sizes = distinct(points().map(|p| p.0));
-        let mut chart = ChartBuilder::on(&plot)
-            .caption("Mean time per move against board size", bold(24.0))
-            .margin(20)
-            .x_label_area_size(60)
-            .y_label_area_size(80)
-            .build_cartesian_2d(
-                x_range.log_scale().with_key_points(sizes),
-                y_range.log_scale(),
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc("board size (cells, log scale)")
-            .y_desc("mean time per move (ms, log scale)")
-            .x_label_formatter(&|v| axis_number(*v))
-            .y_label_formatter(&|v| axis_number(*v))
-            .label_style(font(15.0))
-            .axis_desc_style(font(18.0))
-            .light_line_style(RGBColor(242, 242, 242))
-            .max_light_lines(4)
-            .draw()?;
-        for (k, (_, points)) in self.series.iter().enumerate() {
-            let (color, marker) = series_style(k);
-            chart.draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(2),
-            ))?;
-            for &point in points {
-                let center = chart.backend_coord(&point);
-                draw_marker(root, center, color, marker)?;
+        let mnk = || self.series.iter().flat_map(|(_, points, _)| points.iter());
+        let columns = || {
+            self.series
+                .iter()
+                .flat_map(|(_, _, columns)| columns.iter())
+        };
+        let has_mnk = mnk().next().is_some();
+        let has_oanquan = columns().next().is_some();
+        let y_range = log_range(
+            mnk().map(|p| p.1).chain(columns().map(|p| p.1)),
+            TIME_FLOOR_MS,
+        );
+        root.draw(&Text::new(
+            "Mean time per move",
+            ((plot.dim_in_pixel().0 / 2) as i32, 12),
+            TextStyle::from(bold(24.0)).pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+        let (plot_width, _) = plot.dim_in_pixel();
+        let oanquan_width = if !has_oanquan {
+            0
+        } else if has_mnk {
+            (90 + 70 * self.oanquan.len() as u32).min(plot_width / 3)
+        } else {
+            plot_width
+        };
+        let (left, right) = plot.split_horizontally(plot_width - oanquan_width);
+        let left = left.margin(50, 10, 10, 10);
+        let right = right.margin(50, 10, 10, 10);
+        if has_mnk {
+            // Ticks at the board sizes played say more than powers of ten.
+            let sizes = distinct(mnk().map(|p| p.0));
+            let x_range = log_range(mnk().map(|p| p.0), 1.0);
+            let mut chart = ChartBuilder::on(&left)
+                .x_label_area_size(60)
+                .y_label_area_size(80)
+                .caption("m,n,k: against board size", font(17.0))
+                .build_cartesian_2d(
+                    x_range.log_scale().with_key_points(sizes),
+                    y_range.clone().log_scale(),
+                )?;
+            chart
+                .configure_mesh()
+                .x_desc("board size (cells, log scale)")
+                .y_desc("mean time per move (ms, log scale)")
+                .x_label_formatter(&|v| axis_number(*v))
+                .y_label_formatter(&|v| axis_number(*v))
+                .label_style(font(15.0))
+                .axis_desc_style(font(18.0))
+                .light_line_style(RGBColor(242, 242, 242))
+                .max_light_lines(4)
+                .draw()?;
+            for (k, (_, points, _)) in self.series.iter().enumerate() {
+                let (color, marker) = series_style(k);
+                chart.draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    color.stroke_width(2),
+                ))?;
+                for &point in points {
+                    let center = chart.backend_coord(&point);
+                    draw_marker(root, center, color, marker)?;
+                }
+            }
+        }
+        if has_oanquan {
+            let n = self.oanquan.len();
+            let mut chart = ChartBuilder::on(&right)
+                .x_label_area_size(60)
+                .y_label_area_size(if has_mnk { 10 } else { 80 })
+                .caption("O An Quan", font(17.0))
+                .build_cartesian_2d(-0.5..n as f64 - 0.5, y_range.log_scale())?;
+            let name = |x: &f64| {
+                row_label(*x, n)
+                    .and_then(|k| self.oanquan.get(k))
+                    .map_or(String::new(), Clone::clone)
+            };
+            let mut mesh = chart.configure_mesh();
+            mesh.disable_x_mesh()
+                .y_label_formatter(&|v| axis_number(*v))
+                .x_labels(n)
+                .x_label_formatter(&name)
+                .x_desc("variant")
+                .label_style(font(14.0))
+                .axis_desc_style(font(18.0))
+                .light_line_style(RGBColor(242, 242, 242))
+                .max_light_lines(4);
+            if has_mnk {
+                // The m,n,k panel's axis on the left serves both.
+                mesh.y_label_formatter(&|_| String::new());
+            } else {
+                mesh.y_desc("mean time per move (ms, log scale)");
+            }
+            mesh.draw()?;
+            for (k, (_, _, columns)) in self.series.iter().enumerate() {
+                let (color, marker) = series_style(k);
+                for &(column, ms) in columns {
+                    let center = chart.backend_coord(&(column as f64, ms));
+                    draw_marker(root, center, color, marker)?;
+                }
             }
         }
         draw_legend(&legend, "agent", &entries)
     }
 }
 
+/// The share of each agent's N-player games finished in each place, as stacked bars.
+struct PlacesChart {
+    title: String,
+    /// Agent, its place counts; best average place first.
+    rows: Vec<(String, Vec<u64>)>,
+    places: usize,
+}
+
+impl PlacesChart {
+    fn new(pool: &PoolRatings) -> Option<Self> {
+        let mut rows: Vec<(String, Vec<u64>, f64)> = pool
+            .standings
+            .iter()
+            .filter_map(|s| {
+                let m = s.multiplayer.as_ref()?;
+                Some((
+                    format!("{} (avg {:.2})", s.agent, m.average_place()),
+                    m.places.clone(),
+                    m.average_place(),
+                ))
+            })
+            .collect();
+        if rows.is_empty() {
+            return None;
+        }
+        rows.sort_by(|a, b| a.2.total_cmp(&b.2).then_with(|| a.0.cmp(&b.0)));
+        let places = rows.iter().map(|r| r.1.len()).max().unwrap_or(1);
+        Some(Self {
+            title: format!("Places in N-player games: {}", pool.pool),
+            rows: rows.into_iter().map(|(a, p, _)| (a, p)).collect(),
+            places,
+        })
+    }
+}
+
+/// Place `k` of `places` (0 = first): dark blue for the first place to dark red for the last,
+/// lighter in between (ColorBrewer's RdBu, never white, so every segment shows).
+fn place_colour(k: usize, places: usize) -> RGBColor {
+    const TWO: [RGBColor; 2] = [RGBColor(33, 102, 172), RGBColor(178, 24, 43)];
+    const THREE: [RGBColor; 3] = [
+        RGBColor(33, 102, 172),
+        RGBColor(171, 171, 171),
+        RGBColor(178, 24, 43),
+    ];
+    const FOUR: [RGBColor; 4] = [
+        RGBColor(33, 102, 172),
+        RGBColor(146, 197, 222),
+        RGBColor(244, 165, 130),
+        RGBColor(178, 24, 43),
+    ];
+    match places {
+        0..=2 => TWO[k.min(1)],
+        3 => THREE[k.min(2)],
+        _ => FOUR[k.min(3)],
+    }
+}
+
+impl Chart for PlacesChart {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        let n = self.rows.len().max(1);
+        let label_size = if n > 16 { 12.0 } else { 16.0 };
+        let names: Vec<String> = self.rows.iter().map(|r| r.0.clone()).collect();
+        let name_width = text_width(root, names.iter().cloned(), label_size);
+        let entries: Vec<String> = (1..=self.places).map(ordinal).collect();
+        let (plot, legend) = root.split_horizontally(CHART_SIZE.0 - 150);
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(&self.title, bold(22.0))
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(name_width + 20)
+            .build_cartesian_2d(0.0..100.0, -0.5..n as f64 - 0.5)?;
+        let label = |y: &f64| {
+            row_label(*y, n)
+                .and_then(|k| names.get(n - 1 - k))
+                .map_or(String::new(), Clone::clone)
+        };
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(n)
+            .y_label_formatter(&label)
+            .x_label_formatter(&|v| format!("{v:.0}%"))
+            .x_desc("share of the agent's games (best average place at the top)")
+            .label_style(font(label_size))
+            .axis_desc_style(font(16.0))
+            .light_line_style(WHITE)
+            .draw()?;
+        for (k, (_, places)) in self.rows.iter().enumerate() {
+            let y = (n - 1 - k) as f64;
+            let total: u64 = places.iter().sum();
+            let mut start = 0.0;
+            for (place, &count) in places.iter().enumerate() {
+                let share = 100.0 * count as f64 / total.max(1) as f64;
+                if share <= 0.0 {
+                    continue;
+                }
+                let colour = place_colour(place, self.places);
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(start, y - 0.35), (start + share, y + 0.35)],
+                    colour.filled(),
+                )))?;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(start, y - 0.35), (start + share, y + 0.35)],
+                    WHITE.stroke_width(1),
+                )))?;
+                if share >= 6.0 {
+                    let dark = place == 0 || place + 1 == self.places || self.places == 2;
+                    chart.draw_series(std::iter::once(Text::new(
+                        format!("{share:.0}%"),
+                        (start + share / 2.0, y),
+                        font(13.0)
+                            .color(if dark { &WHITE } else { &BLACK })
+                            .pos(Pos::new(HPos::Center, VPos::Center)),
+                    )))?;
+                }
+                start += share;
+            }
+        }
+        let line = 26;
+        legend.draw(&Text::new("place", (10, 40), bold(16.0)))?;
+        for (k, entry) in entries.iter().enumerate() {
+            let y = 70 + k as i32 * line;
+            legend.draw(&Rectangle::new(
+                [(10, y), (34, y + 16)],
+                place_colour(k, self.places).filled(),
+            ))?;
+            legend.draw(&Text::new(entry.clone(), (42, y), font(16.0)))?;
+        }
+        Ok(())
+    }
+}
+
+/// `1st`, `2nd`, `3rd`, `4th`.
+fn ordinal(place: usize) -> String {
+    let suffix = match place {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{place}{suffix}")
+}
+
 /// One agent of a family: budget, Elo, interval, name.
-type BudgetPoint = (f64, f64, Option<(f64, f64)>, String);
+type BudgetPoint = (f64, f64, Option<Interval>, String);
 
 /// Elo against compute budget, one series per agent family, with 95% error bars.
 struct BudgetChart {
@@ -769,14 +1195,17 @@ impl Chart for BudgetChart {
         let budgets = distinct(points().map(|p| p.0));
         let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
         for (_, elo, interval, _) in points() {
-            let (a, b) = interval.unwrap_or((*elo, *elo));
-            low = low.min(a.min(*elo));
-            high = high.max(b.max(*elo));
+            let ends = interval.map_or([None, None], |i| [i.low, i.high]);
+            for x in ends.into_iter().flatten().chain(std::iter::once(*elo)) {
+                low = low.min(x);
+                high = high.max(x);
+            }
         }
         if !low.is_finite() {
             (low, high) = (-100.0, 100.0);
         }
-        let pad = (high - low).max(100.0) * 0.08;
+        // Room for the arrows of open ends.
+        let pad = (high - low).max(100.0) * 0.12;
         let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, bold(24.0))
             .margin(20)
@@ -805,7 +1234,8 @@ impl Chart for BudgetChart {
             ))?;
             for (budget, elo, interval, agent) in points {
                 let (budget, elo) = (*budget, *elo);
-                let (a, b) = interval.unwrap_or((elo, elo));
+                let a = interval.and_then(|i| i.low).unwrap_or(elo).min(elo);
+                let b = interval.and_then(|i| i.high).unwrap_or(elo).max(elo);
                 chart.draw_series(std::iter::once(ErrorBar::new_vertical(
                     budget,
                     a,
@@ -814,6 +1244,18 @@ impl Chart for BudgetChart {
                     color.stroke_width(2),
                     10,
                 )))?;
+                // An open end: an arrow of 40 pixels beyond the closed part.
+                for (open, from, sign) in [
+                    (interval.is_some_and(|i| i.low.is_none()), a, 1),
+                    (interval.is_some_and(|i| i.high.is_none()), b, -1),
+                ] {
+                    if open {
+                        let start = chart.backend_coord(&(budget, from));
+                        let tip = (start.0, start.1 + sign * 40);
+                        root.draw(&PathElement::new(vec![start, tip], color.stroke_width(2)))?;
+                        arrow_head(root, tip, (0.0, f64::from(sign)), color)?;
+                    }
+                }
                 let center = chart.backend_coord(&(budget, elo));
                 draw_marker(root, center, color, marker)?;
                 root.draw(&Text::new(

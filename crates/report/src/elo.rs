@@ -1,25 +1,41 @@
-//! The Bradley-Terry (logistic Elo) fit, and the per-pair numbers cutechess-cli prints.
+//! The Bradley-Terry (logistic Elo) fit, its 95% intervals, and the per-pair numbers
+//! cutechess-cli prints.
 //!
 //! The model: agent `i` scores against agent `j` with probability
 //! `P(i beats j) = 1 / (1 + 10^((Rj - Ri) / 400))`, and a draw counts as half a win, so the
 //! log-likelihood of a pairing with score `s` out of `n` games is
 //! `s·ln P + (n - s)·ln(1 - P)`. [`fit`] maximises the sum over all pairings jointly with
-//! Newton's method (the log-likelihood is concave, so a halving line search is enough to make
-//! every step an improvement).
+//! Newton's method (the log-likelihood is concave, so a backtracking line search is enough to
+//! make every step an improvement).
 //!
 //! Groups of agents that never met, directly or through others, share no information: each
-//! group is fitted on its own and given mean 0, so ratings from different groups are not
-//! comparable.
+//! group is fitted on its own and given mean 0 (or, for the anchor's group, put where the
+//! anchor says), so ratings from different groups are not comparable.
 //!
-//! At the maximum every agent's expected score equals its actual score
-//! (`Σ_j n_ij·P_ij = Σ_j s_ij`). Within a group such a point exists exactly when the "scored
-//! against" graph is strongly connected: for every split of the group in two, each side took
-//! at least half a point from the other. When it is not (an agent won or lost every game, or
-//! some agents took every point from the rest), [`fit`] adds a weak prior to that group: every
-//! agent gets one virtual drawn game against a phantom opponent rated 0. That keeps every
-//! rating finite, and it is reported ([`Fit::prior_used`]) so the report can say so.
+//! **When no maximum exists.** At the maximum every agent's expected score equals its actual
+//! score (`Σ_j n_ij·P_ij = Σ_j s_ij`). Within a group such a point exists exactly when the
+//! "scored against" graph is strongly connected: for every split of the group in two, each
+//! side took at least half a point from the other (Zermelo 1929, Ford 1957). Otherwise the
+//! group splits into *tiers* (the strongly connected components): every game between two
+//! tiers went one way, and the gap between them can grow without bound. Then each tier keeps
+//! the maximum-likelihood differences of its own games (what the games do fix), and only the
+//! offsets between tiers come from a weak prior: one virtual drawn game of every agent against a
+//! phantom rated 0 ([`Fit::prior_used`]). No agent of a one-tier group is ever moved by it.
+//!
+//! **Intervals** ([`rate`]): by default the 95% profile-likelihood interval of each rating
+//! (relative to the group mean, or to the anchor), the deviance divided by a draw dispersion
+//! (see [`Method::Profile`]); an end the games leave open (the agent's tier can be pushed away
+//! from the rest without making the games less likely) is reported as open, never as a number
+//! the prior made up. The method was chosen by simulation: `examples/coverage.rs` measures the
+//! coverage of each method, and the README gives its figures.
 
 use std::f64::consts::LN_10;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::model::{CHI2_1_95, Group, Penalty};
 
 /// Elo points per natural-log unit of the logistic model: `400 / ln 10`.
 pub const ELO_PER_NAT: f64 = 400.0 / LN_10;
@@ -65,24 +81,26 @@ impl Pairing {
 /// The ratings [`fit`] found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fit {
-    /// Elo of each agent, by index, with mean 0 (over each group of agents that met).
+    /// Elo of each agent, by index, with mean 0 over each group of agents that met.
     pub elo: Vec<f64>,
-    /// Whether the games of some group had no finite maximum and the weak prior (one virtual
-    /// draw per agent against a phantom rated 0) was added to that group.
+    /// Whether some group has no finite maximum, so the offsets between its tiers come from
+    /// the weak prior (one virtual draw per agent against a phantom rated 0).
     pub prior_used: bool,
     /// How many groups the agents form when only agents that played each other are linked.
     pub groups: usize,
-    /// For agents of a group fitted with the weak prior: the standard error of the rating (in
-    /// Elo, relative to the group mean) from the curvature of the log-likelihood with the
-    /// prior at its maximum (the Laplace approximation); `None` for other agents.
-    pub prior_errors: Vec<Option<f64>>,
+    /// The group of each agent, numbered from 0 in order of their first member.
+    pub group: Vec<usize>,
+    /// The tier of each agent within its group: 0 for the highest-rated tier, and so on.
+    pub tier: Vec<usize>,
+    /// Whether the agent's group has finite maximum-likelihood ratings (a single tier).
+    pub finite: Vec<bool>,
 }
 
 /// Fits Bradley-Terry ratings to the games of `agents` agents by maximum likelihood.
 ///
 /// Pairings may repeat a pair or list it from either side; they are summed. A pairing of an
 /// agent with itself carries no information and is ignored. The result has mean 0 in every
-/// group of agents that met; see the module documentation for when the weak prior is used.
+/// group of agents that met; see the module documentation for groups without a maximum.
 ///
 /// # Panics
 ///
@@ -99,328 +117,556 @@ pub struct Fit {
 /// assert!(!ratings.prior_used);
 /// ```
 pub fn fit(agents: usize, pairings: &[Pairing]) -> Fit {
-    let games = GameMatrix::from_pairings(agents, pairings);
-    games.fit()
+    let games = group_of_pairings(agents, pairings);
+    fit_games(&games, None).0
 }
 
-/// Games and points between every two agents, dense because pools are small (tens of agents)
-/// and Newton needs the full Hessian anyway.
-pub(crate) struct GameMatrix {
-    agents: usize,
-    /// `games[i * agents + j]`: games between `i` and `j` (symmetric).
-    games: Vec<f64>,
-    /// `points[i * agents + j]`: points `i` scored against `j`.
-    points: Vec<f64>,
+/// How [`rate`] computes the 95% intervals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The method the report uses: [`Method::Likelihood`] with the settings the simulation
+    /// chose (see the README's coverage table).
+    Profile,
+    /// The profile-likelihood interval: the ratings at which twice the drop of the
+    /// log-likelihood (maximised over every other rating) reaches the 95% point of
+    /// chi-squared with one degree of freedom.
+    Likelihood {
+        /// Add the Jeffreys prior `½·log det I(θ)` to the log-likelihood (Firth 1993; profile
+        /// penalised likelihood, Heinze & Schemper 2002): it keeps the interval's calibration
+        /// where some games all went one way.
+        jeffreys: bool,
+        /// Correct for draws: the half-point likelihood assumes a game's score varies as a
+        /// win-or-loss game's; draws make it vary less, so the drop is divided by the ratio of
+        /// the sandwich to the model variance of the rating (the robust adjusted likelihood of
+        /// Royall & Tsou 2003), each pairing's variance taken from its wins, draws and losses
+        /// with half a virtual decisive game added (so an all-draw pairing still varies).
+        draws: bool,
+    },
+    /// The percentile bootstrap: `replicates` redraws, with replacement, of each pairing's
+    /// games, each refitted; the interval runs from the 2.5th to the 97.5th percentile. Open
+    /// ends stay open. Replicate `b` draws from ChaCha8 seeded with `seed`, stream `b`.
+    Bootstrap {
+        /// Replicates.
+        replicates: usize,
+        /// Seed of the draws.
+        seed: u64,
+    },
 }
 
-impl GameMatrix {
-    pub(crate) fn new(agents: usize) -> Self {
+impl Method {
+    /// [`Method::Profile`] spelled out.
+    fn resolved(self) -> Method {
+        match self {
+            Method::Profile => Method::Likelihood {
+                jeffreys: true,
+                draws: true,
+            },
+            other => other,
+        }
+    }
+}
+
+/// A 95% interval; an end is `None` when the games leave it open (the rating could be
+/// anything beyond the other end without the games becoming less likely).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Interval {
+    /// The lower end, `None` when open.
+    pub low: Option<f64>,
+    /// The upper end, `None` when open.
+    pub high: Option<f64>,
+}
+
+impl Interval {
+    /// An interval with both ends closed.
+    pub fn closed(low: f64, high: f64) -> Self {
         Self {
-            agents,
-            games: vec![0.0; agents * agents],
-            points: vec![0.0; agents * agents],
+            low: Some(low),
+            high: Some(high),
         }
     }
 
-    fn from_pairings(agents: usize, pairings: &[Pairing]) -> Self {
-        let mut matrix = Self::new(agents);
-        for pairing in pairings {
-            matrix.add(pairing);
-        }
-        matrix
+    /// Whether `x` lies in the interval.
+    pub fn contains(&self, x: f64) -> bool {
+        self.low.is_none_or(|low| low <= x) && self.high.is_none_or(|high| x <= high)
     }
 
-    pub(crate) fn add(&mut self, pairing: &Pairing) {
-        let (i, j) = (pairing.agent, pairing.opponent);
+    /// Whether an end is open.
+    pub fn is_open(&self) -> bool {
+        self.low.is_none() || self.high.is_none()
+    }
+}
+
+impl std::fmt::Display for Interval {
+    /// `[-12.0, +30.5]`; `≥ +950.0` when the upper end is open, `≤ -80.0` when the lower end
+    /// is, `unbounded` when both are.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let signed = crate::tables::signed;
+        match (self.low, self.high) {
+            (Some(low), Some(high)) => write!(f, "[{}, {}]", signed(low), signed(high)),
+            (Some(low), None) => write!(f, "≥ {}", signed(low)),
+            (None, Some(high)) => write!(f, "≤ {}", signed(high)),
+            (None, None) => write!(f, "unbounded"),
+        }
+    }
+}
+
+/// Ratings with their intervals, from [`rate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rated {
+    /// The point estimates, as [`fit`] gives them, shifted for the anchor.
+    pub fit: Fit,
+    /// The 95% interval of each agent; `None` for the anchor (fixed by definition) and for an
+    /// agent alone in its group (its rating relative to its group is 0 by definition).
+    pub intervals: Vec<Option<Interval>>,
+    /// The gaps between consecutive tiers of the groups without a finite maximum, highest
+    /// first (profile-likelihood methods only).
+    pub gaps: Vec<TierGap>,
+}
+
+/// The gap between two consecutive tiers of a group (tiers by their point estimates): every
+/// game between them went the upper tier's way, so the gap has no upper bound; the games do
+/// bound it from below.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TierGap {
+    /// The group (as in [`Fit::group`]).
+    pub group: usize,
+    /// The upper tier (as in [`Fit::tier`]).
+    pub upper: usize,
+    /// The lower tier, `upper + 1`.
+    pub lower: usize,
+    /// The point estimate of the gap between the tiers' mean ratings (Elo), set by the weak
+    /// prior.
+    pub elo: f64,
+    /// The 95% lower bound of that gap (Elo); `None` when no chain of games leads from the
+    /// upper tier to the lower one (the two are not ordered by the games at all).
+    pub at_least: Option<f64>,
+}
+
+/// Rates `agents` agents: the point estimates of [`fit`] and their 95% intervals by `method`.
+/// With `anchor = Some((k, elo))`, agent `k` is fixed at `elo` and the rest of its group keeps
+/// its differences to it; every other group keeps mean 0.
+///
+/// # Example
+///
+/// ```
+/// use report::elo::{rate, Method, Pairing};
+///
+/// // 10-0: the winner's rating has a lower bound but no upper one.
+/// let rated = rate(2, &[Pairing::new(0, 1, 10, 0, 0)], None, Method::Profile);
+/// let winner = rated.intervals[0].unwrap();
+/// assert!(winner.low.is_some() && winner.high.is_none());
+/// ```
+pub fn rate(
+    agents: usize,
+    pairings: &[Pairing],
+    anchor: Option<(usize, f64)>,
+    method: Method,
+) -> Rated {
+    let games = group_of_pairings(agents, pairings);
+    let units = pairing_units(agents, pairings);
+    rate_games(&games, &units, anchor, Some(method))
+}
+
+/// Games of one resampling unit (the games of one pairing, or of one seating of an N-player
+/// variant): each outcome seen, as the pairwise results it implies, and how often it was seen.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Unit {
+    pub outcomes: Vec<(Vec<PairwiseResult>, u64)>,
+}
+
+/// Agents `i` and `j`, and the wins, draws and losses of `i`.
+pub(crate) type PairwiseResult = (usize, usize, f64, f64, f64);
+
+/// One group of agents that met: its members (pool indices), its games, and its point
+/// estimate in natural units.
+pub(crate) type GroupFit = (Vec<usize>, Group, Vec<f64>);
+
+impl Unit {
+    fn games(&self) -> u64 {
+        self.outcomes.iter().map(|(_, count)| count).sum()
+    }
+}
+
+/// One unit per unordered pairing: its wins, draws and losses as three outcomes.
+fn pairing_units(agents: usize, pairings: &[Pairing]) -> Vec<Unit> {
+    let mut merged = std::collections::BTreeMap::<(usize, usize), (u64, u64, u64)>::new();
+    for p in pairings {
         assert!(
-            i < self.agents && j < self.agents,
-            "pairing ({i}, {j}) outside 0..{}",
-            self.agents
+            p.agent < agents && p.opponent < agents,
+            "pairing outside 0..{agents}"
         );
-        if i == j {
-            return;
+        if p.agent == p.opponent {
+            continue;
         }
-        let n = pairing.games() as f64;
-        let points = pairing.points();
-        self.games[i * self.agents + j] += n;
-        self.games[j * self.agents + i] += n;
-        self.points[i * self.agents + j] += points;
-        self.points[j * self.agents + i] += n - points;
-    }
-
-    /// Whether a finite maximum exists: the graph with an edge `i → j` whenever `i` took points
-    /// from `j` must be strongly connected (Zermelo 1929, Ford 1957).
-    pub(crate) fn has_finite_maximum(&self) -> bool {
-        let n = self.agents;
-        if n <= 1 {
-            return true;
-        }
-        let reaches_all = |edge: &dyn Fn(usize, usize) -> bool| {
-            let mut seen = vec![false; n];
-            let mut stack = vec![0];
-            seen[0] = true;
-            while let Some(i) = stack.pop() {
-                for (j, seen) in seen.iter_mut().enumerate() {
-                    if !*seen && edge(i, j) {
-                        *seen = true;
-                        stack.push(j);
-                    }
-                }
-            }
-            seen.into_iter().all(|s| s)
+        let (key, (w, l)) = if p.agent < p.opponent {
+            ((p.agent, p.opponent), (p.wins, p.losses))
+        } else {
+            ((p.opponent, p.agent), (p.losses, p.wins))
         };
-        let scored = |i: usize, j: usize| self.points[i * n + j] > 0.0;
-        reaches_all(&scored) && reaches_all(&|i, j| scored(j, i))
+        let entry = merged.entry(key).or_default();
+        entry.0 += w;
+        entry.1 += p.draws;
+        entry.2 += l;
     }
-
-    pub(crate) fn fit(&self) -> Fit {
-        let mut elo = vec![0.0; self.agents];
-        let mut prior_errors = vec![None; self.agents];
-        let mut prior_used = false;
-        let groups = self.groups();
-        for group in &groups {
-            let games = self.restricted_to(group);
-            let prior = !games.has_finite_maximum();
-            prior_used |= prior;
-            let theta = games.maximise(prior);
-            if prior && let Some(errors) = games.laplace_errors(&theta) {
-                for (&agent, error) in group.iter().zip(errors) {
-                    prior_errors[agent] = Some(error * ELO_PER_NAT);
-                }
-            }
-            let mean = theta.iter().sum::<f64>() / theta.len().max(1) as f64;
-            for (&agent, t) in group.iter().zip(theta) {
-                elo[agent] = (t - mean) * ELO_PER_NAT;
-            }
-        }
-        Fit {
-            elo,
-            prior_used,
-            groups: groups.len(),
-            prior_errors,
-        }
-    }
-
-    /// Standard errors (natural units) of each rating relative to the group mean, from the
-    /// inverse of the negative Hessian of the log-likelihood with the prior at `theta`. The
-    /// prior makes that Hessian positive definite, so it always inverts; `None` only when
-    /// rounding says otherwise.
-    fn laplace_errors(&self, theta: &[f64]) -> Option<Vec<f64>> {
-        let n = self.agents;
-        let mut hessian = vec![0.0; n * n];
-        for i in 0..n {
-            for j in 0..n {
-                let games = self.games[i * n + j];
-                if i != j && games > 0.0 {
-                    let p = sigmoid(theta[i] - theta[j]);
-                    let curvature = games * p * (1.0 - p);
-                    hessian[i * n + i] += curvature;
-                    hessian[i * n + j] -= curvature;
-                }
-            }
-            let p = sigmoid(theta[i]);
-            hessian[i * n + i] += p * (1.0 - p);
-        }
-        let mut covariance = vec![0.0; n * n];
-        for k in 0..n {
-            let mut unit = vec![0.0; n];
-            unit[k] = 1.0;
-            let column = solve_positive_definite(&mut hessian.clone(), &unit, n)?;
-            for (i, value) in column.into_iter().enumerate() {
-                covariance[i * n + k] = value;
-            }
-        }
-        // Var(θ_i − mean θ) = C_ii − 2/n Σ_j C_ij + 1/n² Σ_jk C_jk.
-        let size = n as f64;
-        let total: f64 = covariance.iter().sum();
-        Some(
-            (0..n)
-                .map(|i| {
-                    let row: f64 = covariance[i * n..(i + 1) * n].iter().sum();
-                    (covariance[i * n + i] - 2.0 * row / size + total / (size * size))
-                        .max(0.0)
-                        .sqrt()
-                })
+    merged
+        .into_iter()
+        .map(|((i, j), (w, d, l))| Unit {
+            outcomes: [(1.0, 0.0, 0.0, w), (0.0, 1.0, 0.0, d), (0.0, 0.0, 1.0, l)]
+                .into_iter()
+                .filter(|o| o.3 > 0)
+                .map(|(w, d, l, count)| (vec![(i, j, w, d, l)], count))
                 .collect(),
-        )
-    }
+        })
+        .collect()
+}
 
-    /// Agents linked by games played, each group in index order: groups that never met
-    /// share no information, so each is fitted on its own with mean 0.
-    fn groups(&self) -> Vec<Vec<usize>> {
-        let n = self.agents;
-        let mut group_of = vec![usize::MAX; n];
-        let mut groups = Vec::new();
-        for start in 0..n {
-            if group_of[start] != usize::MAX {
-                continue;
-            }
-            let mut members = vec![start];
-            group_of[start] = groups.len();
-            let mut next = 0;
-            while next < members.len() {
-                let i = members[next];
-                next += 1;
-                for (j, group) in group_of.iter_mut().enumerate() {
-                    if *group == usize::MAX && self.games[i * n + j] > 0.0 {
-                        *group = groups.len();
-                        members.push(j);
-                    }
+pub(crate) fn group_of_pairings(agents: usize, pairings: &[Pairing]) -> Group {
+    let mut games = Group::new(agents);
+    for p in pairings {
+        assert!(
+            p.agent < agents && p.opponent < agents,
+            "pairing ({}, {}) outside 0..{agents}",
+            p.agent,
+            p.opponent
+        );
+        games.add(
+            p.agent,
+            p.opponent,
+            p.wins as f64,
+            p.draws as f64,
+            p.losses as f64,
+        );
+    }
+    games
+}
+
+/// The groups of agents linked by games played, each in index order.
+pub(crate) fn components(games: &Group) -> Vec<Vec<usize>> {
+    let n = games.size();
+    let mut group_of = vec![usize::MAX; n];
+    let mut groups = Vec::new();
+    for start in 0..n {
+        if group_of[start] != usize::MAX {
+            continue;
+        }
+        let mut members = vec![start];
+        group_of[start] = groups.len();
+        let mut next = 0;
+        while next < members.len() {
+            let i = members[next];
+            next += 1;
+            for (j, group) in group_of.iter_mut().enumerate() {
+                if *group == usize::MAX && games.games(i, j) > 0.0 {
+                    *group = groups.len();
+                    members.push(j);
                 }
             }
-            members.sort_unstable();
-            groups.push(members);
         }
-        groups
+        members.sort_unstable();
+        groups.push(members);
     }
+    groups
+}
 
-    fn restricted_to(&self, group: &[usize]) -> GameMatrix {
-        let (n, m) = (self.agents, group.len());
-        let mut games = GameMatrix::new(m);
-        for (a, &i) in group.iter().enumerate() {
-            for (b, &j) in group.iter().enumerate() {
-                games.games[a * m + b] = self.games[i * n + j];
-                games.points[a * m + b] = self.points[i * n + j];
+/// Point estimates (Elo) of every group, shifted for the anchor, and what is known about each
+/// group; also each group's games and point in natural units for the intervals.
+pub(crate) fn fit_games(games: &Group, anchor: Option<(usize, f64)>) -> (Fit, Vec<GroupFit>) {
+    let n = games.size();
+    let mut fit = Fit {
+        elo: vec![0.0; n],
+        prior_used: false,
+        groups: 0,
+        group: vec![0; n],
+        tier: vec![0; n],
+        finite: vec![true; n],
+    };
+    let mut parts = Vec::new();
+    for (g, members) in components(games).into_iter().enumerate() {
+        let sub = games.restricted_to(&members);
+        let reach = sub.reach();
+        let (tier, tiers) = sub.tiers(&reach);
+        let theta = sub.point_estimate();
+        fit.prior_used |= tiers > 1;
+        // Tiers numbered from the highest-rated down.
+        let mut order: Vec<(f64, usize)> = (0..tiers)
+            .map(|t| {
+                let (sum, count) = tier
+                    .iter()
+                    .zip(&theta)
+                    .filter(|(x, _)| **x == t)
+                    .fold((0.0, 0.0), |(s, c), (_, r)| (s + r, c + 1.0));
+                (sum / count, t)
+            })
+            .collect();
+        order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let shift = match anchor {
+            Some((k, value)) if members.contains(&k) => {
+                let at = members.iter().position(|&i| i == k).expect("member");
+                value - theta[at] * ELO_PER_NAT
             }
+            _ => 0.0,
+        };
+        for (a, &i) in members.iter().enumerate() {
+            fit.elo[i] = theta[a] * ELO_PER_NAT + shift;
+            fit.group[i] = g;
+            fit.tier[i] = order.iter().position(|o| o.1 == tier[a]).expect("tier");
+            fit.finite[i] = tiers <= 1;
         }
-        games
+        if let Some((k, value)) = anchor
+            && members.contains(&k)
+        {
+            // Exactly the anchor, not the anchor up to rounding.
+            fit.elo[k] = value;
+        }
+        parts.push((members, sub, theta));
     }
+    fit.groups = parts.len();
+    (fit, parts)
+}
 
-    fn log_likelihood(&self, theta: &[f64], prior: bool) -> f64 {
-        let n = self.agents;
-        let mut sum = 0.0;
-        for i in 0..n {
-            for j in 0..n {
-                let points = self.points[i * n + j];
-                if points > 0.0 {
-                    sum += points * log_sigmoid(theta[i] - theta[j]);
+/// Rates the games: points, and intervals by `method` (none with `None`).
+pub(crate) fn rate_games(
+    games: &Group,
+    units: &[Unit],
+    anchor: Option<(usize, f64)>,
+    method: Option<Method>,
+) -> Rated {
+    let (fit, parts) = fit_games(games, anchor);
+    let n = games.size();
+    let mut intervals: Vec<Option<Interval>> = vec![None; n];
+    let Some(method) = method else {
+        return Rated {
+            fit,
+            intervals,
+            gaps: Vec::new(),
+        };
+    };
+    // Which ends the games leave open, per agent.
+    let mut open = vec![(false, false); n];
+    for (members, sub, _) in &parts {
+        let m = members.len();
+        let reach = sub.reach();
+        let anchor_at = anchor.and_then(|(k, _)| members.iter().position(|&i| i == k));
+        for a in 0..m {
+            open[members[a]] = match anchor_at {
+                Some(k) => (!reach[a * m + k], !reach[k * m + a]),
+                None => (
+                    (0..m).any(|j| !reach[a * m + j]),
+                    (0..m).any(|k| !reach[k * m + a]),
+                ),
+            };
+        }
+    }
+    let mut gaps = Vec::new();
+    match method.resolved() {
+        Method::Profile => unreachable!("resolved above"),
+        Method::Likelihood { jeffreys, draws } => {
+            let penalty = if jeffreys {
+                Penalty::Jeffreys
+            } else {
+                Penalty::None
+            };
+            for (members, sub, theta) in &parts {
+                let m = members.len();
+                if m < 2 {
+                    continue;
+                }
+                let supremum = sub.supremum(penalty);
+                let anchor_at = anchor.and_then(|(k, _)| members.iter().position(|&i| i == k));
+                let base = match anchor {
+                    Some((_, value)) if anchor_at.is_some() => value,
+                    _ => 0.0,
+                };
+                // Each agent's interval is a search of its own: in parallel, each the same
+                // whatever the thread count.
+                let found: Vec<(usize, Interval)> = (0..m)
+                    .into_par_iter()
+                    .filter(|&a| Some(a) != anchor_at)
+                    .map(|a| {
+                        let contrast: Vec<f64> = (0..m)
+                            .map(|j| match anchor_at {
+                                Some(k) => {
+                                    f64::from(u8::from(j == a)) - f64::from(u8::from(j == k))
+                                }
+                                None => f64::from(u8::from(j == a)) - 1.0 / m as f64,
+                            })
+                            .collect();
+                        let centre = crate::model::dot(&contrast, theta);
+                        let target = if draws {
+                            CHI2_1_95 * sub.dispersion(theta, &contrast).max(1e-6)
+                        } else {
+                            CHI2_1_95
+                        };
+                        let (open_below, open_above) = open[members[a]];
+                        let (low, high) = sub.profile_interval(
+                            &contrast, centre, supremum, target, penalty, open_below, open_above,
+                            theta,
+                        );
+                        let interval = Interval {
+                            low: low.map(|c| base + c * ELO_PER_NAT),
+                            high: high.map(|c| base + c * ELO_PER_NAT),
+                        };
+                        (members[a], interval)
+                    })
+                    .collect();
+                for (agent, interval) in found {
+                    intervals[agent] = Some(interval);
+                }
+                // The gaps between consecutive tiers, where there are several.
+                let group = fit.group[members[0]];
+                let tiers = members.iter().map(|&i| fit.tier[i]).max().unwrap_or(0) + 1;
+                if tiers < 2 {
+                    continue;
+                }
+                let reach = sub.reach();
+                for upper in 0..tiers - 1 {
+                    let lower = upper + 1;
+                    let of = |t: usize| -> Vec<usize> {
+                        (0..m).filter(|&a| fit.tier[members[a]] == t).collect()
+                    };
+                    let (top, bottom) = (of(upper), of(lower));
+                    let contrast: Vec<f64> = (0..m)
+                        .map(|a| {
+                            if top.contains(&a) {
+                                1.0 / top.len() as f64
+                            } else if bottom.contains(&a) {
+                                -1.0 / bottom.len() as f64
+                            } else {
+                                0.0
+                            }
+                        })
+                        .collect();
+                    let centre = crate::model::dot(&contrast, theta);
+                    let ordered = reach[top[0] * m + bottom[0]];
+                    let at_least = if ordered {
+                        let target = if draws {
+                            CHI2_1_95 * sub.dispersion(theta, &contrast).max(1e-6)
+                        } else {
+                            CHI2_1_95
+                        };
+                        sub.profile_interval(
+                            &contrast, centre, supremum, target, penalty, false, true, theta,
+                        )
+                        .0
+                        .map(|c| c * ELO_PER_NAT)
+                    } else {
+                        None
+                    };
+                    gaps.push(TierGap {
+                        group,
+                        upper,
+                        lower,
+                        elo: centre * ELO_PER_NAT,
+                        at_least,
+                    });
                 }
             }
-            if prior {
-                sum += 0.5 * log_sigmoid(theta[i]) + 0.5 * log_sigmoid(-theta[i]);
-            }
         }
-        sum
-    }
-
-    /// Newton's method on the log-likelihood in natural units. Without the prior the
-    /// likelihood only sees differences, so the last agent is held at 0 and the system solved
-    /// for the others.
-    fn maximise(&self, prior: bool) -> Vec<f64> {
-        let n = self.agents;
-        let mut theta = vec![0.0; n];
-        if n <= 1 {
-            return theta;
-        }
-        let free = if prior { n } else { n - 1 };
-        let mut gradient = vec![0.0; free];
-        let mut hessian = vec![0.0; free * free];
-        let mut candidate = vec![0.0; n];
-        let mut likelihood = self.log_likelihood(&theta, prior);
-        for _ in 0..200 {
-            gradient.fill(0.0);
-            hessian.fill(0.0);
-            for i in 0..free {
-                for j in 0..n {
-                    let games = self.games[i * n + j];
-                    if i == j || games == 0.0 {
+        Method::Bootstrap { replicates, seed } => {
+            if replicates > 0 {
+                let replicated: Vec<Vec<f64>> = (0..replicates)
+                    .into_par_iter()
+                    .map(|replicate| {
+                        // One stream per replicate: the draws do not depend on the threads.
+                        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                        rng.set_stream(replicate as u64);
+                        let resampled = resample(n, units, &mut rng);
+                        fit_games(&resampled, anchor).0.elo
+                    })
+                    .collect();
+                for (members, _, _) in &parts {
+                    if members.len() < 2 {
                         continue;
                     }
-                    let p = sigmoid(theta[i] - theta[j]);
-                    gradient[i] += self.points[i * n + j] - games * p;
-                    let curvature = games * p * (1.0 - p);
-                    hessian[i * free + i] += curvature;
-                    if j < free {
-                        hessian[i * free + j] -= curvature;
+                    for &i in members {
+                        if anchor.is_some_and(|(k, _)| k == i) {
+                            continue;
+                        }
+                        let mut sample: Vec<f64> = replicated.iter().map(|r| r[i]).collect();
+                        sample.sort_by(f64::total_cmp);
+                        let (open_below, open_above) = open[i];
+                        intervals[i] = Some(Interval {
+                            low: (!open_below).then(|| percentile(&sample, 0.025)),
+                            high: (!open_above).then(|| percentile(&sample, 0.975)),
+                        });
                     }
                 }
-                if prior {
-                    let p = sigmoid(theta[i]);
-                    gradient[i] += 0.5 - p;
-                    hessian[i * free + i] += p * (1.0 - p);
-                }
             }
-            let Some(step) = solve_positive_definite(&mut hessian, &gradient, free) else {
-                break;
-            };
-            // Halve until the likelihood does not drop; concavity guarantees a small enough
-            // step improves it, and rounding near the optimum must not stall the loop.
-            let mut scale = 1.0;
-            let tolerance = 1e-13 * (1.0 + likelihood.abs());
-            let mut improved = false;
-            for _ in 0..60 {
-                for i in 0..n {
-                    candidate[i] = theta[i] + if i < free { scale * step[i] } else { 0.0 };
-                }
-                let next = self.log_likelihood(&candidate, prior);
-                if next >= likelihood - tolerance {
-                    likelihood = next;
-                    improved = true;
+        }
+    }
+    Rated {
+        fit,
+        intervals,
+        gaps,
+    }
+}
+
+/// Redraws every unit's games with replacement.
+fn resample(agents: usize, units: &[Unit], rng: &mut ChaCha8Rng) -> Group {
+    let mut games = Group::new(agents);
+    for unit in units {
+        let total = unit.games();
+        if total == 0 {
+            continue;
+        }
+        let mut counts = vec![0u64; unit.outcomes.len()];
+        for _ in 0..total {
+            let mut pick = rng.random_range(0..total);
+            for (k, (_, count)) in unit.outcomes.iter().enumerate() {
+                if pick < *count {
+                    counts[k] += 1;
                     break;
                 }
-                scale *= 0.5;
-            }
-            if !improved {
-                break;
-            }
-            theta.copy_from_slice(&candidate);
-            let largest_step = step.iter().fold(0.0f64, |m, s| m.max((scale * s).abs()));
-            if largest_step < 1e-12 {
-                break;
+                pick -= count;
             }
         }
-        theta
+        for ((results, _), drawn) in unit.outcomes.iter().zip(counts) {
+            if drawn == 0 {
+                continue;
+            }
+            let weight = drawn as f64;
+            for &(i, j, w, d, l) in results {
+                games.add(i, j, weight * w, weight * d, weight * l);
+            }
+        }
     }
+    games
 }
 
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
+/// The `q`-quantile of a sorted, non-empty sample, interpolating between order statistics
+/// (Hyndman & Fan type 7, the default of R and NumPy).
+pub(crate) fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let position = q * (sorted.len() - 1) as f64;
+    let below = position.floor() as usize;
+    let above = (below + 1).min(sorted.len() - 1);
+    let fraction = position - below as f64;
+    sorted[below] + fraction * (sorted[above] - sorted[below])
 }
 
-/// `ln σ(x)` without overflow for large `|x|`.
-fn log_sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        -(-x).exp().ln_1p()
-    } else {
-        x - x.exp().ln_1p()
+/// The likelihood-ratio statistic and its degrees of freedom for "one rating per agent"
+/// against "ratings of their own" in each of `parts` (2·(Σ sup ℓ_part − sup ℓ_joint)).
+pub(crate) fn split_likelihood_ratio(joint: &Group, parts: &[Group]) -> (f64, usize) {
+    let free = |games: &Group| -> (f64, usize) {
+        let mut supremum = 0.0;
+        let mut parameters = 0;
+        for members in components(games) {
+            let sub = games.restricted_to(&members);
+            supremum += sub.supremum(Penalty::None);
+            parameters += members.len() - 1;
+        }
+        (supremum, parameters)
+    };
+    let (joint_sup, joint_free) = free(joint);
+    let (mut split_sup, mut split_free) = (0.0, 0);
+    for part in parts {
+        let (s, f) = free(part);
+        split_sup += s;
+        split_free += f;
     }
-}
-
-/// Solves `A x = b` for a symmetric positive definite `A` (row-major, `n × n`, overwritten by
-/// its Cholesky factor). `None` when `A` is not numerically positive definite.
-fn solve_positive_definite(a: &mut [f64], b: &[f64], n: usize) -> Option<Vec<f64>> {
-    for j in 0..n {
-        let mut diagonal = a[j * n + j];
-        for k in 0..j {
-            diagonal -= a[j * n + k] * a[j * n + k];
-        }
-        if diagonal.is_nan() || diagonal <= 0.0 {
-            return None;
-        }
-        let diagonal = diagonal.sqrt();
-        a[j * n + j] = diagonal;
-        for i in j + 1..n {
-            let mut value = a[i * n + j];
-            for k in 0..j {
-                value -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = value / diagonal;
-        }
-    }
-    let mut x = b.to_vec();
-    for i in 0..n {
-        for k in 0..i {
-            x[i] -= a[i * n + k] * x[k];
-        }
-        x[i] /= a[i * n + i];
-    }
-    for i in (0..n).rev() {
-        for k in i + 1..n {
-            x[i] -= a[k * n + i] * x[k];
-        }
-        x[i] /= a[i * n + i];
-    }
-    Some(x)
+    (
+        (2.0 * (split_sup - joint_sup)).max(0.0),
+        split_free.saturating_sub(joint_free),
+    )
 }
 
 /// The numbers cutechess-cli prints for a match: score, Elo difference with its 95% error
@@ -544,22 +790,17 @@ mod tests {
     }
 
     #[test]
-    fn cholesky_solves_a_small_system() {
-        let mut a = vec![4.0, 2.0, 2.0, 3.0];
-        let x = solve_positive_definite(&mut a, &[2.0, 1.0], 2).unwrap();
-        assert!((x[0] - 0.5).abs() < 1e-12 && x[1].abs() < 1e-12);
-    }
-
-    #[test]
     fn disconnected_or_one_sided_games_have_no_finite_maximum() {
-        let one_sided = GameMatrix::from_pairings(2, &[Pairing::new(0, 1, 3, 0, 0)]);
-        assert!(!one_sided.has_finite_maximum());
-        let apart = GameMatrix::from_pairings(
+        let one_sided = fit(2, &[Pairing::new(0, 1, 3, 0, 0)]);
+        assert!(one_sided.prior_used && one_sided.finite.iter().all(|f| !f));
+        let apart = fit(
             4,
             &[Pairing::new(0, 1, 1, 0, 1), Pairing::new(2, 3, 1, 1, 1)],
         );
-        assert!(!apart.has_finite_maximum());
-        let cycle = GameMatrix::from_pairings(
+        assert!(!apart.prior_used);
+        assert_eq!(apart.groups, 2);
+        assert_eq!(apart.group, vec![0, 0, 1, 1]);
+        let cycle = fit(
             3,
             &[
                 Pairing::new(0, 1, 1, 0, 0),
@@ -567,6 +808,6 @@ mod tests {
                 Pairing::new(2, 0, 1, 0, 0),
             ],
         );
-        assert!(cycle.has_finite_maximum());
+        assert!(!cycle.prior_used && cycle.finite.iter().all(|f| *f));
     }
 }

@@ -49,6 +49,25 @@ pub enum Error {
         /// What was expected instead.
         reason: String,
     },
+    /// A game was read twice: the same experiment, variant and game index.
+    #[error(
+        "{}: line {line}: game {game} of experiment `{experiment}`, variant `{variant}`, was \
+         already read: the same game twice (two runs wrote into one file, or a file was given \
+         twice). Pass --drop-duplicates to keep the first and drop the rest",
+        path.display()
+    )]
+    Duplicate {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line of the second copy.
+        line: u64,
+        /// The experiment column.
+        experiment: String,
+        /// The variant column.
+        variant: String,
+        /// The game index.
+        game: u64,
+    },
     /// The files hold no game at all, so there is nothing to rate.
     #[error("no games found in {files}")]
     NoGames {

@@ -1,9 +1,17 @@
-//! Reading the arena's CSV (schema version 1) into running totals.
+//! Reading the arena's CSV (schema versions 1 and 2) into running totals.
 //!
-//! Rows are folded into wins, draws and losses per ordered pair and into timing sums per agent
-//! as they stream past, so memory grows with the number of agents, not of games. Sums are
-//! integers (thinking time in nanoseconds), which makes the totals, and so the whole report,
-//! independent of the order of rows and files.
+//! Rows are folded into wins, draws and losses per ordered pair, into place counts per seating
+//! of N-player games, and into timing sums per agent as they stream past, so memory grows with
+//! the number of agents, not of games. Sums are integers (thinking time in nanoseconds), which
+//! makes the totals, and so the whole report, independent of the order of rows and files.
+//!
+//! Columns are found by name. Schema 1 has 20 columns; schema 2 (an experiment with a 3- or
+//! 4-player variant) appends `players,third,fourth,third_spec,fourth_spec,third_score,
+//! fourth_score,third_ms,fourth_ms,third_max_ms,fourth_max_ms,third_nodes,fourth_nodes`, and a
+//! row of an N-player game gives in `result` the places of seats 0..N-1 joined by `-`
+//! (`1-3-2`). A missing `players` column means every game has two players. The agents' spec
+//! columns and the timing columns may be missing (an older or hand-written file has the
+//! 18-column core): the report then leaves out what needs them and says so.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -11,8 +19,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
-/// The columns the report reads, in schema order. `moves` is part of the schema but not
-/// needed, so a file without it is still accepted.
+/// The columns the report reads. `moves` is part of the schema but not needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Column {
     Experiment,
@@ -34,10 +41,63 @@ enum Column {
     SecondNodes,
     FirstSpec,
     SecondSpec,
+    Players,
+    Third,
+    Fourth,
+    ThirdSpec,
+    FourthSpec,
+    ThirdScore,
+    FourthScore,
+    ThirdMs,
+    FourthMs,
+    ThirdMaxMs,
+    FourthMaxMs,
+    ThirdNodes,
+    FourthNodes,
 }
 
+/// The columns every file must have: without them no game can be rated.
+const REQUIRED: [Column; 9] = [
+    Column::Experiment,
+    Column::Variant,
+    Column::Game,
+    Column::Seed,
+    Column::First,
+    Column::Second,
+    Column::Result,
+    Column::Termination,
+    Column::Plies,
+];
+
+/// Timing columns of the first two seats: all or none.
+const TIMING: [Column; 6] = [
+    Column::FirstMs,
+    Column::SecondMs,
+    Column::FirstMaxMs,
+    Column::SecondMaxMs,
+    Column::FirstNodes,
+    Column::SecondNodes,
+];
+
+/// The columns of schema 2 beyond schema 1: all or none.
+const SCHEMA_2: [Column; 13] = [
+    Column::Players,
+    Column::Third,
+    Column::Fourth,
+    Column::ThirdSpec,
+    Column::FourthSpec,
+    Column::ThirdScore,
+    Column::FourthScore,
+    Column::ThirdMs,
+    Column::FourthMs,
+    Column::ThirdMaxMs,
+    Column::FourthMaxMs,
+    Column::ThirdNodes,
+    Column::FourthNodes,
+];
+
 impl Column {
-    const ALL: [Column; 19] = [
+    const ALL: [Column; 32] = [
         Column::Experiment,
         Column::Variant,
         Column::Game,
@@ -57,6 +117,19 @@ impl Column {
         Column::SecondNodes,
         Column::FirstSpec,
         Column::SecondSpec,
+        Column::Players,
+        Column::Third,
+        Column::Fourth,
+        Column::ThirdSpec,
+        Column::FourthSpec,
+        Column::ThirdScore,
+        Column::FourthScore,
+        Column::ThirdMs,
+        Column::FourthMs,
+        Column::ThirdMaxMs,
+        Column::FourthMaxMs,
+        Column::ThirdNodes,
+        Column::FourthNodes,
     ];
 
     fn name(self) -> &'static str {
@@ -80,9 +153,63 @@ impl Column {
             Column::SecondNodes => "second_nodes",
             Column::FirstSpec => "first_spec",
             Column::SecondSpec => "second_spec",
+            Column::Players => "players",
+            Column::Third => "third",
+            Column::Fourth => "fourth",
+            Column::ThirdSpec => "third_spec",
+            Column::FourthSpec => "fourth_spec",
+            Column::ThirdScore => "third_score",
+            Column::FourthScore => "fourth_score",
+            Column::ThirdMs => "third_ms",
+            Column::FourthMs => "fourth_ms",
+            Column::ThirdMaxMs => "third_max_ms",
+            Column::FourthMaxMs => "fourth_max_ms",
+            Column::ThirdNodes => "third_nodes",
+            Column::FourthNodes => "fourth_nodes",
+        }
+    }
+
+    /// The seat columns of seat `seat` (0-based): agent, spec, score, ms, max ms, nodes.
+    fn seat(seat: usize) -> [Column; 6] {
+        match seat {
+            0 => [
+                Column::First,
+                Column::FirstSpec,
+                Column::FirstScore,
+                Column::FirstMs,
+                Column::FirstMaxMs,
+                Column::FirstNodes,
+            ],
+            1 => [
+                Column::Second,
+                Column::SecondSpec,
+                Column::SecondScore,
+                Column::SecondMs,
+                Column::SecondMaxMs,
+                Column::SecondNodes,
+            ],
+            2 => [
+                Column::Third,
+                Column::ThirdSpec,
+                Column::ThirdScore,
+                Column::ThirdMs,
+                Column::ThirdMaxMs,
+                Column::ThirdNodes,
+            ],
+            _ => [
+                Column::Fourth,
+                Column::FourthSpec,
+                Column::FourthScore,
+                Column::FourthMs,
+                Column::FourthMaxMs,
+                Column::FourthNodes,
+            ],
         }
     }
 }
+
+/// The largest number of players in a game the report reads.
+pub const MAX_PLAYERS: usize = 4;
 
 /// The name of the pool that rates every variant together.
 pub const ALL_POOL: &str = "all";
@@ -114,6 +241,16 @@ impl Wdl {
             losses: self.wins,
         }
     }
+
+    /// The pairwise result of places `mine` and `theirs` (1 = first): the better place wins,
+    /// equal places draw.
+    pub fn of_places(mine: u8, theirs: u8) -> Wdl {
+        Wdl {
+            wins: u64::from(mine < theirs),
+            draws: u64::from(mine == theirs),
+            losses: u64::from(mine > theirs),
+        }
+    }
 }
 
 /// Faults and thinking time of one agent in one variant.
@@ -136,12 +273,108 @@ impl AgentTally {
     }
 }
 
+/// Pentanomial counts of one pair of agents: game pairs (`2m`, `2m + 1` of a pairing, the
+/// same opening with the colours swapped) by the points the first agent (alphabetically) took
+/// from the pair: `[0, 1/2, 1, 3/2, 2]` points, that is `[LL, LD, DD+WL, WD, WW]`.
+pub type Pentanomial = [u64; 5];
+
+/// Game pairs of one pairing, found whatever the order the rows come in.
+///
+/// A pairing's games have consecutive schedule indices from the pairing's first game `s`,
+/// and its pairs are (`s + 2m`, `s + 2m + 1`). Which parity `s` has is known only once every
+/// row is read (the smallest index), so both alignments are counted as rows stream by, each
+/// holding a game only until its partner arrives, and the one matching the smallest index is
+/// used at the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PairTrack {
+    /// Per alignment: games waiting for their partner, by pair number: (game, first agent
+    /// moved first, points of the first agent).
+    pending: [BTreeMap<u64, (u64, bool, u8)>; 2],
+    /// Per alignment: pairs completed.
+    counts: [Pentanomial; 2],
+    smallest: u64,
+    games: u64,
+}
+
+impl Default for PairTrack {
+    fn default() -> Self {
+        Self {
+            pending: [BTreeMap::new(), BTreeMap::new()],
+            counts: [[0; 5]; 2],
+            smallest: u64::MAX,
+            games: 0,
+        }
+    }
+}
+
+impl PairTrack {
+    /// Adds game `game`; `first_moved_first` says whether the alphabetically first agent had
+    /// the first move, `half_points` its points times two.
+    fn add(&mut self, game: u64, first_moved_first: bool, half_points: u8) {
+        self.games += 1;
+        self.smallest = self.smallest.min(game);
+        for alignment in 0..2 {
+            self.pair_up(alignment, game, first_moved_first, half_points);
+        }
+    }
+
+    /// Completes the pair of `game` in `alignment`, or holds the game until its partner comes.
+    fn pair_up(&mut self, alignment: usize, game: u64, first: bool, half_points: u8) {
+        let pair = (game + alignment as u64) / 2;
+        match self.pending[alignment].remove(&pair) {
+            Some((other, other_first, other_points)) if other != game && other_first != first => {
+                self.counts[alignment][usize::from(other_points + half_points)] += 1;
+            }
+            Some(kept) => {
+                // Not a colour-swapped pair (a hand-edited file): keep the earlier game.
+                self.pending[alignment].insert(pair, kept);
+            }
+            None => {
+                self.pending[alignment].insert(pair, (game, first, half_points));
+            }
+        }
+    }
+
+    fn merge(&mut self, other: PairTrack) {
+        self.games += other.games;
+        self.smallest = self.smallest.min(other.smallest);
+        for alignment in 0..2 {
+            for (k, count) in other.counts[alignment].iter().enumerate() {
+                self.counts[alignment][k] += count;
+            }
+        }
+        for (alignment, pending) in other.pending.into_iter().enumerate() {
+            for (game, first, points) in pending.into_values() {
+                self.pair_up(alignment, game, first, points);
+            }
+        }
+    }
+
+    /// The pentanomial counts and the number of games left without a partner.
+    pub fn pentanomial(&self) -> (Pentanomial, u64) {
+        if self.games == 0 {
+            return ([0; 5], 0);
+        }
+        let alignment = (self.smallest % 2) as usize;
+        let counts = self.counts[alignment];
+        let paired: u64 = counts.iter().sum::<u64>() * 2;
+        (counts, self.games - paired)
+    }
+}
+
 /// Everything one variant's games add up to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct VariantTally {
-    /// `results[first][second]`: the first mover's wins, draws and losses.
+    /// `results[first][second]`: the first mover's wins, draws and losses (two-player games).
     pub results: BTreeMap<String, BTreeMap<String, Wdl>>,
+    /// N-player games: the agents by seat, then how often each placing (places by seat)
+    /// occurred.
+    pub seatings: BTreeMap<Vec<String>, BTreeMap<Vec<u8>, u64>>,
     pub agents: BTreeMap<String, AgentTally>,
+    /// Game pairs per experiment and pair of agents (alphabetical order).
+    pub pairs: BTreeMap<(String, String, String), PairTrack>,
+    /// The number of players of its games (2 when every game had two).
+    pub players: BTreeSet<usize>,
 }
 
 /// The totals of every game read so far.
@@ -152,12 +385,18 @@ pub(crate) struct Tally {
     pub experiments: BTreeSet<String>,
     /// Every spec text seen for an agent name; normally exactly one.
     pub specs: BTreeMap<String, BTreeSet<String>>,
+    /// Files read without the spec columns.
+    pub without_specs: BTreeSet<String>,
+    /// Files read without the timing columns.
+    pub without_timing: BTreeSet<String>,
 }
 
 impl Tally {
     pub fn merge(&mut self, other: Tally) {
         self.games += other.games;
         self.experiments.extend(other.experiments);
+        self.without_specs.extend(other.without_specs);
+        self.without_timing.extend(other.without_timing);
         for (agent, specs) in other.specs {
             self.specs.entry(agent).or_default().extend(specs);
         }
@@ -169,14 +408,26 @@ impl Tally {
                     into_row.entry(second).or_default().add(wdl);
                 }
             }
+            for (seating, outcomes) in variant.seatings {
+                let into_seating = into.seatings.entry(seating).or_default();
+                for (placing, count) in outcomes {
+                    *into_seating.entry(placing).or_default() += count;
+                }
+            }
             for (agent, tally) in variant.agents {
                 into.agents.entry(agent).or_default().add(&tally);
             }
+            for (key, track) in variant.pairs {
+                into.pairs.entry(key).or_default().merge(track);
+            }
+            into.players.extend(variant.players);
         }
     }
 
-    /// Reads one CSV; `path` names it in error messages.
-    pub fn read_csv(path: &Path, reader: impl Read) -> Result<Tally> {
+    /// Reads one CSV; `path` names it in error messages. A game already in `seen` (the same
+    /// experiment, variant and game index) is refused, or dropped and counted when
+    /// `seen.drop` is set.
+    pub fn read_csv(path: &Path, reader: impl Read, seen: &mut Seen) -> Result<Tally> {
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
@@ -196,17 +447,54 @@ impl Tally {
             }
         };
         let header = csv.headers().map_err(malformed)?.clone();
-        let mut index = [0usize; Column::ALL.len()];
+        let mut index = [None; Column::ALL.len()];
         for (slot, column) in index.iter_mut().zip(Column::ALL) {
-            *slot = header
-                .iter()
-                .position(|name| name == column.name())
-                .ok_or_else(|| Error::MissingColumn {
-                    path: path.to_path_buf(),
-                    column: column.name(),
-                })?;
+            *slot = header.iter().position(|name| name == column.name());
         }
+        let missing = |column: Column| Error::MissingColumn {
+            path: path.to_path_buf(),
+            column: column.name(),
+        };
+        for column in REQUIRED {
+            if index[column as usize].is_none() {
+                return Err(missing(column));
+            }
+        }
+        // Groups of columns that come together: a file has all of a group or none of it.
+        let complete = |group: &[Column]| -> Result<bool> {
+            let present = group
+                .iter()
+                .filter(|c| index[**c as usize].is_some())
+                .count();
+            if present == 0 {
+                Ok(false)
+            } else if present == group.len() {
+                Ok(true)
+            } else {
+                let absent = group
+                    .iter()
+                    .find(|c| index[**c as usize].is_none())
+                    .expect("some column is absent");
+                Err(missing(*absent))
+            }
+        };
+        let timing = complete(&TIMING)?;
+        let specs = complete(&[Column::FirstSpec, Column::SecondSpec])?;
+        let multiplayer = complete(&SCHEMA_2)?;
         let mut tally = Tally::default();
+        let name = path.display().to_string();
+        if !timing {
+            tally.without_timing.insert(name.clone());
+        }
+        if !specs {
+            tally.without_specs.insert(name);
+        }
+        let layout = Layout {
+            timing,
+            specs,
+            multiplayer,
+        };
+        let mut duplicate = None;
         let mut record = csv::StringRecord::new();
         while csv.read_record(&mut record).map_err(malformed)? {
             let line = record.position().map_or(0, |p| p.line());
@@ -216,12 +504,34 @@ impl Tally {
                 record: &record,
                 index: &index,
             };
-            tally.add_row(&row)?;
+            let (experiment, variant) = (row.text(Column::Experiment)?, row.text(Column::Variant)?);
+            let game = row.integer(Column::Game)?;
+            if !seen.insert(experiment, variant, game) {
+                // A bad row is reported as such, and a malformed line further on too: the
+                // duplicate is said only once the whole file has read well.
+                Tally::default().add_row(&row, layout)?;
+                if seen.drop {
+                    seen.dropped += 1;
+                } else if duplicate.is_none() {
+                    duplicate = Some(Error::Duplicate {
+                        path: path.to_path_buf(),
+                        line,
+                        experiment: experiment.to_owned(),
+                        variant: variant.to_owned(),
+                        game,
+                    });
+                }
+                continue;
+            }
+            tally.add_row(&row, layout)?;
         }
-        Ok(tally)
+        match duplicate {
+            Some(error) => Err(error),
+            None => Ok(tally),
+        }
     }
 
-    fn add_row(&mut self, row: &Row<'_>) -> Result<()> {
+    fn add_row(&mut self, row: &Row<'_>, layout: Layout) -> Result<()> {
         let variant = row.text(Column::Variant)?;
         if variant == ALL_POOL {
             return Err(row.bad(
@@ -229,93 +539,184 @@ impl Tally {
                 "`all` is reserved for the pool over every variant",
             ));
         }
-        let first = row.text(Column::First)?;
-        let second = row.text(Column::Second)?;
-        let result = row.result()?;
+        let players = if layout.multiplayer {
+            let players = row.integer(Column::Players)?;
+            if !(2..=MAX_PLAYERS as u64).contains(&players) {
+                return Err(row.bad(Column::Players, "expected 2, 3 or 4 players"));
+            }
+            players as usize
+        } else {
+            2
+        };
         let termination = row.termination()?;
-        match (termination, result) {
-            (Termination::Draw, GameResult::Draw) | (Termination::PlyCap, _) => {}
-            (Termination::Draw, _) => {
-                return Err(row.bad(Column::Result, "a `draw` termination needs `1/2-1/2`"));
-            }
-            (_, GameResult::Draw) => {
-                return Err(row.bad(Column::Result, "a won or faulted game needs `1-0` or `0-1`"));
-            }
-            _ => {}
-        }
-        row.integer(Column::Game)?;
+        let game = row.integer(Column::Game)?;
         row.integer(Column::Seed)?;
-        row.optional_integer(Column::FirstScore)?;
-        row.optional_integer(Column::SecondScore)?;
         let plies = row.integer(Column::Plies)?;
-        let mut first_side = AgentTally {
-            moves: plies.div_ceil(2),
-            thinking_ns: row.milliseconds(Column::FirstMs)?,
-            longest_move_ns: row.milliseconds(Column::FirstMaxMs)?,
-            nodes: row.integer(Column::FirstNodes)?,
-            faults: 0,
-        };
-        let mut second_side = AgentTally {
-            moves: plies / 2,
-            thinking_ns: row.milliseconds(Column::SecondMs)?,
-            longest_move_ns: row.milliseconds(Column::SecondMaxMs)?,
-            nodes: row.integer(Column::SecondNodes)?,
-            faults: 0,
-        };
-        if termination.is_fault() {
-            // The agent that faulted is the one that lost.
-            match result {
-                GameResult::FirstWins => second_side.faults = 1,
-                GameResult::SecondWins => first_side.faults = 1,
-                GameResult::Draw => {}
+        let mut seats: Vec<&str> = Vec::with_capacity(players);
+        for seat in 0..MAX_PLAYERS {
+            let [agent, _, score, ..] = Column::seat(seat);
+            if seat < players {
+                seats.push(row.text(agent)?);
+                if seat >= 2 || row.present(score) {
+                    row.optional_integer(score)?;
+                }
+            } else if layout.multiplayer && !row.raw(agent).is_empty() {
+                return Err(row.bad(
+                    agent,
+                    &format!("must be empty in a game of {players} players"),
+                ));
             }
         }
-        let wdl = match result {
-            GameResult::FirstWins => Wdl {
-                wins: 1,
-                ..Wdl::default()
-            },
-            GameResult::Draw => Wdl {
-                draws: 1,
-                ..Wdl::default()
-            },
-            GameResult::SecondWins => Wdl {
-                losses: 1,
-                ..Wdl::default()
-            },
+        let places = if players == 2 {
+            let result = row.result()?;
+            match (termination, result) {
+                (Termination::Draw, GameResult::Draw) | (Termination::PlyCap, _) => {}
+                (Termination::Draw, _) => {
+                    return Err(row.bad(Column::Result, "a `draw` termination needs `1/2-1/2`"));
+                }
+                (_, GameResult::Draw) => {
+                    return Err(row.bad(
+                        Column::Result,
+                        "a won, faulted or resigned game needs `1-0` or `0-1`",
+                    ));
+                }
+                _ => {}
+            }
+            match result {
+                GameResult::FirstWins => vec![1, 2],
+                GameResult::SecondWins => vec![2, 1],
+                GameResult::Draw => vec![1, 1],
+            }
+        } else {
+            let places = row.places(players)?;
+            if (termination.is_fault() || termination == Termination::Resign)
+                && places.iter().filter(|&&p| p as usize == players).count() != 1
+            {
+                return Err(row.bad(
+                    Column::Result,
+                    "a faulted or resigned game has exactly one seat, the one that faulted or \
+                     resigned, in last place",
+                ));
+            }
+            places
         };
+        let mut sides: Vec<AgentTally> = Vec::with_capacity(players);
+        for (seat, &place) in places.iter().enumerate() {
+            let [_, _, _, ms, max_ms, nodes] = Column::seat(seat);
+            let timed = layout.timing && (seat < 2 || layout.multiplayer);
+            let side = AgentTally {
+                // Seats move in turn: seat k makes the plies t < plies with t ≡ k (mod N).
+                moves: (plies + (players - 1 - seat) as u64) / players as u64,
+                thinking_ns: if timed { row.milliseconds(ms)? } else { 0 },
+                longest_move_ns: if timed { row.milliseconds(max_ms)? } else { 0 },
+                nodes: if timed { row.integer(nodes)? } else { 0 },
+                // The agent that faulted is the one in last place.
+                faults: u64::from(termination.is_fault() && usize::from(place) == players),
+            };
+            sides.push(side);
+        }
 
         self.games += 1;
-        if !self.experiments.contains(row.text(Column::Experiment)?) {
-            self.experiments
-                .insert(row.text(Column::Experiment)?.to_owned());
+        let experiment = row.text(Column::Experiment)?;
+        if !self.experiments.contains(experiment) {
+            self.experiments.insert(experiment.to_owned());
         }
-        for (agent, column) in [(first, Column::FirstSpec), (second, Column::SecondSpec)] {
-            let spec = row.text(column)?;
-            let specs = self.specs.entry(agent.to_owned()).or_default();
-            if !specs.contains(spec) {
-                specs.insert(spec.to_owned());
+        if layout.specs {
+            for (seat, agent) in seats.iter().enumerate() {
+                let spec = row.text(Column::seat(seat)[1])?;
+                let specs = self.specs.entry((*agent).to_owned()).or_default();
+                if !specs.contains(spec) {
+                    specs.insert(spec.to_owned());
+                }
+            }
+        } else {
+            for agent in &seats {
+                self.specs.entry((*agent).to_owned()).or_default();
             }
         }
         let tally = self.variants.entry(variant.to_owned()).or_default();
-        tally
-            .results
-            .entry(first.to_owned())
-            .or_default()
-            .entry(second.to_owned())
-            .or_default()
-            .add(wdl);
-        tally
-            .agents
-            .entry(first.to_owned())
-            .or_default()
-            .add(&first_side);
-        tally
-            .agents
-            .entry(second.to_owned())
-            .or_default()
-            .add(&second_side);
+        tally.players.insert(players);
+        for (agent, side) in seats.iter().zip(&sides) {
+            tally
+                .agents
+                .entry((*agent).to_owned())
+                .or_default()
+                .add(side);
+        }
+        if players == 2 {
+            let wdl = Wdl::of_places(places[0], places[1]);
+            tally
+                .results
+                .entry(seats[0].to_owned())
+                .or_default()
+                .entry(seats[1].to_owned())
+                .or_default()
+                .add(wdl);
+            if seats[0] != seats[1] {
+                let first_is_a = seats[0] < seats[1];
+                let (a, b) = if first_is_a {
+                    (seats[0], seats[1])
+                } else {
+                    (seats[1], seats[0])
+                };
+                let a_wdl = if first_is_a { wdl } else { wdl.reversed() };
+                let half_points = (2 * a_wdl.wins + a_wdl.draws) as u8;
+                tally
+                    .pairs
+                    .entry((experiment.to_owned(), a.to_owned(), b.to_owned()))
+                    .or_default()
+                    .add(game, first_is_a, half_points);
+            }
+        } else {
+            *tally
+                .seatings
+                .entry(seats.iter().map(|s| (*s).to_owned()).collect())
+                .or_default()
+                .entry(places)
+                .or_default() += 1;
+        }
         Ok(())
+    }
+}
+
+/// Which optional groups of columns a file has.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    timing: bool,
+    specs: bool,
+    multiplayer: bool,
+}
+
+/// The games read so far, by experiment and variant, their indices kept as ranges: a file in
+/// schedule order costs a few bytes per variant, not a few per game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Seen {
+    games: BTreeMap<(String, String), BTreeMap<u64, u64>>,
+    /// Drop a game read again instead of refusing it.
+    pub drop: bool,
+    /// Games dropped as read before.
+    pub dropped: u64,
+}
+
+impl Seen {
+    /// Marks the game seen; false if it was already.
+    fn insert(&mut self, experiment: &str, variant: &str, game: u64) -> bool {
+        let key = (experiment.to_owned(), variant.to_owned());
+        let ranges = self.games.entry(key).or_default();
+        let before = ranges.range(..=game).next_back().map(|(&s, &e)| (s, e));
+        if before.is_some_and(|(_, end)| game < end) {
+            return false;
+        }
+        let start = match before {
+            Some((start, end)) if end == game => start,
+            _ => game,
+        };
+        let end = match game.checked_add(1).and_then(|next| ranges.remove(&next)) {
+            Some(end) => end,
+            None => game.saturating_add(1),
+        };
+        ranges.insert(start, end);
+        true
     }
 }
 
@@ -362,7 +763,7 @@ struct Row<'a> {
     path: &'a Path,
     line: u64,
     record: &'a csv::StringRecord,
-    index: &'a [usize; Column::ALL.len()],
+    index: &'a [Option<usize>; Column::ALL.len()],
 }
 
 impl Row<'_> {
@@ -376,9 +777,15 @@ impl Row<'_> {
         }
     }
 
+    fn present(&self, column: Column) -> bool {
+        self.index[column as usize].is_some()
+    }
+
     fn raw(&self, column: Column) -> &str {
         // `Column::ALL` lists the variants in declaration order, so the discriminant indexes it.
-        self.record.get(self.index[column as usize]).unwrap_or("")
+        self.index[column as usize]
+            .and_then(|at| self.record.get(at))
+            .unwrap_or("")
     }
 
     fn text(&self, column: Column) -> Result<&str> {
@@ -428,6 +835,35 @@ impl Row<'_> {
         }
     }
 
+    /// The places of an N-player game, `1-3-2`: one place per seat, each from 1 to N, equal
+    /// places sharing the better one (totals 30,30,20 give `1-1-3`).
+    fn places(&self, players: usize) -> Result<Vec<u8>> {
+        let text = self.raw(Column::Result);
+        let expected = format!(
+            "expected the places of the {players} seats joined by `-`, like `{}` (equal places \
+             share the better one: `1-1-3`)",
+            (1..=players)
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("-")
+        );
+        let places: Vec<u8> = text
+            .split('-')
+            .map(|p| p.trim().parse::<u8>())
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|_| self.bad(Column::Result, &expected))?;
+        if places.len() != players {
+            return Err(self.bad(Column::Result, &expected));
+        }
+        for &place in &places {
+            let better = places.iter().filter(|&&other| other < place).count();
+            if usize::from(place) != better + 1 {
+                return Err(self.bad(Column::Result, &expected));
+            }
+        }
+        Ok(places)
+    }
+
     fn termination(&self) -> Result<Termination> {
         match self.raw(Column::Termination) {
             "win" => Ok(Termination::Win),
@@ -445,12 +881,27 @@ impl Row<'_> {
     }
 }
 
-/// Board size in cells, from a canonical variant id: `mnk-MxNkK…` has `M·N` cells, every
-/// O An Quan variant 12 (10 squares and 2 mandarin squares). `None` for an id of another shape.
-pub fn board_cells(variant: &str) -> Option<u64> {
-    if variant == "oanquan" || variant.starts_with("oanquan-") {
-        return Some(12);
+/// The length of `file` up to and including its last newline.
+pub(crate) fn complete_length(file: &mut std::fs::File) -> std::io::Result<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut end = file.metadata()?.len();
+    let mut buffer = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
     }
+    Ok(0)
+}
+
+/// Board size in cells, from a canonical variant id: `mnk-MxNkK…` has `M·N` cells. `None` for an
+/// id of another shape (O An Quan has a ring of squares, not a board of this kind).
+pub fn board_cells(variant: &str) -> Option<u64> {
     let shape = variant.strip_prefix("mnk-")?;
     let (m, rest) = shape.split_once('x')?;
     let digits = rest.find(|c: char| !c.is_ascii_digit())?;
@@ -463,9 +914,63 @@ pub fn board_cells(variant: &str) -> Option<u64> {
     m.checked_mul(n).filter(|&cells| cells > 0)
 }
 
+/// Whether `variant` is an O An Quan variant.
+pub fn is_oanquan(variant: &str) -> bool {
+    variant == "oanquan" || variant.starts_with("oanquan-")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn games_seen_twice_are_told_apart_by_experiment_and_variant() {
+        let mut seen = Seen::default();
+        for game in [0, 1, 2, 5, 4, 3] {
+            assert!(seen.insert("e", "v", game), "{game}");
+        }
+        assert!(!seen.insert("e", "v", 4));
+        assert!(seen.insert("e", "w", 4));
+        assert!(seen.insert("f", "v", 4));
+        assert_eq!(seen.games[&("e".into(), "v".into())].len(), 1, "one range");
+    }
+
+    #[test]
+    fn a_game_read_twice_is_refused_after_the_file_reads_well_or_dropped() {
+        // The 19 columns of schema 1 the report reads (every column but `moves`).
+        let header = Column::ALL[..Column::ALL.len() - SCHEMA_2.len()]
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(",");
+        let row = |game: u32| {
+            format!("t,mnk-3x3k3,{game},1,a,b,1-0,win,5,,,3.0,2.0,1.5,1.0,30,10,random,random")
+        };
+        let text = format!("{header}\n{}\n{}\n{}\n{}\n", row(0), row(1), row(0), row(2));
+        let path = Path::new("g.csv");
+        let error = Tally::read_csv(path, text.as_bytes(), &mut Seen::default()).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                Error::Duplicate {
+                    line: 4,
+                    game: 0,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        let mut seen = Seen {
+            drop: true,
+            ..Seen::default()
+        };
+        let tally = Tally::read_csv(path, text.as_bytes(), &mut seen).unwrap();
+        assert_eq!((tally.games, seen.dropped), (3, 1));
+        // A malformed line after the duplicate is what is reported.
+        let text = format!("{text}{},extra\n", row(3));
+        let error = Tally::read_csv(path, text.as_bytes(), &mut Seen::default()).unwrap_err();
+        assert!(matches!(error, Error::Malformed { line: 6, .. }), "{error}");
+    }
 
     #[test]
     fn board_cells_from_variant_ids() {
@@ -473,12 +978,44 @@ mod tests {
             ("mnk-3x3k3", Some(9)),
             ("mnk-15x15k5-caro", Some(225)),
             ("mnk-7x6k4", Some(42)),
-            ("oanquan", Some(12)),
-            ("oanquan-borrow", Some(12)),
+            ("oanquan", None),
+            ("oanquan-3p", None),
             ("mnk-3x3", None),
             ("chess", None),
         ] {
             assert_eq!(board_cells(id), cells, "{id}");
         }
+        assert!(is_oanquan("oanquan-4p") && is_oanquan("oanquan") && !is_oanquan("mnk-3x3k3"));
+    }
+
+    #[test]
+    fn game_pairs_are_found_in_any_order_and_across_files() {
+        // A pairing starting at game 6: pairs (6, 7), (8, 9); game 10 is alone.
+        let games = [
+            (6, true, 2),
+            (7, false, 0),
+            (8, true, 1),
+            (9, false, 2),
+            (10, true, 2),
+        ];
+        let mut in_order = PairTrack::default();
+        for &(g, f, p) in &games {
+            in_order.add(g, f, p);
+        }
+        // 2 + 0 = 2 half-points: DD+WL; 1 + 2 = 3: WD.
+        assert_eq!(in_order.pentanomial(), ([0, 0, 1, 1, 0], 1));
+        let mut split = [PairTrack::default(), PairTrack::default()];
+        for &(g, f, p) in games.iter().rev() {
+            split[(g % 2) as usize].add(g, f, p);
+        }
+        let [mut a, b] = split;
+        a.merge(b);
+        assert_eq!(a.pentanomial(), ([0, 0, 1, 1, 0], 1));
+        // A pairing starting at an odd index pairs (7, 8).
+        let mut odd = PairTrack::default();
+        for &(g, f, p) in &[(7, true, 2), (8, false, 2), (9, true, 0)] {
+            odd.add(g, f, p);
+        }
+        assert_eq!(odd.pentanomial(), ([0, 0, 0, 0, 1], 1));
     }
 }

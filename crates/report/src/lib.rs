@@ -1,18 +1,21 @@
 //! Reads the arena's game CSVs and writes a report: standings, Elo ratings with 95%
-//! confidence intervals, head-to-head tables, timing, and charts (SVG and PNG).
+//! confidence intervals, head-to-head tables with game pairs, timing, and charts (SVG and
+//! PNG); and the statistics of a sequential test of one agent against another ([`sprt`]).
 //!
 //! Games are folded into totals as they are read ([`Report`]); [`Report::analyse`] rates every
-//! variant, and every variant together as the pool [`ALL_POOL`]; [`Report::write`] also writes
-//! the files:
+//! variant, and, when there are several, every variant together as the pool [`ALL_POOL`] with a
+//! test of whether one strength per agent fits them all ([`Consistency`]); [`Report::write`]
+//! also writes the files:
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `ratings.csv` | `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses` |
-//! | `standings.csv` | standings per pool: W/D/L, score %, 3/1/0 points, Elo, interval, faults |
+//! | `ratings.csv` | `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate` |
+//! | `standings.csv` | standings per pool: W/D/L, score %, 3/1/0 points, Elo, interval, faults, group, tier, N-player places |
 //! | `report.md` | every table, the charts, and the method |
 //! | `elo-POOL.svg/.png` | Elo with 95% error bars, one chart per variant (and `all` when there are several) |
 //! | `head-to-head-POOL.svg/.png` | score % heatmap, one per variant (and `all` likewise) |
-//! | `time-per-move.svg/.png` | mean ms per move against board size, log-log |
+//! | `places-VARIANT.svg/.png` | the place distribution of each agent, per variant with N-player games |
+//! | `time-per-move.svg/.png` | mean ms per move: m,n,k against board size (log-log), O An Quan per variant |
 //! | `elo-vs-budget-VARIANT.svg/.png` | Elo against search budget, where a family has several |
 //!
 //! PNGs are [`CHART_SIZE`] pixels; text is drawn with the DejaVu Sans font built into the
@@ -31,15 +34,15 @@
 //! demo,mnk-3x3k3,3,4,weak,strong,1-0,win,7,,,0.4,1.1,0.1,0.4,0,700,a1 b1 a2 b2 a3 b3 c3,random,alphabeta:depth=4
 //! ";
 //! let games = Report::from_csv_reader("demo.csv", csv.as_bytes())?;
-//! let summary = games.analyse(&Options::default().with_bootstrap(200))?;
+//! let summary = games.analyse(&Options::default())?;
 //!
 //! let pool = summary.pool("mnk-3x3k3").expect("the variant was played");
 //! let strong = pool.standing("strong").expect("strong played");
 //! // 2 wins, 1 draw, 1 loss: a 62.5% score, so strong is rated above weak.
 //! assert_eq!((strong.wins, strong.draws, strong.losses), (2, 1, 1));
-//! assert!(strong.elo > 0.0);
-//! let (low, high) = strong.interval.expect("bootstrap was on");
-//! assert!(low <= strong.elo && strong.elo <= high);
+//! assert!(strong.elo > 0.0 && strong.finite);
+//! let interval = strong.interval.expect("intervals are on by default");
+//! assert!(interval.contains(strong.elo));
 //! # Ok::<(), report::Error>(())
 //! ```
 //!
@@ -49,68 +52,87 @@
 //!
 //! Ratings are the maximum-likelihood fit of the Bradley-Terry (logistic Elo) model,
 //! `P(i beats j) = 1 / (1 + 10^((Rj - Ri) / 400))`, a draw counting as half a win, fitted
-//! jointly over all games of a pool by Newton's method ([`elo::fit`]). Ratings have mean 0
-//! unless [`Options::anchor`] fixes one agent.
+//! jointly over all games of a pool by Newton's method ([`elo::fit`]). Ratings have mean 0 in
+//! each group of agents that met, unless [`Options::anchor`] fixes one agent, which moves only
+//! its own group.
 //!
-//! The 95% interval is a percentile bootstrap: each replicate redraws, with replacement, as
-//! many games as each pairing played from that pairing's own games, and refits; the interval
-//! runs from the 2.5th to the 97.5th percentile of [`Options::bootstrap`] replicates. Replicate
-//! `b` of a pool draws from ChaCha8 seeded with [`Options::seed`] mixed with the pool's name,
-//! stream `b`, so a report reproduces exactly whatever the number of threads.
+//! Where the games of a group have no finite maximum (some agents took every point from the
+//! rest, with or without a perfect score), the group splits into tiers: each keeps the
+//! maximum-likelihood differences of its own games, and only the gaps between tiers come from
+//! a weak prior (see [`elo`]); agents of such groups are marked, the gaps get 95% lower bounds,
+//! and interval ends the games leave open stay open ([`elo::Interval`]).
 //!
-//! Agents that never met, not even through common opponents, form separate groups; each is
-//! fitted on its own with mean 0, and the report says their ratings are not comparable.
-//!
-//! **Perfect scores.** When an agent won (or lost) every game, or some agents took every point
-//! from the rest of their group, no finite maximum exists. Then, and only then, the fit adds a
-//! weak prior to that group: one virtual drawn game of every agent against a phantom opponent
-//! rated 0. A perfect score then gets a large but finite rating that grows with the number of
-//! games, and the report marks the pool and the agents concerned. The same rule applies to
-//! every bootstrap replicate. Nothing printed is ever infinite or NaN.
+//! The 95% interval is the profile-likelihood interval with the Jeffreys prior and a draw
+//! correction ([`elo::Method::Profile`]), chosen by simulated coverage ([`coverage`]); the
+//! percentile bootstrap is available ([`Intervals::Bootstrap`]) and used for pools with games
+//! of 3 or 4 players, which count as the pairwise results of their places and are resampled
+//! game by game.
 //!
 //! Head-to-head lines follow cutechess-cli ([`elo::PairElo`]): the Elo difference implied by the
 //! pair's score, its 95% error margin from the normal approximation, and the likelihood of
-//! superiority `0.5·(1 + erf((W - L) / sqrt(2(W + L))))`.
+//! superiority `0.5·(1 + erf((W - L) / sqrt(2(W + L))))`; beside them the pentanomial counts of
+//! the game pairs and their normalized Elo ([`sprt::PentanomialElo`]).
 #![deny(missing_docs)]
 
 mod budget;
 mod charts;
+pub mod coverage;
 pub mod elo;
 mod error;
 mod games;
 mod markdown;
+mod model;
 mod ratings;
+pub mod special;
+pub mod sprt;
 mod tables;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 pub use charts::CHART_SIZE;
 pub use error::{Error, Result};
 pub use games::{ALL_POOL, board_cells};
-pub use ratings::{PoolRatings, Standing};
+pub use ratings::{Multiplayer, PoolRatings, Standing};
 
-use games::{Tally, Wdl};
+use games::{Seen, Tally, Wdl, complete_length};
 use ratings::PoolGames;
 
-/// How to rate: anchor, bootstrap count and seed.
+/// How the 95% intervals are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Intervals {
+    /// Profile likelihood with the draw correction ([`elo::Method::Profile`]): the default,
+    /// chosen by simulation. Pools with N-player games are resampled game by game instead.
+    Profile,
+    /// The percentile bootstrap over [`Options::bootstrap`] replicates.
+    Bootstrap,
+    /// No intervals.
+    Off,
+}
+
+/// How to rate: anchor, interval method, bootstrap count and seed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// Fix this agent's rating in every pool it played in; other pools keep mean 0.
+    /// Fix this agent's rating in every pool it played in; the rest of its group keeps its
+    /// differences to it, other groups keep mean 0.
     pub anchor: Option<(String, f64)>,
-    /// Bootstrap replicates for the 95% intervals; 0 leaves the intervals out.
+    /// How the 95% intervals are computed.
+    pub intervals: Intervals,
+    /// Bootstrap replicates, where the bootstrap is used ([`Intervals::Bootstrap`], and pools
+    /// with N-player games).
     pub bootstrap: usize,
     /// Seed of the bootstrap's random draws.
     pub seed: u64,
 }
 
 impl Default for Options {
-    /// No anchor, 1000 bootstrap replicates, seed 1.
+    /// No anchor, profile-likelihood intervals, 1000 bootstrap replicates, seed 1.
     fn default() -> Self {
         Self {
             anchor: None,
+            intervals: Intervals::Profile,
             bootstrap: 1000,
             seed: 1,
         }
@@ -121,6 +143,12 @@ impl Options {
     /// Fixes `agent`'s rating at `elo`.
     pub fn with_anchor(mut self, agent: impl Into<String>, elo: f64) -> Self {
         self.anchor = Some((agent.into(), elo));
+        self
+    }
+
+    /// Sets how the intervals are computed.
+    pub fn with_intervals(mut self, intervals: Intervals) -> Self {
+        self.intervals = intervals;
         self
     }
 
@@ -135,6 +163,20 @@ impl Options {
         self.seed = seed;
         self
     }
+
+    /// The interval method of a pool; `multiplayer` pools resample whole games.
+    pub(crate) fn method(&self, multiplayer: bool) -> Option<elo::Method> {
+        let bootstrap = elo::Method::Bootstrap {
+            replicates: self.bootstrap,
+            seed: self.seed,
+        };
+        match self.intervals {
+            Intervals::Off => None,
+            Intervals::Bootstrap => Some(bootstrap),
+            Intervals::Profile if multiplayer => Some(bootstrap),
+            Intervals::Profile => Some(elo::Method::Profile),
+        }
+    }
 }
 
 /// The ratings of every pool, and the files written.
@@ -144,8 +186,34 @@ pub struct Summary {
     pub games: u64,
     /// One entry per variant, smaller boards first (then by name), then [`ALL_POOL`].
     pub pools: Vec<PoolRatings>,
+    /// The test of one strength per agent across variants, when there are several variants.
+    pub consistency: Option<Consistency>,
     /// The files [`Report::write`] wrote (empty after [`Report::analyse`]).
     pub files: Vec<PathBuf>,
+}
+
+/// The likelihood-ratio test of the pooled model behind [`ALL_POOL`] (one rating per agent in
+/// every variant) against ratings of their own in each variant.
+///
+/// `likelihood_ratio` is `2·(Σ_variants sup ℓ_variant − sup ℓ_all)`, with `degrees_of_freedom`
+/// the difference in free ratings. Draws make a half-point likelihood ratio smaller than
+/// chi-squared predicts, so `statistic` divides it by the games' draw dispersion (the mean
+/// variance ratio of [`elo::Method::Likelihood`]'s draw correction), and `p_value` is its
+/// chi-squared tail. A small `p_value` says an agent's strength differs between variants: the
+/// pooled ratings average over those strengths.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Consistency {
+    /// Twice the log-likelihood gained by giving every agent a rating per variant.
+    pub likelihood_ratio: f64,
+    /// The draw dispersion it is divided by (1 without draws).
+    pub dispersion: f64,
+    /// `likelihood_ratio / dispersion`.
+    pub statistic: f64,
+    /// Free ratings gained.
+    pub degrees_of_freedom: usize,
+    /// The chi-squared probability of a statistic at least this large if one rating per agent
+    /// were right.
+    pub p_value: f64,
 }
 
 impl Summary {
@@ -188,6 +256,10 @@ pub struct Report {
     tally: Tally,
     /// The inputs, for the report's header.
     sources: Vec<String>,
+    /// The games read so far, to refuse (or drop) one read twice.
+    seen: Seen,
+    /// Files whose unterminated last line was left out.
+    partial: Vec<String>,
 }
 
 impl Report {
@@ -208,22 +280,53 @@ impl Report {
     }
 
     /// Adds the games of a CSV file. On error nothing of that file is added.
+    ///
+    /// A last line without its newline is left out (and listed by
+    /// [`Report::partial_lines_left_out`]): a run appending to the file may be writing it this
+    /// very moment, and a reader takes no lock, so it never reads half a row.
     pub fn add_csv_file(&mut self, path: &Path) -> Result<()> {
-        let file = File::open(path).map_err(|error| Error::Read {
+        let read = |error| Error::Read {
             path: path.to_path_buf(),
             error,
-        })?;
-        self.add_csv_reader(path, BufReader::new(file))
+        };
+        let mut file = File::open(path).map_err(read)?;
+        let len = file.metadata().map_err(read)?.len();
+        let whole = complete_length(&mut file).map_err(read)?;
+        file.seek(SeekFrom::Start(0)).map_err(read)?;
+        self.add_csv_reader(path, BufReader::new(file.take(whole)))?;
+        if whole < len {
+            self.partial.push(path.display().to_string());
+        }
+        Ok(())
     }
 
     /// Adds the games of a CSV read from `reader`; `name` stands for it in error messages and
     /// the report. On error nothing of that CSV is added.
     pub fn add_csv_reader(&mut self, name: impl AsRef<Path>, reader: impl Read) -> Result<()> {
         let name = name.as_ref();
-        let tally = Tally::read_csv(name, reader)?;
+        let mut seen = self.seen.clone();
+        let tally = Tally::read_csv(name, reader, &mut seen)?;
+        self.seen = seen;
         self.tally.merge(tally);
         self.sources.push(name.display().to_string());
         Ok(())
+    }
+
+    /// Drops games read a second time (the same experiment, variant and game index), counting
+    /// them ([`Report::duplicates_dropped`]), instead of refusing them with
+    /// [`Error::Duplicate`]. Applies to the files added after the call.
+    pub fn drop_duplicates(&mut self, drop: bool) {
+        self.seen.drop = drop;
+    }
+
+    /// Games dropped as read before (see [`Report::drop_duplicates`]).
+    pub fn duplicates_dropped(&self) -> u64 {
+        self.seen.dropped
+    }
+
+    /// Files whose unterminated last line was left out (see [`Report::add_csv_file`]).
+    pub fn partial_lines_left_out(&self) -> &[String] {
+        &self.partial
     }
 
     /// Games read so far.
@@ -279,14 +382,21 @@ impl Report {
             .into_iter()
             .map(|(name, variant)| pool_games(name, std::iter::once(variant)))
             .collect();
-        pools.push(pool_games(ALL_POOL, self.tally.variants.values()));
+        // With one variant the pool of all variants would be that variant again.
+        let mut consistency = None;
+        if self.tally.variants.len() > 1 {
+            let all = pool_games(ALL_POOL, self.tally.variants.values());
+            consistency = Some(consistency_test(&all, &pools));
+            pools.push(all);
+        }
         let pools = pools
             .into_iter()
-            .map(|pool| pool.rate(anchor, options.bootstrap, options.seed))
+            .map(|pool| pool.rate(anchor, options))
             .collect();
         Ok(Summary {
             games: self.tally.games,
             pools,
+            consistency,
             files: Vec::new(),
         })
     }
@@ -312,6 +422,56 @@ impl Report {
         Ok(summary)
     }
 
+    /// The pentanomial counts of `agent` against `opponent` in a pool (a variant or
+    /// [`ALL_POOL`]): game pairs (`2m`, `2m + 1` of a pairing: the same opening, colours
+    /// swapped) by `agent`'s points from the pair, `[LL, LD, DD+WL, WD, WW]`, and the games left
+    /// without a partner. `None` when the two played no two-player game there.
+    pub fn pentanomial(&self, pool: &str, agent: &str, opponent: &str) -> Option<([u64; 5], u64)> {
+        let (a, b, flip) = if agent < opponent {
+            (agent, opponent, false)
+        } else {
+            (opponent, agent, true)
+        };
+        let mut counts = [0u64; 5];
+        let mut unpaired = 0;
+        let mut any = false;
+        for (name, variant) in &self.tally.variants {
+            if pool != ALL_POOL && pool != name {
+                continue;
+            }
+            for ((_, x, y), track) in &variant.pairs {
+                if x == a && y == b {
+                    let (pairs, alone) = track.pentanomial();
+                    for (total, count) in counts.iter_mut().zip(pairs) {
+                        *total += count;
+                    }
+                    unpaired += alone;
+                    any = true;
+                }
+            }
+        }
+        if flip {
+            counts.reverse();
+        }
+        any.then_some((counts, unpaired))
+    }
+
+    /// The files read without the agents' spec columns, and without the timing columns.
+    pub fn missing_columns(&self) -> (Vec<&str>, Vec<&str>) {
+        (
+            self.tally
+                .without_specs
+                .iter()
+                .map(String::as_str)
+                .collect(),
+            self.tally
+                .without_timing
+                .iter()
+                .map(String::as_str)
+                .collect(),
+        )
+    }
+
     fn sources_text(&self) -> String {
         let mut sources = self.sources.clone();
         sources.sort();
@@ -320,6 +480,58 @@ impl Report {
         } else {
             sources.join(", ")
         }
+    }
+}
+
+/// The likelihood-ratio test of one rating per agent across the variants of `parts`, whose
+/// games `all` pools.
+fn consistency_test(all: &PoolGames, parts: &[PoolGames]) -> Consistency {
+    let joint = all.model();
+    let n = all.agents.len();
+    let mut split = Vec::new();
+    let (mut weighted, mut total) = (0.0, 0.0);
+    for part in parts {
+        let games = part.model();
+        let (fit, _) = elo::fit_games(&games, None);
+        let mut mapped = model::Group::new(n);
+        let m = part.agents.len();
+        for i in 0..m {
+            for j in i + 1..m {
+                let (wins, draws, losses) = games.wdl(i, j);
+                if wins + draws + losses == 0.0 {
+                    continue;
+                }
+                let at = |k: usize| {
+                    all.agents
+                        .binary_search(&part.agents[k])
+                        .expect("every agent of a variant is in the pool of all")
+                };
+                mapped.add(at(i), at(j), wins, draws, losses);
+                let p = 1.0 / (1.0 + ((fit.elo[j] - fit.elo[i]) / elo::ELO_PER_NAT).exp());
+                let weight = (wins + draws + losses) * p * (1.0 - p);
+                weighted += weight * model::pairing_dispersion(wins, draws, losses);
+                total += weight;
+            }
+        }
+        split.push(mapped);
+    }
+    let (likelihood_ratio, degrees_of_freedom) = elo::split_likelihood_ratio(&joint, &split);
+    let dispersion = if total > 0.0 {
+        (weighted / total).clamp(1e-6, 1.0)
+    } else {
+        1.0
+    };
+    let statistic = likelihood_ratio / dispersion;
+    Consistency {
+        likelihood_ratio,
+        dispersion,
+        statistic,
+        degrees_of_freedom,
+        p_value: if degrees_of_freedom == 0 {
+            1.0
+        } else {
+            special::chi_squared_sf(statistic, degrees_of_freedom as f64)
+        },
     }
 }
 
@@ -342,14 +554,82 @@ fn pool_games<'a>(
     let n = agents.len();
     let mut results = vec![Wdl::default(); n * n];
     let mut faults = vec![0; n];
+    let mut games = vec![0; n];
+    let mut multiplayer_of: Vec<Option<ratings::Multiplayer>> = vec![None; n];
+    let mut multiplayer = false;
+    // Two-player games: one resampling unit per unordered pairing of each variant.
+    let mut pairings: BTreeMap<(usize, usize), Wdl> = BTreeMap::new();
+    let mut units = Vec::new();
     for variant in &variants {
+        pairings.clear();
         for (first, row) in &variant.results {
             let i = index[first.as_str()];
             for (second, wdl) in row {
                 let j = index[second.as_str()];
                 results[i * n + j].add(*wdl);
                 results[j * n + i].add(wdl.reversed());
+                games[i] += wdl.games();
+                games[j] += wdl.games();
+                if i < j {
+                    pairings.entry((i, j)).or_default().add(*wdl);
+                } else if j < i {
+                    pairings.entry((j, i)).or_default().add(wdl.reversed());
+                }
             }
+        }
+        for (&(i, j), wdl) in &pairings {
+            units.push(elo::Unit {
+                outcomes: [
+                    ((1.0, 0.0, 0.0), wdl.wins),
+                    ((0.0, 1.0, 0.0), wdl.draws),
+                    ((0.0, 0.0, 1.0), wdl.losses),
+                ]
+                .into_iter()
+                .filter(|(_, count)| *count > 0)
+                .map(|((w, d, l), count)| (vec![(i, j, w, d, l)], count))
+                .collect(),
+            });
+        }
+        // N-player games: one unit per seating; each game counts as the pairwise results its
+        // places imply (better place wins, equal places draw).
+        for (seating, outcomes) in &variant.seatings {
+            multiplayer = true;
+            let seats: Vec<usize> = seating.iter().map(|a| index[a.as_str()]).collect();
+            let mut unit = elo::Unit::default();
+            for (placing, &count) in outcomes {
+                let mut pairwise = Vec::new();
+                for a in 0..seats.len() {
+                    let (i, place) = (seats[a], usize::from(placing[a]));
+                    games[i] += count;
+                    let record = multiplayer_of[i].get_or_insert_with(Default::default);
+                    record.games += count;
+                    if record.places.len() < place {
+                        record.places.resize(place, 0);
+                    }
+                    record.places[place - 1] += count;
+                    for (b, &other) in placing.iter().enumerate() {
+                        if b != a {
+                            let wdl = Wdl::of_places(placing[a], other);
+                            record.beaten += wdl.wins * count;
+                            record.tied += wdl.draws * count;
+                            record.behind += wdl.losses * count;
+                        }
+                    }
+                    for b in a + 1..seats.len() {
+                        let j = seats[b];
+                        let wdl = Wdl::of_places(placing[a], placing[b]);
+                        let mut total = wdl;
+                        total.wins *= count;
+                        total.draws *= count;
+                        total.losses *= count;
+                        results[i * n + j].add(total);
+                        results[j * n + i].add(total.reversed());
+                        pairwise.push((i, j, wdl.wins as f64, wdl.draws as f64, wdl.losses as f64));
+                    }
+                }
+                unit.outcomes.push((pairwise, count));
+            }
+            units.push(unit);
         }
         for (agent, tally) in &variant.agents {
             faults[index[agent.as_str()]] += tally.faults;
@@ -360,5 +640,9 @@ fn pool_games<'a>(
         agents,
         results,
         faults,
+        units,
+        multiplayer: multiplayer_of,
+        games,
+        is_multiplayer: multiplayer,
     }
 }

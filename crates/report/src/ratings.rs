@@ -1,52 +1,100 @@
-//! Pools of agents: their standings, the joint Elo fit and its bootstrap interval.
+//! Pools of agents: their standings, the joint Elo fit and its 95% intervals.
 
-use rand::{RngExt, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
-
-use crate::elo::{GameMatrix, PairElo, Pairing};
+use crate::elo::{self, Interval, Method, PairElo, TierGap, Unit};
 use crate::games::Wdl;
+use crate::model::Group;
 
 /// One agent's line in a pool's standings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     /// The agent's display name.
     pub agent: String,
-    /// Games played in the pool.
+    /// Games played in the pool (N-player games count once each).
     pub games: u64,
-    /// Games won.
+    /// Wins: games won, plus, in N-player games, opponents placed behind (pairwise results).
     pub wins: u64,
-    /// Games drawn.
+    /// Draws: drawn games, plus, in N-player games, opponents sharing the agent's place.
     pub draws: u64,
-    /// Games lost.
+    /// Losses: games lost, plus, in N-player games, opponents placed ahead.
     pub losses: u64,
     /// Games this agent lost by an illegal move, a crash or a timeout.
     pub faults: u64,
-    /// Elo rating (mean 0 over the pool, or relative to the anchor).
+    /// Elo rating (mean 0 over its group, or relative to the anchor).
     pub elo: f64,
-    /// The 95% bootstrap interval of `elo` (2.5th and 97.5th percentiles); `None` when the
-    /// report was made without bootstrap.
-    pub interval: Option<(f64, f64)>,
+    /// The 95% interval of `elo`; `None` for the anchor (fixed by definition), for an agent
+    /// alone in its group, and when the report was made without intervals.
+    pub interval: Option<Interval>,
+    /// The group of agents that met (directly or through others), numbered from 1 in order of
+    /// the best-rated member. Ratings of different groups are not comparable.
+    pub group: usize,
+    /// The tier within the group, from 1 for the top: every game between two tiers went one
+    /// way. A group with one tier has finite maximum-likelihood ratings.
+    pub tier: usize,
+    /// Whether the agent's group has finite maximum-likelihood ratings (a single tier).
+    pub finite: bool,
+    /// Whether this agent is the anchor, fixed at its rating.
+    pub anchor: bool,
+    /// The agent's games of three or four players, if it played any here.
+    pub multiplayer: Option<Multiplayer>,
+}
+
+/// An agent's games of three or four players in a pool.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Multiplayer {
+    /// Games played.
+    pub games: u64,
+    /// `places[k]`: games finished in place `k + 1`.
+    pub places: Vec<u64>,
+    /// Opponents placed behind the agent, summed over the games.
+    pub beaten: u64,
+    /// Opponents sharing the agent's place.
+    pub tied: u64,
+    /// Opponents placed ahead of the agent.
+    pub behind: u64,
+}
+
+impl Multiplayer {
+    /// The mean place (1 = first).
+    pub fn average_place(&self) -> f64 {
+        let games: u64 = self.places.iter().sum();
+        self.places
+            .iter()
+            .enumerate()
+            .map(|(k, &count)| (k + 1) as f64 * count as f64)
+            .sum::<f64>()
+            / games.max(1) as f64
+    }
+
+    /// Points: one per opponent placed behind, half per opponent sharing the place (3
+    /// players: 2, 1, 0 for first, second, third).
+    pub fn points(&self) -> f64 {
+        self.beaten as f64 + 0.5 * self.tied as f64
+    }
 }
 
 impl Standing {
-    /// League points: 3 for a win, 1 for a draw, 0 for a loss.
+    /// League points of the two-player games: 3 for a win, 1 for a draw, 0 for a loss.
     pub fn league_points(&self) -> u64 {
-        3 * self.wins + self.draws
+        let (beaten, tied) = self
+            .multiplayer
+            .as_ref()
+            .map_or((0, 0), |m| (m.beaten, m.tied));
+        3 * (self.wins - beaten) + (self.draws - tied)
     }
 
-    /// Points per game in 0..=1, a draw counting half a win.
+    /// Points per pairwise result in 0..=1, a draw counting half a win.
     pub fn score(&self) -> f64 {
-        if self.games == 0 {
+        let results = self.wins + self.draws + self.losses;
+        if results == 0 {
             return 0.0;
         }
-        (self.wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+        (self.wins as f64 + 0.5 * self.draws as f64) / results as f64
     }
 
-    /// Whether the agent won every game or lost every game, so the games alone put no finite
-    /// bound on its rating.
+    /// Whether the agent won every game or lost every game.
     pub fn has_perfect_score(&self) -> bool {
-        self.games > 0 && (self.wins == self.games || self.losses == self.games)
+        let results = self.wins + self.draws + self.losses;
+        results > 0 && (self.wins == results || self.losses == results)
     }
 }
 
@@ -55,17 +103,26 @@ impl Standing {
 pub struct PoolRatings {
     /// The variant id, or `all`.
     pub pool: String,
-    /// One line per agent, best Elo first.
+    /// One line per agent: by group (the group of the best-rated agent first), then best Elo
+    /// first.
     pub standings: Vec<Standing>,
-    /// Whether the games of some group of agents have no finite maximum-likelihood rating, so
-    /// the weak prior was added (see [`crate::elo`]).
+    /// Whether some group has several tiers, so the offsets between tiers come from the weak
+    /// prior (see [`crate::elo`]).
     pub prior_used: bool,
     /// How many groups of agents the pool splits into when only agents that played each other
-    /// are linked; each group is fitted on its own with mean 0, so ratings from different
-    /// groups are not comparable.
+    /// are linked; each group has mean 0 (or is placed by the anchor), so ratings from
+    /// different groups are not comparable.
     pub groups: usize,
     /// The anchor agent and its rating, when the anchor played in this pool.
     pub anchor: Option<(String, f64)>,
+    /// How the intervals were computed (`None`: no intervals).
+    pub method: Option<Method>,
+    /// Where some group has several tiers: the gap between each two consecutive tiers, with
+    /// its 95% lower bound (group and tiers numbered from 1 as in the standings).
+    pub gaps: Vec<TierGap>,
+    /// Whether the pool holds games of more than two players (rated by their pairwise
+    /// results; intervals by resampling whole games).
+    pub multiplayer: bool,
     /// Agent names in alphabetical order: the index order of `results`.
     agents: Vec<String>,
     /// `results[i * n + j]`: wins, draws and losses of agent `i` against agent `j`.
@@ -78,8 +135,8 @@ impl PoolRatings {
         self.standings.iter().find(|s| s.agent == agent)
     }
 
-    /// The match between two agents of the pool, from `agent`'s side (zero games if they
-    /// never met); `None` if either did not play in this pool.
+    /// The (pairwise) results between two agents of the pool, from `agent`'s side (zero games
+    /// if they never met); `None` if either did not play in this pool.
     pub fn head_to_head(&self, agent: &str, opponent: &str) -> Option<PairElo> {
         let i = self.index(agent)?;
         let j = self.index(opponent)?;
@@ -98,79 +155,53 @@ impl PoolRatings {
 pub(crate) struct PoolGames {
     pub pool: String,
     pub agents: Vec<String>,
-    /// `results[i * n + j]`, as in [`PoolRatings`].
+    /// `results[i * n + j]`: pairwise results of `i` against `j`.
     pub results: Vec<Wdl>,
     pub faults: Vec<u64>,
+    /// Resampling units: one per pairing of two-player games, one per seating of N-player
+    /// games.
+    pub units: Vec<Unit>,
+    /// N-player games per agent.
+    pub multiplayer: Vec<Option<Multiplayer>>,
+    /// Games per agent (N-player games once each).
+    pub games: Vec<u64>,
+    pub is_multiplayer: bool,
 }
 
 impl PoolGames {
-    /// Each pair once (`i < j`), from the first agent's side, in a fixed order so the
-    /// bootstrap draws the same games for the same seed.
-    fn pairings(&self) -> Vec<Pairing> {
+    /// The pool's pairwise results as the model's games.
+    pub fn model(&self) -> Group {
         let n = self.agents.len();
-        let mut pairings = Vec::new();
+        let mut games = Group::new(n);
         for i in 0..n {
             for j in i + 1..n {
                 let wdl = self.results[i * n + j];
                 if wdl.games() > 0 {
-                    pairings.push(Pairing::new(i, j, wdl.wins, wdl.draws, wdl.losses));
+                    games.add(i, j, wdl.wins as f64, wdl.draws as f64, wdl.losses as f64);
                 }
             }
         }
-        pairings
+        games
     }
 
-    /// Fits the pool and, with `bootstrap > 0`, its 95% intervals.
-    pub fn rate(self, anchor: Option<(&str, f64)>, bootstrap: usize, seed: u64) -> PoolRatings {
+    /// Fits the pool and its 95% intervals.
+    pub fn rate(self, anchor: Option<(&str, f64)>, options: &crate::Options) -> PoolRatings {
         let n = self.agents.len();
-        let pairings = self.pairings();
         let anchor = anchor.and_then(|(name, elo)| {
             let index = self.agents.iter().position(|a| a == name)?;
             Some((index, elo))
         });
-        let normalise = |elo: &mut [f64]| {
-            if let Some((index, value)) = anchor {
-                let shift = value - elo[index];
-                elo.iter_mut().for_each(|e| *e += shift);
-                // Exactly the anchor, not the anchor up to rounding.
-                elo[index] = value;
-            }
-        };
-        let fit = fit_pairings(n, &pairings);
-        let mut elo = fit.elo.clone();
-        normalise(&mut elo);
-
-        let intervals = (bootstrap > 0).then(|| {
-            // One stream per replicate: the draws do not depend on how rayon splits the work.
-            let pool_seed = seed ^ fnv1a(self.pool.as_bytes());
-            let replicates: Vec<Vec<f64>> = (0..bootstrap)
-                .into_par_iter()
-                .map(|replicate| {
-                    let mut rng = ChaCha8Rng::seed_from_u64(pool_seed);
-                    rng.set_stream(replicate as u64);
-                    let resampled: Vec<Pairing> =
-                        pairings.iter().map(|p| resample(p, &mut rng)).collect();
-                    let mut elo = fit_pairings(n, &resampled).elo;
-                    normalise(&mut elo);
-                    elo
-                })
-                .collect();
-            (0..n)
-                .map(|agent| {
-                    let mut sample: Vec<f64> = replicates.iter().map(|r| r[agent]).collect();
-                    sample.sort_by(f64::total_cmp);
-                    let (low, high) = (percentile(&sample, 0.025), percentile(&sample, 0.975));
-                    // An agent whose games all went one way is resampled the same every
-                    // time: the bootstrap cannot see its uncertainty, the prior's curvature can.
-                    match fit.prior_errors[agent] {
-                        Some(error) if high - low < 1e-6 => {
-                            (elo[agent] - Z95 * error, elo[agent] + Z95 * error)
-                        }
-                        _ => (low, high),
-                    }
-                })
-                .collect::<Vec<_>>()
+        let games = self.model();
+        // The pairwise results of one N-player game are not independent: such pools are
+        // resampled game by game.
+        let method = options.method(self.is_multiplayer).map(|m| match m {
+            Method::Bootstrap { replicates, seed } => Method::Bootstrap {
+                replicates,
+                seed: seed ^ fnv1a(self.pool.as_bytes()),
+            },
+            other => other,
         });
+        let rated = elo::rate_games(&games, &self.units, anchor, method);
 
         let mut standings: Vec<Standing> = (0..n)
             .map(|i| {
@@ -180,19 +211,48 @@ impl PoolGames {
                 }
                 Standing {
                     agent: self.agents[i].clone(),
-                    games: total.games(),
+                    games: self.games[i],
                     wins: total.wins,
                     draws: total.draws,
                     losses: total.losses,
                     faults: self.faults[i],
-                    elo: elo[i],
-                    interval: intervals.as_ref().map(|all| all[i]),
+                    elo: rated.fit.elo[i],
+                    interval: rated.intervals[i],
+                    group: rated.fit.group[i],
+                    tier: rated.fit.tier[i] + 1,
+                    finite: rated.fit.finite[i],
+                    anchor: anchor.is_some_and(|(k, _)| k == i),
+                    multiplayer: self.multiplayer[i].clone(),
                 }
             })
             .collect();
+        // Groups numbered from 1 in order of their best-rated member.
+        let groups = rated.fit.groups;
+        let mut best = vec![f64::NEG_INFINITY; groups];
+        for s in &standings {
+            best[s.group] = best[s.group].max(s.elo);
+        }
+        let mut order: Vec<usize> = (0..groups).collect();
+        order.sort_by(|&a, &b| best[b].total_cmp(&best[a]).then(a.cmp(&b)));
+        let renumbered = |g: usize| order.iter().position(|&o| o == g).expect("group") + 1;
+        for s in &mut standings {
+            s.group = renumbered(s.group);
+        }
+        let mut gaps: Vec<TierGap> = rated
+            .gaps
+            .into_iter()
+            .map(|gap| TierGap {
+                group: renumbered(gap.group),
+                upper: gap.upper + 1,
+                lower: gap.lower + 1,
+                ..gap
+            })
+            .collect();
+        gaps.sort_by_key(|g| (g.group, g.upper));
         standings.sort_by(|a, b| {
-            b.elo
-                .total_cmp(&a.elo)
+            a.group
+                .cmp(&b.group)
+                .then(b.elo.total_cmp(&a.elo))
                 .then(b.score().total_cmp(&a.score()))
                 .then_with(|| a.agent.cmp(&b.agent))
         });
@@ -200,50 +260,15 @@ impl PoolGames {
             anchor: anchor.map(|(index, value)| (self.agents[index].clone(), value)),
             pool: self.pool,
             standings,
-            prior_used: fit.prior_used,
-            groups: fit.groups,
+            prior_used: rated.fit.prior_used,
+            groups,
+            method,
+            gaps,
+            multiplayer: self.is_multiplayer,
             agents: self.agents,
             results: self.results,
         }
     }
-}
-
-/// The two-sided 95% quantile of the normal distribution.
-const Z95: f64 = 1.959_963_984_540_054;
-
-fn fit_pairings(agents: usize, pairings: &[Pairing]) -> crate::elo::Fit {
-    let mut matrix = GameMatrix::new(agents);
-    for pairing in pairings {
-        matrix.add(pairing);
-    }
-    matrix.fit()
-}
-
-/// Draws as many games as the pairing played, with replacement, from its own games.
-fn resample(pairing: &Pairing, rng: &mut ChaCha8Rng) -> Pairing {
-    let games = pairing.games();
-    let mut drawn = Pairing::new(pairing.agent, pairing.opponent, 0, 0, 0);
-    for _ in 0..games {
-        let game = rng.random_range(0..games);
-        if game < pairing.wins {
-            drawn.wins += 1;
-        } else if game < pairing.wins + pairing.draws {
-            drawn.draws += 1;
-        } else {
-            drawn.losses += 1;
-        }
-    }
-    drawn
-}
-
-/// The `q`-quantile of a sorted, non-empty sample, interpolating between order statistics
-/// (Hyndman & Fan type 7, the default of R and NumPy).
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    let position = q * (sorted.len() - 1) as f64;
-    let below = position.floor() as usize;
-    let above = (below + 1).min(sorted.len() - 1);
-    let fraction = position - below as f64;
-    sorted[below] + fraction * (sorted[above] - sorted[below])
 }
 
 /// FNV-1a: a fixed, documented hash, so a pool's bootstrap stream depends only on its name.
@@ -251,25 +276,4 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percentile_interpolates() {
-        let sample = [1.0, 2.0, 3.0, 4.0, 5.0];
-        assert_eq!(percentile(&sample, 0.0), 1.0);
-        assert_eq!(percentile(&sample, 0.5), 3.0);
-        assert_eq!(percentile(&sample, 1.0), 5.0);
-        assert!((percentile(&sample, 0.025) - 1.1).abs() < 1e-12);
-    }
-
-    #[test]
-    fn resampling_keeps_the_number_of_games() {
-        let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let drawn = resample(&Pairing::new(0, 1, 5, 3, 2), &mut rng);
-        assert_eq!(drawn.games(), 10);
-    }
 }

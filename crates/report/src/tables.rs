@@ -2,8 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::Summary;
+use crate::elo::Interval;
 use crate::error::{Error, Result};
+use crate::{Standing, Summary};
 
 /// `x` with `decimals` digits, never `-0.0`, and empty for a non-finite value (which the fit
 /// never produces; this keeps a bug from ever printing `inf` or `NaN`).
@@ -31,6 +32,17 @@ pub(crate) fn signed(x: f64) -> String {
     }
 }
 
+/// The estimate column: what a rating rests on.
+pub(crate) fn estimate(s: &Standing) -> &'static str {
+    if s.anchor {
+        "anchor"
+    } else if s.finite {
+        "mle"
+    } else {
+        "tiers"
+    }
+}
+
 fn csv_error(path: &Path, error: csv::Error) -> Error {
     let error = match error.into_kind() {
         csv::ErrorKind::Io(error) => error,
@@ -54,21 +66,25 @@ fn write_rows(path: &Path, rows: impl Iterator<Item = Vec<String>>) -> Result<Pa
     Ok(path.to_path_buf())
 }
 
-fn interval_fields(interval: Option<(f64, f64)>) -> [String; 2] {
+fn interval_fields(interval: Option<Interval>) -> [String; 2] {
     match interval {
-        Some((low, high)) => [fixed(low, 1), fixed(high, 1)],
+        Some(i) => [
+            i.low.map_or_else(String::new, |x| fixed(x, 1)),
+            i.high.map_or_else(String::new, |x| fixed(x, 1)),
+        ],
         None => [String::new(), String::new()],
     }
 }
 
-/// `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses`, one row per agent and
-/// pool, pools in the summary's order and agents best first.
+/// `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate`, one
+/// row per agent and pool, pools in the summary's order and agents as in the standings. An
+/// interval end the games leave open is empty; so are both for the anchor.
 pub(crate) fn write_ratings(path: &Path, summary: &Summary) -> Result<PathBuf> {
     let header = [
-        "variant", "agent", "elo", "elo_low", "elo_high", "games", "score",
+        "variant", "agent", "elo", "elo_low", "elo_high", "games", "score", "wins", "draws",
+        "losses", "group", "tier", "estimate",
     ]
     .into_iter()
-    .chain(["wins", "draws", "losses"])
     .map(str::to_owned)
     .collect();
     let rows = summary.pools.iter().flat_map(|pool| {
@@ -85,13 +101,16 @@ pub(crate) fn write_ratings(path: &Path, summary: &Summary) -> Result<PathBuf> {
                 s.wins.to_string(),
                 s.draws.to_string(),
                 s.losses.to_string(),
+                s.group.to_string(),
+                s.tier.to_string(),
+                estimate(s).to_owned(),
             ]
         })
     });
     write_rows(path, std::iter::once(header).chain(rows))
 }
 
-/// The standings table of every pool, as in `report.md`.
+/// The standings table of every pool, as in `report.md`; rank counts within the group.
 pub(crate) fn write_standings(path: &Path, summary: &Summary) -> Result<PathBuf> {
     let header = [
         "variant",
@@ -107,16 +126,31 @@ pub(crate) fn write_standings(path: &Path, summary: &Summary) -> Result<PathBuf>
         "elo_low",
         "elo_high",
         "faults",
+        "group",
+        "tier",
+        "estimate",
+        "multiplayer_games",
+        "average_place",
+        "place_points",
+        "places",
     ]
     .into_iter()
     .map(str::to_owned)
     .collect();
     let rows = summary.pools.iter().flat_map(|pool| {
-        pool.standings.iter().enumerate().map(|(rank, s)| {
+        let mut rank = 0;
+        let mut group = 0;
+        pool.standings.iter().map(move |s| {
+            if s.group != group {
+                group = s.group;
+                rank = 0;
+            }
+            rank += 1;
             let [low, high] = interval_fields(s.interval);
+            let multiplayer = s.multiplayer.as_ref();
             vec![
                 pool.pool.clone(),
-                (rank + 1).to_string(),
+                rank.to_string(),
                 s.agent.clone(),
                 s.games.to_string(),
                 s.wins.to_string(),
@@ -128,6 +162,19 @@ pub(crate) fn write_standings(path: &Path, summary: &Summary) -> Result<PathBuf>
                 low,
                 high,
                 s.faults.to_string(),
+                s.group.to_string(),
+                s.tier.to_string(),
+                estimate(s).to_owned(),
+                multiplayer.map_or(0, |m| m.games).to_string(),
+                multiplayer.map_or_else(String::new, |m| fixed(m.average_place(), 3)),
+                multiplayer.map_or_else(String::new, |m| fixed(m.points(), 1)),
+                multiplayer.map_or_else(String::new, |m| {
+                    m.places
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join("/")
+                }),
             ]
         })
     });

@@ -6,7 +6,7 @@ use common::Games;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use report::elo::{ELO_PER_NAT, PairElo, Pairing, fit};
-use report::{Options, Report, Summary};
+use report::{Intervals, Options, Report, Summary};
 
 fn analyse(games: &Games, options: &Options) -> Summary {
     Report::from_csv_reader("games.csv", games.csv().as_bytes())
@@ -34,7 +34,7 @@ fn a_75_percent_score_is_400_log10_3_elo() {
     }
     let mut games = Games::new();
     games.pairing("mnk-3x3k3", "strong", "weak", 30, 0, 10);
-    let summary = analyse(&games, &Options::default().with_bootstrap(0));
+    let summary = analyse(&games, &Options::default().with_intervals(Intervals::Off));
     let difference = elo(&summary, "mnk-3x3k3", "strong") - elo(&summary, "mnk-3x3k3", "weak");
     assert!((difference - expected).abs() < 1e-6, "{difference}");
 }
@@ -44,13 +44,18 @@ fn a_pairing_of_only_draws_gives_equal_ratings() {
     let fitted = fit(2, &[Pairing::new(0, 1, 0, 12, 0)]);
     assert_eq!(fitted.elo, vec![0.0, 0.0]);
     assert!(!fitted.prior_used);
+    // Seven draws say the two are close, not that they are exactly equal: the interval has
+    // width (a resampling bootstrap would redraw seven draws every time and see none).
     let mut games = Games::new();
     games.pairing("mnk-3x3k3", "a", "b", 0, 7, 0);
-    let summary = analyse(&games, &Options::default().with_bootstrap(50));
+    let summary = analyse(&games, &Options::default());
     for agent in ["a", "b"] {
         let standing = summary.pool("mnk-3x3k3").unwrap().standing(agent).unwrap();
         assert_eq!(standing.elo, 0.0);
-        assert_eq!(standing.interval, Some((0.0, 0.0)));
+        let interval = standing.interval.unwrap();
+        let (low, high) = (interval.low.unwrap(), interval.high.unwrap());
+        assert!((low + high).abs() < 1e-6, "{interval:?} not symmetric");
+        assert!(high > 20.0 && high < 150.0, "{interval:?}");
     }
 }
 
@@ -212,41 +217,52 @@ fn a_perfect_score_gets_a_finite_rating_from_the_prior() {
 }
 
 #[test]
-fn a_perfect_score_gets_an_interval_from_the_curvature_that_narrows_with_games() {
-    // Resampling 8-0 gives 8-0 every time; the interval comes from the prior's curvature.
-    let interval = |wins: u32| {
-        let mut games = Games::new();
-        games.pairing("mnk-4x4k3", "winner", "loser", wins as usize, 0, 0);
-        let summary = analyse(&games, &Options::default().with_bootstrap(200));
-        let winner = summary
-            .pool("mnk-4x4k3")
-            .unwrap()
-            .standing("winner")
-            .unwrap()
-            .clone();
-        let (low, high) = winner.interval.unwrap();
-        assert!(low.is_finite() && high.is_finite());
-        assert!(low < winner.elo && winner.elo < high, "{winner:?}");
-        (winner.elo, high - low)
-    };
-    let (elo8, width8) = interval(8);
-    let (elo32, width32) = interval(32);
-    assert!(width8 > 50.0, "width {width8}");
-    assert!(elo32 > elo8);
-    assert!(width32 < width8, "{width32} vs {width8}");
-    // The Laplace error of the 2-agent case by hand: with R = ±x (nats), the Hessian of the
-    // log-likelihood with the prior is [[a + b, -a], [-a, a + b]] with a = 8·σ(2x)σ(-2x) and
-    // b = σ(x)σ(-x); the variance of θ_winner − mean = (θ_winner − θ_loser) / 2 is
-    // (C11 + C22 − 2·C12) / 4 = 1 / (2(2a + b)).
-    let x = elo8 / ELO_PER_NAT;
+fn a_perfect_score_gets_a_lower_bound_and_an_open_upper_end() {
+    // 8-0. The report's interval of the winner's rating relative to the mean (half the gap g,
+    // natural units) is the Jeffreys-penalised profile: ℓ*(g) = 8·ln σ(g) + ½·ln(16·σ(g)σ(−g))
+    // (the information of the gap on the mean-0 line is 2·8·σ(g)σ(−g)). ℓ* is largest where
+    // 8·σ(−g) = σ(g) − ½, i.e. σ(g) = 17/18, g* = ln 17; the lower end is where
+    // 2·(ℓ*(g*) − ℓ*(g)) = 3.8415 below g*; no draws, so no draw correction. Nothing bounds
+    // the gap from above: that end is open.
     let sigma = |t: f64| 1.0 / (1.0 + (-t).exp());
-    let a = 8.0 * sigma(2.0 * x) * sigma(-2.0 * x);
-    let b = sigma(x) * sigma(-x);
-    let error = (1.0 / (2.0 * (2.0 * a + b))).sqrt() * ELO_PER_NAT;
-    assert!(
-        (width8 - 2.0 * 1.959_963_984_540_054 * error).abs() < 1e-6,
-        "{width8} vs {error}"
-    );
+    let penalised = |g: f64| 8.0 * sigma(g).ln() + 0.5 * (16.0 * sigma(g) * sigma(-g)).ln();
+    let top = 17f64.ln();
+    let (mut low, mut high) = (-10.0, top);
+    for _ in 0..200 {
+        let middle = 0.5 * (low + high);
+        if 2.0 * (penalised(top) - penalised(middle)) > 3.841_458_820_694_124 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let expected = 0.5 * low * ELO_PER_NAT;
+
+    let mut games = Games::new();
+    games.pairing("mnk-4x4k3", "winner", "loser", 8, 0, 0);
+    let summary = analyse(&games, &Options::default());
+    let pool = summary.pool("mnk-4x4k3").unwrap();
+    let winner = pool.standing("winner").unwrap();
+    assert!(!winner.finite && winner.has_perfect_score());
+    let interval = winner.interval.unwrap();
+    assert_eq!(interval.high, None, "{interval:?}");
+    let bound = interval.low.unwrap();
+    assert!((bound - expected).abs() < 1e-3, "{bound} vs {expected}");
+    assert!(bound > 0.0 && bound < winner.elo);
+    let loser = pool.standing("loser").unwrap().interval.unwrap();
+    assert_eq!(loser.low, None);
+    assert!((loser.high.unwrap() + expected).abs() < 1e-3);
+    // More games, a higher lower bound.
+    let mut more = Games::new();
+    more.pairing("mnk-4x4k3", "winner", "loser", 32, 0, 0);
+    let summary = analyse(&more, &Options::default());
+    let more_bound = summary
+        .pool("mnk-4x4k3")
+        .unwrap()
+        .standing("winner")
+        .unwrap()
+        .interval;
+    assert!(more_bound.unwrap().low.unwrap() > bound + 50.0);
 }
 
 #[test]
@@ -279,8 +295,11 @@ fn disconnected_groups_and_perfect_scores_are_reported_not_infinite() {
     for pool in &summary.pools {
         for s in &pool.standings {
             assert!(s.elo.is_finite());
-            let (low, high) = s.interval.unwrap();
-            assert!(low.is_finite() && high.is_finite() && low <= high);
+            let interval = s.interval.unwrap();
+            for end in [interval.low, interval.high].into_iter().flatten() {
+                assert!(end.is_finite());
+            }
+            assert!(interval.contains(s.elo), "{s:?}");
         }
     }
 
@@ -295,20 +314,32 @@ fn disconnected_groups_and_perfect_scores_are_reported_not_infinite() {
     }
     for line in ratings.lines().skip(1) {
         let fields: Vec<&str> = line.split(',').collect();
-        for field in &fields[2..5] {
-            let value: f64 = field.parse().unwrap_or_else(|_| panic!("{line}"));
-            assert!(value.is_finite());
+        let value: f64 = fields[2].parse().unwrap_or_else(|_| panic!("{line}"));
+        assert!(value.is_finite());
+        // An open end is an empty field, never a number the prior made up.
+        for field in &fields[3..5] {
+            if !field.is_empty() {
+                let value: f64 = field.parse().unwrap_or_else(|_| panic!("{line}"));
+                assert!(value.is_finite());
+            }
         }
     }
-    assert!(report_md.contains("winner † |"), "perfect score not marked");
-    assert!(report_md.contains("winner won every game"));
+    assert!(
+        ratings.contains("mnk-4x4k3,winner,") && ratings.contains(",,8,1.0000,8,0,0,1,1,tiers"),
+        "{ratings}"
+    );
+    assert!(
+        report_md.contains("winner † |"),
+        "no finite maximum not marked"
+    );
+    assert!(report_md.contains("tier 1 (winner) above tier 2 (loser): at least +"));
     assert!(report_md.contains("2 groups that never played each other"));
     assert!(report_md.contains("3 groups that never played each other"));
     assert!(report_md.contains("weak prior"));
 }
 
 #[test]
-fn the_bootstrap_interval_holds_the_estimate_and_narrows_with_more_games() {
+fn the_interval_holds_the_estimate_and_narrows_with_more_games() {
     let build = |scale: usize| {
         let mut games = Games::new();
         games
@@ -319,41 +350,50 @@ fn the_bootstrap_interval_holds_the_estimate_and_narrows_with_more_games() {
             .pairing("mnk-3x3k3", "a", "d", 6 * scale, 3 * scale, 3 * scale);
         games
     };
-    let options = Options::default().with_bootstrap(400).with_seed(9);
-    let once = analyse(&build(1), &options);
-    let quadrupled = analyse(&build(4), &options);
-    for agent in ["a", "b", "c", "d"] {
-        let small = once.pool("mnk-3x3k3").unwrap().standing(agent).unwrap();
-        let large = quadrupled
-            .pool("mnk-3x3k3")
-            .unwrap()
-            .standing(agent)
-            .unwrap();
-        // Same score fractions, same maximum.
-        assert!((small.elo - large.elo).abs() < 1e-6);
-        for s in [small, large] {
-            let (low, high) = s.interval.unwrap();
+    for options in [
+        Options::default(),
+        Options::default()
+            .with_intervals(Intervals::Bootstrap)
+            .with_bootstrap(400)
+            .with_seed(9),
+    ] {
+        let once = analyse(&build(1), &options);
+        let quadrupled = analyse(&build(4), &options);
+        for agent in ["a", "b", "c", "d"] {
+            let small = once.pool("mnk-3x3k3").unwrap().standing(agent).unwrap();
+            let large = quadrupled
+                .pool("mnk-3x3k3")
+                .unwrap()
+                .standing(agent)
+                .unwrap();
+            // Same score fractions, same maximum.
+            assert!((small.elo - large.elo).abs() < 1e-6);
+            for s in [small, large] {
+                let interval = s.interval.unwrap();
+                assert!(interval.contains(s.elo), "{agent}: {interval:?} {}", s.elo);
+            }
+            let width = |s: &report::Standing| {
+                let interval = s.interval.unwrap();
+                interval.high.unwrap() - interval.low.unwrap()
+            };
+            // Four times the games: about half the width.
             assert!(
-                low <= s.elo && s.elo <= high,
-                "{agent}: {low} {} {high}",
-                s.elo
+                width(large) < 0.7 * width(small),
+                "{agent}: {} vs {}",
+                width(large),
+                width(small)
             );
         }
-        let width = |s: &report::Standing| s.interval.map(|(l, h)| h - l).unwrap();
-        // Four times the games: about half the width.
-        assert!(
-            width(large) < 0.7 * width(small),
-            "{agent}: {} vs {}",
-            width(large),
-            width(small)
-        );
     }
 }
 
 #[test]
 fn the_bootstrap_reproduces_from_its_seed_whatever_the_threads() {
     let games = common::sample_tournament(4);
-    let options = Options::default().with_bootstrap(60).with_seed(3);
+    let options = Options::default()
+        .with_intervals(Intervals::Bootstrap)
+        .with_bootstrap(60)
+        .with_seed(3);
     let on = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -365,22 +405,31 @@ fn the_bootstrap_reproduces_from_its_seed_whatever_the_threads() {
     assert_eq!(one, on(3));
     let other_seed = analyse(&games, &options.clone().with_seed(4));
     assert_ne!(one.pools, other_seed.pools);
+    // The profile intervals are searched agent by agent in parallel: the same too.
+    let profile = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| analyse(&games, &Options::default()))
+    };
+    assert_eq!(profile(1), profile(3));
 }
 
 #[test]
 fn an_anchor_fixes_one_agent_and_keeps_differences() {
     let games = common::sample_tournament(4);
-    let free = analyse(&games, &Options::default().with_bootstrap(0));
-    let anchored = analyse(
-        &games,
-        &Options::default()
-            .with_bootstrap(20)
-            .with_anchor("random", 1000.0),
-    );
+    let free = analyse(&games, &Options::default().with_intervals(Intervals::Off));
+    let anchored = analyse(&games, &Options::default().with_anchor("random", 1000.0));
     for pool in &anchored.pools {
         let random = pool.standing("random").unwrap();
         assert_eq!(random.elo, 1000.0);
-        assert_eq!(random.interval, Some((1000.0, 1000.0)));
+        // The anchor is the reference: fixed, no interval.
+        assert!(random.anchor);
+        assert_eq!(random.interval, None);
+        for s in pool.standings.iter().filter(|s| !s.anchor) {
+            assert!(s.interval.unwrap().contains(s.elo), "{s:?}");
+        }
         let free_pool = free.pool(&pool.pool).unwrap();
         let gap = |p: &report::PoolRatings| {
             p.standing("ab4").unwrap().elo - p.standing("random").unwrap().elo

@@ -4,6 +4,7 @@
 //   - a tic-tac-toe game won against `random`, and its row in the play record;
 //   - O An Quan's golden moves 3P 7P 5P, checking the position the page shows after each;
 //   - the won game opened in Replay and stepped to its end with the arrow key;
+//   - a game of three O An Quan players sown, then resigned, its row replayed by `arena verify`;
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -12,7 +13,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -182,6 +183,30 @@ test("O An Quan moves sow seed by seed to the golden positions", async () => {
     assert.equal(await page.textContent("#oq-line"), line);
   }
   await page.screenshot({ path: join(shots, "play-oanquan.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("three O An Quan players: the person sows, two agents answer, the person resigns", async () => {
+  const page = await open();
+  await setUp(page, "oanquan-3p", ["person", "easy", "random"]);
+  assert.equal(await page.locator("#game-seats .score").count(), 3, "three seats with their captures");
+  await page.locator("#board .square.mine").first().click();
+  await page.click("#board .arrow[data-dir='P']");
+  await settle(page, 3);
+  assert.equal(await moveCount(page), 3, "the person's move and both agents' replies");
+  await page.screenshot({ path: join(shots, "play-oanquan-3p.png") });
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.match(await page.textContent("#result strong"), /resigned/);
+  const record = readFileSync(join(results, "play/games.csv"), "utf8").trim().split("\n");
+  const last = record[record.length - 1].split(",");
+  assert.deepEqual([last[1], last[7], last[8]], ["oanquan-3p", "resign", "3"]);
+  assert.equal(last[6].split("-")[0], "3", "the person who resigned takes the last place alone");
+  // Every row the browser recorded replays under the rules.
+  const verify = spawnSync(bin, ["verify", join(results, "play")], { encoding: "utf8" });
+  assert.equal(verify.status, 0, verify.stderr);
+  assert.match(verify.stdout, /games of the play record: every row replays/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

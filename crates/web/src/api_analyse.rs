@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::App;
 use crate::board::WebGame;
 use crate::error::{ApiError, Body, Query};
-use crate::seats::{agent_spec, build_agent, offered};
+use crate::seats::{agent_spec, build_agent, offered_kinds};
 use crate::table::stats_json;
 
 /// The variants the Play page offers in its list; any other id can be typed.
@@ -47,9 +47,7 @@ const PRESETS: [(&str, &str, &str); 12] = [
 ];
 
 pub async fn meta(State(app): State<App>) -> Json<Value> {
-    let kinds: Vec<Value> = agents::KINDS
-        .iter()
-        .filter(|k| offered(k))
+    let kinds: Vec<Value> = offered_kinds()
         .map(|k| {
             let params: Vec<Value> = k
                 .params

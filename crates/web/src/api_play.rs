@@ -305,14 +305,17 @@ async fn record(app: &App, any: &mut AnyTable) {
     };
     let record = app.options().record.clone();
     let root = app.inner.root.clone();
-    let written = tokio::task::spawn_blocking(move || arena::played::append(&record, &game)).await;
+    let written = {
+        let record = record.clone();
+        tokio::task::spawn_blocking(move || arena::played::append(&record, &game)).await
+    };
     let state = match written {
-        Ok(Ok((path, game))) => {
-            let shown = path
+        Ok(Ok(game)) => {
+            let shown = record
                 .canonicalize()
                 .ok()
                 .and_then(|p| p.strip_prefix(&root).ok().map(|p| p.display().to_string()))
-                .unwrap_or_else(|| path.display().to_string());
+                .unwrap_or_else(|| record.display().to_string());
             Recorded::Done(shown, game)
         }
         Ok(Err(error)) => Recorded::Failed(error.to_string()),

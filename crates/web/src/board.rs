@@ -2,14 +2,14 @@
 //! and the winning line; an O An Quan ring as its cells, pieces and captures, with every
 //! sowing step by step so the page can animate it.
 
-use agents::AgentGame;
+use protocol::OutsideGame;
 use rules::oanquan::{Direction, EmptyMandarin};
 use rules::{Game, Mnk, MoveList, OanQuan, Player, Sow};
 use serde::Serialize;
 use serde_json::{Value, json};
 
 /// A game the server can show: its position as JSON for the page, and a move's details.
-pub trait WebGame: AgentGame {
+pub trait WebGame: OutsideGame {
     /// The position as the page draws it.
     fn view(&self) -> Value;
 

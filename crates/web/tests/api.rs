@@ -144,16 +144,24 @@ fn agents_of_every_game_play_to_the_end_and_every_game_is_recorded() {
             end["recorded"]
         );
     }
-    let two = std::fs::read_to_string(results.join("play/games.csv")).unwrap();
-    let more = std::fs::read_to_string(results.join("play/games-multi.csv")).unwrap();
-    assert_eq!(two.lines().count(), 4, "{two}");
-    assert_eq!(more.lines().count(), 3, "{more}");
+    // Games of 2, 3 and 4 players share the one record, in schema 2.
+    let record = std::fs::read_to_string(results.join("play/games.csv")).unwrap();
+    assert_eq!(record.lines().count(), 6, "{record}");
+    assert!(record.starts_with("experiment,variant,game,"), "{record}");
     assert!(
-        more.lines()
-            .nth(1)
+        record
+            .lines()
+            .next()
             .unwrap()
-            .starts_with("play-web,oanquan-3p,0,5,greedy,random,"),
-        "{more}"
+            .ends_with(",third_nodes,fourth_nodes")
+    );
+    assert!(
+        record
+            .lines()
+            .nth(4)
+            .unwrap()
+            .starts_with("play-web,oanquan-3p,3,5,greedy,random,"),
+        "{record}"
     );
     // The replay page reads them back, move by move.
     let files = client.get("/api/records").json();
@@ -163,16 +171,14 @@ fn agents_of_every_game_play_to_the_end_and_every_game_is_recorded() {
         .iter()
         .map(|f| f["file"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["play/games-multi.csv", "play/games.csv"]);
+    assert_eq!(names, ["play/games.csv"]);
     let list = client
-        .get("/api/records/games?file=play/games-multi.csv&variant=oanquan-4p-stop")
+        .get("/api/records/games?file=play/games.csv&variant=oanquan-4p-stop")
         .json();
     assert_eq!(list["total"], 1);
     let row = list["games"][0]["row"].as_u64().unwrap();
     let game = client
-        .get(&format!(
-            "/api/records/game?file=play/games-multi.csv&row={row}"
-        ))
+        .get(&format!("/api/records/game?file=play/games.csv&row={row}"))
         .json();
     let moves = game["moves"].as_array().unwrap().len();
     assert_eq!(game["positions"].as_array().unwrap().len(), moves + 1);
@@ -316,7 +322,7 @@ fn bad_requests_get_a_4xx_that_says_why() {
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human"]}).to_string()), 400, "seats 2 players"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "wizard"]}).to_string()), 400, "unknown agent kind `wizard`"),
         ("POST", "/api/games", Some(json!({"variant": "oanquan-3p", "seats": ["human", "minimax", "random"]}).to_string()), 400, "minimax"),
-        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "engine:cmd=/bin/sh"]}).to_string()), 400, "does not seat `engine`"),
+        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "engine:cmd=/bin/sh"]}).to_string()), 400, "does not seat `engine` agents"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "fault"]}).to_string()), 400, "fault"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "human"], "names": ["a\nb", null]}).to_string()), 400, "control characters"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "move_time": -1}).to_string()), 400, "move_time"),
@@ -453,4 +459,61 @@ fn a_slow_agent_blocks_no_other_request() {
     let answer = thinker.join().unwrap();
     assert_eq!(answer.status, 200, "{}", answer.body);
     assert_eq!(answer.json()["played"]["seat"], 0);
+}
+
+#[test]
+fn no_request_makes_the_server_start_a_program() {
+    let results = results_folder("outside");
+    let server = serve(&results, |_| {});
+    let mut client = Client::new(server.address);
+    let marker = results.join("started");
+    let script = format!("-c 'touch {}'", marker.display());
+    let outside = [
+        format!("proc:cmd=/bin/sh,args={script}"),
+        "proc:cmd=python3".to_string(),
+        format!("engine:cmd=/bin/sh,args={script}"),
+    ];
+    for spec in &outside {
+        let kind = spec.split(':').next().unwrap();
+        let refusal = format!("does not seat `{kind}` agents");
+        // In any seat, of a two-player or a larger table.
+        for (variant, seats) in [
+            ("tictactoe", json!(["human", spec])),
+            ("tictactoe", json!([spec, "random"])),
+            ("oanquan-3p", json!(["random", "human", spec])),
+        ] {
+            let answer = client.post("/api/games", &json!({ "variant": variant, "seats": seats }));
+            assert_eq!(answer.status, 400, "{spec} in {seats}: {}", answer.body);
+            assert!(answer.body.contains(&refusal), "{}", answer.body);
+            assert!(
+                answer.body.contains("never makes the server start"),
+                "{}",
+                answer.body
+            );
+        }
+        // Nor among the agents an analysis asks.
+        let answer = client.post(
+            "/api/analyse",
+            &json!({ "variant": "tictactoe", "moves": "b2", "agents": ["random", spec] }),
+        );
+        assert_eq!(answer.status, 400, "{spec}: {}", answer.body);
+        assert!(answer.body.contains(&refusal), "{}", answer.body);
+    }
+    // The pages are offered every kind of the registry but the outside ones.
+    let meta = client.get("/api/meta").json();
+    let kinds: Vec<&str> = meta["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"alphabeta") && kinds.contains(&"greedy"),
+        "{kinds:?}"
+    );
+    assert!(
+        !kinds.contains(&"proc") && !kinds.contains(&"engine"),
+        "{kinds:?}"
+    );
+    assert!(!marker.exists(), "a program was started");
 }

@@ -592,7 +592,6 @@ impl AgentGame for Mnk {
             "easy" => Ok(Box::new(Easy::from_params(params)?)),
             "neighbor" => Ok(Box::new(Neighbor::from_params(params)?)),
             "mc-near" | "mc-par" => Ok(Box::new(FlatMc::from_params(kind, params)?)),
-            "engine" => Ok(Box::new(crate::gomocup::Engine::from_params(params)?)),
             other => Err(SpecError::Unsupported {
                 kind: other.to_string(),
                 variant: Family::Mnk.name().to_string(),

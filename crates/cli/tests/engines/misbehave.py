@@ -10,6 +10,8 @@ first move request (BEGIN, TURN or BOARD ... DONE):
   occupied answers the cell the opponent just took (or 0,0 twice)
   slow     sleeps 2 s, then answers a legal-looking move
   error    answers ERROR
+  badutf8  answers a line with a byte that is not UTF-8
+  longline answers a line of 2 MiB
   fine     answers the first empty cell, scanning row by row (a legal, dull engine)
 MARKER is ignored; tests use it to find leftover processes.
 """
@@ -54,6 +56,11 @@ def move(last):
         say(f"{x},{y}")
     elif mode == "error":
         say("ERROR something went wrong inside")
+    elif mode == "badutf8":
+        sys.stdout.buffer.write(b"1,\xff\n")
+        sys.stdout.flush()
+    elif mode == "longline":
+        say("7" * (2 << 20))
     else:
         x, y = first_empty()
         taken.add((x, y))

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Short fuzz runs of every cargo-fuzz target (fuzz/fuzz_targets): move notation and variant ids,
+# experiment files, CSV rows (arena and report readers, each row checked and replayed), and
+# `arena merge` input. Each target starts from its seeds in fuzz/seeds/ and runs for
+# FUZZ_SECONDS (default 10) in a fresh temporary corpus; any panic, abort, leak or out-of-memory
+# fails the script. Longer runs: see fuzz/README.md.
+#
+# cargo fuzz needs nightly-only compiler flags (sanitizers); RUSTC_BOOTSTRAP=1 lets the
+# machine's stable toolchain accept them. Installs cargo-fuzz from crates.io when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${FUZZ_SECONDS:-10}
+export RUSTC_BOOTSTRAP=1
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "fuzz: installing cargo-fuzz"
+  cargo install cargo-fuzz --locked --quiet
+fi
+cargo fuzz build
+work=$(mktemp -d /tmp/arena-fuzz.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+for target in $(cargo fuzz list); do
+  mkdir -p "$work/$target" "$work/artifacts-$target"
+  if ! cargo fuzz run "$target" "$work/$target" "fuzz/seeds/$target" -- \
+      -max_total_time="$seconds" -print_final_stats=1 \
+      -artifact_prefix="$work/artifacts-$target/" >"$work/$target.log" 2>&1; then
+    echo "fuzz: $target FAILED"
+    tail -n 40 "$work/$target.log"
+    exit 1
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$target.log")
+  echo "fuzz: $target: $runs inputs in ${seconds} s, no crash"
+done

@@ -1,0 +1,204 @@
+//! The memory agents take, and the machine's, so that a large table is a clear error instead of
+//! an abort.
+//!
+//! Two kinds hold memory that grows with their settings: `alphabeta` (its transposition table,
+//! `tt_mb`) and `mcts` (its tree, at most `tree_mb`). A setting larger than the machine's memory
+//! is refused when the spec is read ([`check_fits`]), naming the key and the memory there is;
+//! the memory itself is then taken fallibly when the first search needs it, and a refusal by the
+//! allocator is an agent error with the same facts ([`OutOfMemory`]), never an abort.
+//! [`note`] states what each kind takes per unit of its settings (`arena list` prints it).
+
+use crate::SpecError;
+use crate::spec::bad_value;
+
+/// The machine's memory, from `/proc/meminfo` (Linux).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MachineMemory {
+    /// `MemTotal`, bytes.
+    pub total: u64,
+    /// `MemAvailable`, bytes: what can be taken now without swapping.
+    pub available: u64,
+}
+
+/// The machine's memory, or `None` where `/proc/meminfo` cannot be read.
+pub fn machine() -> Option<MachineMemory> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_meminfo(&text)
+}
+
+fn parse_meminfo(text: &str) -> Option<MachineMemory> {
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(':'))
+            .and_then(|rest| rest.trim().strip_suffix("kB"))
+            .and_then(|kb| kb.trim().parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    };
+    let total = field("MemTotal")?;
+    Some(MachineMemory {
+        total,
+        available: field("MemAvailable").unwrap_or(total),
+    })
+}
+
+/// `23.4 GiB`, `512 MiB`.
+pub fn bytes_text(bytes: u64) -> String {
+    let mib = bytes as f64 / f64::from(1u32 << 20);
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else {
+        format!("{mib:.0} MiB")
+    }
+}
+
+/// What the machine has, for messages: `23.4 GiB in all, 20.1 GiB available now`.
+pub fn machine_text() -> String {
+    match machine() {
+        Some(m) => format!(
+            "{} in all, {} available now, per /proc/meminfo",
+            bytes_text(m.total),
+            bytes_text(m.available)
+        ),
+        None => "unknown: /proc/meminfo cannot be read".into(),
+    }
+}
+
+/// Refuses `key={mib}` of agent `kind` when `mib` MiB is more than the machine's memory: such a
+/// table could never be held. Where the machine's memory is unknown, everything passes here and
+/// the allocation itself decides.
+pub fn check_fits(kind: &str, key: &str, mib: u64) -> Result<(), SpecError> {
+    check_fits_in(kind, key, mib, machine())
+}
+
+fn check_fits_in(
+    kind: &str,
+    key: &str,
+    mib: u64,
+    machine: Option<MachineMemory>,
+) -> Result<(), SpecError> {
+    let Some(machine) = machine else {
+        return Ok(());
+    };
+    let bytes = mib.saturating_mul(1 << 20);
+    if bytes > machine.total {
+        return Err(bad_value(
+            kind,
+            key,
+            mib,
+            &format!(
+                "{} MiB is more than this machine's memory ({} in all, {} available now); \
+                 give at most {}",
+                mib,
+                bytes_text(machine.total),
+                bytes_text(machine.available),
+                machine.available >> 20
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A table the allocator refused: which agent, which key, how much, and what the machine has.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{kind}: cannot allocate {} for `{key}={mib}` (the machine's memory: {machine}; a process \
+     limit such as `ulimit -v` also counts); give a smaller `{key}`",
+    bytes_text(*bytes)
+)]
+pub struct OutOfMemory {
+    /// The agent kind.
+    pub kind: &'static str,
+    /// The setting that sized the table.
+    pub key: &'static str,
+    /// Its value, MiB.
+    pub mib: usize,
+    /// The bytes asked for.
+    pub bytes: u64,
+    /// [`machine_text`] when it happened.
+    pub machine: String,
+}
+
+impl OutOfMemory {
+    pub(crate) fn new(kind: &'static str, key: &'static str, mib: usize, bytes: u64) -> Self {
+        OutOfMemory {
+            kind,
+            key,
+            mib,
+            bytes,
+            machine: machine_text(),
+        }
+    }
+}
+
+/// What an agent of `kind` takes in memory, per unit of its settings; `None` for an unknown
+/// kind. `arena list` prints it under each kind.
+pub fn note(kind: &str) -> Option<String> {
+    Some(match kind {
+        "random" | "easy" | "neighbor" | "greedy" | "greedy2" | "fault" => {
+            "a few positions and move lists, whatever its settings (under 64 KiB)".to_string()
+        }
+        "mc-flat" | "mc-near" => {
+            "one position per playout, reused: under 64 KiB whatever the rollouts".to_string()
+        }
+        "mc-par" => "one position per worker thread: under 64 KiB a thread".to_string(),
+        "minimax" => "a move list per ply of depth, on the stack: under 2 KiB a ply".to_string(),
+        "alphabeta" => "its transposition table, tt_mb MiB rounded down to a power of two \
+             (65,536 entries of 16 bytes per MiB), taken on the first search and touched as the \
+             search fills it, plus \
+             under 64 KiB of move-ordering tables; the arena keeps up to two tables of at most \
+             256 MiB per worker thread for the next game"
+            .to_string(),
+        "mcts" => format!(
+            "its tree, {} bytes a node on m,n,k boards and {} on O An Quan: a simulation adds \
+             one node per legal move of the leaf it expands, so at most iterations x legal moves \
+             nodes, and never more than tree_mb MiB (then leaves are played out without being \
+             expanded); up to 64 MiB of it is reserved, not touched, when a search starts",
+            crate::mcts::node_bytes::<rules::Mnk>(),
+            crate::mcts::node_bytes::<rules::OanQuan>()
+        ),
+        "engine" => {
+            "an outside process: its own memory (told by INFO max_memory), not ours".to_string()
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MEMINFO: &str = "MemTotal:       24000000 kB\nMemFree:  100 kB\n\
+                           MemAvailable:   20000000 kB\nBuffers: 1 kB\n";
+
+    #[test]
+    fn meminfo_reads_total_and_available() {
+        let m = parse_meminfo(MEMINFO).unwrap();
+        assert_eq!(m.total, 24_000_000 * 1024);
+        assert_eq!(m.available, 20_000_000 * 1024);
+        assert_eq!(parse_meminfo("nothing here"), None);
+    }
+
+    #[test]
+    fn a_table_larger_than_the_machine_is_refused_naming_the_key_and_the_memory() {
+        let machine = parse_meminfo(MEMINFO);
+        assert!(check_fits_in("alphabeta", "tt_mb", 1024, machine).is_ok());
+        let error = check_fits_in("alphabeta", "tt_mb", 65536, machine)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("`tt_mb=65536` is invalid"), "{error}");
+        assert!(
+            error.contains(
+                "more than this machine's memory (22.9 GiB in all, 19.1 GiB available now)"
+            ),
+            "{error}"
+        );
+        assert!(check_fits_in("mcts", "tree_mb", 1 << 40, None).is_ok());
+    }
+
+    #[test]
+    fn every_listed_kind_states_its_memory() {
+        for kind in crate::KINDS {
+            assert!(note(kind.name).is_some(), "{}", kind.name);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! One writer per results file: an exclusive operating-system lock held while a file is written.
+//!
+//! `arena run`, `arena merge` (and any other command that appends to or replaces a games file)
+//! take [`lock_writer`] on the file they write before touching anything in the folder. The lock
+//! lives on a small file next to it, `<file>.lock`, which holds the writer's PID and command so
+//! a second writer can say who is in the way. The lock itself is the kernel's (`flock` on
+//! Unix, `LockFileEx` on Windows, through [`std::fs::File::try_lock`]): it goes when the
+//! process goes, however it ends, so a `kill -9` never leaves a stale lock behind. The lock
+//! file is never deleted: deleting it would let a newcomer lock a fresh file while an older
+//! writer still holds the unlinked one.
+//!
+//! Readers (`arena report`, `arena verify`) take no lock: rows are appended whole and readers
+//! ignore an unterminated last line, so they never see half a row.
+//!
+//! Shards of one run write different files (`games.shard-I-of-N.csv`) and so run side by side
+//! in one folder, as a Slurm array does; two runs of the same shard, or two whole runs, into
+//! one folder do not.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::ArenaError;
+
+/// An exclusive lock on writing one results file, held until dropped.
+#[derive(Debug)]
+pub struct WriterLock {
+    file: File,
+    path: PathBuf,
+}
+
+impl WriterLock {
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The lock file of `target`: `<target>.lock`.
+pub fn lock_path(target: &Path) -> PathBuf {
+    let mut name = target.as_os_str().to_os_string();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Takes the exclusive writer lock on `target` (the file about to be written), or fails at once
+/// with [`ArenaError::Locked`] naming the PID and command of the process that holds it.
+/// `command` (like `arena run`) is recorded for that message. The folder must exist.
+pub fn lock_writer(target: &Path, command: &str) -> Result<WriterLock, ArenaError> {
+    let path = lock_path(target);
+    let io = |action: &'static str, error: std::io::Error| ArenaError::Io {
+        path: path.clone(),
+        action,
+        error: error.to_string(),
+    };
+    // Not truncated on open: the holder's PID must survive until the lock is ours.
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| io("open the lock file", e))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => {
+            let mut text = String::new();
+            let _ = file.read_to_string(&mut text);
+            return Err(ArenaError::Locked {
+                target: target.to_path_buf(),
+                holder: Holder::parse(&text),
+            });
+        }
+        Err(TryLockError::Error(error)) => return Err(io("lock the lock file", error)),
+    }
+    let holder = Holder {
+        pid: Some(std::process::id()),
+        command: command.to_string(),
+    };
+    file.set_len(0)
+        .and_then(|()| file.seek(SeekFrom::Start(0)))
+        .and_then(|_| file.write_all(holder.text().as_bytes()))
+        .and_then(|()| file.flush())
+        .map_err(|e| io("write the lock file", e))?;
+    Ok(WriterLock { file, path })
+}
+
+/// Like [`lock_writer`], for a writer that holds the lock only for a moment (the play record's
+/// appenders: two terminals and a server, a row each now and then): waits up to `patience`
+/// for the holder to let go, then fails as [`lock_writer`] does, naming the holder.
+pub fn lock_writer_waiting(
+    target: &Path,
+    command: &str,
+    patience: Duration,
+) -> Result<WriterLock, ArenaError> {
+    let start = Instant::now();
+    loop {
+        match lock_writer(target, command) {
+            Err(ArenaError::Locked { .. }) if start.elapsed() < patience => {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Who holds a writer lock, as its lock file says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Holder {
+    /// The process id, if the holder has written it yet.
+    pub pid: Option<u32>,
+    /// The command, like `arena run`.
+    pub command: String,
+}
+
+impl Holder {
+    fn text(&self) -> String {
+        format!(
+            "# The process writing the file next to this one; the lock goes when it ends.\n\
+             pid = {}\ncommand = {}\n",
+            self.pid.map_or(String::new(), |p| p.to_string()),
+            self.command
+        )
+    }
+
+    fn parse(text: &str) -> Holder {
+        let mut holder = Holder::default();
+        for line in text.lines() {
+            if let Some((key, value)) = line.split_once('=') {
+                match key.trim() {
+                    "pid" => holder.pid = value.trim().parse().ok(),
+                    "command" => holder.command = value.trim().to_string(),
+                    _ => {}
+                }
+            }
+        }
+        holder
+    }
+}
+
+impl std::fmt::Display for Holder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let command = if self.command.is_empty() {
+            "arena"
+        } else {
+            &self.command
+        };
+        match self.pid {
+            Some(pid) => write!(f, "PID {pid}, `{command}`"),
+            // Locked but not yet written: the holder is starting this very moment.
+            None => write!(f, "`{command}`, PID not written yet"),
+        }
+    }
+}
+
+impl Drop for WriterLock {
+    fn drop(&mut self) {
+        // Closing the file releases the lock; unlocking first says so explicitly.
+        let _ = self.file.unlock();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_writer_is_refused_with_the_holder_named_and_admitted_after() {
+        let dir = std::env::temp_dir().join(format!("arena-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("games.csv");
+        let first = lock_writer(&target, "arena run").unwrap();
+        assert!(first.path().ends_with("games.csv.lock"));
+        let error = lock_writer(&target, "arena merge").unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.contains(&format!("PID {}, `arena run`", std::process::id())),
+            "{text}"
+        );
+        // Another file in the same folder (another shard) is free.
+        drop(lock_writer(&dir.join("games.shard-1-of-2.csv"), "arena run").unwrap());
+        drop(first);
+        let again = lock_writer(&target, "arena merge").unwrap();
+        let text = std::fs::read_to_string(again.path()).unwrap();
+        assert!(text.contains("command = arena merge"), "{text}");
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_holder_text_reads_back() {
+        let holder = Holder {
+            pid: Some(42),
+            command: "arena run".into(),
+        };
+        assert_eq!(Holder::parse(&holder.text()), holder);
+        assert_eq!(Holder::parse("garbage\n"), Holder::default());
+    }
+}

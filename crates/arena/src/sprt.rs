@@ -1,0 +1,421 @@
+//! A sequential match: a candidate against a baseline on one variant, played in game pairs
+//! until a caller's test decides.
+//!
+//! The match is an ordinary experiment of two agents (`candidate` first in the file, then
+//! `baseline`) and one variant, so its schedule is the arena's: game `2m` has the candidate
+//! moving first, game `2m + 1` the baseline, both with the same random opening, and every game
+//! has the seed `arena run` would give it. Its games are played in schedule order (in parallel,
+//! written in order) and after each complete pair the caller sees the pair counts so far and
+//! says whether to stop; games in flight when it stops are dropped, so the CSV ends at the
+//! deciding pair whatever the thread count. The CSV, its meta file and the copy of the
+//! experiment are exactly those of `arena run`, so `arena report` reads them, and a killed
+//! match resumes from the rows already written.
+//!
+//! The statistics (the sequential probability ratio test on the pairs) live in the report
+//! crate; this module only plays and records.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use agents::AgentSpec;
+use rules::Variant;
+
+use crate::record::{self, Row, RowWriter};
+use crate::run::{Meta, meta_path, play_scheduled, thread_count};
+use crate::schedule::{Schedule, Shard};
+use crate::{ArenaError, Experiment};
+
+/// The display name of the agent under test.
+pub const CANDIDATE: &str = "candidate";
+/// The display name of the agent it is measured against.
+pub const BASELINE: &str = "baseline";
+
+/// What a sequential match plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSettings {
+    /// The experiment name (names the results folder by default).
+    pub name: String,
+    /// The variant.
+    pub variant: Variant,
+    /// The agent under test.
+    pub candidate: AgentSpec,
+    /// The agent it is measured against.
+    pub baseline: AgentSpec,
+    /// The experiment seed every game's seed derives from.
+    pub seed: u64,
+    /// Random plies before the agents play, the same for both games of a pair.
+    pub opening_plies: u32,
+    /// The most game pairs to play if the test never decides.
+    pub max_pairs: u32,
+}
+
+impl MatchSettings {
+    /// The match as an experiment file: what `arena run` would play with the same seeds.
+    pub fn experiment_text(&self) -> String {
+        format!(
+            "# A sequential match (arena sprt): the candidate against the baseline in game pairs,\n\
+             # played in schedule order until the test decides. `arena run` on this file plays\n\
+             # the same games with the same seeds.\n\
+             name = \"{}\"\n\
+             seed = {}\n\
+             games_per_pair = {}\n\
+             opening_plies = {}\n\
+             variants = [\"{}\"]\n\n\
+             [[agents]]\n\
+             name = \"{CANDIDATE}\"\n\
+             spec = \"{}\"\n\n\
+             [[agents]]\n\
+             name = \"{BASELINE}\"\n\
+             spec = \"{}\"\n",
+            self.name,
+            self.seed,
+            2 * u64::from(self.max_pairs),
+            self.opening_plies,
+            self.variant,
+            self.candidate,
+            self.baseline,
+        )
+    }
+
+    /// The checked experiment.
+    pub fn experiment(&self) -> Result<Experiment, ArenaError> {
+        Experiment::from_toml(&self.experiment_text(), "arena sprt")
+    }
+}
+
+/// The state of the match after a complete game pair, as the caller's test sees it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairCount {
+    /// Complete pairs.
+    pub pairs: u64,
+    /// Pairs by the candidate's points from them: `[0, ½, 1, 1½, 2]`, that is
+    /// `[LL, LD, DD+WL, WD, WW]`.
+    pub pentanomial: [u64; 5],
+    /// The candidate's wins, draws and losses over the games counted.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// Whether these pairs were all read back from the CSV (the first call after a resume).
+    pub resumed: bool,
+}
+
+/// How to run a match besides what it plays.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// Worker threads; `None`: as `arena run` chooses.
+    pub threads: Option<usize>,
+    /// Start over: move the old CSV aside (never deleting it).
+    pub fresh: bool,
+}
+
+/// What a match did.
+#[derive(Clone, Debug)]
+pub struct MatchSummary {
+    /// The CSV.
+    pub csv: PathBuf,
+    /// Games read back from the CSV.
+    pub resumed: u64,
+    /// Games played by this run.
+    pub played: u64,
+    /// The last count the caller saw.
+    pub count: PairCount,
+    /// Whether the caller stopped the match (false: the schedule ran out first).
+    pub decided: bool,
+    /// Where the old CSV went with `fresh`.
+    pub moved_aside: Option<PathBuf>,
+    /// Whether a half-written last line was cut.
+    pub cut_partial_line: bool,
+    /// Wall time of this run.
+    pub wall: Duration,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+/// Counts games into pairs: game `2m` has the candidate first, `2m + 1` the baseline.
+#[derive(Clone, Debug, Default)]
+struct Counter {
+    count: PairCount,
+    /// The candidate's half-points from the first game of the pair under way.
+    open: Option<u8>,
+}
+
+impl Counter {
+    /// Adds game `index` (its row); returns whether it completed a pair.
+    fn add(&mut self, row: &Row) -> bool {
+        let candidate_first = row.first == CANDIDATE;
+        let half_points = match (row.result.as_str(), candidate_first) {
+            ("1-0", true) | ("0-1", false) => 2,
+            ("1/2-1/2", _) => 1,
+            _ => 0,
+        };
+        match half_points {
+            2 => self.count.wins += 1,
+            1 => self.count.draws += 1,
+            _ => self.count.losses += 1,
+        }
+        if row.game.is_multiple_of(2) {
+            self.open = Some(half_points);
+            false
+        } else {
+            let first = self.open.take().unwrap_or(0);
+            self.count.pentanomial[usize::from(first + half_points)] += 1;
+            self.count.pairs += 1;
+            true
+        }
+    }
+}
+
+/// A place to move an old file aside to: `<file>.old-N`, the first N not taken.
+fn aside_path(path: &Path) -> PathBuf {
+    (1..)
+        .map(|n| PathBuf::from(format!("{}.old-{n}", path.display())))
+        .find(|p| !p.exists())
+        .expect("some suffix is free")
+}
+
+fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
+    ArenaError::Io {
+        path: path.to_path_buf(),
+        action,
+        error: error.to_string(),
+    }
+}
+
+/// Plays `settings`' match into `options.out_dir`, resuming from the CSV there, and calls
+/// `stop` with the pair counts after every complete pair (and once with the resumed counts);
+/// the match ends when `stop` returns true or the schedule runs out.
+pub fn run_match(
+    settings: &MatchSettings,
+    options: &MatchOptions,
+    mut stop: impl FnMut(&PairCount) -> bool,
+) -> Result<MatchSummary, ArenaError> {
+    let started = Instant::now();
+    let experiment = settings.experiment()?;
+    let schedule = Schedule::new(&experiment);
+    let out = &options.out_dir;
+    fs::create_dir_all(out).map_err(|e| io_error(out, "create the output folder", e))?;
+    let csv = out.join(Shard::WHOLE.csv_name());
+    let mut moved_aside = None;
+    if options.fresh && csv.exists() {
+        let aside = aside_path(&csv);
+        fs::rename(&csv, &aside).map_err(|e| io_error(&csv, "move the old CSV aside", e))?;
+        let meta = meta_path(&csv);
+        if meta.exists() {
+            let _ = fs::rename(&meta, format!("{}.meta.toml", aside.display()));
+        }
+        moved_aside = Some(aside);
+    }
+
+    // What is recorded already: it must be the schedule's first games, in order.
+    let mut counter = Counter::default();
+    let mut resumed = 0u64;
+    let mut needs_header = true;
+    let mut cut = false;
+    if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
+        let hash = experiment.hash();
+        match Meta::read(&csv)?.map(|m| m.experiment_hash) {
+            Some(recorded) if recorded == hash => {}
+            Some(recorded) => {
+                return Err(ArenaError::ExperimentChanged {
+                    csv,
+                    recorded,
+                    current: hash,
+                });
+            }
+            None => return Err(ArenaError::ForeignCsv { csv }),
+        }
+        cut = record::cut_partial_line(&csv)?;
+        if !record::has_header(&csv)? {
+            return Err(ArenaError::ForeignCsv { csv });
+        }
+        needs_header = false;
+        record::read_rows(&csv, |line, row| {
+            if row.game != resumed {
+                return Err(ArenaError::Csv {
+                    path: csv.clone(),
+                    line,
+                    message: format!(
+                        "expected game {resumed} here: a sequential match records its games \
+                         in schedule order, one after another"
+                    ),
+                });
+            }
+            counter.add(&row);
+            resumed += 1;
+            Ok(())
+        })?;
+    }
+    Meta::new(&experiment, &schedule, Shard::WHOLE).write(&csv)?;
+    let copy = out.join("experiment.toml");
+    fs::write(&copy, &experiment.text)
+        .map_err(|e| io_error(&copy, "write the copy of the experiment", e))?;
+
+    let threads = thread_count(options.threads, &experiment);
+    let mut summary = MatchSummary {
+        csv: csv.clone(),
+        resumed,
+        played: 0,
+        count: counter.count,
+        decided: false,
+        moved_aside,
+        cut_partial_line: cut,
+        wall: Duration::ZERO,
+        threads,
+    };
+    let resumed_count = PairCount {
+        resumed: true,
+        ..counter.count
+    };
+    if stop(&resumed_count) {
+        summary.decided = true;
+        summary.wall = started.elapsed();
+        return Ok(summary);
+    }
+    if resumed >= schedule.len() {
+        summary.wall = started.elapsed();
+        return Ok(summary);
+    }
+
+    let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
+    let log_path = csv.with_extension("faults.log");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("arena-sprt-{i}"))
+        .build()
+        .map_err(|e| ArenaError::Threads(e.to_string()))?;
+    let next = AtomicU64::new(resumed);
+    let halt = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel::<(u64, Row, Option<String>)>();
+    let total = schedule.len();
+    let result: Result<(), ArenaError> = std::thread::scope(|scope| {
+        let (schedule, experiment) = (&schedule, &experiment);
+        let (next, halt) = (&next, &halt);
+        scope.spawn(move || {
+            pool.scope(|workers| {
+                for _ in 0..threads {
+                    let sender = sender.clone();
+                    workers.spawn(move |_| {
+                        while !halt.load(Ordering::Relaxed) {
+                            let index = next.fetch_add(1, Ordering::Relaxed);
+                            if index >= total {
+                                break;
+                            }
+                            let (row, fault) = play_scheduled(experiment, &schedule.game(index));
+                            if sender.send((index, row, fault)).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            });
+            drop(sender);
+        });
+        // Rows in schedule order; the test looks at every complete pair.
+        let mut waiting: BTreeMap<u64, (Row, Option<String>)> = BTreeMap::new();
+        let mut next_to_write = resumed;
+        for (index, row, fault) in receiver.iter() {
+            if halt.load(Ordering::Relaxed) {
+                // Games in flight when the test decided: not part of the match.
+                continue;
+            }
+            waiting.insert(index, (row, fault));
+            while let Some((row, fault)) = waiting.remove(&next_to_write) {
+                let written = writer.write(&row).and_then(|()| match fault {
+                    Some(message) => append_fault(&log_path, &message),
+                    None => Ok(()),
+                });
+                if let Err(error) = written {
+                    halt.store(true, Ordering::Relaxed);
+                    return Err(error);
+                }
+                summary.played += 1;
+                next_to_write += 1;
+                if counter.add(&row) && stop(&counter.count) {
+                    summary.decided = true;
+                    halt.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        Ok(())
+    });
+    result?;
+    summary.count = counter.count;
+    summary.wall = started.elapsed();
+    Ok(summary)
+}
+
+fn append_fault(path: &Path, message: &str) -> Result<(), ArenaError> {
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| io_error(path, "open the fault log", e))?;
+    writeln!(file, "{message}").map_err(|e| io_error(path, "write the fault log", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: u64, first: &str, result: &str) -> Row {
+        Row {
+            experiment: "t".into(),
+            variant: "mnk-3x3k3".into(),
+            game,
+            seed: 0,
+            first: first.into(),
+            second: if first == CANDIDATE {
+                BASELINE
+            } else {
+                CANDIDATE
+            }
+            .into(),
+            result: result.into(),
+            termination: "win".into(),
+            plies: 5,
+            first_score: None,
+            second_score: None,
+            first_ms: 0.0,
+            second_ms: 0.0,
+            first_max_ms: 0.0,
+            second_max_ms: 0.0,
+            first_nodes: 0,
+            second_nodes: 0,
+            moves: String::new(),
+            first_spec: "random".into(),
+            second_spec: "random".into(),
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn pairs_count_the_candidate_s_points() {
+        let mut counter = Counter::default();
+        // Pair 0: the candidate wins as first, loses as second: 1 point (DD+WL).
+        assert!(!counter.add(&row(0, CANDIDATE, "1-0")));
+        assert!(counter.add(&row(1, BASELINE, "1-0")));
+        // Pair 1: draws as first, wins as second: 1½ (WD).
+        counter.add(&row(2, CANDIDATE, "1/2-1/2"));
+        counter.add(&row(3, BASELINE, "0-1"));
+        assert_eq!(counter.count.pentanomial, [0, 0, 1, 1, 0]);
+        assert_eq!(
+            (
+                counter.count.wins,
+                counter.count.draws,
+                counter.count.losses
+            ),
+            (2, 1, 1)
+        );
+        assert_eq!(counter.count.pairs, 2);
+    }
+}

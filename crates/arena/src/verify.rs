@@ -1,0 +1,748 @@
+//! Checking recorded rows: each row must be the game the schedule says it is, and its moves
+//! must replay under the rules to the result, termination, plies and scores it records.
+//!
+//! `arena run` checks every row it finds when it resumes, `arena merge` every row of every
+//! shard, and `arena verify` a whole folder on demand. Only the timing columns and the node
+//! counts are taken on trust (checking the node counts would mean playing the game again).
+//!
+//! What is checked, column by column: `experiment`, `variant`, `seed`, `players`, every
+//! seat's agent and spec (`first` .. `fourth`, `first_spec` .. `fourth_spec`) against the
+//! schedule's game of that index (the seats included: `first` must be the agent the schedule
+//! seats first); `moves` begin with the random opening of the game's opening seed, each is
+//! legal and written as the arena writes it; and the position they reach decides
+//! `termination`, `result`, `plies` and every seat's score. A fault (`crash`, `illegal-move`,
+//! `timeout`) happens on the faulter's turn, so the side to move after the moves loses (with
+//! 3-4 players: takes the last place alone); an agent that could not even start forfeits
+//! before the opening, with no moves at all. A `resign` (games people played) leaves the game
+//! unfinished, and the seat that resigned, on its turn or not, loses (takes the last place
+//! alone).
+//!
+//! A play record (`arena play`, `arena serve`: rows whose experiment is `play` or `play-web`,
+//! no schedule behind them) is checked row by row with [`check_played_row`]: the same replay
+//! from the variant's start, with no opening and the game's own ply cap.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rules::{Game, Outcome, Player, Variant};
+
+use crate::experiment::Experiment;
+use crate::play::{Termination, forfeit_outcome, play_opening};
+use crate::played;
+use crate::record::{self, Row, TIMING_COLUMNS};
+use crate::recorded::Recorded;
+use crate::run::Meta;
+use crate::schedule::{Schedule, ScheduledGame, Shard};
+use crate::{ArenaError, schedule};
+
+/// A column that does not hold what it should, and what it should hold.
+struct Wrong {
+    column: &'static str,
+    problem: String,
+}
+
+fn wrong(column: &'static str, problem: impl Into<String>) -> Wrong {
+    Wrong {
+        column,
+        problem: problem.into(),
+    }
+}
+
+fn expect_eq(column: &'static str, found: &str, expected: &str) -> Result<(), Wrong> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(wrong(
+            column,
+            format!("is `{found}`, the schedule says `{expected}`"),
+        ))
+    }
+}
+
+/// Checks one recorded row (read from line `line` of `path`) against the game the schedule
+/// gives its index and against the rules; returns that game. The error names the file, the
+/// line and the column.
+pub fn check_row(
+    experiment: &Experiment,
+    schedule: &Schedule,
+    path: &Path,
+    line: u64,
+    row: &Row,
+) -> Result<ScheduledGame, ArenaError> {
+    let mismatch = |w: Wrong| ArenaError::Mismatch {
+        path: path.to_path_buf(),
+        line,
+        game: row.game,
+        column: w.column,
+        problem: w.problem,
+    };
+    if row.game >= schedule.len() {
+        return Err(mismatch(wrong(
+            "game",
+            format!(
+                "is beyond this experiment's schedule of {} games",
+                schedule.len()
+            ),
+        )));
+    }
+    let game = schedule.game(row.game);
+    let variant = &experiment.variants[game.variant];
+    expect_eq("experiment", &row.experiment, &experiment.name)
+        .and_then(|()| expect_eq("variant", &row.variant, &variant.to_string()))
+        .and_then(|()| expect_eq("seed", &row.seed.to_string(), &game.seed.to_string()))
+        .and_then(|()| {
+            expect_eq(
+                "players",
+                &row.seats().to_string(),
+                &game.seats.len().to_string(),
+            )
+        })
+        .and_then(|()| check_seats(experiment, &game, row))
+        .and_then(|()| {
+            let opening = Opening {
+                plies: experiment.opening_plies,
+                seed: game.opening_seed,
+            };
+            match variant {
+                Variant::Mnk(config) => replay(&config.start(), opening, experiment.max_plies, row),
+                Variant::OanQuan(rules) => {
+                    replay(&rules.start(), opening, experiment.max_plies, row)
+                }
+            }
+        })
+        .map_err(mismatch)?;
+    Ok(game)
+}
+
+/// Checks one row of a play record (read from line `line` of `path`): a game people played
+/// (`arena play`, `arena serve`), with no schedule behind it. Its experiment is `play` or
+/// `play-web`; its variant is an arena variant of as many seats as the row has; every seat has
+/// a name and a spec, `human` or an agent spec; and its moves replay from the variant's start
+/// (no opening, the game's own ply cap) to its termination, result, plies and scores. The
+/// error names the file, the line and the column.
+pub fn check_played_row(path: &Path, line: u64, row: &Row) -> Result<(), ArenaError> {
+    let mismatch = |w: Wrong| ArenaError::Mismatch {
+        path: path.to_path_buf(),
+        line,
+        game: row.game,
+        column: w.column,
+        problem: w.problem,
+    };
+    if ![played::TERMINAL, played::BROWSER].contains(&row.experiment.as_str()) {
+        return Err(mismatch(wrong(
+            "experiment",
+            format!(
+                "is `{}`: a play record holds games played in the terminal (`{}`) or the \
+                 browser (`{}`)",
+                row.experiment,
+                played::TERMINAL,
+                played::BROWSER
+            ),
+        )));
+    }
+    let variant: Variant = row
+        .variant
+        .parse()
+        .map_err(|e| mismatch(wrong("variant", format!("is `{}`: {e}", row.variant))))?;
+    if variant.players() != row.seats() {
+        return Err(mismatch(wrong(
+            "players",
+            format!(
+                "is {}, but `{variant}` seats {}",
+                row.seats(),
+                variant.players()
+            ),
+        )));
+    }
+    let seats = [
+        (
+            "first",
+            "first_spec",
+            Some(&row.first),
+            Some(&row.first_spec),
+        ),
+        (
+            "second",
+            "second_spec",
+            Some(&row.second),
+            Some(&row.second_spec),
+        ),
+        (
+            "third",
+            "third_spec",
+            row.third.as_ref(),
+            row.third_spec.as_ref(),
+        ),
+        (
+            "fourth",
+            "fourth_spec",
+            row.fourth.as_ref(),
+            row.fourth_spec.as_ref(),
+        ),
+    ];
+    for (seat, (name_column, spec_column, name, spec)) in seats.into_iter().enumerate() {
+        let name = name.map_or("", String::as_str);
+        let spec = spec.map_or("", String::as_str);
+        if seat >= row.seats() {
+            if !name.is_empty() || !spec.is_empty() {
+                return Err(mismatch(wrong(
+                    name_column,
+                    format!("is filled, but the game has {} seats", row.seats()),
+                )));
+            }
+            continue;
+        }
+        if name.is_empty() {
+            return Err(mismatch(wrong(
+                name_column,
+                "is empty: every seat has a name",
+            )));
+        }
+        if spec != played::HUMAN
+            && let Err(error) = spec.parse::<agents::AgentSpec>()
+        {
+            return Err(mismatch(wrong(
+                spec_column,
+                format!(
+                    "is `{spec}`: neither `{}` nor an agent spec: {error}",
+                    played::HUMAN
+                ),
+            )));
+        }
+    }
+    let opening = Opening { plies: 0, seed: 0 };
+    match &variant {
+        Variant::Mnk(config) => replay(&config.start(), opening, 0, row),
+        Variant::OanQuan(rules) => replay(&rules.start(), opening, 0, row),
+    }
+    .map_err(mismatch)
+}
+
+fn result_of(outcome: Outcome) -> String {
+    outcome.result_text().into_owned()
+}
+
+/// The agents and specs of every seat, against the schedule's seating.
+fn check_seats(experiment: &Experiment, game: &ScheduledGame, row: &Row) -> Result<(), Wrong> {
+    let columns: [(&'static str, &'static str, Option<&str>, Option<&str>); 4] = [
+        (
+            "first",
+            "first_spec",
+            Some(&row.first),
+            Some(&row.first_spec),
+        ),
+        (
+            "second",
+            "second_spec",
+            Some(&row.second),
+            Some(&row.second_spec),
+        ),
+        (
+            "third",
+            "third_spec",
+            row.third.as_deref(),
+            row.third_spec.as_deref(),
+        ),
+        (
+            "fourth",
+            "fourth_spec",
+            row.fourth.as_deref(),
+            row.fourth_spec.as_deref(),
+        ),
+    ];
+    for (seat, (name_column, spec_column, name, spec)) in columns.into_iter().enumerate() {
+        let expected = game.seats.get(seat).map(|&a| &experiment.agents[a]);
+        let (want_name, want_spec) = match expected {
+            Some(agent) => (agent.name.clone(), agent.spec.to_string()),
+            None => (String::new(), String::new()),
+        };
+        expect_eq(name_column, name.unwrap_or(""), &want_name)?;
+        expect_eq(spec_column, spec.unwrap_or(""), &want_spec)?;
+    }
+    Ok(())
+}
+
+/// The random opening a game's moves begin with.
+#[derive(Clone, Copy)]
+struct Opening {
+    plies: u32,
+    seed: u64,
+}
+
+/// Replays the row's moves from `start` (after `opening`, under the ply cap `max_plies`, 0 for
+/// the game's default) and checks what they lead to.
+fn replay<G: Game>(start: &G, opening: Opening, max_plies: u32, row: &Row) -> Result<(), Wrong> {
+    let termination = Termination::parse(&row.termination).ok_or_else(|| {
+        wrong(
+            "termination",
+            format!(
+                "is `{}`: expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
+                row.termination
+            ),
+        )
+    })?;
+    let texts: Vec<&str> = row.moves.split_whitespace().collect();
+    if row.moves != texts.join(" ") {
+        return Err(wrong(
+            "moves",
+            "is not written as the arena writes it: moves separated by single spaces",
+        ));
+    }
+    // An agent that could not start forfeits before the opening: no moves at all.
+    let forfeit = termination == Termination::Crash && texts.is_empty();
+
+    let mut position = start.clone();
+    if !forfeit {
+        let Opening { plies, seed } = opening;
+        let mut opening = Vec::new();
+        play_opening(&mut position, plies, seed, &mut opening);
+        let recorded: Vec<&str> = texts.iter().take(opening.len()).copied().collect();
+        if recorded != opening {
+            return Err(wrong(
+                "moves",
+                format!(
+                    "begin `{}`, but the game's random opening ({} plies of opening seed {}) \
+                     is `{}`",
+                    recorded.join(" "),
+                    opening.len(),
+                    seed,
+                    opening.join(" ")
+                ),
+            ));
+        }
+    }
+    let opening_end = position.ply();
+    let cap = if max_plies == 0 {
+        position.default_max_plies()
+    } else {
+        max_plies
+    };
+    let skip = (opening_end - start.ply()) as usize;
+    for (index, &text) in texts.iter().enumerate().skip(skip) {
+        if position.ply() >= cap.max(opening_end) {
+            return Err(wrong(
+                "moves",
+                format!(
+                    "go on past the ply cap of {cap}: move {} (`{text}`) and later",
+                    index + 1
+                ),
+            ));
+        }
+        let mv = position
+            .parse_move(text)
+            .map_err(|error| wrong("moves", format!("move {} (`{text}`): {error}", index + 1)))?;
+        let canonical = position.format_move(mv);
+        if canonical != text {
+            return Err(wrong(
+                "moves",
+                format!(
+                    "move {} is written `{text}`; the arena writes it `{canonical}`",
+                    index + 1
+                ),
+            ));
+        }
+        position.play_unchecked(mv);
+    }
+
+    let outcome = position.outcome();
+    let expected: (Termination, Option<Outcome>) = match (outcome, termination) {
+        (Some(outcome @ Outcome::Win(_)), _) => (Termination::Win, Some(outcome)),
+        (Some(Outcome::Draw), _) => (Termination::Draw, Some(Outcome::Draw)),
+        (Some(outcome @ Outcome::Ranked(ranking)), _) => {
+            let all_tied = ranking.places().iter().all(|&p| p == 1);
+            let how = if all_tied {
+                Termination::Draw
+            } else {
+                Termination::Win
+            };
+            (how, Some(outcome))
+        }
+        (None, _) if position.ply() >= cap => (Termination::PlyCap, Some(position.adjudicate())),
+        // A person gave up an unfinished game, on their turn or not: the result says which
+        // seat, and that seat must lose (take the last place alone).
+        (None, Termination::Resign) => {
+            let seat = row
+                .faulting_seat()
+                .filter(|&seat| seat < position.num_players());
+            let result = seat.map(|seat| forfeit_outcome(&position, Player::seat(seat)));
+            (Termination::Resign, result)
+        }
+        // The game went on: only a fault could have ended it, on the turn of the side to move.
+        (None, t) if t.is_fault() => {
+            let loser = position.side_to_move();
+            let result = if forfeit {
+                // Any seat may have failed to start; the result says which.
+                row.faulting_seat()
+                    .filter(|&seat| seat < position.num_players())
+                    .map(|seat| forfeit_outcome(&position, Player::seat(seat)))
+            } else {
+                Some(forfeit_outcome(&position, loser))
+            };
+            (t, result)
+        }
+        // The row says the rules ended the game, and its moves do not (one of the two columns
+        // was changed).
+        (None, _) => {
+            return Err(wrong(
+                "termination",
+                format!(
+                    "is `{}`, but the moves leave the game unfinished after {} plies (not \
+                     over, the ply cap of {cap} not reached)",
+                    row.termination,
+                    position.ply(),
+                ),
+            ));
+        }
+    };
+    if expected.0 != termination {
+        return Err(wrong(
+            "termination",
+            format!(
+                "is `{}`, the moves end the game by `{}`",
+                row.termination,
+                expected.0.as_str()
+            ),
+        ));
+    }
+    let Some(result) = expected.1 else {
+        let who = if termination == Termination::Resign {
+            "the seat that resigned loses"
+        } else {
+            "an agent that could not start loses"
+        };
+        let form = if position.num_players() == 2 {
+            "`1-0` or `0-1`".to_string()
+        } else {
+            format!("alone in last place ({})", position.num_players())
+        };
+        return Err(wrong(
+            "result",
+            format!("is `{}`: {who}, {form}", row.result),
+        ));
+    };
+    if row.result != result_of(result) {
+        return Err(wrong(
+            "result",
+            format!(
+                "is `{}`, the moves replay to `{}` ({})",
+                row.result,
+                result_of(result),
+                termination.as_str()
+            ),
+        ));
+    }
+    if row.plies != position.ply() {
+        return Err(wrong(
+            "plies",
+            format!("is {}, the moves make {}", row.plies, position.ply()),
+        ));
+    }
+    let totals = position.totals();
+    let total = |seat: usize| totals.as_ref().and_then(|t| t.get(seat).copied());
+    for (column, found, expected) in [
+        ("first_score", row.first_score, total(0)),
+        ("second_score", row.second_score, total(1)),
+        ("third_score", row.third_score, total(2)),
+        ("fourth_score", row.fourth_score, total(3)),
+    ] {
+        if found != expected {
+            let text = |v: Option<i32>| v.map_or("empty".to_string(), |v| format!("`{v}`"));
+            return Err(wrong(
+                column,
+                format!("is {}, the moves give {}", text(found), text(expected)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What [`verify`] found.
+#[derive(Clone, Debug, Default)]
+pub struct VerifySummary {
+    /// The files checked.
+    pub files: Vec<PathBuf>,
+    /// The experiment's name.
+    pub experiment: String,
+    /// Rows checked (each a distinct game of the schedule).
+    pub games: u64,
+    /// Games the checked files should hold when complete.
+    pub scheduled: u64,
+    /// Whether an unterminated last line (a row being written) was left out.
+    pub partial_line: bool,
+    /// Whether the file was a play record (games people played, no schedule behind them).
+    pub played: bool,
+}
+
+impl VerifySummary {
+    /// Whether every scheduled game is recorded.
+    pub fn complete(&self) -> bool {
+        self.games == self.scheduled
+    }
+}
+
+/// The experiment a results folder was written for: `experiment` if given, else the copy
+/// `arena run` leaves in the folder. Its hash must be the one the CSV's meta file records.
+pub fn folder_experiment(
+    dir: &Path,
+    meta: &Meta,
+    experiment: Option<&Experiment>,
+) -> Result<Experiment, ArenaError> {
+    let experiment = match experiment {
+        Some(experiment) => experiment.clone(),
+        None => {
+            let copy = dir.join("experiment.toml");
+            if !copy.exists() {
+                return Err(ArenaError::Io {
+                    path: copy,
+                    action: "find the experiment the rows are checked against (`arena run` \
+                             leaves a copy there; give the file with --experiment)",
+                    error: "no such file".into(),
+                });
+            }
+            Experiment::from_file(&copy)?
+        }
+    };
+    if experiment.hash() != meta.experiment_hash {
+        return Err(ArenaError::Experiment {
+            source_name: experiment.source.clone(),
+            key: String::new(),
+            location: None,
+            message: format!(
+                "this experiment (hash {}) is not the one the games in `{}` were recorded for \
+                 (hash {}, in their meta file): give that one with --experiment",
+                experiment.hash(),
+                dir.display(),
+                meta.experiment_hash
+            ),
+        });
+    }
+    Ok(experiment)
+}
+
+/// Checks every row of the games file(s) in `dir` against its experiment (the folder's copy,
+/// or `experiment`): each row with [`check_row`], each game of its shard at most once. Takes
+/// no lock: a run may be appending meanwhile (its unterminated last line is left out).
+/// `games.csv` if there is one, else every `games.shard-I-of-N.csv`.
+pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySummary, ArenaError> {
+    if dir.is_file() {
+        return verify_played(dir);
+    }
+    let whole = dir.join(Shard::WHOLE.csv_name());
+    let files: Vec<PathBuf> = if whole.exists() {
+        vec![whole.clone()]
+    } else {
+        let mut shards: Vec<PathBuf> = fs::read_dir(dir)
+            .map_err(|e| ArenaError::Io {
+                path: dir.to_path_buf(),
+                action: "list the folder",
+                error: e.to_string(),
+            })?
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| {
+                path.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("games.shard-") && n.ends_with(".csv"))
+            })
+            .collect();
+        shards.sort();
+        shards
+    };
+    if files.is_empty() {
+        return Err(ArenaError::Io {
+            path: whole,
+            action: "find the games to verify",
+            error: "no games.csv and no shard CSVs in the folder".into(),
+        });
+    }
+    let mut summary = VerifySummary::default();
+    for csv in &files {
+        let Some(meta) = Meta::read(csv)? else {
+            if experiment.is_none() && is_play_record(csv)? {
+                return verify_played(csv);
+            }
+            return Err(ArenaError::ForeignCsv { csv: csv.clone() });
+        };
+        let shard: Shard = meta.shard.parse().map_err(|e: String| ArenaError::Io {
+            path: crate::run::meta_path(csv),
+            action: "read the shard of the meta file",
+            error: e,
+        })?;
+        let experiment = folder_experiment(dir, &meta, experiment)?;
+        let schedule = Schedule::new(&experiment);
+        let mut seen = Recorded::new();
+        summary.partial_line |= record::read_complete_rows(csv, |line, row| {
+            check_in_shard(csv, line, &row, &schedule, shard, &mut seen)?;
+            check_row(&experiment, &schedule, csv, line, &row)?;
+            Ok(())
+        })?;
+        summary.games += seen.len();
+        summary.scheduled += schedule.shard_len(shard);
+        summary.experiment = experiment.name.clone();
+    }
+    summary.files = files;
+    Ok(summary)
+}
+
+/// Whether `csv` (with no meta file) is a play record: an arena CSV whose first row was
+/// played by people. Anything unreadable is not (and is reported as a foreign CSV).
+fn is_play_record(csv: &Path) -> Result<bool, ArenaError> {
+    let file = fs::File::open(csv).map_err(|e| ArenaError::Io {
+        path: csv.to_path_buf(),
+        action: "open the CSV",
+        error: e.to_string(),
+    })?;
+    let mut reader = ::csv::Reader::from_reader(std::io::BufReader::new(file));
+    let Ok(headers) = reader.headers().cloned() else {
+        return Ok(false);
+    };
+    if record::schema_of_header(&headers.iter().collect::<Vec<_>>()).is_none() {
+        return Ok(false);
+    }
+    let first = reader
+        .records()
+        .next()
+        .and_then(Result::ok)
+        .and_then(|r| r.deserialize::<Row>(Some(&headers)).ok());
+    Ok(first
+        .is_some_and(|row| row.experiment == played::TERMINAL || row.experiment == played::BROWSER))
+}
+
+/// Checks every row of the play record `csv` with [`check_played_row`] (no lock taken: an
+/// unterminated last line, a row being appended, is left out).
+pub fn verify_played(csv: &Path) -> Result<VerifySummary, ArenaError> {
+    let mut summary = VerifySummary {
+        files: vec![csv.to_path_buf()],
+        experiment: "the play record".into(),
+        played: true,
+        ..VerifySummary::default()
+    };
+    summary.partial_line = record::read_complete_rows(csv, |line, row| {
+        check_played_row(csv, line, &row)?;
+        summary.games += 1;
+        Ok(())
+    })?;
+    summary.scheduled = summary.games;
+    Ok(summary)
+}
+
+/// Checks that `row` belongs to `shard` and was not seen before, and marks it seen (`seen`
+/// holds positions within the shard, so a shard's rows in order take one range).
+pub(crate) fn check_in_shard(
+    path: &Path,
+    line: u64,
+    row: &Row,
+    schedule: &Schedule,
+    shard: Shard,
+    seen: &mut Recorded,
+) -> Result<(), ArenaError> {
+    let index = row.game;
+    if index >= schedule.len() || !shard.holds(index) {
+        return Err(ArenaError::Csv {
+            path: path.to_path_buf(),
+            line,
+            message: format!("game {index} is not in shard {shard} of this experiment's schedule"),
+        });
+    }
+    if !seen.insert(schedule::position_in_shard(index, shard)) {
+        return Err(ArenaError::Csv {
+            path: path.to_path_buf(),
+            line,
+            message: format!("game {index} is recorded twice"),
+        });
+    }
+    Ok(())
+}
+
+/// How two games files compare outside the timing columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    /// Rows compared (the length of the shorter file).
+    pub games: u64,
+    /// The first difference, if any: where and what.
+    pub difference: Option<String>,
+}
+
+/// Compares two games files row by row, outside the timing columns ([`TIMING_COLUMNS`]).
+pub fn compare(ours: &Path, theirs: &Path) -> Result<Comparison, ArenaError> {
+    let open = |path: &Path| {
+        csv::ReaderBuilder::new()
+            .from_path(path)
+            .map_err(|e| ArenaError::Csv {
+                path: path.to_path_buf(),
+                line: 0,
+                message: e.to_string(),
+            })
+    };
+    let (mut a, mut b) = (open(ours)?, open(theirs)?);
+    let header = |reader: &mut csv::Reader<fs::File>, path: &Path| {
+        reader
+            .headers()
+            .map(|h| h.iter().map(String::from).collect::<Vec<_>>())
+            .map_err(|e| ArenaError::Csv {
+                path: path.to_path_buf(),
+                line: 1,
+                message: e.to_string(),
+            })
+    };
+    let (ha, hb) = (header(&mut a, ours)?, header(&mut b, theirs)?);
+    if ha != hb {
+        return Ok(Comparison {
+            games: 0,
+            difference: Some(format!(
+                "the headers differ: `{}` and `{}`",
+                ha.join(","),
+                hb.join(",")
+            )),
+        });
+    }
+    let timing: Vec<bool> = ha
+        .iter()
+        .map(|c| TIMING_COLUMNS.contains(&c.as_str()))
+        .collect();
+    let (mut ra, mut rb) = (a.records(), b.records());
+    let mut games = 0;
+    loop {
+        let next = |records: &mut csv::StringRecordsIter<'_, fs::File>, path: &Path| {
+            records.next().transpose().map_err(|e| ArenaError::Csv {
+                path: path.to_path_buf(),
+                line: e.position().map_or(0, |p| p.line()),
+                message: e.to_string(),
+            })
+        };
+        match (next(&mut ra, ours)?, next(&mut rb, theirs)?) {
+            (None, None) => {
+                return Ok(Comparison {
+                    games,
+                    difference: None,
+                });
+            }
+            (Some(_), None) | (None, Some(_)) => {
+                return Ok(Comparison {
+                    games,
+                    difference: Some(format!(
+                        "one file ends after {games} games, the other goes on"
+                    )),
+                });
+            }
+            (Some(x), Some(y)) => {
+                let line = x.position().map_or(0, |p| p.line());
+                for (i, column) in ha.iter().enumerate() {
+                    if !timing[i] && x.get(i) != y.get(i) {
+                        return Ok(Comparison {
+                            games,
+                            difference: Some(format!(
+                                "line {line} (game {}): column `{column}` is `{}` in one and \
+                                 `{}` in the other",
+                                x.get(2).unwrap_or(""),
+                                x.get(i).unwrap_or(""),
+                                y.get(i).unwrap_or("")
+                            )),
+                        });
+                    }
+                }
+                games += 1;
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! `arena report` on the console: groups, tiers and open ends said where a person reads them.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "arena-cli-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The 18-column core schema (no spec columns): groups a-b and c-d never met; in the second
+/// variant x beat y in every game.
+const GAMES: &str = "\
+experiment,variant,game,seed,first,second,result,termination,plies,first_score,second_score,first_ms,second_ms,first_max_ms,second_max_ms,first_nodes,second_nodes,moves
+t,mnk-3x3k3,0,1,a,b,1-0,win,5,,,1.0,1.0,0.5,0.5,10,10,
+t,mnk-3x3k3,1,2,b,a,1-0,win,5,,,1.0,1.0,0.5,0.5,10,10,
+t,mnk-3x3k3,2,3,a,b,1/2-1/2,draw,9,,,1.0,1.0,0.5,0.5,10,10,
+t,mnk-3x3k3,3,4,c,d,1-0,win,5,,,1.0,1.0,0.5,0.5,10,10,
+t,mnk-3x3k3,4,5,d,c,1-0,win,5,,,1.0,1.0,0.5,0.5,10,10,
+t,mnk-4x4k3,0,6,x,y,1-0,win,7,,,1.0,1.0,0.5,0.5,10,10,
+t,mnk-4x4k3,1,7,y,x,0-1,win,7,,,1.0,1.0,0.5,0.5,10,10,
+";
+
+#[test]
+fn the_console_says_which_groups_and_tiers_there_are() {
+    let dir = scratch("report-console");
+    let csv = dir.join("games.csv");
+    fs::write(&csv, GAMES).unwrap();
+    let output = arena(&["report", csv.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains("note: 2 groups of agents that never met"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  group 1\n") && text.contains("  group 2\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("note: † no finite maximum-likelihood rating"),
+        "{text}"
+    );
+    assert!(
+        text.contains("x †") && text.contains("≥ -") && text.contains("≤ +"),
+        "{text}"
+    );
+    let ratings = fs::read_to_string(dir.join("ratings.csv")).unwrap();
+    assert!(ratings.starts_with(
+        "variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate\n"
+    ));
+    let markdown = fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(markdown.contains("no `first_spec`/`second_spec` columns"));
+}

@@ -1,0 +1,153 @@
+//! `arena sprt` and `arena report` end to end through the binary.
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .env_remove("SLURM_CPUS_PER_TASK")
+        .output()
+        .unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "arena-cli-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_clearly_stronger_candidate_is_accepted_and_the_report_reads_the_games() {
+    let dir = scratch("sprt");
+    let out = dir.join("out");
+    let args = [
+        "sprt",
+        "mnk-4x4k3",
+        "--candidate",
+        "alphabeta:depth=4",
+        "--baseline",
+        "random",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let output = arena(&args);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains("accept H0 at LLR <= -2.944, H1 at LLR >= 2.944"),
+        "{text}"
+    );
+    assert!(text.contains("H1 accepted after "), "{text}");
+    assert!(text.contains("LL-LD-DD/WL-WD-WW"), "{text}");
+    let games = fs::read_to_string(out.join("games.csv")).unwrap();
+    let rows = games.lines().count() - 1;
+    assert!(rows >= 2 && rows.is_multiple_of(2), "{rows} games");
+    for file in ["report.md", "ratings.csv", "games.meta.toml", "sprt.toml"] {
+        assert!(out.join(file).exists(), "{file} missing");
+    }
+    let markdown = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(markdown.contains("| candidate | baseline |"), "{markdown}");
+    // Run again: the test is already decided, nothing more is played.
+    let again = arena(&args);
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        text.contains("resumed: pairs") && text.contains("0 played now"),
+        "{text}"
+    );
+    assert_eq!(fs::read_to_string(out.join("games.csv")).unwrap(), games);
+    // Other bounds on the same games: refused, the games untouched.
+    let mut other = args.to_vec();
+    other.extend(["--elo1", "5"]);
+    let refused = arena(&other);
+    assert!(!refused.status.success());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("belong to another test"), "{message}");
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    for (args, expected) in [
+        (
+            vec![
+                "sprt",
+                "mnk-4x4k3",
+                "--candidate",
+                "nonsense",
+                "--baseline",
+                "random",
+            ],
+            "--candidate `nonsense`",
+        ),
+        (
+            vec![
+                "sprt",
+                "mnk-4x4k3",
+                "--candidate",
+                "greedy",
+                "--baseline",
+                "random",
+            ],
+            "--candidate `greedy`",
+        ),
+        (
+            vec![
+                "sprt",
+                "mnk-4x4k3",
+                "--candidate",
+                "random",
+                "--baseline",
+                "random",
+                "--elo0",
+                "5",
+                "--elo1",
+                "1",
+            ],
+            "elo0 (5) must be less than elo1 (1)",
+        ),
+        (
+            vec![
+                "sprt",
+                "mnk-4x4k3",
+                "--candidate",
+                "random",
+                "--baseline",
+                "random",
+                "--alpha",
+                "1.5",
+            ],
+            "alpha must be between 0 and 1",
+        ),
+        (
+            vec![
+                "sprt",
+                "chess",
+                "--candidate",
+                "random",
+                "--baseline",
+                "random",
+            ],
+            "`chess` is not a variant",
+        ),
+    ] {
+        let output = arena(&args);
+        assert!(!output.status.success(), "{args:?}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(message.contains(expected), "{args:?}: {message}");
+        assert!(!message.contains("panicked"), "{message}");
+    }
+}

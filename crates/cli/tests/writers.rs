@@ -1,0 +1,277 @@
+//! One writer per results file, and nothing lost to a kill: through the binary, with real
+//! processes, real locks and real SIGKILLs.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn arena() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.env_remove("SLURM_CPUS_PER_TASK");
+    command
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "arena-writers-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An experiment of a second or two: games of different costs, so kills land everywhere.
+const EXPERIMENT: &str = r#"name = "writers"
+seed = 11
+games_per_pair = 10
+opening_plies = 2
+variants = ["mnk-5x5k4", "oanquan"]
+
+[[agents]]
+name = "random"
+spec = "random"
+
+[[agents]]
+name = "mcts"
+spec = "mcts:iterations=3000"
+
+[[agents]]
+name = "alphabeta"
+spec = "alphabeta:depth=4"
+
+[[agents]]
+name = "greedy"
+spec = "greedy"
+"#;
+
+/// random, mcts, alphabeta: 3 pairs on 5x5; all four: 6 pairs on O An Quan; 10 games each.
+const GAMES: u64 = (3 + 6) * 10;
+
+fn spawn_run(file: &Path, out: &Path) -> Child {
+    arena()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "2", "--no-report"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn run_to_end(file: &Path, out: &Path) -> Output {
+    let output = spawn_run(file, out).wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The CSV's lines with the timing columns blanked.
+fn without_timing(csv: &Path) -> Vec<String> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let mut lines = vec![header.join(",")];
+    for record in reader.records() {
+        let fields: Vec<&str> = record
+            .as_ref()
+            .unwrap()
+            .iter()
+            .zip(&header)
+            .map(|(field, column)| {
+                if arena::TIMING_COLUMNS.contains(&column.as_str()) {
+                    ""
+                } else {
+                    field
+                }
+            })
+            .collect();
+        lines.push(fields.join(","));
+    }
+    lines
+}
+
+/// `arena verify DIR` must say the folder holds every game of the experiment, each once.
+fn assert_verifies_complete(out: &Path) {
+    let output = arena()
+        .args(["verify", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        text.contains(&format!("{GAMES} games of experiment `writers`: every row")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_second_run_into_the_same_folder_fails_at_once_and_the_first_completes() {
+    let dir = scratch("two");
+    let file = dir.join("writers.toml");
+    fs::write(&file, EXPERIMENT).unwrap();
+    let out = dir.join("out");
+    let mut first = spawn_run(&file, &out);
+    // Wait until the first run holds the lock: its lock file names it.
+    let lock = out.join("games.csv.lock");
+    let holder = format!("pid = {}", first.id());
+    let waited = Instant::now();
+    while !fs::read_to_string(&lock).is_ok_and(|text| text.contains(&holder)) {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first run ended before it was seen holding the lock"
+        );
+        assert!(waited.elapsed() < Duration::from_secs(60), "no lock file");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second = arena()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "2", "--no-report"])
+        .output()
+        .unwrap();
+    // The second gave up while the first was still playing.
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first run finished before the second gave up: make the experiment longer"
+    );
+    assert!(!second.status.success());
+    let error = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        error.contains(&format!("PID {}, `arena run`", first.id()))
+            && error.contains("is being written by another arena process"),
+        "{error}"
+    );
+    assert!(String::from_utf8_lossy(&second.stdout).is_empty());
+    let output = first.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Exactly the experiment's games, each once, each the game the schedule says.
+    assert_eq!(
+        fs::read_to_string(out.join("games.csv"))
+            .unwrap()
+            .lines()
+            .count() as u64,
+        GAMES + 1
+    );
+    assert_verifies_complete(&out);
+    // Once the first has ended, the folder is free again (its lock died with it).
+    let again = run_to_end(&file, &out);
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains(&format!(
+            "{GAMES} games in shard 0/1 ({GAMES} recorded before, 0 played now)"
+        )),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
+}
+
+/// A small seeded generator for the kill moments (SplitMix64).
+struct Moments(u64);
+
+impl Moments {
+    fn next_fraction(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+#[test]
+fn ten_kills_at_random_moments_and_resumes_give_the_uninterrupted_csv() {
+    let dir = scratch("kills");
+    let file = dir.join("writers.toml");
+    fs::write(&file, EXPERIMENT).unwrap();
+
+    let reference = dir.join("reference");
+    run_to_end(&file, &reference);
+
+    // Each kill comes after a random number of new rows (1 to 5) and a random 0-10 ms more,
+    // so it lands anywhere: between games, in the middle of a row's write, at startup.
+    let out = dir.join("killed");
+    let csv = out.join("games.csv");
+    let rows = || {
+        fs::read_to_string(&csv)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    let mut moments = Moments(20261122);
+    let mut interrupted = 0;
+    let mut rows_before = 0;
+    let mut progressed = 0;
+    for _ in 0..10 {
+        let target = rows_before.max(1) + 1 + (moments.next_fraction() * 5.0) as usize;
+        let mut child = spawn_run(&file, &out);
+        let waited = Instant::now();
+        while rows() < target && child.try_wait().unwrap().is_none() {
+            assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_secs_f64(0.010 * moments.next_fraction()));
+        if child.try_wait().unwrap().is_none() {
+            interrupted += 1;
+        }
+        // SIGKILL: no chance to clean up, flush or unlock.
+        child.kill().unwrap();
+        let status = child.wait().unwrap();
+        {
+            use std::os::unix::process::ExitStatusExt;
+            assert!(
+                status.signal() == Some(9) || status.success(),
+                "the run ended by something other than the kill: {status}"
+            );
+        }
+        let now = rows();
+        if now > rows_before {
+            progressed += 1;
+        }
+        rows_before = now;
+    }
+    // Most kills hit a run in the middle of its games (the others a run that had finished).
+    assert!(
+        interrupted >= 8,
+        "only {interrupted} of 10 kills interrupted a run"
+    );
+    assert!(
+        progressed >= 8,
+        "only {progressed} of 10 runs wrote rows before the kill"
+    );
+    assert!(
+        (rows_before as u64) < GAMES,
+        "the kills left nothing to resume: {rows_before} lines"
+    );
+    let last = run_to_end(&file, &out);
+    let text = String::from_utf8_lossy(&last.stdout);
+    assert!(
+        text.contains(&format!("{GAMES} games in shard 0/1")),
+        "{text}"
+    );
+    assert_eq!(
+        without_timing(&csv),
+        without_timing(&reference.join("games.csv"))
+    );
+    assert_verifies_complete(&out);
+}

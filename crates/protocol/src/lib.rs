@@ -1,0 +1,297 @@
+//! The outside agents: the one home of both protocols an agent outside the arena's process can
+//! speak, and the registry of every agent kind the arena can build.
+//!
+//! - The `arena` protocol ([`wire`], `docs/protocol.md`): lines over stdin/stdout for every
+//!   game; the `proc` agent kind drives such a program ([`proc`]), and [`serve::serve`] puts
+//!   any agent behind it (`arena serve-agent`).
+//! - The Gomocup (piskvork) protocol ([`gomocup`]): the `engine` kind drives a `pbrain-*`
+//!   engine on m,n,k boards, and [`gomocup::serve`] puts any agent behind it (`arena engine`).
+//!
+//! Both share the child-process handling ([`child`]: start-up errors as setup errors, lines in
+//! and out with deadlines, stderr to a per-agent log, no process left behind), time keeping (a
+//! stated margin past the announced budget, [`outside::Launch`]), bounded lines checked as bytes
+//! ([`line`](mod@line)), the pool that keeps a process between games ([`outside::Pool`]), and the
+//! pre-flight check of a run ([`preflight`]).
+//!
+//! The registry: [`build`] builds any kind (the outside ones here, the rest by
+//! [`agents::build`]); [`kinds`] lists them all for `arena list`; [`check`] and [`plays`] check
+//! experiment files. A [`Roster`] builds the agents of one run: it says where their stderr goes
+//! and keeps their processes between games.
+
+pub mod child;
+pub mod game;
+pub mod gomocup;
+pub mod line;
+pub mod outside;
+pub mod proc;
+pub mod serve;
+pub mod wire;
+
+use std::path::{Path, PathBuf};
+
+use agents::{Agent, AgentSpec, Family, Kind, Params, SpecError};
+use rules::{Mnk, OanQuan, Variant};
+
+pub use child::Stderr;
+pub use game::OutsideGame;
+pub use outside::SetupError;
+
+/// The outside kinds, listed after the agents' own.
+pub const OUTSIDE_KINDS: &[Kind] = &[gomocup::KIND, proc::KIND];
+
+/// Every agent kind: the agents' own, then the outside ones.
+pub fn kinds() -> impl Iterator<Item = &'static Kind> {
+    agents::KINDS.iter().chain(OUTSIDE_KINDS)
+}
+
+/// The kind named `name`; the error lists every listed kind.
+pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
+    kinds()
+        .find(|k| k.name == name)
+        .ok_or_else(|| SpecError::UnknownKind {
+            kind: name.to_string(),
+            known: kinds()
+                .filter(|k| k.listed)
+                .map(|k| k.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Whether `spec` names an agent that runs in a process of its own.
+pub fn is_outside(spec: &AgentSpec) -> bool {
+    OUTSIDE_KINDS.iter().any(|k| k.name == spec.kind)
+}
+
+/// Whether the kind of `spec` plays `variant` (false for an unknown kind).
+pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
+    kind(&spec.kind).is_ok_and(|k| {
+        k.plays.includes(Family::of(variant)) && (variant.players() == 2 || k.multiplayer)
+    })
+}
+
+/// Checks a spec for `variant` without playing and without starting anything: the kind exists,
+/// plays the variant (its game and its number of players), and every parameter is accepted.
+pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
+    match variant {
+        Variant::Mnk(_) => build_for::<Mnk>(spec, variant.players()).map(drop),
+        Variant::OanQuan(_) => build_for::<OanQuan>(spec, variant.players()).map(drop),
+    }
+}
+
+/// Builds the agent `spec` names, of any kind, for games of type `G`. Outside agents built here
+/// discard their stderr and stop their process after each game; a [`Roster`] does better.
+pub fn build<G: OutsideGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
+    Roster::new().build("agent", spec)
+}
+
+/// As [`build`], for a game of `players` players: refuses a kind that plays only two-player
+/// games when `players` is more.
+pub fn build_for<G: OutsideGame>(
+    spec: &AgentSpec,
+    players: usize,
+) -> Result<Box<dyn Agent<G>>, SpecError> {
+    Roster::new().build_for("agent", spec, players)
+}
+
+/// Builds the agents of one run, tournament or session: where their stderr goes, and the pool
+/// that keeps outside processes between games (stopped when the roster is dropped).
+pub struct Roster {
+    owner: outside::PoolOwner,
+    logs: Logs,
+}
+
+enum Logs {
+    Discard,
+    Inherit,
+    Folder(PathBuf),
+}
+
+impl Default for Roster {
+    fn default() -> Self {
+        Roster::new()
+    }
+}
+
+impl Roster {
+    /// A roster whose outside agents' stderr is discarded (unless their spec names a `log`).
+    pub fn new() -> Roster {
+        Roster {
+            owner: outside::PoolOwner::new(),
+            logs: Logs::Discard,
+        }
+    }
+
+    /// The same roster with each outside agent's stderr appended to `<folder>/<name>.log`.
+    pub fn with_log_folder(mut self, folder: &Path) -> Roster {
+        self.logs = Logs::Folder(folder.to_path_buf());
+        self
+    }
+
+    /// The same roster with outside agents' stderr on the arena's own (for a person watching).
+    pub fn with_inherited_stderr(mut self) -> Roster {
+        self.logs = Logs::Inherit;
+        self
+    }
+
+    /// Where the stderr of the agent called `name` goes.
+    pub fn stderr_of(&self, name: &str) -> Stderr {
+        match &self.logs {
+            Logs::Discard => Stderr::Discard,
+            Logs::Inherit => Stderr::Inherit,
+            Logs::Folder(folder) => Stderr::File(folder.join(format!("{}.log", file_name(name)))),
+        }
+    }
+
+    /// As [`Roster::build`], for a game of `players` players: refuses a kind that plays only
+    /// two-player games when `players` is more.
+    pub fn build_for<G: OutsideGame>(
+        &self,
+        name: &str,
+        spec: &AgentSpec,
+        players: usize,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let kind = kind(&spec.kind)?;
+        if players > 2 && !kind.multiplayer {
+            return Err(SpecError::Unsupported {
+                kind: kind.name.to_string(),
+                variant: format!("games of {players} players"),
+                plays: kind.reach(),
+            });
+        }
+        self.build(name, spec)
+    }
+
+    /// Builds the agent `spec` names, called `name` (its log file's name), for games of `G`.
+    /// Nothing starts here: outside agents start their process at their first game.
+    pub fn build<G: OutsideGame>(
+        &self,
+        name: &str,
+        spec: &AgentSpec,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let kind = kind(&spec.kind)?;
+        if !is_outside(spec) {
+            return agents::build::<G>(spec);
+        }
+        if !kind.plays.includes(G::FAMILY) {
+            return Err(SpecError::Unsupported {
+                kind: kind.name.to_string(),
+                variant: G::FAMILY.name().to_string(),
+                plays: kind.plays.describe().to_string(),
+            });
+        }
+        let params = Params::new(spec, kind.params)?;
+        let key = format!("{name}\u{0}{spec}");
+        let stderr = self.stderr_of(name);
+        let pool = self.owner.pool();
+        match kind.name {
+            "proc" => {
+                let config = proc::ProcConfig::from_params(&params, stderr, key)?;
+                Ok(Box::new(proc::ProcAgent::<G>::new(config, pool)))
+            }
+            _ => {
+                let config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
+                G::gomocup_engine(config, pool).ok_or_else(|| SpecError::Unsupported {
+                    kind: kind.name.to_string(),
+                    variant: G::FAMILY.name().to_string(),
+                    plays: kind.plays.describe().to_string(),
+                })
+            }
+        }
+    }
+}
+
+/// A name made safe for a file name: letters, digits, `-`, `_` and `.` kept, the rest `_`.
+fn file_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match safe.trim_start_matches('.') {
+        "" => "agent".to_string(),
+        rest => rest.to_string(),
+    }
+}
+
+/// The pre-flight check of an outside agent before a run: its command starts, it answers the
+/// protocol's handshake, and it accepts a game of each of `variants`; then it is stopped.
+/// Agents of other kinds pass at once. `stderr` is where its stderr goes meanwhile.
+pub fn preflight(spec: &AgentSpec, variants: &[Variant], stderr: Stderr) -> Result<(), SetupError> {
+    if !is_outside(spec) {
+        return Ok(());
+    }
+    let kind = kind(&spec.kind).map_err(|e| SetupError::Protocol(e.to_string()))?;
+    let params = Params::new(spec, kind.params).map_err(|e| SetupError::Protocol(e.to_string()))?;
+    let key = spec.to_string();
+    match kind.name {
+        "proc" => {
+            let config = proc::ProcConfig::from_params(&params, stderr, key)
+                .map_err(|e| SetupError::Protocol(e.to_string()))?;
+            let ids: Vec<String> = variants.iter().map(Variant::to_string).collect();
+            proc::preflight(&config.launch, &ids)
+        }
+        _ => {
+            let config = gomocup::EngineConfig::from_params(&params, stderr, key)
+                .map_err(|e| SetupError::Protocol(e.to_string()))?;
+            let boards: Vec<_> = variants.iter().filter_map(Variant::mnk).collect();
+            gomocup::preflight(&config.launch, &boards)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_knows_every_kind_and_builds_outside_ones_without_starting_them() {
+        assert!(kinds().any(|k| k.name == "proc"));
+        assert!(kinds().any(|k| k.name == "engine"));
+        assert!(kinds().any(|k| k.name == "mcts"));
+        let error = kind("nope").unwrap_err().to_string();
+        assert!(error.contains("proc") && error.contains("engine") && !error.contains("fault"));
+        let spec: AgentSpec = "proc:cmd=/nonexistent/x".parse().unwrap();
+        assert!(build::<OanQuan>(&spec).is_ok());
+        assert!(plays(&spec, &"oanquan".parse().unwrap()));
+        let engine: AgentSpec = "engine:cmd=/nonexistent/x".parse().unwrap();
+        assert!(!plays(&engine, &"oanquan".parse().unwrap()));
+        assert!(build::<OanQuan>(&engine).is_err());
+        assert!(check(&"proc".parse().unwrap(), &"tictactoe".parse().unwrap()).is_err());
+        assert!(
+            check(
+                &"proc:cmd=x,margin_ms=-1".parse().unwrap(),
+                &"tictactoe".parse().unwrap()
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn log_file_names_are_safe() {
+        assert_eq!(file_name("algo1 (python)"), "algo1__python_");
+        assert_eq!(file_name("../x"), "_x");
+        assert_eq!(file_name(""), "agent");
+    }
+
+    #[test]
+    fn a_missing_command_fails_the_preflight_naming_it() {
+        let spec: AgentSpec = "engine:cmd=/nonexistent/x".parse().unwrap();
+        let error = preflight(&spec, &["gomoku".parse().unwrap()], Stderr::Discard).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cannot start `/nonexistent/x`: no such file"
+        );
+        let spec: AgentSpec = "proc:cmd=/nonexistent/y".parse().unwrap();
+        let error = preflight(&spec, &["oanquan".parse().unwrap()], Stderr::Discard).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "cannot start `/nonexistent/y`: no such file"
+        );
+    }
+}

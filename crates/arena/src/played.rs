@@ -249,6 +249,9 @@ fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaEr
 /// How long an appender waits for another to finish its row before giving up.
 const LOCK_PATIENCE: Duration = Duration::from_secs(5);
 
+/// Held by this process's appender while it appends (any record).
+static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Appends `game` to the play record `record`, creating the folder and the file with its
 /// header (schema 2) if needed. Returns the game's index in the record (the number of rows
 /// before it).
@@ -262,6 +265,12 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
         std::fs::create_dir_all(folder)
             .map_err(|e| io_error(folder, "create the play record's folder", e))?;
     }
+    // Appenders of one process (a server's games ending together) queue on a mutex, which
+    // wakes the next one as soon as a row is written; the OS lock then only has to part
+    // processes, whose waiting is polled.
+    let _in_process = APPENDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let _lock = lock::lock_writer_waiting(record, "arena play record", LOCK_PATIENCE)?;
     let mut file = OpenOptions::new()
         .create(true)

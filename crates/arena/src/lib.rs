@@ -28,6 +28,7 @@ pub mod lock;
 pub mod merge;
 pub mod openings;
 pub mod play;
+pub mod played;
 mod progress;
 pub mod record;
 pub mod recorded;

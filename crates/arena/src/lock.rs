@@ -19,6 +19,7 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::ArenaError;
 
@@ -77,12 +78,39 @@ pub fn lock_writer(target: &Path, command: &str) -> Result<WriterLock, ArenaErro
         pid: Some(std::process::id()),
         command: command.to_string(),
     };
-    file.set_len(0)
-        .and_then(|()| file.seek(SeekFrom::Start(0)))
-        .and_then(|_| file.write_all(holder.text().as_bytes()))
+    // Written over the old text, then cut to length: truncating a file to zero and writing it
+    // again makes ext4 flush it on close (its `auto_da_alloc` guard against lost renames),
+    // which cost about 3 ms a lock here, paid on every row of the play record.
+    let text = holder.text();
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.write_all(text.as_bytes()))
+        .and_then(|()| file.set_len(text.len() as u64))
         .and_then(|()| file.flush())
         .map_err(|e| io("write the lock file", e))?;
     Ok(WriterLock { file, path })
+}
+
+/// Like [`lock_writer`], for a writer that holds the lock only for a moment (the play record's
+/// appenders: two terminals and a server, a row each now and then): waits up to `patience`
+/// for the holder to let go, then fails as [`lock_writer`] does, naming the holder.
+pub fn lock_writer_waiting(
+    target: &Path,
+    command: &str,
+    patience: Duration,
+) -> Result<WriterLock, ArenaError> {
+    let start = Instant::now();
+    // Polled: a holder of a moment lets go within a poll or two; one that holds on (a run)
+    // is asked a few times a second until the patience runs out.
+    let mut pause = Duration::from_micros(100);
+    loop {
+        match lock_writer(target, command) {
+            Err(ArenaError::Locked { .. }) if start.elapsed() < patience => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// Who holds a writer lock, as its lock file says.
@@ -165,6 +193,12 @@ mod tests {
         let text = std::fs::read_to_string(again.path()).unwrap();
         assert!(text.contains("command = arena merge"), "{text}");
         drop(again);
+        // A shorter holder's text replaces a longer one whole: nothing of the old one is left.
+        drop(lock_writer(&target, "arena merge --a-much-longer-command-line").unwrap());
+        let short = lock_writer(&target, "x").unwrap();
+        let text = std::fs::read_to_string(short.path()).unwrap();
+        assert!(text.ends_with("command = x\n"), "{text}");
+        drop(short);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

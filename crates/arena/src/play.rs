@@ -26,6 +26,9 @@ pub enum Termination {
     Crash,
     /// An agent exceeded the per-move time limit (it loses).
     Timeout,
+    /// A person gave the game up (it loses). Only played games (`arena play`, `arena serve`)
+    /// have it; tournaments never do.
+    Resign,
 }
 
 impl Termination {
@@ -38,6 +41,7 @@ impl Termination {
             Termination::IllegalMove => "illegal-move",
             Termination::Crash => "crash",
             Termination::Timeout => "timeout",
+            Termination::Resign => "resign",
         }
     }
 
@@ -50,6 +54,7 @@ impl Termination {
             "illegal-move" => Termination::IllegalMove,
             "crash" => Termination::Crash,
             "timeout" => Termination::Timeout,
+            "resign" => Termination::Resign,
             _ => return None,
         })
     }

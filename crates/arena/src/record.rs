@@ -207,6 +207,17 @@ impl Row {
         }
     }
 
+    /// The row as one CSV line of schema `schema`, newline included: what a writer that must
+    /// append it in a single write (the play record, shared by several processes) needs.
+    pub fn line(&self, schema: u32) -> Vec<u8> {
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(Vec::new());
+        // Writing to memory cannot fail; the fallback is never reached.
+        let _ = writer.write_record(self.fields(schema));
+        writer.into_inner().unwrap_or_default()
+    }
+
     /// The row's fields in the column order of schema `schema`.
     fn fields(&self, schema: u32) -> Vec<String> {
         let number = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();

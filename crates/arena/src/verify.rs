@@ -14,7 +14,13 @@
 //! `termination`, `result`, `plies` and every seat's score. A fault (`crash`, `illegal-move`,
 //! `timeout`) happens on the faulter's turn, so the side to move after the moves loses (with
 //! 3-4 players: takes the last place alone); an agent that could not even start forfeits
-//! before the opening, with no moves at all.
+//! before the opening, with no moves at all. A `resign` (games people played) leaves the game
+//! unfinished, and the seat that resigned, on its turn or not, loses (takes the last place
+//! alone).
+//!
+//! A play record (`arena play`, `arena serve`: rows whose experiment is `play` or `play-web`,
+//! no schedule behind them) is checked row by row with [`check_played_row`]: the same replay
+//! from the variant's start, with no opening and the game's own ply cap.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,6 +29,7 @@ use rules::{Game, Outcome, Player, Variant};
 
 use crate::experiment::Experiment;
 use crate::play::{Termination, forfeit_outcome, play_opening};
+use crate::played;
 use crate::record::{self, Row, TIMING_COLUMNS};
 use crate::recorded::Recorded;
 use crate::run::Meta;
@@ -92,12 +99,131 @@ pub fn check_row(
             )
         })
         .and_then(|()| check_seats(experiment, &game, row))
-        .and_then(|()| match variant {
-            Variant::Mnk(config) => replay(&config.start(), experiment, &game, row),
-            Variant::OanQuan(rules) => replay(&rules.start(), experiment, &game, row),
+        .and_then(|()| {
+            let opening = Opening {
+                plies: experiment.opening_plies,
+                seed: game.opening_seed,
+            };
+            let cap = experiment.max_plies;
+            match variant {
+                Variant::Mnk(config) => {
+                    let start = config.start();
+                    let suite = experiment.suite_opening(&start, &game);
+                    replay(&start, &suite, opening, cap, row)
+                }
+                Variant::OanQuan(rules) => {
+                    let start = rules.start();
+                    let suite = experiment.suite_opening(&start, &game);
+                    replay(&start, &suite, opening, cap, row)
+                }
+            }
         })
         .map_err(mismatch)?;
     Ok(game)
+}
+
+/// Checks one row of a play record (read from line `line` of `path`): a game people played
+/// (`arena play`, `arena serve`), with no schedule behind it. Its experiment is `play` or
+/// `play-web`; its variant is an arena variant of as many seats as the row has; every seat has
+/// a name and a spec, `human` or an agent spec; and its moves replay from the variant's start
+/// (no opening, the game's own ply cap) to its termination, result, plies and scores. The
+/// error names the file, the line and the column.
+pub fn check_played_row(path: &Path, line: u64, row: &Row) -> Result<(), ArenaError> {
+    let mismatch = |w: Wrong| ArenaError::Mismatch {
+        path: path.to_path_buf(),
+        line,
+        game: row.game,
+        column: w.column,
+        problem: w.problem,
+    };
+    if ![played::TERMINAL, played::BROWSER].contains(&row.experiment.as_str()) {
+        return Err(mismatch(wrong(
+            "experiment",
+            format!(
+                "is `{}`: a play record holds games played in the terminal (`{}`) or the \
+                 browser (`{}`)",
+                row.experiment,
+                played::TERMINAL,
+                played::BROWSER
+            ),
+        )));
+    }
+    let variant: Variant = row
+        .variant
+        .parse()
+        .map_err(|e| mismatch(wrong("variant", format!("is `{}`: {e}", row.variant))))?;
+    if variant.players() != row.seats() {
+        return Err(mismatch(wrong(
+            "players",
+            format!(
+                "is {}, but `{variant}` seats {}",
+                row.seats(),
+                variant.players()
+            ),
+        )));
+    }
+    let seats = [
+        (
+            "first",
+            "first_spec",
+            Some(&row.first),
+            Some(&row.first_spec),
+        ),
+        (
+            "second",
+            "second_spec",
+            Some(&row.second),
+            Some(&row.second_spec),
+        ),
+        (
+            "third",
+            "third_spec",
+            row.third.as_ref(),
+            row.third_spec.as_ref(),
+        ),
+        (
+            "fourth",
+            "fourth_spec",
+            row.fourth.as_ref(),
+            row.fourth_spec.as_ref(),
+        ),
+    ];
+    for (seat, (name_column, spec_column, name, spec)) in seats.into_iter().enumerate() {
+        let name = name.map_or("", String::as_str);
+        let spec = spec.map_or("", String::as_str);
+        if seat >= row.seats() {
+            if !name.is_empty() || !spec.is_empty() {
+                return Err(mismatch(wrong(
+                    name_column,
+                    format!("is filled, but the game has {} seats", row.seats()),
+                )));
+            }
+            continue;
+        }
+        if name.is_empty() {
+            return Err(mismatch(wrong(
+                name_column,
+                "is empty: every seat has a name",
+            )));
+        }
+        if spec != played::HUMAN
+            && let Err(error) = spec.parse::<agents::AgentSpec>()
+        {
+            return Err(mismatch(wrong(
+                spec_column,
+                format!(
+                    "is `{spec}`: neither `{}` nor an agent spec: {error}",
+                    played::HUMAN
+                ),
+            )));
+        }
+    }
+    let opening = Opening { plies: 0, seed: 0 };
+    match &variant {
+        Variant::Mnk(config) => replay(&config.start(), &[], opening, 0, row),
+        Variant::OanQuan(rules) => replay(&rules.start(), &[], opening, 0, row),
+    }
+    .map_err(mismatch)
 }
 
 fn result_of(outcome: Outcome) -> String {
@@ -144,18 +270,28 @@ fn check_seats(experiment: &Experiment, game: &ScheduledGame, row: &Row) -> Resu
     Ok(())
 }
 
-/// Replays the row's moves from `start` and checks what they lead to.
+/// The random opening a game's moves begin with.
+#[derive(Clone, Copy)]
+struct Opening {
+    plies: u32,
+    seed: u64,
+}
+
+/// Replays the row's moves from `start` (after the suite's opening `suite` and the random
+/// `opening`, under the ply cap `max_plies`, 0 for the game's default) and checks what they
+/// lead to.
 fn replay<G: Game>(
     start: &G,
-    experiment: &Experiment,
-    game: &ScheduledGame,
+    suite: &[G::Move],
+    opening: Opening,
+    max_plies: u32,
     row: &Row,
 ) -> Result<(), Wrong> {
     let termination = Termination::parse(&row.termination).ok_or_else(|| {
         wrong(
             "termination",
             format!(
-                "is `{}`: expected win, draw, ply-cap, illegal-move, crash or timeout",
+                "is `{}`: expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
                 row.termination
             ),
         )
@@ -174,10 +310,9 @@ fn replay<G: Game>(
     if !forfeit {
         // The suite's opening of the game's block, then the random one (an experiment has at
         // most one of the two).
-        let suite: Vec<String> = experiment
-            .suite_opening(start, game)
-            .into_iter()
-            .map(|mv| {
+        let suite: Vec<String> = suite
+            .iter()
+            .map(|&mv| {
                 let text = position.format_move(mv);
                 position.play_unchecked(mv);
                 text
@@ -188,21 +323,16 @@ fn replay<G: Game>(
             return Err(wrong(
                 "moves",
                 format!(
-                    "begin `{}`, but the game's opening from the suite (block {}) is `{}`",
+                    "begin `{}`, but the game's opening from the suite is `{}`",
                     recorded.join(" "),
-                    game.block,
                     suite.join(" ")
                 ),
             ));
         }
         let texts = &texts[suite.len()..];
+        let Opening { plies, seed } = opening;
         let mut opening = Vec::new();
-        play_opening(
-            &mut position,
-            experiment.opening_plies,
-            game.opening_seed,
-            &mut opening,
-        );
+        play_opening(&mut position, plies, seed, &mut opening);
         let recorded: Vec<&str> = texts.iter().take(opening.len()).copied().collect();
         if recorded != opening {
             return Err(wrong(
@@ -212,17 +342,17 @@ fn replay<G: Game>(
                      is `{}`",
                     recorded.join(" "),
                     opening.len(),
-                    game.opening_seed,
+                    seed,
                     opening.join(" ")
                 ),
             ));
         }
     }
     let opening_end = position.ply();
-    let cap = if experiment.max_plies == 0 {
+    let cap = if max_plies == 0 {
         position.default_max_plies()
     } else {
-        experiment.max_plies
+        max_plies
     };
     let skip = (opening_end - start.ply()) as usize;
     for (index, &text) in texts.iter().enumerate().skip(skip) {
@@ -265,6 +395,15 @@ fn replay<G: Game>(
             (how, Some(outcome))
         }
         (None, _) if position.ply() >= cap => (Termination::PlyCap, Some(position.adjudicate())),
+        // A person gave up an unfinished game, on their turn or not: the result says which
+        // seat, and that seat must lose (take the last place alone).
+        (None, Termination::Resign) => {
+            let seat = row
+                .faulting_seat()
+                .filter(|&seat| seat < position.num_players());
+            let result = seat.map(|seat| forfeit_outcome(&position, Player::seat(seat)));
+            (Termination::Resign, result)
+        }
         // The game went on: only a fault could have ended it, on the turn of the side to move.
         (None, t) if t.is_fault() => {
             let loser = position.side_to_move();
@@ -303,12 +442,19 @@ fn replay<G: Game>(
         ));
     }
     let Some(result) = expected.1 else {
+        let who = if termination == Termination::Resign {
+            "the seat that resigned loses"
+        } else {
+            "an agent that could not start loses"
+        };
+        let form = if position.num_players() == 2 {
+            "`1-0` or `0-1`".to_string()
+        } else {
+            format!("alone in last place ({})", position.num_players())
+        };
         return Err(wrong(
             "result",
-            format!(
-                "is `{}`: an agent that could not start loses, `1-0` or `0-1`",
-                row.result
-            ),
+            format!("is `{}`: {who}, {form}", row.result),
         ));
     };
     if row.result != result_of(result) {
@@ -360,6 +506,8 @@ pub struct VerifySummary {
     pub scheduled: u64,
     /// Whether an unterminated last line (a row being written) was left out.
     pub partial_line: bool,
+    /// Whether the file was a play record (games people played, no schedule behind them).
+    pub played: bool,
 }
 
 impl VerifySummary {
@@ -413,6 +561,9 @@ pub fn folder_experiment(
 /// no lock: a run may be appending meanwhile (its unterminated last line is left out).
 /// `games.csv` if there is one, else every `games.shard-I-of-N.csv`.
 pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySummary, ArenaError> {
+    if dir.is_file() {
+        return verify_played(dir);
+    }
     let whole = dir.join(Shard::WHOLE.csv_name());
     let files: Vec<PathBuf> = if whole.exists() {
         vec![whole.clone()]
@@ -443,7 +594,12 @@ pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySumma
     }
     let mut summary = VerifySummary::default();
     for csv in &files {
-        let meta = Meta::read(csv)?.ok_or_else(|| ArenaError::ForeignCsv { csv: csv.clone() })?;
+        let Some(meta) = Meta::read(csv)? else {
+            if experiment.is_none() && is_play_record(csv)? {
+                return verify_played(csv);
+            }
+            return Err(ArenaError::ForeignCsv { csv: csv.clone() });
+        };
         let shard: Shard = meta.shard.parse().map_err(|e: String| ArenaError::Io {
             path: crate::run::meta_path(csv),
             action: "read the shard of the meta file",
@@ -462,6 +618,48 @@ pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySumma
         summary.experiment = experiment.name.clone();
     }
     summary.files = files;
+    Ok(summary)
+}
+
+/// Whether `csv` (with no meta file) is a play record: an arena CSV whose first row was
+/// played by people. Anything unreadable is not (and is reported as a foreign CSV).
+fn is_play_record(csv: &Path) -> Result<bool, ArenaError> {
+    let file = fs::File::open(csv).map_err(|e| ArenaError::Io {
+        path: csv.to_path_buf(),
+        action: "open the CSV",
+        error: e.to_string(),
+    })?;
+    let mut reader = ::csv::Reader::from_reader(std::io::BufReader::new(file));
+    let Ok(headers) = reader.headers().cloned() else {
+        return Ok(false);
+    };
+    if record::schema_of_header(&headers.iter().collect::<Vec<_>>()).is_none() {
+        return Ok(false);
+    }
+    let first = reader
+        .records()
+        .next()
+        .and_then(Result::ok)
+        .and_then(|r| r.deserialize::<Row>(Some(&headers)).ok());
+    Ok(first
+        .is_some_and(|row| row.experiment == played::TERMINAL || row.experiment == played::BROWSER))
+}
+
+/// Checks every row of the play record `csv` with [`check_played_row`] (no lock taken: an
+/// unterminated last line, a row being appended, is left out).
+pub fn verify_played(csv: &Path) -> Result<VerifySummary, ArenaError> {
+    let mut summary = VerifySummary {
+        files: vec![csv.to_path_buf()],
+        experiment: "the play record".into(),
+        played: true,
+        ..VerifySummary::default()
+    };
+    summary.partial_line = record::read_complete_rows(csv, |line, row| {
+        check_played_row(csv, line, &row)?;
+        summary.games += 1;
+        Ok(())
+    })?;
+    summary.scheduled = summary.games;
     Ok(summary)
 }
 

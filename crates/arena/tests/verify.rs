@@ -335,3 +335,57 @@ fn verify_of_a_run_in_progress_leaves_out_the_row_being_written() {
     assert!(summary.partial_line);
     assert!(!summary.complete());
 }
+
+/// Makes data row `index` of `csv` a resignation: its last move taken back (so the game is
+/// not over), `termination` resign, `result` as given.
+fn resign_before_the_last_move(csv: &Path, index: usize, result: &str) {
+    let (header, mut rows) = records(csv);
+    let at = |column: &str| header.iter().position(|c| c == column).unwrap();
+    let mut fields: Vec<String> = rows[index].iter().map(str::to_string).collect();
+    let moves: Vec<String> = fields[at("moves")].split(' ').map(str::to_string).collect();
+    fields[at("moves")] = moves[..moves.len() - 1].join(" ");
+    fields[at("plies")] = (moves.len() - 1).to_string();
+    fields[at("termination")] = "resign".into();
+    fields[at("result")] = result.into();
+    rows[index] = fields.iter().map(String::as_str).collect();
+    write_records(csv, &header, &rows);
+}
+
+#[test]
+fn a_resignation_replays_to_an_unfinished_game_that_the_resigning_seat_loses() {
+    let out = finished("verify-resign", Shard::WHOLE);
+    let csv = out.join("games.csv");
+    let index = first_mnk_win(&csv).unwrap();
+    let pristine = fs::read_to_string(&csv).unwrap();
+    // Either seat may resign, on its turn or not: the result says which, and it loses.
+    for result in ["1-0", "0-1"] {
+        fs::write(&csv, &pristine).unwrap();
+        resign_before_the_last_move(&csv, index, result);
+        let summary = verify(&out, None).unwrap_or_else(|e| panic!("{result}: {e}"));
+        assert!(summary.complete() && !summary.played);
+    }
+    // A resignation is never a draw.
+    fs::write(&csv, &pristine).unwrap();
+    resign_before_the_last_move(&csv, index, "1/2-1/2");
+    let error = verify(&out, None).unwrap_err().to_string();
+    assert_names(
+        &error,
+        "games.csv",
+        index + 2,
+        "result",
+        "a drawn resignation",
+    );
+    assert!(error.contains("the seat that resigned loses"), "{error}");
+    // Nor a game the rules had already ended: the last move won it.
+    fs::write(&csv, &pristine).unwrap();
+    edit(&csv, index, "termination", |_| "resign".into());
+    let error = verify(&out, None).unwrap_err().to_string();
+    assert_names(
+        &error,
+        "games.csv",
+        index + 2,
+        "termination",
+        "a resignation of a won game",
+    );
+    assert!(error.contains("the moves end the game by `win`"), "{error}");
+}

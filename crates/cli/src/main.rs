@@ -10,6 +10,7 @@ mod play_game;
 mod play_keys;
 mod report_cmd;
 mod run_cmd;
+mod serve_cmd;
 mod solve_cmd;
 mod sprt_cmd;
 mod verify_cmd;
@@ -33,6 +34,8 @@ enum Command {
     Run(run_cmd::RunArgs),
     /// Plays in the terminal: a person against an agent, two people, or two agents.
     Play(play_cmd::PlayArgs),
+    /// The web pages on a local server: play, analyse, replay, reports, statistics.
+    Serve(serve_cmd::ServeArgs),
     /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
     Engine(engine_cmd::EngineArgs),
     /// Any agent behind the arena protocol (docs/protocol.md) on stdin/stdout.
@@ -94,6 +97,7 @@ fn main() -> ExitCode {
         Command::Engine(args) => engine_cmd::engine(args),
         Command::ServeAgent(args) => engine_cmd::serve_agent(args),
         Command::Play(args) => play_cmd::play(args),
+        Command::Serve(args) => serve_cmd::serve(args),
         Command::Analyze(args) => solve_cmd::analyze(args),
         Command::Solve(args) => solve_cmd::solve(args),
         Command::List => games_cmd::list(),

@@ -5,10 +5,12 @@
 //! `play_game`, the drawings in `play_board`, the keyboard (a thread reading stdin, so a prompt
 //! can have a deadline) in `play_keys`.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use agents::AgentSpec;
 use anyhow::{Context as _, Result, bail};
+use arena::played::{self, easy_spec, hard_spec};
 use clap::Args;
 use rules::Variant;
 
@@ -16,14 +18,15 @@ use crate::games_cmd::parse_variant;
 use crate::play_game::{Screen, Seat, Table, sit};
 use crate::play_keys::{Keyboard, Typed};
 
-/// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`.
+/// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`, or `arena play --stats`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random"
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game (2, 3 or 4 players) is appended to the play record\n(results/play/games.csv, or --record FILE), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
 )]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro`, `mnk-5x5k4` or `oanquan`.
-    pub variant: String,
+    #[arg(required_unless_present = "stats")]
+    pub variant: Option<String>,
     /// Who moves first: `human` or an agent spec (`arena list` shows them). Given alone, the
     /// other side is the strong agent against a human and a human against an agent.
     #[arg(long)]
@@ -47,11 +50,30 @@ pub struct PlayArgs {
     /// stdout is not a terminal).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub delay: Option<f64>,
+    /// The play record every finished game is appended to (an arena CSV of schema 2: games
+    /// of 2, 3 and 4 players).
+    #[arg(long, value_name = "FILE", default_value = "results/play/games.csv")]
+    pub record: PathBuf,
+    /// The name a person plays under in the record (and in `--stats`).
+    #[arg(long, default_value = played::HUMAN)]
+    pub name: String,
+    /// Prints the statistics of the play record instead of playing: games, wins, draws and
+    /// losses per mode, and the win rate against each AI level (with --name: that person's).
+    #[arg(long, conflicts_with_all = ["first", "second", "third", "fourth", "move_time", "delay"])]
+    pub stats: bool,
 }
 
 /// `arena play`.
 pub fn play(args: PlayArgs) -> Result<()> {
-    let variant = parse_variant(&args.variant)?;
+    let name = played::check_name(&args.name).map_err(|e| anyhow::anyhow!("--name: {e}"))?;
+    if args.stats {
+        let given = args.name != played::HUMAN;
+        return print_stats(&args.record, given.then_some(name.as_str()));
+    }
+    let Some(variant) = args.variant.as_deref() else {
+        bail!("give a variant id, like `tictactoe`, or --stats");
+    };
+    let variant = parse_variant(variant)?;
     let move_time = args
         .move_time
         .map(|s| seconds(s, "--move-time", false))
@@ -106,6 +128,8 @@ pub fn play(args: PlayArgs) -> Result<()> {
         move_time,
         delay,
         hint: hard_spec(&variant),
+        record: args.record.clone(),
+        name,
     };
     match variant {
         Variant::Mnk(config) => sit(&config.start(), &table, &mut keys, &screen),
@@ -162,35 +186,6 @@ fn fill_seats(given: Vec<Option<Seat>>, variant: &Variant) -> Vec<Seat> {
             None => Seat::Agent(hard_spec(variant)),
         })
         .collect()
-}
-
-/// The menu's "hard" agent, also the one that answers `hint`: strong, and quick enough to
-/// answer within a second or two on this variant's board. Node budgets rather than time
-/// budgets keep its play reproducible from the seed.
-pub fn hard_spec(variant: &Variant) -> AgentSpec {
-    let text = match variant {
-        // Small enough to solve: perfect play.
-        Variant::Mnk(config) if config.cells() <= 9 => "alphabeta:depth=9",
-        // About 0.6 million nodes a second on boards up to 8x8, 0.25 million on 15x15: a
-        // second or two a move on one core.
-        Variant::Mnk(config) if config.cells() <= 64 => "alphabeta:nodes=600000",
-        Variant::Mnk(_) => "alphabeta:nodes=300000",
-        // Depth 12 or more in under a second; it beats greedy2 by about 20 seeds a game.
-        Variant::OanQuan(rules) if rules.players == 2 => "alphabeta:nodes=1000000",
-        // Three or four players: UCT with a reward per seat, well under a second a move.
-        Variant::OanQuan(_) => "mcts:iterations=5000",
-    };
-    text.parse().expect("a fixed spec parses")
-}
-
-/// The menu's "easy" agent: seed 004's easy AI for m,n,k games, seed 001's greedy player for
-/// O An Quan (`easy` plays m,n,k games only).
-pub fn easy_spec(variant: &Variant) -> AgentSpec {
-    let text = match variant {
-        Variant::Mnk(_) => "easy",
-        Variant::OanQuan(_) => "greedy",
-    };
-    text.parse().expect("a fixed spec parses")
 }
 
 /// Seed 004's menu: the four modes, and for a person against agents which seat the person
@@ -262,4 +257,58 @@ fn menu(variant: &Variant, keys: &mut Keyboard, screen: &Screen) -> Result<Optio
             },
         }
     }
+}
+
+/// `arena play --stats`: the play record's statistics, for one person or for everyone.
+fn print_stats(record: &std::path::Path, name: Option<&str>) -> Result<()> {
+    let rows = played::read_record(record)?;
+    let stats = played::stats(&rows, name);
+    let noun = if stats.games == 1 { "game" } else { "games" };
+    let whose = match name {
+        Some(name) => format!("{noun} of {name}"),
+        None => noun.to_string(),
+    };
+    println!("play record {}: {} {whose}", record.display(), stats.games);
+    if stats.games == 0 {
+        println!("no games yet: `arena play VARIANT` or `arena serve` records every game played");
+        return Ok(());
+    }
+    println!();
+    println!(
+        "{:<30} {:<18} {:>6} {:>6} {:>6} {:>6}",
+        "mode", "counted for", "games", "wins", "draws", "losses"
+    );
+    for mode in &stats.modes {
+        let t = mode.tally;
+        println!(
+            "{:<30} {:<18} {:>6} {:>6} {:>6} {:>6}",
+            mode.mode, mode.view, t.games, t.wins, t.draws, t.losses
+        );
+    }
+    if !stats.levels.is_empty() {
+        println!();
+        println!("a person against each AI level:");
+        println!(
+            "{:<24} {:<28} {:>6} {:>10} {:>9}",
+            "variant", "level", "games", "W-D-L", "win rate"
+        );
+        for level in &stats.levels {
+            let t = level.tally;
+            println!(
+                "{:<24} {:<28} {:>6} {:>10} {:>8.1}%",
+                level.variant,
+                level.level,
+                t.games,
+                format!("{}-{}-{}", t.wins, t.draws, t.losses),
+                100.0 * level.win_rate
+            );
+        }
+    }
+    if stats.skipped > 0 {
+        println!(
+            "({} rows skipped: their result does not fit their seats)",
+            stats.skipped
+        );
+    }
+    Ok(())
 }

@@ -1,12 +1,15 @@
 //! The games of `arena play`: turns of people and agents, the prompt's commands, the countdown,
-//! the end of a game and the offer of another.
+//! the end of a game and the offer of another, and the game's row in the play record.
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentRng, AgentSpec, Choice, Context, SearchStats};
 use anyhow::Result;
+use arena::Termination;
+use arena::played::{self, PlayedGame, PlayedSeat};
 use rand::SeedableRng;
 use rules::{Game, MoveList, Outcome, Player};
 
@@ -36,6 +39,10 @@ pub struct Table {
     pub delay: Duration,
     /// The agent that answers `hint`.
     pub hint: AgentSpec,
+    /// The play record finished games are appended to.
+    pub record: PathBuf,
+    /// The name people play under in the record.
+    pub name: String,
 }
 
 /// Where the players read and type: what stdout, stderr and stdin are decides colour, echo and
@@ -120,6 +127,9 @@ struct Ply<G: Game> {
     before: G,
     mv: G::Move,
     by_human: bool,
+    /// The time the move took (a person's from the prompt), and the nodes searched.
+    time: Duration,
+    nodes: u64,
 }
 
 /// A game under way.
@@ -154,8 +164,8 @@ enum Verdict {
     PlyCap(Outcome),
     /// A person ran out of time.
     TimeUp(Player),
-    /// An agent failed or answered an illegal move.
-    Fault(Player, String),
+    /// An agent failed or answered an illegal move (`crash`, `illegal-move` or `timeout`).
+    Fault(Player, String, Termination),
     /// A person quit, or stdin closed.
     Left,
 }
@@ -205,9 +215,11 @@ pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Scr
             let verdict = play_on(
                 &mut game, table, &mut sides, &names, &mut hint, keys, screen,
             )?;
-            if !finish(&game, verdict, &names, screen)? {
+            let Some(ending) = ending(&game.position, &verdict) else {
+                finish(&game, verdict, &names, screen)?;
                 return Ok(());
-            }
+            };
+            finish(&game, verdict, &names, screen)?;
             let can_undo = game.history.iter().any(|ply| ply.by_human);
             screen.prompt(if can_undo {
                 "play again? [y/N] or undo: "
@@ -216,15 +228,18 @@ pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Scr
             })?;
             let answer = match screen.answer(keys, None, |_| {})? {
                 Typed::Line(line) => line.trim().to_lowercase(),
-                _ => return Ok(()),
+                _ => String::new(),
             };
+            if answer == "undo" && can_undo {
+                // The game goes on: it is recorded when it ends for good.
+                take_back(&mut game, screen)?;
+                continue;
+            }
+            record(&game, ending, table, start, screen)?;
             match answer.as_str() {
                 "y" | "yes" => {
                     screen.say("")?;
                     break;
-                }
-                "undo" if can_undo => {
-                    take_back(&mut game, screen)?;
                 }
                 _ => return Ok(()),
             }
@@ -289,13 +304,14 @@ fn play_on<G: Board>(
         match &mut sides[mover.index()] {
             Side::Human => {
                 let humans = table.seats.iter().filter(|s| **s == Seat::Human).count();
+                let started = Instant::now();
                 match human_turn(game, table, name, humans, hint, keys, screen)? {
                     HumanTurn::Move(mv) => {
                         screen.say(format!(
                             "{number}. {name} plays {}",
                             game.position.format_move(mv)
                         ))?;
-                        play(game, mv, true);
+                        play(game, mv, true, started.elapsed(), 0);
                     }
                     HumanTurn::Undone => continue,
                     HumanTurn::TimeUp => return Ok(Verdict::TimeUp(mover)),
@@ -307,11 +323,13 @@ fn play_on<G: Board>(
                 let thinking = format!("{name} is thinking");
                 let answer = think(agent.as_mut(), rng, game, &thinking, screen)?;
                 match answer {
-                    Err(fault) => return Ok(Verdict::Fault(mover, fault)),
+                    Err((termination, fault)) => {
+                        return Ok(Verdict::Fault(mover, fault, termination));
+                    }
                     Ok(thought) if !game.position.is_legal(thought.choice.mv) => {
                         let fault =
                             format!("{spec} answered the illegal move {:?}", thought.choice.mv);
-                        return Ok(Verdict::Fault(mover, fault));
+                        return Ok(Verdict::Fault(mover, fault, Termination::IllegalMove));
                     }
                     Ok(thought) => {
                         let mv = thought.choice.mv;
@@ -320,7 +338,8 @@ fn play_on<G: Board>(
                             game.position.format_move(mv),
                             stats_text(&thought.choice.stats, thought.elapsed)
                         ))?;
-                        play(game, mv, false);
+                        let nodes = thought.choice.stats.nodes;
+                        play(game, mv, false, thought.elapsed, nodes);
                     }
                 }
             }
@@ -335,13 +354,94 @@ fn play_on<G: Board>(
 }
 
 /// Plays `mv`, keeping the position before it for `undo`.
-fn play<G: Board>(game: &mut Match<G>, mv: G::Move, by_human: bool) {
+fn play<G: Board>(game: &mut Match<G>, mv: G::Move, by_human: bool, time: Duration, nodes: u64) {
     game.history.push(Ply {
         before: game.position.clone(),
         mv,
         by_human,
+        time,
+        nodes,
     });
     game.position.play_unchecked(mv);
+}
+
+/// How a game that ended is recorded: its outcome and termination; `None` for a game the
+/// players left unfinished, which is not recorded.
+fn ending<G: Board>(position: &G, verdict: &Verdict) -> Option<(Outcome, Termination)> {
+    Some(match verdict {
+        Verdict::Rules(outcome) => {
+            let drawn = match outcome {
+                Outcome::Draw => true,
+                Outcome::Ranked(ranking) => ranking.places().iter().all(|&p| p == 1),
+                Outcome::Win(_) => false,
+            };
+            let termination = if drawn {
+                Termination::Draw
+            } else {
+                Termination::Win
+            };
+            (*outcome, termination)
+        }
+        Verdict::PlyCap(outcome) => (*outcome, Termination::PlyCap),
+        Verdict::TimeUp(loser) => (
+            arena::play::forfeit_outcome(position, *loser),
+            Termination::Timeout,
+        ),
+        Verdict::Fault(loser, _, termination) => {
+            (arena::play::forfeit_outcome(position, *loser), *termination)
+        }
+        Verdict::Left => return None,
+    })
+}
+
+/// Appends the finished game to the play record and says where. A record that cannot be
+/// written is a warning, not the end of the sitting: the move list printed above keeps the game.
+fn record<G: Board>(
+    game: &Match<G>,
+    (outcome, termination): (Outcome, Termination),
+    table: &Table,
+    start: &G,
+    screen: &Screen,
+) -> Result<()> {
+    let mut seats: Vec<PlayedSeat> = table
+        .seats
+        .iter()
+        .map(|seat| match seat {
+            Seat::Human => PlayedSeat::person(table.name.clone()),
+            Seat::Agent(spec) => PlayedSeat::agent(spec.clone()),
+        })
+        .collect();
+    for ply in &game.history {
+        let seat = ply.before.side_to_move().index();
+        if let Some(seat) = seats.get_mut(seat) {
+            seat.count_move(ply.time, ply.nodes);
+        }
+    }
+    let played = PlayedGame {
+        experiment: played::TERMINAL.into(),
+        variant: start.variant(),
+        seed: table.seed,
+        seats,
+        outcome,
+        termination,
+        plies: game.position.ply(),
+        totals: game.position.totals(),
+        moves: game
+            .history
+            .iter()
+            .map(|ply| ply.before.format_move(ply.mv))
+            .collect(),
+    };
+    match played::append(&table.record, &played) {
+        Ok(index) => screen.say(format!(
+            "recorded: {} (game {index})",
+            table.record.display()
+        )),
+        Err(error) => {
+            eprintln!("warning: this game was not recorded: {error}");
+            Ok(())
+        }
+    }
 }
 
 /// Prints the end of a game: the result, the totals, the move list as `arena replay` reads it.
@@ -393,7 +493,7 @@ fn finish<G: Board>(
             screen.say(result(outcome, format!("({})", winner_text(outcome))))?;
             true
         }
-        Verdict::Fault(loser, fault) => {
+        Verdict::Fault(loser, fault, _) => {
             let outcome = arena::play::forfeit_outcome(position, loser);
             screen.say(result(
                 outcome,
@@ -534,7 +634,9 @@ fn human_turn<G: Board>(
                             seconds_text(thought.elapsed)
                         ))?;
                     }
-                    Err(fault) => screen.say(format!("no hint: {} failed: {fault}", table.hint))?,
+                    Err((_, fault)) => {
+                        screen.say(format!("no hint: {} failed: {fault}", table.hint))?
+                    }
                 }
             }
             _ => match game.position.parse_move(text) {
@@ -569,15 +671,18 @@ fn hint_rng(seed: u64, players: usize) -> AgentRng {
     rng
 }
 
+/// How an agent failed to give a move: the termination it is recorded under and what happened.
+type AgentFault = (Termination, String);
+
 /// Asks an agent for a move, with a spinner on a terminal; an error or a panic comes back as
-/// the fault's text.
+/// the fault's termination and text.
 fn think<G: Board>(
     agent: &mut dyn Agent<G>,
     rng: &mut AgentRng,
     game: &Match<G>,
     message: &str,
     screen: &Screen,
-) -> Result<std::result::Result<Thought<G::Move>, String>> {
+) -> Result<std::result::Result<Thought<G::Move>, AgentFault>> {
     let spinner = screen.spinner.then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_message(message.to_string());
@@ -594,8 +699,15 @@ fn think<G: Board>(
     }
     Ok(match answer {
         Ok(Ok(choice)) => Ok(Thought { choice, elapsed }),
-        Ok(Err(error)) => Err(error.to_string()),
-        Err(message) => Err(format!("panicked: {message}")),
+        Ok(Err(error)) => {
+            let termination = match error {
+                agents::AgentError::IllegalMove(_) => Termination::IllegalMove,
+                agents::AgentError::Timeout(_) => Termination::Timeout,
+                _ => Termination::Crash,
+            };
+            Err((termination, error.to_string()))
+        }
+        Err(message) => Err((Termination::Crash, format!("panicked: {message}"))),
     })
 }
 

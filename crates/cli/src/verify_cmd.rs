@@ -13,15 +13,18 @@ use clap::Args;
 Examples:
   arena verify results/default
   arena verify results/default-rerun --against results/default
+  arena verify results/play            # a play record: every game replayed
 
 Checks each row of DIR's games.csv (or of its shard CSVs): it must be the game the schedule
 gives its index (variant, agents and seats, seed, specs), its moves must begin with the game's
 random opening and replay under the rules to the recorded termination, result, plies and
-scores. Takes no lock: a run may be writing meanwhile. With --against, the two CSVs must also
+scores. A play record (results/play, or the file itself) has no schedule: each row's moves
+replay from the start to its termination (a resignation included) and result. Takes no lock: a run may be writing meanwhile. With --against, the two CSVs must also
 be identical outside the timing columns. Exits non-zero on the first problem, naming the file,
 the line and the column.")]
 pub struct VerifyArgs {
-    /// The results folder (holding games.csv, its meta file and experiment.toml).
+    /// The results folder (holding games.csv, its meta file and experiment.toml), or a play
+    /// record (its folder or the CSV itself).
     pub dir: PathBuf,
     /// Another run of the same experiment to compare with, outside the timing columns.
     #[arg(long, value_name = "DIR")]
@@ -64,7 +67,14 @@ pub fn verify(args: VerifyArgs) -> Result<()> {
             files.join(", ")
         );
     }
-    if summary.complete() {
+    if summary.played {
+        println!(
+            "{}: {} games of the play record: every row replays under the rules to its \
+             recorded result",
+            files.join(", "),
+            thousands(summary.games)
+        );
+    } else if summary.complete() {
         println!(
             "{}: {} games of experiment `{}`: every row is the game the schedule says and \
              replays to its recorded result",

@@ -1,14 +1,47 @@
 //! `arena play` driven through pipes, the way a script or a teacher's demo drives it: one move or
 //! command per line on stdin, the transcript on stdout. Agents are seeded, so their replies, and
-//! so the transcripts, are fixed.
+//! so the transcripts, are fixed. Every finished game lands in the play record, which the last
+//! tests read back.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+/// The arena binary, run in a scratch folder of this test process: the games the tests finish
+/// go to its `results/play/games.csv`, not to the source tree's.
 fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    let scratch = std::env::temp_dir().join(format!("arena-play-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch folder");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+    command.current_dir(scratch);
+    command
+}
+
+/// A fresh folder for one test's play record.
+fn record_folder(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("arena-play-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("record folder");
+    dir
+}
+
+/// The rows of a CSV as header-keyed maps.
+fn rows_of(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).expect("the record opens");
+    let header = reader.headers().expect("a header").clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.expect("a whole row");
+            header
+                .iter()
+                .zip(record.iter())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
 }
 
 /// A person (X) against `random` (O) with seed 3, whose replies in tic-tac-toe to b2 and c1
@@ -525,4 +558,297 @@ fn an_agent_that_fails_loses_and_the_program_goes_on() {
         assert_in_order(&text, &["result: 1-0 (X (you) wins: O (fault:mode=", why]);
         assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
     }
+}
+
+#[test]
+fn a_finished_game_is_recorded_and_rated_and_counted_in_the_stats() {
+    let dir = record_folder("recorded");
+    let record = dir.join("games.csv");
+    let record_text = record.to_str().unwrap();
+    let mut args = HUMAN_VS_RANDOM.to_vec();
+    args.extend(["--name", "Lan", "--record", record_text]);
+    let output = play(&args, "b2\nc1\na3\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "result: 1-0",
+            "play again? [y/N] or undo: \n",
+            &format!("recorded: {record_text} (game 0)\n"),
+        ],
+    );
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    for (column, value) in [
+        ("experiment", "play"),
+        ("variant", "mnk-3x3k3"),
+        ("game", "0"),
+        ("seed", "3"),
+        ("first", "Lan"),
+        ("first_spec", "human"),
+        ("second", "random"),
+        ("second_spec", "random"),
+        ("result", "1-0"),
+        ("termination", "win"),
+        ("plies", "5"),
+        ("moves", "b2 a2 c1 c2 a3"),
+    ] {
+        assert_eq!(row[column], value, "{column}");
+    }
+    assert_eq!(row["players"], "2", "the record is schema 2");
+    assert_eq!(
+        row["third"], "",
+        "a two-player row leaves the other seats empty"
+    );
+
+    // A second game, lost on purpose against the easy agent, and one left unfinished.
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "easy:mistake=0",
+            "--second",
+            "human",
+            "--name",
+            "Lan",
+            "--record",
+            record_text,
+        ],
+        "a1\nc3\ny\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        rows_of(&record).len(),
+        2,
+        "an unfinished game is not recorded"
+    );
+
+    let stats = arena()
+        .args(["play", "--stats", "--name", "Lan", "--record", record_text])
+        .output()
+        .unwrap();
+    let text = stdout(&stats);
+    assert!(stats.status.success(), "{}", stderr(&stats));
+    assert_in_order(
+        &text,
+        &[
+            &format!("play record {record_text}: 2 games of Lan"),
+            "person vs AI (other agents)    the person              2      1      0      1",
+            "a person against each AI level:",
+            "mnk-3x3k3                easy:mistake=0                    1      0-0-1      0.0%",
+            "mnk-3x3k3                random                            1      1-0-0    100.0%",
+        ],
+    );
+
+    let report = arena()
+        .args(["report", record_text, "--bootstrap", "0", "--out"])
+        .arg(dir.join("report"))
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", stderr(&report));
+    assert!(stdout(&report).contains("Lan"), "{}", stdout(&report));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_taken_up_again_after_its_end_is_recorded_once() {
+    let dir = record_folder("undo");
+    let record = dir.join("games.csv");
+    let mut args = HUMAN_VS_RANDOM.to_vec();
+    args.extend(["--record", record.to_str().unwrap()]);
+    // Won, taken back, won another way (random answers b3 with a1, and b1 makes the column
+    // b1-b2-b3), and left at the prompt.
+    let output = play(&args, "b2\nc1\na3\nundo\nb3\nb1\nn\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 1, "{text}");
+    assert!(rows[0]["moves"].starts_with("b2 a2 c1 c2 b3"), "{rows:?}");
+    assert_eq!(rows[0]["first"], "human");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_sittings_at_once_share_one_record_without_mixing_rows() {
+    let dir = record_folder("shared");
+    let record = dir.join("games.csv");
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            let mut child = arena()
+                .args([
+                    "play",
+                    "tictactoe",
+                    "--first",
+                    "random",
+                    "--second",
+                    "random",
+                    "--record",
+                ])
+                .arg(&record)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("arena starts");
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all("y\n".repeat(29).as_bytes()).unwrap();
+            drop(stdin);
+            child
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 60);
+    let mut games: Vec<u64> = rows.iter().map(|r| r["game"].parse().unwrap()).collect();
+    games.sort_unstable();
+    assert_eq!(games, (0..60).collect::<Vec<_>>());
+    for row in &rows {
+        assert_eq!(row["first"], "random");
+        let plies: usize = row["plies"].parse().unwrap();
+        assert_eq!(row["moves"].split(' ').count(), plies);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The position after `count` moves of `start` picked by a fixed rule (no RNG), and the moves.
+fn some_moves<G: rules::Game>(mut position: G, count: usize) -> (G, Vec<String>) {
+    let mut moves = Vec::new();
+    let mut legal = rules::MoveList::new();
+    for i in 0..count {
+        assert!(!position.is_over(), "the game ended after {i} moves");
+        position.legal_moves(&mut legal);
+        let mv = legal[(i * 7 + 3) % legal.len()];
+        moves.push(position.format_move(mv));
+        position.play_unchecked(mv);
+    }
+    (position, moves)
+}
+
+#[test]
+fn a_record_of_two_three_and_four_players_is_verified_rated_and_counted() {
+    use arena::played::{self, PlayedGame, PlayedSeat};
+    use rules::{Game, Player};
+
+    let dir = record_folder("tables");
+    let record = dir.join("play").join("games.csv");
+    let record_text = record.to_str().unwrap();
+    // Agents only, at tables of 2, 3 and 4: played to the end and recorded by `arena play`.
+    for seats in [
+        &["tictactoe", "--first", "random", "--second", "easy"][..],
+        &[
+            "oanquan-3p",
+            "--first",
+            "random",
+            "--second",
+            "greedy",
+            "--third",
+            "random",
+        ],
+        &[
+            "oanquan-4p",
+            "--first",
+            "random",
+            "--second",
+            "greedy",
+            "--third",
+            "random",
+            "--fourth",
+            "greedy",
+        ],
+    ] {
+        let mut args = seats.to_vec();
+        args.extend(["--seed", "4", "--delay", "0", "--record", record_text]);
+        let output = play(&args, "n\n");
+        assert!(output.status.success(), "{seats:?}: {}", stderr(&output));
+    }
+    // A person who resigned a game of three after eight moves, out of turn: the page's way.
+    let rules: rules::Variant = "oanquan-3p".parse().unwrap();
+    let rules::Variant::OanQuan(config) = &rules else {
+        unreachable!()
+    };
+    let (position, moves) = some_moves(config.start(), 8);
+    let resigned = PlayedGame {
+        experiment: played::BROWSER.into(),
+        variant: rules,
+        seed: 9,
+        seats: vec![
+            PlayedSeat::agent("greedy".parse().unwrap()),
+            PlayedSeat::person("Lan"),
+            PlayedSeat::agent("random".parse().unwrap()),
+        ],
+        outcome: arena::play::forfeit_outcome(&position, Player::seat(1)),
+        termination: arena::Termination::Resign,
+        plies: position.ply(),
+        totals: position.totals(),
+        moves,
+    };
+    assert_eq!(played::append(&record, &resigned).unwrap(), 3);
+    let rows = rows_of(&record);
+    let seats: Vec<&str> = rows.iter().map(|r| r["players"].as_str()).collect();
+    assert_eq!(seats, ["2", "3", "4", "3"], "one record, schema 2");
+    assert_eq!(rows[3]["termination"], "resign");
+
+    // Every row replays under the rules: the folder and the file itself.
+    for target in [dir.join("play"), record.clone()] {
+        let verify = arena().arg("verify").arg(&target).output().unwrap();
+        assert!(verify.status.success(), "{}", stderr(&verify));
+        assert!(
+            stdout(&verify).contains("4 games of the play record: every row replays"),
+            "{}",
+            stdout(&verify)
+        );
+    }
+
+    // Rated: a pool per variant, the person among the three-player one.
+    let out = dir.join("report");
+    let report = arena()
+        .args(["report", record_text, "--bootstrap", "0", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", stderr(&report));
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for pool in ["mnk-3x3k3", "oanquan-3p", "oanquan-4p", "| Lan |"] {
+        assert!(markdown.contains(pool), "{pool} missing from the report");
+    }
+
+    // Counted: every game, and Lan's one game a loss against the other agents.
+    let stats = arena()
+        .args(["play", "--stats", "--record", record_text])
+        .output()
+        .unwrap();
+    assert!(stats.status.success(), "{}", stderr(&stats));
+    assert!(stdout(&stats).contains(&format!("play record {record_text}: 4 games")));
+    let lan = arena()
+        .args(["play", "--stats", "--name", "Lan", "--record", record_text])
+        .output()
+        .unwrap();
+    assert_in_order(
+        &stdout(&lan),
+        &[
+            "1 game of Lan",
+            "person vs AI (other agents)    the person              1      0      0      1",
+        ],
+    );
+
+    // A resignation that names the wrong loser is caught, with its line and column.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let last = text.lines().last().unwrap();
+    let result = &rows[3]["result"];
+    let changed = last.replacen(&format!(",{result},resign,"), ",1-2-2,resign,", 1);
+    assert_ne!(changed, last);
+    std::fs::write(&record, text.replace(last, &changed)).unwrap();
+    let verify = arena().arg("verify").arg(&record).output().unwrap();
+    assert!(!verify.status.success());
+    let error = stderr(&verify);
+    assert!(
+        error.contains("games.csv:5: game 3: column `result`"),
+        "{error}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

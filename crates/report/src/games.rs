@@ -575,9 +575,10 @@ impl Tally {
                     return Err(row.bad(Column::Result, "a `draw` termination needs `1/2-1/2`"));
                 }
                 (_, GameResult::Draw) => {
-                    return Err(
-                        row.bad(Column::Result, "a won or faulted game needs `1-0` or `0-1`")
-                    );
+                    return Err(row.bad(
+                        Column::Result,
+                        "a won, faulted or resigned game needs `1-0` or `0-1`",
+                    ));
                 }
                 _ => {}
             }
@@ -588,12 +589,13 @@ impl Tally {
             }
         } else {
             let places = row.places(players)?;
-            if termination.is_fault()
+            if (termination.is_fault() || termination == Termination::Resign)
                 && places.iter().filter(|&&p| p as usize == players).count() != 1
             {
                 return Err(row.bad(
                     Column::Result,
-                    "a faulted game has exactly one seat, the one that faulted, in last place",
+                    "a faulted or resigned game has exactly one seat, the one that faulted or \
+                     resigned, in last place",
                 ));
             }
             places
@@ -743,6 +745,8 @@ enum Termination {
     IllegalMove,
     Crash,
     Timeout,
+    /// A person gave up (played games only): decisive, and no agent's fault.
+    Resign,
 }
 
 impl Termination {
@@ -868,9 +872,10 @@ impl Row<'_> {
             "illegal-move" => Ok(Termination::IllegalMove),
             "crash" => Ok(Termination::Crash),
             "timeout" => Ok(Termination::Timeout),
+            "resign" => Ok(Termination::Resign),
             _ => Err(self.bad(
                 Column::Termination,
-                "expected win, draw, ply-cap, illegal-move, crash or timeout",
+                "expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
             )),
         }
     }

@@ -42,7 +42,7 @@ fn a_bad_field_names_the_file_the_line_and_the_column() {
         (",30.0,", ",-3,", "first_ms"),
         (",30.0,", ",NaN,", "first_ms"),
         (",3000,", ",3e3,", "first_nodes"),
-        (",win,", ",resign,", "termination"),
+        (",win,", ",abandoned,", "termination"),
         (",win,", ",draw,", "result"),
         (",0,1,a,", ",0,-1,a,", "seed"),
         (",a,b,", ",,b,", "first"),
@@ -365,4 +365,50 @@ fn bad_n_player_rows_name_their_line_and_column() {
             "{row}: {message}"
         );
     }
+}
+
+#[test]
+fn a_resignation_is_a_loss_for_the_seat_that_resigned_and_no_fault() {
+    // Two players: the one who resigned lost, and no agent faulted.
+    let mut games = Games::new();
+    games
+        .game_ending("mnk-3x3k3", "lan", "random", "0-1", "resign")
+        .game_ending("mnk-3x3k3", "random", "lan", "1-0", "resign");
+    let three = three_player(2, ["greedy", "lan", "random"], "2-3-1").replace(",win,", ",resign,");
+    let two_player = games.csv();
+    let (header, rows) = two_player.split_once('\n').unwrap();
+    // The same games in schema 2, with a game of three players beside them.
+    let rows: String = rows
+        .lines()
+        .map(|row| format!("{row},2,,,,,,,,,,,,\n"))
+        .collect();
+    let text = format!("{header},{SCHEMA_2}\n{rows}{three}\n");
+    let summary = read(&text)
+        .unwrap()
+        .analyse(&Options::default().with_intervals(Intervals::Off))
+        .unwrap();
+    let pool = summary.pool("mnk-3x3k3").unwrap();
+    let lan = pool.standing("lan").unwrap();
+    assert_eq!((lan.wins, lan.draws, lan.losses, lan.faults), (0, 0, 2, 0));
+    let multi = summary.pool("oanquan-3p").unwrap();
+    assert_eq!(multi.standing("lan").unwrap().faults, 0);
+    let m = multi.standing("lan").unwrap().multiplayer.clone().unwrap();
+    assert_eq!(m.places, vec![0, 0, 1]);
+
+    // A resignation is decisive: not a draw, and at 3-4 seats one seat alone in last place.
+    let drawn = GOOD_ROW
+        .replace(",1-0,", ",1/2-1/2,")
+        .replace(",win,", ",resign,");
+    let message = read(&format!("{HEADER}\n{drawn}\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.contains("`result`") && message.contains("resigned"),
+        "{message}"
+    );
+    let shared_last = three_player(0, ["a", "b", "c"], "1-2-2").replace(",win,", ",resign,");
+    let message = read(&format!("{HEADER},{SCHEMA_2}\n{shared_last}\n"))
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("exactly one seat"), "{message}");
 }

@@ -271,8 +271,8 @@ fn points_of_pools_with_a_maximum_are_the_maximum_likelihood_ones() {
     // precision of the CSV). `tests/data/sample-2026-11-22.csv` is that run's CSV, the one
     // whose ratings Ordo and BayesElo confirmed; the committed sample has since been played
     // again (mcts's root threat check, issue 19).
-    let csv = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/sample-2026-11-22.csv");
+    let csv =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sample-2026-11-22.csv");
     let summary = Report::from_csv_files(&[csv])
         .unwrap()
         .analyse(&Options::default().with_intervals(Intervals::Off))

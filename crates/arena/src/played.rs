@@ -1,0 +1,651 @@
+//! The record of games people played, in the terminal (`arena play`) and in the browser
+//! (`arena serve`), and the statistics read back from it.
+//!
+//! Every finished game is appended to the play record, `results/play/games.csv` unless told
+//! otherwise, in the arena's CSV format: a person sits as an agent whose spec is [`HUMAN`]
+//! and whose name is `human` or the name they give, so `arena report results/play/games.csv`
+//! rates people against every agent they met. The record is in schema 2 (the seat columns of
+//! three and four players after the two-player ones), so games of 2, 3 and 4 players sit in the
+//! one file, a two-player row with `players` 2 and the other seats empty; a record begun in
+//! schema 1 (by an earlier version) keeps taking two-player rows, and is rewritten in schema 2,
+//! its rows unchanged, when its first larger game comes.
+//!
+//! Several writers may share a record (two terminals and a server): [`append`] takes the
+//! arena's writer lock on the file ([`crate::lock`], the lock `arena run` takes on its games
+//! file), waiting a moment for another appender, writes the header if the file is new, and
+//! appends the row in one write, so rows never interleave. A half-written last row (a killed
+//! writer) is cut before the next one is appended.
+//!
+//! ```no_run
+//! use std::path::Path;
+//!
+//! let record = arena::played::default_record(Path::new("results"));
+//! let rows = arena::played::read_record(&record)?;
+//! let stats = arena::played::stats(&rows, Some("human"));
+//! println!("{} games recorded", stats.games);
+//! # Ok::<(), arena::ArenaError>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use agents::AgentSpec;
+use rules::{Outcome, Player, Totals, Variant};
+use serde::Serialize;
+
+use crate::record::{self, CSV_SCHEMA, CSV_SCHEMA_SEATS, Row};
+use crate::{ArenaError, Termination, lock};
+
+/// The spec a person's seat has in the record, and the name a person has unless they give one.
+pub const HUMAN: &str = "human";
+
+/// The `experiment` column of games played in the terminal.
+pub const TERMINAL: &str = "play";
+
+/// The `experiment` column of games played in the browser.
+pub const BROWSER: &str = "play-web";
+
+/// The longest name a person may give, in characters.
+pub const NAME_LIMIT: usize = 40;
+
+/// The play record under a results folder: `RESULTS/play/games.csv`.
+pub fn default_record(results: &Path) -> PathBuf {
+    results.join("play").join("games.csv")
+}
+
+/// Checks a person's name for the record: 1 to [`NAME_LIMIT`] characters after trimming, no
+/// control characters. Returns the trimmed name.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let trimmed = name.trim();
+    if trimmed.is_empty() {
+        return Err("a name must not be empty".into());
+    }
+    if trimmed.chars().count() > NAME_LIMIT {
+        return Err(format!("a name has at most {NAME_LIMIT} characters"));
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err("a name must not hold control characters (tabs, newlines)".into());
+    }
+    Ok(trimmed.to_string())
+}
+
+/// The "easy" agent of seed 004's menu: its easy AI for m,n,k games, seed 001's greedy player
+/// for O An Quan (`easy` plays m,n,k games only).
+pub fn easy_spec(variant: &Variant) -> AgentSpec {
+    let text = match variant {
+        Variant::Mnk(_) => "easy",
+        Variant::OanQuan(_) => "greedy",
+    };
+    text.parse().expect("a fixed spec parses")
+}
+
+/// The "hard" agent of seed 004's menu, also the one that gives hints: strong, and quick
+/// enough to answer within a second or two on this variant's board. Node budgets rather than
+/// time budgets keep its play reproducible from the seed.
+pub fn hard_spec(variant: &Variant) -> AgentSpec {
+    let text = match variant {
+        // Small enough to solve: perfect play.
+        Variant::Mnk(config) if config.cells() <= 9 => "alphabeta:depth=9",
+        // About 0.6 million nodes a second on boards up to 8x8, 0.25 million on 15x15: a
+        // second or two a move on one core.
+        Variant::Mnk(config) if config.cells() <= 64 => "alphabeta:nodes=600000",
+        Variant::Mnk(_) => "alphabeta:nodes=300000",
+        // Depth 12 or more in under a second; it beats greedy2 by about 20 seeds a game.
+        Variant::OanQuan(rules) if rules.players == 2 => "alphabeta:nodes=1000000",
+        // Three or four players: UCT with a reward per seat, well under a second a move.
+        Variant::OanQuan(_) => "mcts:iterations=5000",
+    };
+    text.parse().expect("a fixed spec parses")
+}
+
+/// The difficulty of an agent spec on `variant`: `easy` or `hard` for the presets, else the
+/// spec itself.
+pub fn level_of(spec: &str, variant: &Variant) -> String {
+    match spec.parse::<AgentSpec>() {
+        Ok(parsed) if parsed == easy_spec(variant) => "easy".into(),
+        Ok(parsed) if parsed == hard_spec(variant) => "hard".into(),
+        _ => spec.to_string(),
+    }
+}
+
+/// One seat of a played game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedSeat {
+    /// The name in the record: the person's name, or the agent's spec.
+    pub name: String,
+    /// The agent, or `None` for a person (recorded as [`HUMAN`]).
+    pub agent: Option<AgentSpec>,
+    /// Time spent on this seat's moves (a person's from the prompt to the move).
+    pub time: Duration,
+    /// The longest single move.
+    pub max_time: Duration,
+    /// Nodes searched (0 for a person).
+    pub nodes: u64,
+}
+
+impl PlayedSeat {
+    /// A person's seat.
+    pub fn person(name: impl Into<String>) -> PlayedSeat {
+        PlayedSeat {
+            name: name.into(),
+            agent: None,
+            time: Duration::ZERO,
+            max_time: Duration::ZERO,
+            nodes: 0,
+        }
+    }
+
+    /// An agent's seat, named by its spec.
+    pub fn agent(spec: AgentSpec) -> PlayedSeat {
+        PlayedSeat {
+            name: spec.to_string(),
+            agent: Some(spec),
+            time: Duration::ZERO,
+            max_time: Duration::ZERO,
+            nodes: 0,
+        }
+    }
+
+    /// Adds one move's time and nodes.
+    pub fn count_move(&mut self, time: Duration, nodes: u64) {
+        self.time += time;
+        self.max_time = self.max_time.max(time);
+        self.nodes += nodes;
+    }
+
+    /// The spec column's text: the agent's spec, or [`HUMAN`].
+    pub fn spec_text(&self) -> String {
+        self.agent
+            .as_ref()
+            .map_or_else(|| HUMAN.to_string(), ToString::to_string)
+    }
+}
+
+/// A finished game of people and agents, as the play record keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    /// Where it was played: [`TERMINAL`] or [`BROWSER`].
+    pub experiment: String,
+    /// The variant.
+    pub variant: Variant,
+    /// The seed of the agents' random number generators.
+    pub seed: u64,
+    /// The seats in turn order.
+    pub seats: Vec<PlayedSeat>,
+    /// The result.
+    pub outcome: Outcome,
+    /// How it ended.
+    pub termination: Termination,
+    /// Plies played.
+    pub plies: u32,
+    /// Final totals where the game scores points.
+    pub totals: Option<Totals>,
+    /// The moves in the game's notation.
+    pub moves: Vec<String>,
+}
+
+impl PlayedGame {
+    /// The game as a CSV row with index `game`.
+    pub fn row(&self, game: u64) -> Row {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let seat = |s: usize| self.seats.get(s);
+        let total = |s: usize| self.totals.as_ref().and_then(|t| t.get(s).copied());
+        let players = self.seats.len();
+        let mut row = Row {
+            experiment: self.experiment.clone(),
+            variant: self.variant.to_string(),
+            game,
+            seed: self.seed,
+            first: seat(0).map(|s| s.name.clone()).unwrap_or_default(),
+            second: seat(1).map(|s| s.name.clone()).unwrap_or_default(),
+            result: self.outcome.result_text().into_owned(),
+            termination: self.termination.as_str().to_string(),
+            plies: self.plies,
+            first_score: total(0),
+            second_score: total(1),
+            first_ms: seat(0).map_or(0.0, |s| ms(s.time)),
+            second_ms: seat(1).map_or(0.0, |s| ms(s.time)),
+            first_max_ms: seat(0).map_or(0.0, |s| ms(s.max_time)),
+            second_max_ms: seat(1).map_or(0.0, |s| ms(s.max_time)),
+            first_nodes: seat(0).map_or(0, |s| s.nodes),
+            second_nodes: seat(1).map_or(0, |s| s.nodes),
+            moves: self.moves.join(" "),
+            first_spec: seat(0).map(PlayedSeat::spec_text).unwrap_or_default(),
+            second_spec: seat(1).map(PlayedSeat::spec_text).unwrap_or_default(),
+            players: (players > 2).then_some(players as u8),
+            ..Row::default()
+        };
+        if let Some(third) = seat(2) {
+            row.third = Some(third.name.clone());
+            row.third_spec = Some(third.spec_text());
+            row.third_score = total(2);
+            row.third_ms = Some(ms(third.time));
+            row.third_max_ms = Some(ms(third.max_time));
+            row.third_nodes = Some(third.nodes);
+        }
+        if let Some(fourth) = seat(3) {
+            row.fourth = Some(fourth.name.clone());
+            row.fourth_spec = Some(fourth.spec_text());
+            row.fourth_score = total(3);
+            row.fourth_ms = Some(ms(fourth.time));
+            row.fourth_max_ms = Some(ms(fourth.max_time));
+            row.fourth_nodes = Some(fourth.nodes);
+        }
+        row
+    }
+}
+
+fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
+    ArenaError::Io {
+        path: path.to_path_buf(),
+        action,
+        error: error.to_string(),
+    }
+}
+
+/// How long an appender waits for another to finish its row before giving up.
+const LOCK_PATIENCE: Duration = Duration::from_secs(5);
+
+/// Held by this process's appender while it appends (any record).
+static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Appends `game` to the play record `record`, creating the folder and the file with its
+/// header (schema 2) if needed. Returns the game's index in the record (the number of rows
+/// before it).
+///
+/// The arena's writer lock on the file is held while the file is checked and the row written
+/// in one write, so writers in several processes never interleave rows; an `arena run` writing
+/// the same file would hold it too. A file whose header is not an arena CSV header is refused
+/// and left untouched.
+pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
+    if let Some(folder) = record.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| io_error(folder, "create the play record's folder", e))?;
+    }
+    // Appenders of one process (a server's games ending together) queue on a mutex, which
+    // wakes the next one as soon as a row is written; the OS lock then only has to part
+    // processes, whose waiting is polled.
+    let _in_process = APPENDING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _lock = lock::lock_writer_waiting(record, "arena play record", LOCK_PATIENCE)?;
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(record)
+        .map_err(|e| io_error(record, "open the play record", e))?;
+    let mut text = Vec::new();
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_end(&mut text))
+        .map_err(|e| io_error(record, "read the play record", e))?;
+    let mut out = Vec::new();
+    let (schema, rows) = if text.iter().all(u8::is_ascii_whitespace) {
+        if !text.is_empty() {
+            file.set_len(0)
+                .map_err(|e| io_error(record, "empty the blank play record", e))?;
+        }
+        out.extend_from_slice(record::header_line_of(CSV_SCHEMA_SEATS).as_bytes());
+        out.push(b'\n');
+        (CSV_SCHEMA_SEATS, 0)
+    } else {
+        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        let first = String::from_utf8_lossy(first);
+        let found: Vec<&str> = first.trim_end().split(',').collect();
+        let Some(schema) = record::schema_of_header(&found) else {
+            return Err(ArenaError::Csv {
+                path: record.to_path_buf(),
+                line: 1,
+                message: format!(
+                    "not a play record: a play record is an arena CSV (schema 2, whose header \
+                     is `{}`); found `{}`. Give another file with --record",
+                    record::header_line_of(CSV_SCHEMA_SEATS),
+                    first.trim_end()
+                ),
+            });
+        };
+        if text.last() != Some(&b'\n') {
+            // A writer was killed half-way through a row: that row is lost either way, and
+            // cutting it keeps the file readable.
+            record::cut_partial_line(record)?;
+            let keep = text
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |at| at + 1);
+            text.truncate(keep);
+        }
+        // Names never hold newlines (`check_name`), nor do specs or moves, so lines are rows.
+        let rows = text
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            .saturating_sub(1) as u64;
+        if schema == CSV_SCHEMA && game.seats.len() > 2 {
+            // Schema 1 has no seats for a third and fourth player: the record moves to schema
+            // 2 (under the lock), its rows unchanged but for the empty seat columns.
+            drop(file);
+            upgrade(record)?;
+            file = OpenOptions::new()
+                .append(true)
+                .open(record)
+                .map_err(|e| io_error(record, "open the play record", e))?;
+            (CSV_SCHEMA_SEATS, rows)
+        } else {
+            (schema, rows)
+        }
+    };
+    out.extend(game.row(rows).line(schema));
+    file.write_all(&out)
+        .and_then(|_| file.flush())
+        .map_err(|e| io_error(record, "append to the play record", e))?;
+    Ok(rows)
+}
+
+/// Rewrites the schema 1 record `record` in schema 2, through a temporary file and a rename,
+/// so a crash leaves either the old or the new file. The caller holds the writer lock.
+fn upgrade(record: &Path) -> Result<(), ArenaError> {
+    let mut rows = Vec::new();
+    record::read_rows(record, |_, row| {
+        rows.push(row);
+        Ok(())
+    })?;
+    let temporary = record.with_extension("csv.upgrading");
+    {
+        let mut writer = record::RowWriter::append(&temporary, CSV_SCHEMA_SEATS, true)?;
+        for row in &rows {
+            writer.write(row)?;
+        }
+    }
+    std::fs::rename(&temporary, record)
+        .map_err(|e| io_error(record, "replace the play record with its schema 2 copy", e))
+}
+
+/// Every row of the play record `record` (none if it does not exist yet). An unterminated last
+/// line (a row being written this very moment) is left out.
+pub fn read_record(record: &Path) -> Result<Vec<Row>, ArenaError> {
+    let mut rows = Vec::new();
+    if record.exists() {
+        record::read_complete_rows(record, |_, row| {
+            rows.push(row);
+            Ok(())
+        })?;
+    }
+    Ok(rows)
+}
+
+/// Games, wins, draws and losses from one side's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Games counted.
+    pub games: u64,
+    /// Won (first place alone).
+    pub wins: u64,
+    /// Drawn (first place shared).
+    pub draws: u64,
+    /// Lost.
+    pub losses: u64,
+}
+
+impl Tally {
+    fn add(&mut self, outcome: Outcome, seat: Player) {
+        self.games += 1;
+        if outcome.winner() == Some(seat) {
+            self.wins += 1;
+        } else if outcome.place(seat) == 1 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+
+    /// Wins as a share of the games, from 0 to 1 (0 without games).
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.games as f64
+        }
+    }
+}
+
+/// The statistics of one mode of play, seed 004's four: person vs person, person vs AI (easy,
+/// hard, or another agent), AI vs AI; and people with agents at a larger table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ModeStats {
+    /// The mode, in words: `person vs AI (easy)`.
+    pub mode: String,
+    /// Whose view the tally takes: `the person` or `the first player`.
+    pub view: String,
+    /// The games of this mode.
+    pub tally: Tally,
+}
+
+/// A person's results against one level of agent on one variant.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelStats {
+    /// The variant id.
+    pub variant: String,
+    /// `easy`, `hard`, or the opponents' specs.
+    pub level: String,
+    /// From the person's view.
+    pub tally: Tally,
+    /// Wins as a share of the games.
+    pub win_rate: f64,
+}
+
+/// What the play record says about the games people played.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PlayStats {
+    /// The person the statistics are for, if one was named; otherwise every person.
+    pub name: Option<String>,
+    /// Games counted.
+    pub games: u64,
+    /// Per mode, in seed 004's order.
+    pub modes: Vec<ModeStats>,
+    /// A person against each level of agent, per variant.
+    pub levels: Vec<LevelStats>,
+    /// Rows that could not be read as a game (a result that does not fit the seats).
+    pub skipped: u64,
+}
+
+/// The statistics of the play record's `rows`: every game, or with `name` only the games in
+/// which a person of that name sat.
+pub fn stats(rows: &[Row], name: Option<&str>) -> PlayStats {
+    let mut modes: BTreeMap<(u8, String), (String, Tally)> = BTreeMap::new();
+    let mut levels: BTreeMap<(String, String), Tally> = BTreeMap::new();
+    let mut out = PlayStats {
+        name: name.map(str::to_string),
+        ..PlayStats::default()
+    };
+    for row in rows {
+        let seats = row.seats();
+        let specs = seat_specs(row);
+        let names = row.seat_names();
+        let people: Vec<usize> = (0..seats).filter(|&s| specs[s] == HUMAN).collect();
+        if let Some(name) = name
+            && !people.iter().any(|&s| names.get(s) == Some(&name))
+        {
+            continue;
+        }
+        let Some(outcome) = Outcome::parse_result(&row.result, seats) else {
+            out.skipped += 1;
+            continue;
+        };
+        let Ok(variant) = row.variant.parse::<Variant>() else {
+            out.skipped += 1;
+            continue;
+        };
+        out.games += 1;
+        let first_view = "the first player".to_string();
+        let (order, mode, view, seat) = match people.len() {
+            0 => (4, "AI vs AI".to_string(), first_view, Player::First),
+            n if n == seats => (0, "person vs person".to_string(), first_view, Player::First),
+            1 => {
+                let person = people[0];
+                let mut opponents: Vec<String> = (0..seats)
+                    .filter(|&s| s != person)
+                    .map(|s| level_of(&specs[s], &variant))
+                    .collect();
+                opponents.dedup();
+                let level = opponents.join(" + ");
+                let (order, label) = match level.as_str() {
+                    "easy" => (1, "person vs AI (easy)".to_string()),
+                    "hard" => (2, "person vs AI (hard)".to_string()),
+                    _ => (3, "person vs AI (other agents)".to_string()),
+                };
+                levels
+                    .entry((row.variant.clone(), level))
+                    .or_default()
+                    .add(outcome, Player::seat(person));
+                (order, label, "the person".into(), Player::seat(person))
+            }
+            _ => (
+                3,
+                "people and AI".to_string(),
+                "the first person".to_string(),
+                Player::seat(people[0]),
+            ),
+        };
+        modes
+            .entry((order, mode))
+            .or_insert_with(|| (view, Tally::default()))
+            .1
+            .add(outcome, seat);
+    }
+    out.modes = modes
+        .into_iter()
+        .map(|((_, mode), (view, tally))| ModeStats { mode, view, tally })
+        .collect();
+    out.levels = levels
+        .into_iter()
+        .map(|((variant, level), tally)| LevelStats {
+            variant,
+            level,
+            win_rate: tally.win_rate(),
+            tally,
+        })
+        .collect();
+    out
+}
+
+/// The spec column of every seat of `row`.
+fn seat_specs(row: &Row) -> Vec<String> {
+    let mut specs = vec![row.first_spec.clone(), row.second_spec.clone()];
+    specs.extend(row.third_spec.clone());
+    specs.extend(row.fourth_spec.clone());
+    specs.resize(row.seats(), String::new());
+    specs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(seats: Vec<PlayedSeat>, outcome: Outcome, variant: &str) -> PlayedGame {
+        PlayedGame {
+            experiment: TERMINAL.into(),
+            variant: variant.parse().unwrap(),
+            seed: 1,
+            seats,
+            outcome,
+            termination: Termination::Win,
+            plies: 5,
+            totals: None,
+            moves: vec!["b2".into()],
+        }
+    }
+
+    #[test]
+    fn names_are_trimmed_and_checked() {
+        assert_eq!(check_name("  Lan "), Ok("Lan".to_string()));
+        assert_eq!(check_name("Nguyễn Văn An"), Ok("Nguyễn Văn An".to_string()));
+        assert!(check_name(" ").is_err());
+        assert!(check_name("a\nb").is_err());
+        assert!(check_name(&"x".repeat(41)).is_err());
+    }
+
+    #[test]
+    fn modes_and_levels_come_from_the_seats() {
+        let ttt = "tictactoe";
+        let easy = || PlayedSeat::agent("easy".parse().unwrap());
+        let hard = || PlayedSeat::agent("alphabeta:depth=9".parse().unwrap());
+        let rows: Vec<Row> = [
+            game(
+                vec![PlayedSeat::person("lan"), easy()],
+                Outcome::Win(Player::First),
+                ttt,
+            ),
+            game(
+                vec![easy(), PlayedSeat::person("lan")],
+                Outcome::Win(Player::First),
+                ttt,
+            ),
+            game(vec![PlayedSeat::person("lan"), hard()], Outcome::Draw, ttt),
+            game(
+                vec![PlayedSeat::person("lan"), PlayedSeat::person("minh")],
+                Outcome::Win(Player::Second),
+                ttt,
+            ),
+            game(vec![hard(), easy()], Outcome::Win(Player::First), ttt),
+            game(
+                vec![PlayedSeat::person("minh"), easy()],
+                Outcome::Win(Player::First),
+                ttt,
+            ),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, g)| g.row(i as u64))
+        .collect();
+        let lan = stats(&rows, Some("lan"));
+        assert_eq!(lan.games, 4);
+        let mode = |name: &str| {
+            lan.modes
+                .iter()
+                .find(|m| m.mode == name)
+                .map(|m| m.tally)
+                .unwrap_or_default()
+        };
+        let tally = |games, wins, draws, losses| Tally {
+            games,
+            wins,
+            draws,
+            losses,
+        };
+        assert_eq!(mode("person vs AI (easy)"), tally(2, 1, 0, 1));
+        assert_eq!(mode("person vs AI (hard)"), tally(1, 0, 1, 0));
+        assert_eq!(mode("person vs person"), tally(1, 0, 0, 1));
+        assert_eq!(mode("AI vs AI"), Tally::default());
+        assert_eq!(lan.levels.len(), 2);
+        assert_eq!(lan.levels[0].level, "easy");
+        assert_eq!(lan.levels[0].win_rate, 0.5);
+        let everyone = stats(&rows, None);
+        assert_eq!(everyone.games, 6);
+        assert_eq!(everyone.modes[0].mode, "person vs person");
+        assert_eq!(everyone.modes.last().unwrap().mode, "AI vs AI");
+    }
+
+    #[test]
+    fn a_larger_table_counts_first_place_as_a_win() {
+        let rules = "oanquan-3p";
+        let ranking = rules::Ranking::from_totals(&[40, 40, 25]);
+        let row = game(
+            vec![
+                PlayedSeat::person("lan"),
+                PlayedSeat::agent("greedy".parse().unwrap()),
+                PlayedSeat::agent("greedy".parse().unwrap()),
+            ],
+            Outcome::Ranked(ranking),
+            rules,
+        )
+        .row(0);
+        assert_eq!(row.players, Some(3));
+        assert_eq!(row.third_spec.as_deref(), Some("greedy"));
+        let lan = stats(&[row], Some("lan"));
+        assert_eq!(lan.modes[0].mode, "person vs AI (easy)");
+        assert_eq!(lan.modes[0].tally.draws, 1, "a shared first place");
+    }
+}

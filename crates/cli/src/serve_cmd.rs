@@ -1,0 +1,89 @@
+//! `arena serve`: the web pages (play, analyse, replay, report, statistics) on a local server.
+
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, bail};
+use clap::Args;
+
+/// `arena serve [--port P] [--results DIR] [--record FILE] [--name NAME] [--bind ADDRESS]`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  arena serve                      # http://127.0.0.1:8080/\n  arena serve --port 0             # any free port (the address is printed)\n  arena serve --results runs --name Lan\n\nEvery finished game is appended to the play record (results/play/games.csv), as with\n`arena play`. The server listens on 127.0.0.1 only, unless --bind says otherwise; it has\nno authentication, so open it to a network only where everyone on it may use it."
+)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The results folder the Replay and Report pages read (and nothing outside it).
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub results: PathBuf,
+    /// The play record [default: RESULTS/play/games.csv].
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// The name a person plays under when the page gives none.
+    #[arg(long, default_value = arena::played::HUMAN)]
+    pub name: String,
+    /// Listen on this address instead of 127.0.0.1, like 0.0.0.0 (every network): the server
+    /// has no authentication, so anyone who can reach the address can use it.
+    #[arg(long, value_name = "ADDRESS")]
+    pub bind: Option<IpAddr>,
+    /// The longest an agent may think about one move, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub think_limit: f64,
+}
+
+/// `arena serve`.
+pub fn serve(args: ServeArgs) -> Result<()> {
+    let mut options = web::Options::local(args.port, args.results.clone());
+    if let Some(ip) = args.bind {
+        options.address = SocketAddr::new(ip, args.port);
+    }
+    if let Some(record) = &args.record {
+        options.record = record.clone();
+    }
+    options.name =
+        arena::played::check_name(&args.name).map_err(|e| anyhow::anyhow!("--name: {e}"))?;
+    if !(args.think_limit.is_finite() && args.think_limit > 0.0 && args.think_limit <= 86_400.0) {
+        bail!(
+            "--think-limit {}: expected a number of seconds, more than 0",
+            args.think_limit
+        );
+    }
+    options.think_limit = Duration::from_secs_f64(args.think_limit);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's threads")?;
+    runtime.block_on(async move {
+        let server = web::Server::bind(options.clone()).await?;
+        let address = server.address();
+        if !address.ip().is_loopback() {
+            eprintln!(
+                "warning: listening on {address}, not on 127.0.0.1: the server has no \
+                 authentication, so anyone who can reach this address can play, make agents \
+                 think, and read the results folder"
+            );
+        }
+        let shown = if address.ip().is_unspecified() {
+            SocketAddr::from(([127, 0, 0, 1], address.port()))
+        } else {
+            address
+        };
+        println!("arena serve: listening on http://{shown}/");
+        println!(
+            "  results folder {}, play record {}; Ctrl-C stops it",
+            options.results.display(),
+            options.record.display()
+        );
+        let _ = std::io::stdout().flush();
+        server
+            .run_until(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        Ok(())
+    })
+}

@@ -1,0 +1,335 @@
+//! The Analyse API (a position from a move list, the solver's values, what agents would play),
+//! the roster and presets the pages offer, and a person's statistics.
+
+use std::time::{Duration, Instant};
+
+use agents::AgentRng;
+use agents::solve::Limits;
+use axum::Json;
+use axum::extract::State;
+use rand::SeedableRng;
+use rules::{Game, Variant};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::App;
+use crate::board::WebGame;
+use crate::error::{ApiError, Body, Query};
+use crate::seats::{agent_spec, build_agent, offered_kinds};
+use crate::table::stats_json;
+
+/// The variants the Play page offers in its list; any other id can be typed.
+const PRESETS: [(&str, &str, &str); 12] = [
+    ("tictactoe", "Tic-tac-toe", "3x3, three in a row"),
+    ("mnk-4x4k3", "4x4", "4x4, three in a row"),
+    ("mnk-5x5k4", "TD4", "5x5, four in a row"),
+    ("mnk-7x7k5", "7x7", "7x7, five in a row"),
+    ("mnk-9x9k5", "9x9", "9x9, five in a row"),
+    ("gomoku", "Gomoku", "15x15, five or more in a row"),
+    (
+        "caro",
+        "Caro",
+        "15x15, five in a row not blocked at both ends",
+    ),
+    ("mnk-19x19k5", "19x19", "19x19, five in a row"),
+    ("oanquan", "O An Quan", "the seed's rules, two players"),
+    (
+        "oanquan-3p",
+        "O An Quan 3p",
+        "three players round a triangle",
+    ),
+    ("oanquan-4p", "O An Quan 4p", "four players round a square"),
+    (
+        "oanquan-stop-young5",
+        "O An Quan, young",
+        "an empty mandarin cell stops; a mandarin with fewer than 5 seeds cannot be captured",
+    ),
+];
+
+pub async fn meta(State(app): State<App>) -> Json<Value> {
+    let kinds: Vec<Value> = offered_kinds()
+        .map(|k| {
+            let params: Vec<Value> = k
+                .params
+                .iter()
+                .map(|p| json!({ "name": p.name, "default": p.default, "doc": p.doc }))
+                .collect();
+            json!({
+                "name": k.name,
+                "summary": k.summary,
+                "reach": k.reach(),
+                "mnk": k.plays.includes(agents::Family::Mnk),
+                "oanquan": k.plays.includes(agents::Family::OanQuan),
+                "multiplayer": k.multiplayer,
+                "params": params,
+            })
+        })
+        .collect();
+    let presets: Vec<Value> = PRESETS
+        .iter()
+        .map(|(id, label, about)| json!({ "id": id, "label": label, "about": about }))
+        .collect();
+    let options = app.options();
+    Json(json!({
+        "kinds": kinds,
+        "presets": presets,
+        "name": options.name,
+        "results": options.results.display().to_string(),
+        "record": options.record.display().to_string(),
+        "version": env!("CARGO_PKG_VERSION"),
+    }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VariantQuery {
+    id: String,
+}
+
+/// `GET /api/variant?id=...`: the canonical id, the number of players and the easy and hard
+/// agents of a variant, or why the id is wrong.
+pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, ApiError> {
+    let variant = parse_variant(&query.id)?;
+    let board = match variant {
+        Variant::Mnk(config) => json!({
+            "rows": config.rows(), "cols": config.cols(), "k": config.k(),
+            "rule": config.rule().name(), "center": config.center(),
+        }),
+        Variant::OanQuan(rules) => json!({
+            "mandarin_value": rules.mandarin_value, "young": rules.young_mandarin,
+            "stop": rules.empty_mandarin == rules::oanquan::EmptyMandarin::Stop,
+            "end": rules.empty_side == rules::oanquan::EmptySide::End,
+        }),
+    };
+    Ok(Json(json!({
+        "id": variant.to_string(),
+        "family": variant.family(),
+        "players": variant.players(),
+        "easy": arena::played::easy_spec(&variant).to_string(),
+        "hard": arena::played::hard_spec(&variant).to_string(),
+        "board": board,
+    })))
+}
+
+fn parse_variant(id: &str) -> Result<Variant, ApiError> {
+    if id.len() > 64 {
+        return Err(ApiError::bad(
+            "a variant id is a few characters, like mnk-15x15k5-caro",
+        ));
+    }
+    id.parse()
+        .map_err(|error| ApiError::bad(format!("unknown variant `{id}`: {error}")))
+}
+
+/// `POST /api/analyse`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalyseRequest {
+    variant: String,
+    #[serde(default)]
+    moves: String,
+    #[serde(default)]
+    agents: Vec<String>,
+    #[serde(default)]
+    solve: bool,
+    #[serde(default)]
+    seed: u64,
+}
+
+/// The solver's time on one position: enough for small boards and short O An Quan lines.
+const SOLVE_TIME: Duration = Duration::from_secs(5);
+
+/// The most agents one analysis asks.
+const ANALYSE_AGENTS: usize = 6;
+
+pub async fn analyse(
+    State(app): State<App>,
+    Body(request): Body<AnalyseRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let variant = parse_variant(&request.variant)?;
+    if request.agents.len() > ANALYSE_AGENTS {
+        return Err(ApiError::bad(format!(
+            "at most {ANALYSE_AGENTS} agents per analysis"
+        )));
+    }
+    let specs = request
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(at, text)| agent_spec(text, &variant, &format!("agent {}", at + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    // The position is checked here, at once, before any thinking.
+    match variant {
+        Variant::Mnk(config) => position_after(config.start(), &request.moves)?.is_over(),
+        Variant::OanQuan(rules) => position_after(rules.start(), &request.moves)?.is_over(),
+    };
+    let permit = app.inner.thinkers.clone().acquire_owned().await;
+    let think_limit = app.options().think_limit;
+    let work = tokio::task::spawn_blocking(move || {
+        let job = Job {
+            moves: &request.moves,
+            specs: &specs,
+            solve: request.solve,
+            seed: request.seed,
+            think_limit,
+        };
+        match variant {
+            Variant::Mnk(config) => job.run(config.start()),
+            Variant::OanQuan(rules) => job.run(rules.start()),
+        }
+    });
+    let answer = work
+        .await
+        .map_err(|error| ApiError::conflict(format!("the analysis failed: {error}")))?;
+    drop(permit);
+    answer.map(Json)
+}
+
+fn position_after<G: Game>(start: G, moves: &str) -> Result<G, ApiError> {
+    if moves.len() > 8000 {
+        return Err(ApiError::bad("the move list is longer than any game"));
+    }
+    start
+        .play_line(moves)
+        .map_err(|error| ApiError::illegal(format!("bad move list: {error}")))
+}
+
+struct Job<'a> {
+    moves: &'a str,
+    specs: &'a [agents::AgentSpec],
+    solve: bool,
+    seed: u64,
+    think_limit: Duration,
+}
+
+impl Job<'_> {
+    fn run<G: WebGame>(&self, start: G) -> Result<Value, ApiError> {
+        let position = position_after(start.clone(), self.moves)?;
+        let players = position.num_players();
+        // Every position of the line, for stepping through it.
+        let mut line = vec![start.view()];
+        let mut walk = start;
+        let mut moves = Vec::new();
+        for text in self.moves.split_whitespace() {
+            let mv = walk
+                .parse_move(text)
+                .map_err(|e| ApiError::illegal(e.to_string()))?;
+            moves.push(json!({ "move": walk.format_move(mv), "place": walk.place(mv), "seat": walk.side_to_move().index() }));
+            walk.play_unchecked(mv);
+            line.push(walk.view());
+        }
+        let over = position.outcome().map(|o| o.result_text().into_owned());
+        let solver = if !self.solve || position.is_over() {
+            Value::Null
+        } else if players > 2 {
+            json!({ "note": "the solver plays games of two players; with more, ask the agents" })
+        } else {
+            let limits = Limits::default()
+                .with_time(Some(SOLVE_TIME))
+                .with_max_depth(30);
+            let solution = agents::solve::solve(&position, &limits);
+            let values: Vec<Value> = solution
+                .moves
+                .iter()
+                .map(|entry| {
+                    json!({
+                        "move": position.format_move(entry.mv),
+                        "place": position.place(entry.mv),
+                        "value": entry.value.map(|v| v.to_string()),
+                    })
+                })
+                .collect();
+            let best: Vec<String> = solution
+                .best
+                .iter()
+                .map(|&mv| position.format_move(mv))
+                .collect();
+            json!({
+                "value": solution.value.map(|v| v.to_string()),
+                "outcome": solution.outcome().map(|o| o.result_text().into_owned()),
+                "best": best,
+                "moves": values,
+                "complete": solution.complete,
+                "depth": solution.depth,
+                "nodes": solution.nodes,
+                "ms": solution.elapsed.as_secs_f64() * 1e3,
+            })
+        };
+        let mut answers = Vec::new();
+        if !position.is_over() {
+            for (at, spec) in self.specs.iter().enumerate() {
+                let mut agent = build_agent::<G>(spec, players)?;
+                let mut rng = AgentRng::seed_from_u64(self.seed);
+                rng.set_stream(at as u64 + 1);
+                let clock = Instant::now();
+                let mut ctx =
+                    agents::Context::new(&mut rng).with_deadline(Some(clock + self.think_limit));
+                let answer = arena::play::choose_quietly(agent.as_mut(), &position, &mut ctx);
+                let time = clock.elapsed();
+                answers.push(match answer {
+                    Ok(Ok(choice)) if position.is_legal(choice.mv) => json!({
+                        "agent": spec.to_string(),
+                        "move": position.format_move(choice.mv),
+                        "place": position.place(choice.mv),
+                        "stats": stats_json(&choice.stats, time),
+                    }),
+                    Ok(Ok(choice)) => json!({ "agent": spec.to_string(), "error": format!("answered the illegal move {:?}", choice.mv) }),
+                    Ok(Err(error)) => json!({ "agent": spec.to_string(), "error": error.to_string() }),
+                    Err(panic) => json!({ "agent": spec.to_string(), "error": format!("panicked: {panic}") }),
+                });
+            }
+        }
+        Ok(json!({
+            "variant": position.variant().to_string(),
+            "players": players,
+            "moves": moves,
+            "line": line,
+            "position": position.view(),
+            "over": over,
+            "solver": solver,
+            "agents": answers,
+        }))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct StatsQuery {
+    #[serde(default)]
+    name: Option<String>,
+}
+
+/// `GET /api/stats?name=...`: the play record's statistics, and the people in it.
+pub async fn stats(
+    State(app): State<App>,
+    Query(query): Query<StatsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let record = app.options().record.clone();
+    let name = query.name.filter(|n| !n.trim().is_empty());
+    let work = tokio::task::spawn_blocking(move || {
+        let rows = arena::played::read_record(&record).map_err(|error| {
+            ApiError::conflict(format!("the play record cannot be read: {error}"))
+        })?;
+        let mut people: Vec<String> = Vec::new();
+        for row in &rows {
+            let names = row.seat_names();
+            let specs = [
+                Some(row.first_spec.as_str()),
+                Some(row.second_spec.as_str()),
+                row.third_spec.as_deref(),
+                row.fourth_spec.as_deref(),
+            ];
+            for (name, spec) in names.iter().zip(specs) {
+                if spec == Some(arena::played::HUMAN) && !people.iter().any(|p| p == name) {
+                    people.push((*name).to_string());
+                }
+            }
+        }
+        people.sort();
+        let stats = arena::played::stats(&rows, name.as_deref());
+        Ok::<_, ApiError>(
+            json!({ "stats": stats, "people": people, "record": record.display().to_string() }),
+        )
+    });
+    work.await
+        .map_err(|error| ApiError::conflict(format!("the statistics failed: {error}")))?
+        .map(Json)
+}

@@ -1,0 +1,518 @@
+//! Replay and Report: the game CSVs and reports under the results folder, and its charts.
+//! Every path a request names is relative to the results folder and must stay inside it.
+
+use std::path::{Component, Path, PathBuf};
+
+use axum::Json;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use pulldown_cmark::{CowStr, Event, Tag};
+use rules::Variant;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::App;
+use crate::board::WebGame;
+use crate::error::{ApiError, Body, Query};
+
+/// How deep under the results folder the pages look for CSVs and reports.
+const DEPTH: usize = 4;
+
+/// The most rows one page of a game list holds.
+const PAGE_LIMIT: usize = 500;
+
+/// The file or folder `relative` under the results folder: refused (400) unless it is a plain
+/// relative path that stays inside the folder, also after links are followed; 404 if missing.
+fn inside(app: &App, relative: &str) -> Result<PathBuf, ApiError> {
+    let trimmed = relative.trim_start_matches("./");
+    if trimmed.len() > 1024 {
+        return Err(ApiError::bad("the path is too long"));
+    }
+    let path = Path::new(trimmed);
+    let plain = path
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !plain || trimmed.contains('\\') || trimmed.contains('\0') {
+        return Err(ApiError::bad(format!(
+            "`{relative}` is outside the results folder: give a path inside it, like \
+             default/games.csv, with no `..` and not starting with `/`"
+        )));
+    }
+    let root = &app.inner.root;
+    let full = root.join(path);
+    let real = full.canonicalize().map_err(|_| {
+        ApiError::not_found(format!(
+            "`{relative}` is not in the results folder {}",
+            app.results().display()
+        ))
+    })?;
+    if !real.starts_with(root) {
+        return Err(ApiError::bad(format!(
+            "`{relative}` leads outside the results folder (through a link)"
+        )));
+    }
+    Ok(real)
+}
+
+/// The path of `full` relative to the results folder, with `/` between parts.
+fn relative(app: &App, full: &Path) -> String {
+    full.strip_prefix(&app.inner.root)
+        .unwrap_or(full)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Files under `dir`, `depth` levels down, hidden ones skipped, in name order.
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        let hidden = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if path.is_dir() {
+            if depth > 0 {
+                walk(&path, depth - 1, out);
+            }
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// `GET /api/records`: every arena game CSV under the results folder.
+pub async fn records(State(app): State<App>) -> Result<Json<Value>, ApiError> {
+    let root = app.inner.root.clone();
+    let app2 = app.clone();
+    let files = tokio::task::spawn_blocking(move || {
+        let mut all = Vec::new();
+        walk(&root, DEPTH, &mut all);
+        all.into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "csv"))
+            .filter_map(|p| {
+                let schema = arena::record::schema_of(&p).ok()?;
+                Some(json!({ "file": relative(&app2, &p), "schema": schema }))
+            })
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|error| ApiError::conflict(format!("cannot list the records: {error}")))?;
+    Ok(Json(
+        json!({ "results": app.results().display().to_string(), "files": files }),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct GamesQuery {
+    file: String,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    agent: Option<String>,
+    #[serde(default)]
+    result: Option<String>,
+    #[serde(default)]
+    offset: usize,
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+/// Whether `row` has the result `filter`: `1-0`, `0-1`, `1/2-1/2`, `draw`, `decisive`, a
+/// termination (`timeout`, `resign`, ...), or for a person `won`/`lost` (by the `agent`
+/// filter's name when it names a seat exactly).
+fn result_matches(row: &arena::Row, filter: &str, agent: Option<&str>) -> bool {
+    let places: Vec<&str> = row.result.split('-').collect();
+    let seat = agent.and_then(|a| row.seat_names().iter().position(|n| *n == a));
+    let place = |seat: usize| -> Option<u8> {
+        match (row.seats(), row.result.as_str()) {
+            (2, "1-0") => Some(if seat == 0 { 1 } else { 2 }),
+            (2, "0-1") => Some(if seat == 0 { 2 } else { 1 }),
+            (2, _) => Some(1),
+            _ => places.get(seat).and_then(|p| p.parse().ok()),
+        }
+    };
+    match filter {
+        "" | "any" => true,
+        "draw" => row.result == "1/2-1/2" || row.termination == "draw",
+        "decisive" => row.result != "1/2-1/2" && row.termination != "draw",
+        "won" => seat.and_then(place) == Some(1) && row.termination != "draw",
+        "lost" => seat.and_then(place).is_some_and(|p| p > 1),
+        other => row.result == other || row.termination == other,
+    }
+}
+
+/// `GET /api/records/games?file=...`: one page of a CSV's games, filtered by variant, agent
+/// (any seat's name contains it) and result, with the variants and agents it holds.
+pub async fn games(
+    State(app): State<App>,
+    Query(query): Query<GamesQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let path = inside(&app, &query.file)?;
+    if path.extension().is_none_or(|e| e != "csv") {
+        return Err(ApiError::bad(format!("`{}` is not a CSV file", query.file)));
+    }
+    let limit = query.limit.unwrap_or(100).clamp(1, PAGE_LIMIT);
+    let file = query.file.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        let mut variants = std::collections::BTreeSet::new();
+        let mut agents = std::collections::BTreeSet::new();
+        let mut games = Vec::new();
+        let mut total = 0usize;
+        let mut index = 0usize;
+        let variant_filter = query.variant.filter(|v| !v.is_empty());
+        let agent_filter = query.agent.filter(|a| !a.is_empty());
+        let needle = agent_filter.as_ref().map(|a| a.to_lowercase());
+        let result_filter = query.result.unwrap_or_default();
+        arena::record::read_rows(&path, |_, row| {
+            let at = index;
+            index += 1;
+            variants.insert(row.variant.clone());
+            for name in row.seat_names() {
+                agents.insert(name.to_string());
+            }
+            if variant_filter.as_ref().is_some_and(|v| *v != row.variant) {
+                return Ok(());
+            }
+            if let Some(needle) = &needle
+                && !row
+                    .seat_names()
+                    .iter()
+                    .any(|n| n.to_lowercase().contains(needle.as_str()))
+            {
+                return Ok(());
+            }
+            if !result_matches(&row, &result_filter, agent_filter.as_deref()) {
+                return Ok(());
+            }
+            total += 1;
+            if total > query.offset && games.len() < limit {
+                games.push(json!({
+                    "row": at,
+                    "game": row.game,
+                    "variant": row.variant,
+                    "seats": row.seat_names(),
+                    "result": row.result,
+                    "termination": row.termination,
+                    "plies": row.plies,
+                    "experiment": row.experiment,
+                }));
+            }
+            Ok(())
+        })
+        .map_err(|error| ApiError::illegal(format!("`{file}` cannot be read: {error}")))?;
+        Ok::<_, ApiError>(json!({
+            "file": file,
+            "total": total,
+            "offset": query.offset,
+            "games": games,
+            "variants": variants,
+            "agents": agents,
+        }))
+    });
+    work.await
+        .map_err(|error| ApiError::conflict(format!("cannot read the games: {error}")))?
+        .map(Json)
+}
+
+#[derive(Debug, Deserialize)]
+pub struct GameQuery {
+    file: String,
+    row: usize,
+}
+
+/// `GET /api/records/game?file=...&row=N`: the game on data row N (from 0), with the
+/// position after every move, for stepping through it.
+pub async fn game(
+    State(app): State<App>,
+    Query(query): Query<GameQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let path = inside(&app, &query.file)?;
+    let file = query.file.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        let mut found = None;
+        let mut index = 0usize;
+        arena::record::read_rows(&path, |_, row| {
+            if index == query.row {
+                found = Some(row);
+            }
+            index += 1;
+            Ok(())
+        })
+        .map_err(|error| ApiError::illegal(format!("`{file}` cannot be read: {error}")))?;
+        let row = found.ok_or_else(|| {
+            ApiError::not_found(format!(
+                "`{file}` has {index} games; there is no row {}",
+                query.row
+            ))
+        })?;
+        let variant: Variant = row.variant.parse().map_err(|error| {
+            ApiError::illegal(format!("row {}: unknown variant: {error}", query.row))
+        })?;
+        let line = match variant {
+            Variant::Mnk(config) => replay(config.start(), &row.moves),
+            Variant::OanQuan(rules) => replay(rules.start(), &row.moves),
+        }
+        .map_err(|error| {
+            ApiError::illegal(format!("row {} does not replay: {error}", query.row))
+        })?;
+        Ok::<_, ApiError>(json!({
+            "file": file,
+            "row": query.row,
+            "game": row.game,
+            "experiment": row.experiment,
+            "variant": row.variant,
+            // As text: a seed is a 64-bit number, more than a script's numbers hold exactly.
+            "seed": row.seed.to_string(),
+            "seats": row.seat_names(),
+            "result": row.result,
+            "termination": row.termination,
+            "plies": row.plies,
+            "moves": line.0,
+            "positions": line.1,
+        }))
+    });
+    work.await
+        .map_err(|error| ApiError::conflict(format!("cannot read the game: {error}")))?
+        .map(Json)
+}
+
+/// The moves of a game with where each lands, and the position before the first and after
+/// each.
+fn replay<G: WebGame>(start: G, moves: &str) -> Result<(Vec<Value>, Vec<Value>), String> {
+    let mut position = start;
+    let mut played = Vec::new();
+    let mut positions = vec![position.view()];
+    for (at, text) in moves.split_whitespace().enumerate() {
+        let mv = position
+            .parse_move(text)
+            .map_err(|error| format!("move {} (`{text}`): {error}", at + 1))?;
+        played.push(json!({
+            "move": position.format_move(mv),
+            "place": position.place(mv),
+            "seat": position.side_to_move().index(),
+            "sowing": position.sowing(mv),
+        }));
+        position.play_unchecked(mv);
+        positions.push(position.view());
+    }
+    Ok((played, positions))
+}
+
+/// `GET /api/reports`: the folders under the results folder with a report or a games CSV.
+pub async fn reports(State(app): State<App>) -> Result<Json<Value>, ApiError> {
+    let root = app.inner.root.clone();
+    let app2 = app.clone();
+    let folders = tokio::task::spawn_blocking(move || {
+        let mut all = Vec::new();
+        walk(&root, DEPTH, &mut all);
+        let mut folders: Vec<(String, bool, bool)> = Vec::new();
+        for path in all {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            let Some(dir) = path.parent() else { continue };
+            let (report, games) = match name.as_deref() {
+                Some("report.md") => (true, false),
+                Some("games.csv") => (false, true),
+                _ => continue,
+            };
+            let dir = relative(&app2, dir);
+            match folders.iter_mut().find(|f| f.0 == dir) {
+                Some(folder) => {
+                    folder.1 |= report;
+                    folder.2 |= games;
+                }
+                None => folders.push((dir, report, games)),
+            }
+        }
+        folders
+            .into_iter()
+            .map(|(dir, report, games)| json!({ "dir": dir, "report": report, "games": games }))
+            .collect::<Vec<_>>()
+    })
+    .await
+    .map_err(|error| ApiError::conflict(format!("cannot list the reports: {error}")))?;
+    Ok(Json(
+        json!({ "results": app.results().display().to_string(), "folders": folders }),
+    ))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ReportQuery {
+    dir: String,
+}
+
+/// The folder `dir` under the results folder (`""` or `.` is the results folder itself).
+fn folder(app: &App, dir: &str) -> Result<PathBuf, ApiError> {
+    let dir = dir.trim_matches('/');
+    let path = if dir.is_empty() || dir == "." {
+        app.inner.root.clone()
+    } else {
+        inside(app, dir)?
+    };
+    if !path.is_dir() {
+        return Err(ApiError::bad(format!("`{dir}` is not a folder")));
+    }
+    Ok(path)
+}
+
+/// `GET /api/report?dir=...`: the folder's report.md as HTML, its images and links pointing
+/// into the folder.
+pub async fn report(
+    State(app): State<App>,
+    Query(query): Query<ReportQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let dir = folder(&app, &query.dir)?;
+    let markdown = std::fs::read_to_string(dir.join("report.md")).map_err(|_| {
+        ApiError::not_found(format!(
+            "`{}` has no report.md yet: write it with the button, or `arena report`",
+            query.dir
+        ))
+    })?;
+    let base = relative(&app, &dir);
+    Ok(Json(
+        json!({ "dir": base, "html": render(&markdown, &base) }),
+    ))
+}
+
+/// `POST /api/report {"dir": ...}`: writes the report of the folder's games.csv into it (what
+/// `arena report DIR/games.csv` does), then shows it.
+pub async fn write_report(
+    State(app): State<App>,
+    Body(query): Body<ReportQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let dir = folder(&app, &query.dir)?;
+    let csv = dir.join("games.csv");
+    if !csv.is_file() {
+        return Err(ApiError::not_found(format!(
+            "`{}` has no games.csv",
+            query.dir
+        )));
+    }
+    let permit = app.inner.thinkers.clone().acquire_owned().await;
+    let out = dir.clone();
+    let written = tokio::task::spawn_blocking(move || {
+        let games = report::Report::from_csv_files(&[&csv])?;
+        games.write(&out, &report::Options::default())
+    })
+    .await
+    .map_err(|error| ApiError::conflict(format!("the report failed: {error}")))?;
+    drop(permit);
+    written.map_err(|error| ApiError::illegal(format!("no report: {error}")))?;
+    report(State(app), Query(query)).await
+}
+
+/// Markdown to HTML for the Report page: tables on, raw HTML shown as text (a report is data,
+/// not a page), relative images and links pointing at `/files/BASE/`.
+fn render(markdown: &str, base: &str) -> String {
+    let options =
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH;
+    let prefix = if base.is_empty() {
+        "/files/".to_string()
+    } else {
+        format!("/files/{base}/")
+    };
+    let local = |url: &str| {
+        !(url.contains("://")
+            || url.starts_with('/')
+            || url.starts_with('#')
+            || url.starts_with("mailto:"))
+    };
+    let events = pulldown_cmark::Parser::new_ext(markdown, options).map(|event| match event {
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) if local(&dest_url) => Event::Start(Tag::Image {
+            link_type,
+            dest_url: CowStr::from(format!("{prefix}{dest_url}")),
+            title,
+            id,
+        }),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) if local(&dest_url) => Event::Start(Tag::Link {
+            link_type,
+            dest_url: CowStr::from(format!("{prefix}{dest_url}")),
+            title,
+            id,
+        }),
+        Event::Html(text) | Event::InlineHtml(text) => Event::Text(text),
+        other => other,
+    });
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+/// `GET /files/PATH`: a chart, CSV or report under the results folder.
+pub async fn file(
+    State(app): State<App>,
+    UrlPath(path): UrlPath<String>,
+) -> Result<Response, ApiError> {
+    let full = inside(&app, &path)?;
+    let kind = match full.extension().and_then(|e| e.to_str()) {
+        Some("png") => "image/png",
+        Some("svg") => "image/svg+xml",
+        Some("csv") => "text/csv; charset=utf-8",
+        Some("md") => "text/markdown; charset=utf-8",
+        Some("toml") => "text/plain; charset=utf-8",
+        _ => {
+            return Err(ApiError::bad(format!(
+                "`{path}`: the server sends charts (PNG, SVG), CSVs, reports and experiment files only"
+            )));
+        }
+    };
+    let bytes = tokio::fs::read(&full)
+        .await
+        .map_err(|error| ApiError::not_found(format!("`{path}` cannot be read: {error}")))?;
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+            // An SVG opened on its own must not run scripts in this origin.
+            (
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static("default-src 'none'; style-src 'unsafe-inline'"),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_render_with_their_charts_in_the_folder_and_no_raw_html() {
+        let html = render(
+            "# Report\n\n![Elo](elo-all.png)\n\n[csv](ratings.csv) [web](https://x.org)\n\n<script>alert(1)</script>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+            "default",
+        );
+        assert!(
+            html.contains(r#"<img src="/files/default/elo-all.png""#),
+            "{html}"
+        );
+        assert!(
+            html.contains(r#"<a href="/files/default/ratings.csv""#),
+            "{html}"
+        );
+        assert!(html.contains(r#"<a href="https://x.org""#), "{html}");
+        assert!(!html.contains("<script>"), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(html.contains("<table>"), "{html}");
+    }
+}

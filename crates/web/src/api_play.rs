@@ -1,0 +1,325 @@
+//! The Play API: open a game, show it, a person's move, an agent's move, a hint, undo,
+//! resign, and the person's clock. Finished games go to the play record.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::board::WebGame;
+use crate::error::{ApiError, Body};
+use crate::seats::{PERSON, agent_spec};
+use crate::table::{Recorded, Table, Thinking};
+use crate::{AnyTable, App, on_table};
+
+/// `POST /api/games`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// The variant id.
+    variant: String,
+    /// One entry per seat in turn order: `human` or an agent spec.
+    seats: Vec<String>,
+    /// The names of the people's seats (one per seat; agents' entries are ignored).
+    #[serde(default)]
+    names: Vec<Option<String>>,
+    /// Seconds a person has for each move.
+    #[serde(default)]
+    move_time: Option<f64>,
+    /// The seed of the agents' generators (default: a fresh one, recorded with the game).
+    #[serde(default)]
+    seed: Option<u64>,
+}
+
+/// The body of the other posts: the ply the page saw, and for `resign` the seat.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Act {
+    #[serde(default)]
+    ply: Option<usize>,
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+    #[serde(default)]
+    seat: Option<usize>,
+}
+
+/// Which game a table plays, to reach its `Table<G>` from an [`AnyTable`].
+trait Seated: WebGame {
+    fn of(any: &mut AnyTable) -> Option<&mut Table<Self>>;
+}
+
+impl Seated for rules::Mnk {
+    fn of(any: &mut AnyTable) -> Option<&mut Table<Self>> {
+        match any {
+            AnyTable::Mnk(t) => Some(t),
+            AnyTable::OanQuan(_) => None,
+        }
+    }
+}
+
+impl Seated for rules::OanQuan {
+    fn of(any: &mut AnyTable) -> Option<&mut Table<Self>> {
+        match any {
+            AnyTable::OanQuan(t) => Some(t),
+            AnyTable::Mnk(_) => None,
+        }
+    }
+}
+
+pub async fn create(
+    State(app): State<App>,
+    Body(request): Body<NewGame>,
+) -> Result<Json<Value>, ApiError> {
+    let variant: rules::Variant = request.variant.parse().map_err(|error| {
+        ApiError::bad(format!("unknown variant `{}`: {error}", request.variant))
+    })?;
+    let players = variant.players();
+    if request.seats.len() != players {
+        return Err(ApiError::bad(format!(
+            "`{variant}` seats {players} players; {} seats were given",
+            request.seats.len()
+        )));
+    }
+    let mut seats = Vec::with_capacity(players);
+    for (at, text) in request.seats.iter().enumerate() {
+        let what = format!("seat {}", at + 1);
+        if text.trim().eq_ignore_ascii_case(PERSON) {
+            let given = request.names.get(at).cloned().flatten();
+            let name = match given {
+                Some(name) if !name.trim().is_empty() => arena::played::check_name(&name)
+                    .map_err(|error| ApiError::bad(format!("{what}'s name: {error}")))?,
+                _ => app.options().name.clone(),
+            };
+            seats.push((None, name));
+        } else {
+            let spec = agent_spec(text, &variant, &what)?;
+            seats.push((Some(spec.clone()), spec.to_string()));
+        }
+    }
+    let move_time = match request.move_time {
+        None => None,
+        Some(seconds) if seconds.is_finite() && (0.5..=3600.0).contains(&seconds) => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(seconds) => {
+            return Err(ApiError::bad(format!(
+                "move_time {seconds}: a person's time per move is from 0.5 to 3600 seconds"
+            )));
+        }
+    };
+    // A short seed is easy to read back and type; games differ by it all the same.
+    let seed = request.seed.unwrap_or_else(|| app.random() % 1_000_000);
+    let hint = arena::played::hard_spec(&variant);
+    let limit = app.options().think_limit;
+    let table = match variant {
+        rules::Variant::Mnk(config) => AnyTable::Mnk(Table::new(
+            config.start(),
+            seats,
+            seed,
+            move_time,
+            hint,
+            limit,
+        )?),
+        rules::Variant::OanQuan(rules) => AnyTable::OanQuan(Table::new(
+            rules.start(),
+            seats,
+            seed,
+            move_time,
+            hint,
+            limit,
+        )?),
+    };
+    let view = on_table!(&table, t => t.view("", true));
+    let id = app.open(table)?;
+    let mut view = view;
+    view["id"] = json!(id);
+    Ok(Json(view))
+}
+
+pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let table = app.table(&id)?;
+    let mut any = table.lock().await;
+    on_table!(&mut *any, t => t.check_clock());
+    record(&app, &mut any).await;
+    Ok(Json(on_table!(&*any, t => t.view(&id, true))))
+}
+
+pub async fn person_move(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(act): Body<Act>,
+) -> Result<Json<Value>, ApiError> {
+    let text = act
+        .mv
+        .ok_or_else(|| ApiError::bad("say the move: {\"move\": \"b2\"}"))?;
+    let table = app.table(&id)?;
+    let mut any = table.lock().await;
+    let played = on_table!(&mut *any, t => t.person_move(&text, act.ply));
+    // A move out of time ends the game: recorded, and answered with the reason.
+    record(&app, &mut any).await;
+    let played = played?;
+    Ok(Json(
+        json!({ "played": played, "game": on_table!(&*any, t => t.view(&id, false)) }),
+    ))
+}
+
+pub async fn think(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(act): Body<Act>,
+) -> Result<Json<Value>, ApiError> {
+    let table = app.table(&id)?;
+    let family = on_table!(&*table.lock().await, t => t.family());
+    match family {
+        agents::Family::Mnk => think_at::<rules::Mnk>(app, table, id, act.ply, false).await,
+        agents::Family::OanQuan => think_at::<rules::OanQuan>(app, table, id, act.ply, false).await,
+    }
+}
+
+pub async fn hint(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(act): Body<Act>,
+) -> Result<Json<Value>, ApiError> {
+    let table = app.table(&id)?;
+    let family = on_table!(&*table.lock().await, t => t.family());
+    match family {
+        agents::Family::Mnk => think_at::<rules::Mnk>(app, table, id, act.ply, true).await,
+        agents::Family::OanQuan => think_at::<rules::OanQuan>(app, table, id, act.ply, true).await,
+    }
+}
+
+/// An agent thinks, for its move (`hint` false) or for a person's hint: taken out of the table
+/// under the lock, run on the blocking pool (at most `thinkers` at once) without it, and put
+/// back under it. The work runs in a task of its own, so a page that leaves mid-thought
+/// leaves the table whole.
+async fn think_at<G: Seated>(
+    app: App,
+    table: Arc<tokio::sync::Mutex<AnyTable>>,
+    id: String,
+    ply: Option<usize>,
+    hint: bool,
+) -> Result<Json<Value>, ApiError> {
+    let job: Thinking<G> = {
+        let mut any = table.lock().await;
+        let t = G::of(&mut any).ok_or_else(|| ApiError::conflict("the game changed kind"))?;
+        t.check_clock();
+        let job = if hint {
+            t.begin_hint(ply)
+        } else {
+            t.begin_think(ply)
+        };
+        if job.is_err() {
+            record(&app, &mut any).await;
+        }
+        job?
+    };
+    let seat = job.seat;
+    let thinkers = app.inner.thinkers.clone();
+    let work = tokio::spawn(async move {
+        let permit = thinkers.acquire_owned().await;
+        let answer = tokio::task::spawn_blocking(move || job.run()).await;
+        drop(permit);
+        let mut any = table.lock().await;
+        let Some(t) = G::of(&mut any) else {
+            return Err(ApiError::conflict("the game changed kind"));
+        };
+        let played = match answer {
+            Ok((_, ply, thought)) => {
+                if hint {
+                    t.end_hint(thought)
+                } else {
+                    t.end_think(seat.unwrap_or(0), ply, thought)
+                }
+            }
+            // The thread died outside the agent's own panic guard: the agent is gone.
+            Err(error) => t.agent_lost(seat, &error.to_string()),
+        };
+        record(&app, &mut any).await;
+        // A hint changes nothing: the page keeps its move list; a move adds one.
+        let view = on_table!(&*any, t => t.view(&id, false));
+        let key = if hint { "hint" } else { "played" };
+        Ok(json!({ key: played, "game": view }))
+    });
+    match work.await {
+        Ok(answer) => answer.map(Json),
+        Err(error) => Err(ApiError::conflict(format!(
+            "the agent's turn failed: {error}"
+        ))),
+    }
+}
+
+pub async fn undo(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(act): Body<Act>,
+) -> Result<Json<Value>, ApiError> {
+    change(app, id, |any| on_table!(any, t => t.undo(act.ply))).await
+}
+
+pub async fn resign(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(act): Body<Act>,
+) -> Result<Json<Value>, ApiError> {
+    change(
+        app,
+        id,
+        |any| on_table!(any, t => t.resign(act.seat, act.ply)),
+    )
+    .await
+}
+
+pub async fn ready(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Body(act): Body<Act>,
+) -> Result<Json<Value>, ApiError> {
+    change(app, id, |any| on_table!(any, t => t.ready(act.ply))).await
+}
+
+/// A change of the table under its lock, then the record if the game ended, then the view.
+async fn change(
+    app: App,
+    id: String,
+    apply: impl FnOnce(&mut AnyTable) -> Result<(), ApiError>,
+) -> Result<Json<Value>, ApiError> {
+    let table = app.table(&id)?;
+    let mut any = table.lock().await;
+    let changed = apply(&mut any);
+    record(&app, &mut any).await;
+    changed?;
+    Ok(Json(
+        json!({ "game": on_table!(&*any, t => t.view(&id, true)) }),
+    ))
+}
+
+/// Appends the table's game to the play record if it is over and not recorded yet (on the
+/// blocking pool: the record is a locked file).
+async fn record(app: &App, any: &mut AnyTable) {
+    let Some(game) = on_table!(&*any, t => t.to_record(arena::played::BROWSER)) else {
+        return;
+    };
+    let record = app.options().record.clone();
+    let root = app.inner.root.clone();
+    let written = {
+        let record = record.clone();
+        tokio::task::spawn_blocking(move || arena::played::append(&record, &game)).await
+    };
+    let state = match written {
+        Ok(Ok(game)) => {
+            let shown = record
+                .canonicalize()
+                .ok()
+                .and_then(|p| p.strip_prefix(&root).ok().map(|p| p.display().to_string()))
+                .unwrap_or_else(|| record.display().to_string());
+            Recorded::Done(shown, game)
+        }
+        Ok(Err(error)) => Recorded::Failed(error.to_string()),
+        Err(error) => Recorded::Failed(error.to_string()),
+    };
+    on_table!(any, t => t.recorded = state);
+}

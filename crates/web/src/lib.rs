@@ -1,0 +1,460 @@
+//! `arena serve`: the arena in the browser. A local web server whose pages play any variant
+//! with people and agents in any seats (**Play**), analyse a position (**Analyse**), step
+//! through any recorded game (**Replay**), show a results folder's report (**Report**) and a
+//! person's statistics (**Stats**). Every finished game is appended to the play record, as
+//! `arena play` does in the terminal ([`arena::played`]).
+//!
+//! The page is one HTML file, a script and a style sheet, compiled into the binary
+//! (`assets/`); it talks to a JSON API under `/api/`. Agents think on tokio's blocking pool,
+//! at most [`Options::thinkers`] at once, so a slow agent never holds up another request; a
+//! table is locked only while it changes, never while its agent thinks.
+//!
+//! Every request the server cannot serve gets a 4xx with a JSON body `{"error": "..."}` that
+//! says what was wrong: an unknown variant or agent, an illegal move, malformed JSON, a body
+//! over [`BODY_LIMIT`], a path outside the results folder. The server binds to 127.0.0.1 unless
+//! told otherwise, and then answers only requests addressed to that host (so a web page
+//! elsewhere cannot reach it by renaming a host), and refuses posts from other origins.
+//!
+//! ```no_run
+//! let options = web::Options::local(0, "results".into());
+//! let runtime = tokio::runtime::Runtime::new()?;
+//! runtime.block_on(async {
+//!     let server = web::Server::bind(options).await?;
+//!     println!("open http://{}/", server.address());
+//!     server.run().await
+//! })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod api_analyse;
+mod api_files;
+mod api_play;
+pub mod board;
+pub mod error;
+pub mod seats;
+pub mod table;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use rand::{RngExt, SeedableRng};
+use rules::{Mnk, OanQuan};
+
+pub use error::ApiError;
+use table::Table;
+
+/// The largest request body the server reads: a move list of the longest game fits many
+/// times over.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Where to listen. Port 0 picks a free port.
+    pub address: SocketAddr,
+    /// The results folder: Replay and Report read under it, and nothing outside it.
+    pub results: PathBuf,
+    /// The play record (default `RESULTS/play/games.csv`).
+    pub record: PathBuf,
+    /// The name a person plays under when the page gives none.
+    pub name: String,
+    /// The longest an agent may think about one move (its deadline).
+    pub think_limit: Duration,
+    /// Agents thinking at once; more wait their turn without blocking other requests.
+    pub thinkers: usize,
+    /// Games kept at once; the oldest idle ones are dropped to make room. Each game in
+    /// progress keeps its agents, and an alpha-beta agent's table takes up to 64 MiB.
+    pub tables: usize,
+    /// A game nobody has touched for this long is dropped when a new one opens.
+    pub idle: Duration,
+}
+
+impl Options {
+    /// Listening on 127.0.0.1:`port`, reading `results`, the record in `results/play/`.
+    pub fn local(port: u16, results: PathBuf) -> Options {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Options {
+            address: SocketAddr::from(([127, 0, 0, 1], port)),
+            record: arena::played::default_record(&results),
+            results,
+            name: arena::played::HUMAN.to_string(),
+            think_limit: Duration::from_secs(60),
+            thinkers: (2 * cores).max(4),
+            tables: 100,
+            idle: Duration::from_secs(2 * 3600),
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WebError {
+    /// The address could not be bound.
+    #[error("cannot listen on {address}: {error}{}", if error.kind() == std::io::ErrorKind::AddrInUse { " (another program uses this port: give another with --port, or --port 0 for any free one)" } else { "" })]
+    Bind {
+        /// The address.
+        address: SocketAddr,
+        /// The system's error.
+        error: std::io::Error,
+    },
+    /// The results folder could not be made or read.
+    #[error("cannot use the results folder `{}`: {error}", path.display())]
+    Results {
+        /// The folder.
+        path: PathBuf,
+        /// The system's error.
+        error: std::io::Error,
+    },
+    /// The name is not one the record takes.
+    #[error("--name: {0}")]
+    Name(String),
+    /// The server stopped on an I/O error.
+    #[error("the server stopped: {0}")]
+    Serve(std::io::Error),
+}
+
+/// A game of either family, behind one lock.
+pub enum AnyTable {
+    /// An m,n,k game.
+    Mnk(Table<Mnk>),
+    /// O An Quan.
+    OanQuan(Table<OanQuan>),
+}
+
+/// Runs `$body` with `$t` bound to the table inside an [`AnyTable`], whatever its game.
+macro_rules! on_table {
+    ($any:expr, $t:ident => $body:expr) => {
+        match $any {
+            $crate::AnyTable::Mnk($t) => $body,
+            $crate::AnyTable::OanQuan($t) => $body,
+        }
+    };
+}
+pub(crate) use on_table;
+
+/// One open game: its lock, and when a request last touched it.
+#[derive(Clone)]
+struct Entry {
+    table: Arc<tokio::sync::Mutex<AnyTable>>,
+    touched: Arc<AtomicU64>,
+}
+
+/// What every request shares.
+#[derive(Clone)]
+pub struct App {
+    inner: Arc<Shared>,
+}
+
+struct Shared {
+    options: Options,
+    /// The results folder, canonical: every path served must lie under it.
+    root: PathBuf,
+    tables: Mutex<HashMap<String, Entry>>,
+    thinkers: Arc<tokio::sync::Semaphore>,
+    ids: Mutex<rand_chacha::ChaCha8Rng>,
+    started: Instant,
+    /// The hosts requests may name (empty: any, for a bind the user chose to open).
+    hosts: Vec<String>,
+}
+
+impl App {
+    /// The state of a server with `options` listening on `bound`.
+    pub fn new(options: Options, bound: SocketAddr) -> Result<App, WebError> {
+        std::fs::create_dir_all(&options.results).map_err(|error| WebError::Results {
+            path: options.results.clone(),
+            error,
+        })?;
+        let root = options
+            .results
+            .canonicalize()
+            .map_err(|error| WebError::Results {
+                path: options.results.clone(),
+                error,
+            })?;
+        arena::played::check_name(&options.name).map_err(WebError::Name)?;
+        let hosts = if bound.ip().is_loopback() {
+            let port = bound.port();
+            vec![
+                format!("127.0.0.1:{port}"),
+                format!("localhost:{port}"),
+                format!("[::1]:{port}"),
+            ]
+        } else {
+            Vec::new()
+        };
+        // Game ids only need to differ between games of this server: the clock and the
+        // process id seed them.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+            ^ u64::from(std::process::id()).rotate_left(32);
+        Ok(App {
+            inner: Arc::new(Shared {
+                thinkers: Arc::new(tokio::sync::Semaphore::new(options.thinkers.max(1))),
+                options,
+                root,
+                tables: Mutex::new(HashMap::new()),
+                ids: Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
+                started: Instant::now(),
+                hosts,
+            }),
+        })
+    }
+
+    fn options(&self) -> &Options {
+        &self.inner.options
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.inner.started.elapsed().as_millis() as u64
+    }
+
+    /// A fresh random number for ids and seeds.
+    fn random(&self) -> u64 {
+        let mut rng = self.inner.ids.lock().unwrap_or_else(|e| e.into_inner());
+        rng.random::<u64>()
+    }
+
+    /// The open game `id`.
+    fn table(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<AnyTable>>, ApiError> {
+        let tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = tables.get(id).ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no game `{id}` here: it ended long ago, the server restarted, or the id is wrong"
+            ))
+        })?;
+        entry.touched.store(self.now_ms(), Ordering::Relaxed);
+        Ok(entry.table.clone())
+    }
+
+    /// Opens a game and returns its id, dropping the oldest idle games when the server holds
+    /// as many as it keeps.
+    fn open(&self, table: AnyTable) -> Result<String, ApiError> {
+        let limit = self.options().tables.max(1);
+        let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let stale = self
+            .now_ms()
+            .saturating_sub(self.options().idle.as_millis() as u64);
+        tables.retain(|_, entry| {
+            entry.touched.load(Ordering::Relaxed) >= stale
+                || !entry
+                    .table
+                    .try_lock()
+                    .is_ok_and(|t| on_table!(&*t, t => t.idle()))
+        });
+        while tables.len() >= limit {
+            let idle = tables
+                .iter()
+                .filter(|(_, entry)| {
+                    entry
+                        .table
+                        .try_lock()
+                        .is_ok_and(|t| on_table!(&*t, t => t.idle()))
+                })
+                .min_by_key(|(_, entry)| entry.touched.load(Ordering::Relaxed))
+                .map(|(id, _)| id.clone());
+            match idle {
+                Some(id) => {
+                    tables.remove(&id);
+                }
+                None => {
+                    return Err(ApiError::too_many(format!(
+                        "the server holds {limit} games, all busy; try again in a moment"
+                    )));
+                }
+            }
+        }
+        let id = format!("{:016x}", self.random());
+        tables.insert(
+            id.clone(),
+            Entry {
+                table: Arc::new(tokio::sync::Mutex::new(table)),
+                touched: Arc::new(AtomicU64::new(self.now_ms())),
+            },
+        );
+        Ok(id)
+    }
+
+    /// The results folder as given, for messages.
+    fn results(&self) -> &Path {
+        &self.options().results
+    }
+}
+
+/// A bound server, ready to run.
+pub struct Server {
+    listener: tokio::net::TcpListener,
+    app: App,
+}
+
+impl Server {
+    /// Binds the address of `options` and prepares the results folder.
+    pub async fn bind(options: Options) -> Result<Server, WebError> {
+        let address = options.address;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|error| WebError::Bind { address, error })?;
+        let bound = listener
+            .local_addr()
+            .map_err(|error| WebError::Bind { address, error })?;
+        let app = App::new(options, bound)?;
+        Ok(Server { listener, app })
+    }
+
+    /// The address it listens on (with the port picked, for port 0).
+    pub fn address(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .unwrap_or(self.app.options().address)
+    }
+
+    /// Serves until the process is stopped.
+    pub async fn run(self) -> Result<(), WebError> {
+        axum::serve(self.listener, router(self.app))
+            .await
+            .map_err(WebError::Serve)
+    }
+
+    /// Serves until `stop` completes, then finishes the requests under way.
+    pub async fn run_until(
+        self,
+        stop: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), WebError> {
+        axum::serve(self.listener, router(self.app))
+            .with_graceful_shutdown(stop)
+            .await
+            .map_err(WebError::Serve)
+    }
+}
+
+/// Every route of the server.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/app.js", get(script))
+        .route("/app.css", get(style))
+        .route("/favicon.svg", get(icon))
+        .route("/api/meta", get(api_analyse::meta))
+        .route("/api/variant", get(api_analyse::variant))
+        .route("/api/analyse", post(api_analyse::analyse))
+        .route("/api/stats", get(api_analyse::stats))
+        .route("/api/games", post(api_play::create))
+        .route("/api/games/{id}", get(api_play::show))
+        .route("/api/games/{id}/move", post(api_play::person_move))
+        .route("/api/games/{id}/think", post(api_play::think))
+        .route("/api/games/{id}/hint", post(api_play::hint))
+        .route("/api/games/{id}/undo", post(api_play::undo))
+        .route("/api/games/{id}/resign", post(api_play::resign))
+        .route("/api/games/{id}/ready", post(api_play::ready))
+        .route("/api/records", get(api_files::records))
+        .route("/api/records/games", get(api_files::games))
+        .route("/api/records/game", get(api_files::game))
+        .route("/api/reports", get(api_files::reports))
+        .route(
+            "/api/report",
+            get(api_files::report).post(api_files::write_report),
+        )
+        .route("/files/{*path}", get(api_files::file))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
+        // A panic anywhere becomes a 500 for that request alone; the tests count none.
+        .layer(tower_http::catch_panic::CatchPanicLayer::new())
+        .with_state(app)
+}
+
+/// Refuses requests addressed to another host (DNS rebinding) and posts from another origin
+/// (a web page elsewhere), unless the server was opened to the network on purpose.
+async fn guard(State(app): State<App>, request: Request, next: Next) -> Response {
+    let hosts = &app.inner.hosts;
+    if !hosts.is_empty() {
+        let host = request
+            .headers()
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| request.uri().authority().map(|a| a.as_str()));
+        match host {
+            Some(host) if hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) => {}
+            Some(host) => {
+                return ApiError::forbidden(format!(
+                    "this server answers requests for {} only, not for `{host}`",
+                    hosts[0]
+                ))
+                .into_response();
+            }
+            None => {
+                return ApiError::bad("the request names no host (a Host header)").into_response();
+            }
+        }
+        if request.method() != Method::GET
+            && request.method() != Method::HEAD
+            && let Some(origin) = request.headers().get(header::ORIGIN)
+        {
+            let origin = origin.to_str().unwrap_or("");
+            let allowed = origin
+                .strip_prefix("http://")
+                .is_some_and(|rest| hosts.iter().any(|h| h.eq_ignore_ascii_case(rest)));
+            if !allowed {
+                return ApiError::forbidden(format!(
+                    "posts from another origin (`{origin}`) are refused"
+                ))
+                .into_response();
+            }
+        }
+    }
+    next.run(request).await
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::not_found(format!(
+        "no page or API at {} {}: the pages are at / and the API under /api/",
+        request.method(),
+        request.uri().path()
+    ))
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn index() -> Response {
+    asset(
+        "text/html; charset=utf-8",
+        include_str!("../assets/index.html"),
+    )
+}
+
+async fn script() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    )
+}
+
+async fn style() -> Response {
+    asset("text/css; charset=utf-8", include_str!("../assets/app.css"))
+}
+
+async fn icon() -> Response {
+    asset("image/svg+xml", include_str!("../assets/favicon.svg"))
+}

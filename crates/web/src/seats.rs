@@ -1,0 +1,105 @@
+//! Who may sit at the server's tables: a person, or an agent built from a spec. Every agent
+//! the server plays is built by [`build_agent`], through the arena's registry of agent kinds
+//! (`protocol`), and every spec a request names is read by [`agent_spec`]: both refuse the
+//! outside kinds (`proc`, `engine`), which start a program named in their spec, because a web
+//! request must never make the server start a program.
+
+use agents::{Agent, AgentSpec, Kind};
+use protocol::OutsideGame;
+use rules::Variant;
+
+use crate::error::ApiError;
+
+/// The seat text that stands for a person.
+pub const PERSON: &str = arena::played::HUMAN;
+
+/// Whether the server seats agents of `kind`: every listed kind of the registry but the
+/// outside ones (`proc`, `engine`), which start programs.
+pub fn offered(kind: &Kind) -> bool {
+    kind.listed && !protocol::OUTSIDE_KINDS.iter().any(|k| k.name == kind.name)
+}
+
+/// The kinds the server seats, in the registry's order (for the pages' lists).
+pub fn offered_kinds() -> impl Iterator<Item = &'static Kind> {
+    protocol::kinds().filter(|k| offered(k))
+}
+
+/// The refusal of an outside kind, `what` naming where the spec came from.
+fn refuse_outside(what: &str, spec: &AgentSpec) -> ApiError {
+    ApiError::bad(format!(
+        "{what} `{spec}`: the server does not seat `{}` agents: they start a program, and a web \
+         request never makes the server start one. Play them with `arena play` in a terminal",
+        spec.kind
+    ))
+}
+
+/// Reads an agent spec for `variant`: it parses, its kind is offered (never `proc` or
+/// `engine`, nor an unlisted kind), plays the variant and its number of players, and every parameter is accepted.
+/// `what` names it in the error.
+pub fn agent_spec(text: &str, variant: &Variant, what: &str) -> Result<AgentSpec, ApiError> {
+    let spec: AgentSpec = text
+        .parse()
+        .map_err(|error| ApiError::bad(format!("{what} `{text}`: {error}")))?;
+    if protocol::is_outside(&spec) {
+        return Err(refuse_outside(what, &spec));
+    }
+    if let Ok(kind) = protocol::kind(&spec.kind)
+        && !kind.listed
+    {
+        return Err(ApiError::bad(format!(
+            "{what} `{text}`: `{}` is not among the agent kinds `arena list` shows (it is for \
+             the arena's own tests)",
+            kind.name
+        )));
+    }
+    // Checking builds the agent, which for the kinds left starts nothing.
+    protocol::check(&spec, variant)
+        .map_err(|error| ApiError::bad(format!("{what} `{text}`: {error}")))?;
+    Ok(spec)
+}
+
+/// Builds the agent `spec` for a table of `players` seats of game `G`: the one place the
+/// server builds agents. Refuses the outside kinds again, so no path to it can start a
+/// program.
+pub fn build_agent<G: OutsideGame>(
+    spec: &AgentSpec,
+    players: usize,
+) -> Result<Box<dyn Agent<G>>, ApiError> {
+    if protocol::is_outside(spec) {
+        return Err(refuse_outside("agent", spec));
+    }
+    if protocol::kind(&spec.kind).is_ok_and(|kind| !kind.listed) {
+        return Err(ApiError::bad(format!(
+            "agent `{spec}`: not a kind the server seats"
+        )));
+    }
+    protocol::build_for::<G>(spec, players)
+        .map_err(|error| ApiError::bad(format!("agent `{spec}`: {error}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rules::Mnk;
+
+    #[test]
+    fn outside_kinds_are_never_offered_nor_built() {
+        let names: Vec<&str> = offered_kinds().map(|k| k.name).collect();
+        assert!(names.contains(&"random") && names.contains(&"alphabeta"));
+        for outside in ["proc", "engine"] {
+            assert!(!names.contains(&outside), "{outside} offered: {names:?}");
+        }
+        let variant: Variant = "tictactoe".parse().unwrap();
+        for text in ["proc:cmd=/bin/sh", "engine:cmd=/bin/true"] {
+            let error = agent_spec(text, &variant, "seat 2").unwrap_err();
+            assert!(
+                error.to_string().contains("never makes the server start"),
+                "{error}"
+            );
+            let spec: AgentSpec = text.parse().unwrap();
+            assert!(build_agent::<Mnk>(&spec, 2).is_err());
+        }
+        assert!(agent_spec("random", &variant, "seat 2").is_ok());
+        assert!(agent_spec("fault", &variant, "seat 2").is_err(), "unlisted");
+    }
+}

@@ -277,7 +277,7 @@ impl PyGame {
             .is_some_and(|last| last.get_refcnt(py) == 1);
         if let Some(last) = self.moves.as_ref().filter(|_| unshared) {
             // Only this game holds it: no one can see it change.
-            last.borrow_mut(py).refill(moves);
+            last.get().refill(moves);
             return Ok(last.clone_ref(py));
         }
         let fresh = Py::new(py, PyMoves::new(moves))?;

@@ -258,6 +258,23 @@ impl CellSet {
     /// The empty set.
     pub const EMPTY: CellSet = CellSet([0; WORDS]);
 
+    /// The number of 64-bit words of a set.
+    pub const WORDS: usize = WORDS;
+
+    /// The set as words: bit `i % 64` of word `i / 64` is the cell of padded index `i`. For
+    /// keeping a set where a `CellSet` cannot go (in atomics, say); [`CellSet::from_words`]
+    /// reads it back.
+    #[inline]
+    pub const fn to_words(self) -> [u64; WORDS] {
+        self.0
+    }
+
+    /// The set whose [`CellSet::to_words`] are `words`.
+    #[inline]
+    pub const fn from_words(words: [u64; WORDS]) -> CellSet {
+        CellSet(words)
+    }
+
     /// Whether `cell` is in the set.
     #[inline]
     pub fn contains(&self, cell: Cell) -> bool {
@@ -872,6 +889,19 @@ mod tests {
         assert_eq!(set.insert_from(b, &from), 0);
         assert_eq!(set.insert_from(c, &from), 0);
         assert_eq!(set.iter().collect::<Vec<_>>(), [a, b]);
+    }
+
+    #[test]
+    fn a_set_read_back_from_its_words_is_the_same_set() {
+        let mut set = CellSet::EMPTY;
+        for cell in [Cell(0), Cell(63), Cell(64), Cell(200), Cell(383)] {
+            set.insert(cell);
+        }
+        let words = set.to_words();
+        assert_eq!(words.len(), CellSet::WORDS);
+        assert_eq!(words[0], 1 | 1 << 63);
+        assert_eq!(CellSet::from_words(words), set);
+        assert_eq!(CellSet::from_words(words).iter().count(), 5);
     }
 
     #[test]

@@ -448,7 +448,13 @@ impl OanQuan {
 
     fn sow_ring<const CELLS: usize>(&mut self, player: Player, start: usize, forward: bool) {
         let step = if forward { 1 } else { CELLS - 1 };
-        let next = |i: usize| (i + step) % CELLS;
+        // `i + step` is below twice the ring: one conditional subtraction instead of a
+        // remainder keeps the seed-by-seed chain to a compare and a move (the loop is bound by
+        // it, one step per seed).
+        let next = |i: usize| {
+            let j = i + step;
+            if j >= CELLS { j - CELLS } else { j }
+        };
         let mut from = start;
         loop {
             let mut hand = std::mem::take(&mut self.seeds[from]);

@@ -302,17 +302,18 @@ impl<G: AgentGame> Mcts<G> {
         }
         let first = self.nodes.len() as u32;
         let shift = rng.random_range(0..moves.len());
-        for i in 0..moves.len() {
-            self.nodes.push(Node {
+        // The children in move order rotated by `shift`: the two halves, no remainder per child.
+        let (before, after) = moves.split_at(shift);
+        self.nodes
+            .extend(after.iter().chain(before).map(|&mv| Node {
                 first: 0,
                 visits: 0,
                 reward: 0,
                 count: 0,
                 expanded: false,
                 proof: Proof::Unknown,
-                mv: moves[(i + shift) % moves.len()],
-            });
-        }
+                mv,
+            }));
         let parent = &mut self.nodes[node as usize];
         parent.first = first;
         parent.count = moves.len() as u16;

@@ -131,6 +131,20 @@ pub struct Ranking {
 }
 
 impl Ranking {
+    /// The seat that alone took the first place, if one did.
+    #[inline(never)]
+    fn sole_first(self) -> Option<Player> {
+        let mut firsts = self
+            .places()
+            .iter()
+            .enumerate()
+            .filter(|(_, place)| **place == 1);
+        match (firsts.next(), firsts.next()) {
+            (Some((seat, _)), None) => Some(Player::seat(seat)),
+            _ => None,
+        }
+    }
+
     /// The ranking by `totals` (one per seat, higher is better).
     ///
     /// # Panics
@@ -247,21 +261,13 @@ impl Outcome {
     }
 
     /// The winner, if one player alone took the first place.
+    #[inline]
     pub fn winner(self) -> Option<Player> {
         match self {
             Outcome::Win(p) => Some(p),
             Outcome::Draw => None,
-            Outcome::Ranked(ranking) => {
-                let mut firsts = ranking
-                    .places()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, place)| **place == 1);
-                match (firsts.next(), firsts.next()) {
-                    (Some((seat, _)), None) => Some(Player::seat(seat)),
-                    _ => None,
-                }
-            }
+            // Out of line: two-player searches call this every simulation.
+            Outcome::Ranked(ranking) => ranking.sole_first(),
         }
     }
 

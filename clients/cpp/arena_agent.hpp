@@ -14,13 +14,14 @@
 //
 // Build it (g++ -std=c++17 -O2 -o my_agent my_agent.cpp) and enter it in an experiment file as
 // `spec = "proc:cmd=path/to/my_agent"`. The arena talks to it over stdin/stdout with the arena
-// protocol (docs/protocol.md) and keeps it for many games. Write debugging output to std::cerr:
+// protocol (docs/src/reference/protocol.md) and keeps it for many games. Write debugging output to std::cerr:
 // it goes to the agent's log file; anything else on std::cout is a protocol error that loses
 // the game.
 //
 // What a Position holds (the same as the Python client's): the variant id, your seat, the moves
 // so far, the legal moves, the time left, a seeded generator, and a view of the board: the cells
-// of an m,n,k board, the squares of O An Quan.
+// of an m,n,k board, the squares of O An Quan. arena::mnk_winner(board, row, col, k, rule) says
+// whether a stone makes a winning line, as the Python client's mnk_winner does.
 
 #ifndef ARENA_AGENT_HPP
 #define ARENA_AGENT_HPP
@@ -98,6 +99,39 @@ struct Position {
 
     std::chrono::steady_clock::time_point asked_ = std::chrono::steady_clock::now();
 };
+
+// Whether the stone at (row, col) of `board` makes a winning line under `rule` ("freestyle": k
+// or more in a row; "exact": exactly k; "caro": k or more, unless the opponent blocks both ends,
+// a board edge being no block). The same test as the Python client's mnk_winner: place a stone,
+// ask, take it back.
+inline bool mnk_winner(const std::vector<std::string>& board, int row, int col, int k,
+                       const std::string& rule = "freestyle") {
+    const char stone = board[row][col];
+    const int rows = static_cast<int>(board.size());
+    const int cols = rows > 0 ? static_cast<int>(board[0].size()) : 0;
+    const int directions[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    for (const auto& d : directions) {
+        int count = 1;
+        bool blocked[2] = {false, false};
+        for (int side = 0; side < 2; ++side) {
+            const int sign = side == 0 ? 1 : -1;
+            int r = row + sign * d[0], c = col + sign * d[1];
+            while (r >= 0 && r < rows && c >= 0 && c < cols && board[r][c] == stone) {
+                ++count;
+                r += sign * d[0];
+                c += sign * d[1];
+            }
+            const bool inside = r >= 0 && r < rows && c >= 0 && c < cols;
+            blocked[side] = inside && board[r][c] != '.' && board[r][c] != stone;
+        }
+        if (rule == "exact") {
+            if (count == k) return true;
+        } else if (count >= k && (rule != "caro" || !(blocked[0] && blocked[1]))) {
+            return true;
+        }
+    }
+    return false;
+}
 
 namespace detail {
 

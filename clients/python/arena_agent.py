@@ -12,7 +12,7 @@ Write a function that takes a position and returns one of its legal moves, and h
 
 Then enter it in an experiment file as
 `spec = "proc:cmd=python3,args=path/to/my_agent.py"`. The arena starts the program, talks to it
-over stdin/stdout with the arena protocol (docs/protocol.md) and keeps it for many games. Print
+over stdin/stdout with the arena protocol (docs/src/reference/protocol.md) and keeps it for many games. Print
 debugging output to stderr (`print(..., file=sys.stderr)`): it goes to the agent's log file;
 anything else printed to stdout is a protocol error that loses the game.
 
@@ -175,6 +175,29 @@ def mnk_winner(board, row, col, k, rule="freestyle"):
     return False
 
 
+def _where(function):
+    """`name` (file:line) of a function, for messages about what it returned."""
+    name = getattr(function, "__name__", None) or type(function).__name__
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return name
+    return "%s (%s:%d)" % (name, code.co_filename, code.co_firstlineno)
+
+
+def _not_a_move(choose, move):
+    """Why `move`, what `choose` returned, cannot be sent as a move; None when it can."""
+    if isinstance(move, str) and move.strip() and len(move.split()) == 1:
+        return None
+    if isinstance(move, str):
+        shown = "an empty text" if not move.strip() else "several words, %r" % move
+    else:
+        shown = "a %s, %r" % (type(move).__name__, move)
+    return (
+        "%s returned %s: it must return one of position.legal, a text like %r"
+        % (_where(choose), shown, "b3")
+    )
+
+
 def _fields(text):
     fields = {}
     for token in text.split():
@@ -242,7 +265,12 @@ def play(choose, name=None, author=None, accepts=None, stdin=None, stdout=None):
                 traceback.print_exc(file=sys.stderr)
                 out("error " + " ".join(("%s: %s" % (type(error).__name__, error)).split()))
                 continue
-            out("move %s" % move)
+            wrong = _not_a_move(choose, move)
+            if wrong:  # said here, in the words of the student's function, not as a traceback
+                print(wrong, file=sys.stderr)
+                out("error " + wrong)
+                continue
+            out("move " + move)
         elif word == "end":
             game = None
         elif word == "quit":

@@ -13,7 +13,7 @@ use crate::{SearchStats, SpecError};
 pub(crate) const KIND: Kind = Kind {
     name: "easy",
     summary: "win now, else block, else centre, else a corner, else random; sometimes a \
-              random mistake (seed 004)",
+              random mistake (the tic-tac-toe tutorial's easy AI)",
     plays: Plays::Mnk,
     params: &[ParamDoc {
         name: "mistake",

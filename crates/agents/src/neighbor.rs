@@ -16,7 +16,7 @@ use crate::{Agent, AgentError, Choice, Context, Kind, Params, Plays, SearchStats
 pub(crate) const KIND: Kind = Kind {
     name: "neighbor",
     summary: "win now, block a win (an open four), else the best-scored empty cell next to \
-              the opponent's last stone (seed 002)",
+              the opponent's last stone (the caro course project's AI)",
     plays: Plays::Mnk,
     params: &[],
     multiplayer: false,

@@ -13,7 +13,7 @@
 //!
 //! The suite was built by `cargo run --release -p agents --example build_tactics` (seeded
 //! games, the positions classified and answered by the solvers here) and every answer is
-//! checked again by `crates/agents/tests/tactics.rs`. An agent *solves* a position when the
+//! checked again by `crates/agents/tests/it/tactics.rs`. An agent *solves* a position when the
 //! move it chooses is one of the answer moves.
 
 use std::fmt;

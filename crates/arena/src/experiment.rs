@@ -102,6 +102,9 @@ pub struct Experiment {
     pub text: String,
     /// The kinds an embedding program added ([`Experiment::from_toml_with`]), if any.
     pub extra: Option<Extra>,
+    /// The folder of the experiment file, where its outside agents run and their relative
+    /// paths resolve from, as its openings files' do (`None`: the current folder).
+    pub folder: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -141,6 +144,36 @@ struct RawAgent {
     spec: Spanned<String>,
     #[serde(default)]
     variants: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// The TOML parser's message in the words of an experiment file, for the two mistakes it words
+/// worst: `[agents]` for `[[agents]]`, and a bare word for a value (`games_per_pair = twenty`).
+fn friendlier_toml_error(message: &str, line: &str) -> String {
+    if message.contains("invalid type: map, expected a sequence") {
+        return "each agent is a table of its own, written `[[agents]]` (two brackets), one \
+                per agent; `[agents]` is a single table"
+            .to_string();
+    }
+    if let Some((key, value)) = line.split_once('=') {
+        let value = value.split('#').next().unwrap_or("").trim();
+        let bare = !value.is_empty()
+            && value
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+            && !["true", "false", "inf", "nan"].contains(&value);
+        if bare {
+            return format!(
+                "`{value}` is not a value: write a number in digits (`{key} = 20`), a text in \
+                 quotes (`{key} = \"{value}\"`), or true or false",
+                key = key.trim()
+            );
+        }
+    }
+    message.to_string()
 }
 
 /// The 1-based line and column of byte `offset` in `text`.
@@ -198,7 +231,9 @@ impl Experiment {
     /// The registry of the experiment's agent kinds, as a roster of its own (no log folder):
     /// ours, and the embedding program's if it was given some. Runs build their agents with it.
     pub fn roster(&self) -> Roster {
-        Roster::new().with_extra(self.extra.clone())
+        Roster::new()
+            .with_extra(self.extra.clone())
+            .with_folder(self.folder.clone())
     }
 
     /// The built-in default experiment (`experiments/default.toml`).
@@ -252,8 +287,12 @@ impl Experiment {
                 .map(|(key, _)| key.trim().to_string())
                 .filter(|key| !key.is_empty() && !key.starts_with('#') && !key.contains('"'))
                 .unwrap_or_default();
-            let message = e
-                .message()
+            let line_text = location
+                .and_then(|(line, _)| text.lines().nth(line - 1))
+                .unwrap_or("")
+                .trim();
+            let message = friendlier_toml_error(e.message().trim(), line_text);
+            let message = message
                 .trim()
                 .replace("expected i64", GAMES_PER_PAIR_EXPECTED)
                 .replace("expected u32", "expected a non-negative integer")
@@ -422,6 +461,30 @@ impl Experiment {
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
+        // A variant too few agents play would be a silent zero in the schedule.
+        for (i, (variant, id)) in variants.iter().zip(raw.variants.get_ref()).enumerate() {
+            let playing: Vec<&str> = entries
+                .iter()
+                .filter(|a| a.plays(variant))
+                .map(|a| a.name.as_str())
+                .collect();
+            if playing.len() < variant.players() {
+                let who = match playing.as_slice() {
+                    [] => "none of the experiment's agents plays it".to_string(),
+                    [one] => format!("only `{one}` plays it"),
+                    some => format!("only {} play it", some.join(", ")),
+                };
+                return Err(check.error(
+                    &format!("variants[{i}]"),
+                    id.span(),
+                    format!(
+                        "`{variant}` would have no games: a game seats {} agents and {who}; add \
+                         agents that play it, or take it out of `variants`",
+                        variant.players()
+                    ),
+                ));
+            }
+        }
         // Game indices are 64-bit: the whole schedule must fit below 2^63. A pair plays
         // `games_per_pair` games, a group of N = 3 or 4 that many in each of its N seat orders.
         let pairs: u128 = variants
@@ -470,6 +533,9 @@ impl Experiment {
             source: source.to_string(),
             text: text.to_string(),
             extra,
+            folder: folder
+                .filter(|f| !f.as_os_str().is_empty())
+                .map(Path::to_path_buf),
         })
     }
 

@@ -634,21 +634,25 @@ fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError>
             .filter(|v| agent.plays(v))
             .copied()
             .collect();
-        protocol::preflight(&agent.spec, &variants, roster.stderr_of(&agent.name)).map_err(
-            |error| {
-                let advice = match error {
-                    protocol::SetupError::Refused { .. } => {
-                        "; leave the variant out of this agent's `variants` list in the experiment"
-                    }
-                    _ => "",
-                };
-                ArenaError::Setup {
-                    agent: agent.name.clone(),
-                    spec: agent.spec.to_string(),
-                    message: format!("{error}{advice}"),
+        protocol::preflight_in(
+            &agent.spec,
+            &variants,
+            roster.stderr_of(&agent.name),
+            roster.folder(),
+        )
+        .map_err(|error| {
+            let advice = match error {
+                protocol::SetupError::Refused { .. } => {
+                    "; leave the variant out of this agent's `variants` list in the experiment"
                 }
-            },
-        )?;
+                _ => "",
+            };
+            ArenaError::Setup {
+                agent: agent.name.clone(),
+                spec: agent.spec.to_string(),
+                message: format!("{error}{advice}"),
+            }
+        })?;
     }
     Ok(())
 }

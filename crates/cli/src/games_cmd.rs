@@ -146,16 +146,25 @@ fn perft_lines<G: Game>(start: &G, depth: u32) {
 pub fn replay(args: ReplayArgs) -> Result<()> {
     let variant = parse_variant(&args.variant)?;
     match variant {
-        Variant::Mnk(config) => replay_game(config.start(), &args.moves, |_| ()),
-        Variant::OanQuan(rules) => replay_game(rules.start(), &args.moves, |g: &OanQuan| {
-            let mover = g.side_to_move();
-            if !g.is_over() && g.must_refill(mover) {
-                println!(
-                    "player {} has no seeds on their side and refills it with 5 from their captures",
-                    player_number(mover)
-                );
-            }
-        }),
+        Variant::Mnk(config) => {
+            replay_game(config.start(), &args.moves, |g, _| print!("{g}"), |_| ())
+        }
+        // The seed's line (the golden traces are written in it), then the ring as `arena play`
+        // draws it, the square sown from in parentheses.
+        Variant::OanQuan(rules) => replay_game(
+            rules.start(),
+            &args.moves,
+            |g: &OanQuan, last| print!("{}", crate::play_board::Board::draw(g, last, false)),
+            |g: &OanQuan| {
+                let mover = g.side_to_move();
+                if !g.is_over() && g.must_refill(mover) {
+                    println!(
+                        "player {} has no seeds on their side and refills it with 5 from their captures",
+                        player_number(mover)
+                    );
+                }
+            },
+        ),
     }
 }
 
@@ -201,11 +210,15 @@ pub fn places_text<G: Game>(position: &G, outcome: rules::Outcome) -> String {
         .join(", ")
 }
 
-fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Result<()> {
+fn replay_game<G: Game>(
+    start: G,
+    moves: &str,
+    show: impl Fn(&G, Option<G::Move>),
+    before_move: impl Fn(&G),
+) -> Result<()> {
     let mut position = start;
-    let multiline = matches!(position.variant(), Variant::Mnk(_));
     println!("start");
-    print_position(&position, multiline);
+    show(&position, None);
     for (index, text) in moves.split_whitespace().enumerate() {
         if position.is_over() {
             bail!(
@@ -220,7 +233,7 @@ fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Resu
         let mover = player_name(&position, position.side_to_move());
         position.play_unchecked(mv);
         println!("{}. {} ({mover})", index + 1, position.format_move(mv));
-        print_position(&position, multiline);
+        show(&position, Some(mv));
     }
     match position.outcome() {
         Some(outcome) if position.num_players() > 2 => {
@@ -252,12 +265,4 @@ fn replay_game<G: Game>(start: G, moves: &str, before_move: impl Fn(&G)) -> Resu
         println!("{label}: {}", shown.join(" - "));
     }
     Ok(())
-}
-
-fn print_position<G: Game>(position: &G, multiline: bool) {
-    if multiline {
-        print!("{position}");
-    } else {
-        println!("{position}");
-    }
 }

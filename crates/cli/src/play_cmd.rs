@@ -159,7 +159,13 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
     let spec: AgentSpec = text
         .parse()
         .with_context(|| format!("{option} `{text}`: expected `human` or an agent spec"))?;
-    protocol::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    match protocol::check(&spec, variant) {
+        Err(agents::SpecError::UnknownKind { kind, known }) => bail!(
+            "{option} `{text}`: a seat is `human` (a person) or an agent spec, and `{kind}` is \
+             neither; the agent kinds are: {known}"
+        ),
+        checked => checked.with_context(|| format!("{option} `{text}`"))?,
+    }
     // An outside agent is started, asked for this variant and stopped before the game, so
     // that a command that cannot start is said at once.
     protocol::preflight(

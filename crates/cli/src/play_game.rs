@@ -507,8 +507,8 @@ fn finish<G: Board>(
         }
         Verdict::Left => {
             screen.say(format!(
-                "game left unfinished after {} moves",
-                game.history.len()
+                "game left unfinished after {}",
+                crate::plural(game.history.len() as u64, "move")
             ))?;
             false
         }

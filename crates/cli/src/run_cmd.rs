@@ -210,14 +210,14 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let wall = summary.wall.as_secs_f64();
     println!(
-        "{}: {} games in shard {} ({} recorded before, {} played now) in {:.1} s on {} threads ({:.2} games/s)",
+        "{}: {} in shard {} ({} recorded before, {} played now) in {:.1} s on {} ({:.2} games/s)",
         experiment.name,
-        summary.games,
+        crate::plural(summary.games, "game"),
         shard,
         summary.resumed,
         summary.played,
         wall,
-        summary.threads,
+        crate::plural(summary.threads as u64, "thread"),
         summary.played as f64 / wall.max(1e-9)
     );
     if summary.faults.is_empty() {
@@ -277,21 +277,25 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
         ""
     };
     println!(
-        "{}: {} variants, {} agents, {} games per pair{per_seating}, {total} games",
+        "{}: {}, {}, {} per pair{per_seating}, {}",
         experiment.name,
-        experiment.variants.len(),
-        experiment.agents.len(),
-        experiment.games_per_pair
+        crate::plural(experiment.variants.len() as u64, "variant"),
+        crate::plural(experiment.agents.len() as u64, "agent"),
+        crate::plural(experiment.games_per_pair, "game"),
+        crate::plural(total, "game")
     );
     for variant in &experiment.variants {
         let id = variant.to_string();
         let rows: Vec<_> = table.iter().filter(|row| row.0 == id).collect();
         let games: u64 = rows.iter().map(|row| row.2).sum();
         let groups = match variant.players() {
-            2 => "pairs".to_string(),
-            n => format!("groups of {n} (each in its {n} seat orders)"),
+            2 => crate::plural(rows.len() as u64, "pair"),
+            n => format!(
+                "{} of {n} (each in its {n} seat orders)",
+                crate::plural(rows.len() as u64, "group")
+            ),
         };
-        println!("{id}: {games} games in {} {groups}", rows.len());
+        println!("{id}: {} in {groups}", crate::plural(games, "game"));
         for (_, names, n) in rows {
             println!("  {}: {n}", names.join(" vs "));
         }

@@ -151,10 +151,14 @@ fn print_position<G: AgentGame>(position: &G, moves: &str) {
     let plies = moves.split_whitespace().count();
     println!("{position}");
     if position.is_over() {
-        println!("after {plies} moves: the game is over");
+        println!(
+            "after {}: the game is over",
+            crate::plural(plies as u64, "move")
+        );
     } else {
         println!(
-            "after {plies} moves, {} to move",
+            "after {}, {} to move",
+            crate::plural(plies as u64, "move"),
             player_name::<G>(position.side_to_move())
         );
     }

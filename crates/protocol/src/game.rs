@@ -13,7 +13,7 @@ use crate::outside::Pool;
 /// A game outside agents can play.
 pub trait OutsideGame: AgentGame {
     /// Appends the fields of the `board` line for this position to `out`, each after a space
-    /// (see `docs/protocol.md`).
+    /// (see `docs/src/reference/protocol.md`).
     fn write_board(&self, out: &mut String);
 
     /// Appends `mv` in the game's notation to `out` (what [`rules::Game::format_move`] says,

@@ -1,5 +1,5 @@
 //! The `proc` agent: a program in any language that speaks the `arena` protocol
-//! (`docs/protocol.md`) on its stdin and stdout. One process per agent, kept for the whole game,
+//! (`docs/src/reference/protocol.md`) on its stdin and stdout. One process per agent, kept for the whole game,
 //! and across games when it announces `feature reuse` (unless the spec says `restart=on`).
 
 use std::fmt::Write as _;
@@ -31,7 +31,7 @@ const RESTART: ParamDoc = ParamDoc {
 
 pub(crate) const KIND: Kind = Kind {
     name: "proc",
-    summary: "an outside agent in any language speaking the arena protocol (docs/protocol.md)",
+    summary: "an outside agent in any language speaking the arena protocol (docs/src/reference/protocol.md)",
     plays: Plays::Every,
     params: &[CMD, TIMEOUT, MARGIN, START, RESTART, LOG, ARGS],
     multiplayer: true,
@@ -296,7 +296,7 @@ impl<G: OutsideGame> ProcAgent<G> {
                 Some(session) => session,
                 None => handshake(&self.config.launch).map_err(|e| match e {
                     SetupError::Start(start) => AgentError::Crash(start.to_string()),
-                    other => AgentError::Crash(format!("the agent {other}")),
+                    other => AgentError::Crash(format!("the agent failed to set up: {other}")),
                 })?,
             };
             self.session = Some(session);

@@ -3,7 +3,7 @@
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyString, PyTuple};
 use rules::{Game, MoveError, Outcome, Player, Variant};
 
 use crate::encoding::{Encoded, Position, legal_mask, with_game};
@@ -28,12 +28,39 @@ pub fn start(variant: &Variant) -> Position {
 }
 
 /// A move as Python passes it: an action or the move's text.
-#[derive(FromPyObject)]
 pub enum MoveArg {
     /// An action number.
     Action(i64),
     /// The move in the game's notation.
     Text(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MoveArg {
+    type Error = PyErr;
+
+    /// An int (or anything with `__index__`, like NumPy's) or a str; anything else is a
+    /// `TypeError` in Python's terms, never the name of this enum.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<MoveArg> {
+        if obj.is_instance_of::<PyString>() {
+            return Ok(MoveArg::Text(obj.extract::<String>()?));
+        }
+        if !obj.is_instance_of::<PyBool>()
+            && !obj.is_instance_of::<PyFloat>()
+            && let Ok(action) = obj.extract::<i64>()
+        {
+            return Ok(MoveArg::Action(action));
+        }
+        let kind = obj.get_type().name()?;
+        let shown = obj.repr()?;
+        let hint = if obj.is_instance_of::<PyTuple>() {
+            "; a cell (row, col) of an m,n,k board is the action row * cols + col"
+        } else {
+            ""
+        };
+        Err(PyTypeError::new_err(format!(
+            "a move is an action (an int) or its text (a str, like 'b3'), not a {kind}: {shown}{hint}"
+        )))
+    }
 }
 
 /// The move `arg` names in `game`, checked to be legal; the error says why not, in the CLI's
@@ -540,7 +567,8 @@ impl PyOutcome {
         self.scores.iter().map(|s| 2.0 * s - 1.0).collect()
     }
 
-    /// The seat that took the first place alone, or `None`.
+    /// The seat (0-based) that took the first place alone; `None` for a draw, or when 3-4
+    /// players share the first place. Seat 0 is a winner too: test `winner is not None`.
     #[getter]
     fn winner(&self) -> Option<usize> {
         self.winner

@@ -142,9 +142,18 @@ def test_bad_actions_raise_value_errors_and_change_nothing():
         game.push(4)
     with pytest.raises(ValueError, match="9 is not an action of mnk-3x3k3: actions are 0 to 8"):
         game.push(9)
-    for bad in [1.5, None, [1], b"b2"]:
+    for bad in [1.5, None, [1], b"b2", True]:
         with pytest.raises(TypeError):
             game.push(bad)
+    # A cell as (row, col) is refused in Python's words, with the action it means.
+    with pytest.raises(TypeError) as refused:
+        game.push((1, 1))
+    assert "MoveArg" not in str(refused.value)
+    assert "a move is an action (an int) or its text (a str, like 'b3'), not a tuple: (1, 1)" in str(
+        refused.value)
+    assert "row * cols + col" in str(refused.value)
+    with pytest.raises(TypeError, match="not a float: 1.5"):
+        ag.Game("tictactoe", [4, 1.5])
     assert game.history() == [4]
     with pytest.raises(ValueError, match="cannot be played: the game is over"):
         ag.Game("tictactoe", "b2 a1 a2 c1 c2").push(0)
@@ -288,6 +297,9 @@ def test_outcomes():
                                                                       True)
     assert draw.returns == [0.0, 0.0]
     assert ag.Game("tictactoe").outcome() is None
+    # The test the docs show: seat 0 (the first player) won, so `winner` is 0, which is falsy.
+    first_won = ag.Game("tictactoe", "b2 a1 a2 c1 c2").outcome()
+    assert first_won.winner is not None and first_won.winner == 0
     assert ag.Game("tictactoe").adjudicate().is_draw
     assert repr(win) == 'Outcome("1-0", places=[1, 2])'
     rng = random.Random(11)

@@ -23,17 +23,38 @@ pub(crate) fn write(
     charts: &ChartFiles,
     options: &Options,
 ) -> Result<()> {
-    let text = render(report, summary, charts, options);
+    let text = render(report, summary, charts, options, path.parent());
     std::fs::write(path, text).map_err(|error| Error::Write {
         path: path.to_path_buf(),
         error,
     })
 }
 
-fn render(report: &Report, summary: &Summary, charts: &ChartFiles, options: &Options) -> String {
+/// `source` as the report names it: relative to the report's `folder` when it lies inside it
+/// (`games.csv`), so the text does not depend on where the run was written from.
+fn source_name(source: &str, folder: Option<&Path>) -> String {
+    let inside = folder.and_then(|folder| {
+        let source = std::fs::canonicalize(source).ok()?;
+        let folder = std::fs::canonicalize(folder).ok()?;
+        Some(source.strip_prefix(folder).ok()?.display().to_string())
+    });
+    inside.unwrap_or_else(|| source.to_string())
+}
+
+fn render(
+    report: &Report,
+    summary: &Summary,
+    charts: &ChartFiles,
+    options: &Options,
+    folder: Option<&Path>,
+) -> String {
     let tally = &report.tally;
     let mut out = String::new();
-    let mut sources = report.sources.clone();
+    let mut sources: Vec<String> = report
+        .sources
+        .iter()
+        .map(|s| source_name(s, folder))
+        .collect();
     sources.sort();
     let experiments: Vec<&str> = tally.experiments.iter().map(String::as_str).collect();
     let _ = writeln!(out, "# Arena report\n");
@@ -223,6 +244,14 @@ fn list(items: &[&str]) -> String {
 }
 
 fn consistency_text(test: &crate::Consistency) -> String {
+    if test.degrees_of_freedom == 0 {
+        // Nothing to test is not a finding: say so, not "not rejected".
+        return "**One strength per agent across variants?** The pooled fit assumes it, and \
+                these games cannot test it: no agent's results in one variant constrain its \
+                rating in another (0 degrees of freedom), so the per-variant ratings are the \
+                ones to read."
+            .to_string();
+    }
     let verdict = if test.p_value < 0.05 {
         "**rejected** at the 5% level: some agents are clearly stronger in one variant than in \
          another, so the pooled rating of an agent is an average over strengths that differ, \
@@ -668,4 +697,31 @@ fn write_timing(out: &mut String, pool: &PoolRatings, report: &Report) {
         );
     }
     let _ = writeln!(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::consistency_text;
+
+    #[test]
+    fn a_test_on_no_degrees_of_freedom_is_not_a_finding() {
+        let test = crate::Consistency {
+            likelihood_ratio: 0.0,
+            dispersion: 1.0,
+            statistic: 0.0,
+            degrees_of_freedom: 0,
+            p_value: 1.0,
+        };
+        let text = consistency_text(&test);
+        assert!(text.contains("these games cannot test it"), "{text}");
+        assert!(!text.contains("do not contradict"), "{text}");
+        let tested = consistency_text(&crate::Consistency {
+            degrees_of_freedom: 3,
+            statistic: 1.0,
+            likelihood_ratio: 1.0,
+            p_value: 0.8,
+            ..test
+        });
+        assert!(tested.contains("on 3 degrees of freedom"), "{tested}");
+    }
 }

@@ -37,7 +37,9 @@ class Outcome:
         """Each seat's return in [-1, 1], `2 * score - 1`."""
     @property
     def winner(self) -> Optional[int]:
-        """The seat that took the first place alone, or None."""
+        """The seat (0-based) that took the first place alone; None for a draw, or when 3-4
+        players share the first place. Seat 0 is a winner too: test `winner is not None`, never
+        `if outcome.winner:`."""
     @property
     def is_draw(self) -> bool:
         """Whether every seat shares the first place."""

@@ -281,13 +281,11 @@ fn the_cpp_greedy_captures_what_the_rules_say_and_plays_through_the_arena() {
     );
 }
 
-/// The code blocks of the README's "Your own agent" section, in order, with their language.
+/// The code blocks of the book's "Your own agent" page, in order, with their language.
 fn readme_blocks() -> Vec<(String, String)> {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
-    let start = readme.find("## Your own agent").expect("the section");
-    let end = readme[start..]
-        .find("\n## ")
-        .map_or(readme.len(), |e| start + e);
+    let readme = fs::read_to_string(repo().join("docs/src/guide/own-agent.md")).unwrap();
+    let start = readme.find("# Your own agent").expect("the page");
+    let end = readme.len();
     let mut blocks = Vec::new();
     let mut lines = readme[start..end].lines();
     while let Some(line) = lines.next() {
@@ -303,7 +301,7 @@ fn readme_blocks() -> Vec<(String, String)> {
 }
 
 #[test]
-fn the_readme_walkthrough_runs_as_written() {
+fn the_books_walkthrough_runs_as_written() {
     let blocks = readme_blocks();
     let block = |language: &str| {
         blocks
@@ -337,7 +335,7 @@ fn the_readme_walkthrough_runs_as_written() {
     // the seed, the Python agent's included (it draws from the generator the arena seeds).
     let shown = blocks
         .iter()
-        .find(|(l, body)| l.is_empty() && body.starts_with("mine: 80 games"))
+        .find(|(l, body)| l == "text" && body.starts_with("mine: 80 games"))
         .map(|(_, body)| body.clone())
         .expect("the README shows what the run prints");
     for row in shown.lines().filter(|l| l.starts_with("    ")) {

@@ -9,7 +9,7 @@ Every fenced block of the README is one of:
 - ```python: run by the session's `python3` (the virtual environment's once it is activated).
 - a block after `<!-- file: PATH -->`: written to PATH, as the README asks the reader to.
 - a block after `<!-- not run: REASON -->`, and ```text, ```toml and the other blocks:
-  shown, not run.
+  shown, not run; after `<!-- except: LINE (REASON) -->`, every line of the block runs but LINE.
 
 `cargo install` puts `arena` into target/readme-examples/bin (CARGO_INSTALL_ROOT), which goes first
 on the PATH, and pip's cache goes under target/: nothing outside the checkout changes. The
@@ -39,7 +39,7 @@ def blocks(text):
     i = 0
     while i < len(lines):
         line = lines[i]
-        match = re.match(r"^<!--\s*(file|not run):\s*(.*?)\s*-->$", line)
+        match = re.match(r"^<!--\s*(file|not run|except):\s*(.*?)\s*-->$", line)
         if match:
             directive = (match.group(1), match.group(2))
         elif line.startswith("```"):
@@ -75,6 +75,11 @@ def script(readme):
                 if not line.strip() or line.lstrip().startswith("#"):
                     continue
                 where = f"README line {number + offset}"
+                if directive and directive[0] == "except" and directive[1].startswith(
+                    "`" + line.strip() + "`"
+                ):
+                    out.append(f"echo {shlex.quote('== ' + where + ': not run here: ' + directive[1])}")
+                    continue
                 out.append(f"echo {shlex.quote('== ' + where + ': ' + line.strip())}")
                 if "Ctrl-C stops it" in line:
                     command = line.split("#", 1)[0].strip()

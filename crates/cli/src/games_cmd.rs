@@ -154,7 +154,13 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
         Variant::OanQuan(rules) => replay_game(
             rules.start(),
             &args.moves,
-            |g: &OanQuan, last| print!("{}", crate::play_board::Board::draw(g, last, false)),
+            |g: &OanQuan, last| {
+                let board = crate::play_board::Board::draw(g, last, false);
+                print!(
+                    "{}",
+                    board.strip_prefix("seed notation: ").unwrap_or(&board)
+                );
+            },
             |g: &OanQuan| {
                 let mover = g.side_to_move();
                 if !g.is_over() && g.must_refill(mover) {

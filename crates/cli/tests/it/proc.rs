@@ -500,3 +500,27 @@ fn an_agent_that_can_play_again_keeps_its_process_between_games() {
     // One for the pre-flight check, then at most one per worker thread for 20 games.
     assert!(starts <= 3, "{starts} processes for 20 games:\n{log}");
 }
+
+#[test]
+fn a_program_that_exits_before_the_handshake_is_said_in_plain_words() {
+    // `false` exits at once with status 1: no run's pre-flight here, the agent's first move
+    // starts it.
+    let output = Command::new(ARENA)
+        .args([
+            "analyze",
+            "tictactoe",
+            "--moves",
+            "b2",
+            "--agent",
+            "proc:cmd=false",
+        ])
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        error.contains("the agent failed to set up: it exited (exit status: 1) before answering"),
+        "{error}"
+    );
+    assert!(!error.contains("the agent it"), "{error}");
+}

@@ -72,3 +72,44 @@ fn the_console_says_which_groups_and_tiers_there_are() {
     let markdown = fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(markdown.contains("no `first_spec`/`second_spec` columns"));
 }
+
+#[test]
+fn an_agent_that_lost_every_game_points_to_the_anchor() {
+    // y lost both games of mnk-4x4k3: the console says so and how to measure from an agent.
+    let dir = scratch("report-lost-all");
+    let csv = dir.join("games.csv");
+    fs::write(&csv, GAMES).unwrap();
+    let output = arena(&["report", csv.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains(
+            "note: `y` lost every game: its rating has no lower end, and the ratings here are \
+             relative to the pool's mean, which moves with it; `arena report CSV --anchor \
+             AGENT=ELO` measures every agent from one of them instead"
+        ),
+        "{text}"
+    );
+    // With an anchor, the pointer has done its work and is not repeated.
+    let anchored = arena(&["report", csv.to_str().unwrap(), "--anchor", "x=0"]);
+    let text = String::from_utf8_lossy(&anchored.stdout);
+    assert!(anchored.status.success(), "{text}");
+    assert!(!text.contains("lost every game"), "{text}");
+}
+
+#[test]
+fn the_report_names_its_csv_relative_to_its_folder() {
+    // Written from anywhere, the report's text is the same: `games.csv`, not the path.
+    let dir = scratch("report-source");
+    let csv = dir.join("games.csv");
+    fs::write(&csv, GAMES).unwrap();
+    let output = arena(&[
+        "report",
+        csv.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let markdown = fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(markdown.contains("games from `games.csv`"), "{markdown}");
+    assert!(!markdown.contains(dir.to_str().unwrap()), "{markdown}");
+}

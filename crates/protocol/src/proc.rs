@@ -296,7 +296,7 @@ impl<G: OutsideGame> ProcAgent<G> {
                 Some(session) => session,
                 None => handshake(&self.config.launch).map_err(|e| match e {
                     SetupError::Start(start) => AgentError::Crash(start.to_string()),
-                    other => AgentError::Crash(format!("the agent failed to set up: {other}")),
+                    other => AgentError::Crash(format!("set-up failed: {other}")),
                 })?,
             };
             self.session = Some(session);

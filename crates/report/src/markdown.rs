@@ -276,9 +276,14 @@ fn consistency_text(test: &crate::Consistency) -> String {
     format!(
         "**One strength per agent across variants?** The pooled fit assumes it. A \
          likelihood-ratio test against a rating per agent in each variant gives χ² = {}{draws} \
-         on {} degrees of freedom, p = {p}: {verdict}.",
+         on {} degree{} of freedom, p = {p}: {verdict}.",
         fixed(test.statistic, 1),
         test.degrees_of_freedom,
+        if test.degrees_of_freedom == 1 {
+            ""
+        } else {
+            "s"
+        },
     )
 }
 
@@ -300,7 +305,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              profile-likelihood interval: the ratings at which twice the drop of the \
              log-likelihood, maximised over all other ratings, reaches 3.84 (the 95% point of \
              chi-squared with one degree of freedom). Two refinements, both chosen because the \
-             simulated coverage says so (the README's coverage table; \
+             simulated coverage says so (the coverage table of the book's report page; \
              `cargo run --release -p report --example coverage`): the log-likelihood carries the \
              Jeffreys prior ½·log det I(θ) (Firth's penalised likelihood), which keeps the \
              interval's calibration where games went all one way; and the drop is divided by \
@@ -311,7 +316,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              decisive game added, so a pairing of only draws still shows some variance. In \
              simulated round robins of 2 to 10 agents at 10 and 40 games per pair these \
              intervals held the true rating 94–97% of the time, where the percentile bootstrap \
-             held it 88–95% of the time (the figures are in the README)."
+             held it 88–95% of the time (the figures are in the book, `docs/src/guide/report.md`)."
             .to_owned(),
         Intervals::Bootstrap => format!(
             "**Intervals.** The 95% interval is a percentile bootstrap over {} replicates \

@@ -51,7 +51,7 @@ fn replay_prints_the_golden_positions_of_o_an_quan() {
         );
     }
     // Each position is drawn as a board too: the ring, the square sown from in parentheses.
-    assert_eq!(text.matches("player 2").count(), 4, "{text}");
+    assert_eq!(text.matches("captures: player 1").count(), 4, "{text}");
     assert!(text.contains("(0)"), "{text}");
     let multi = stdout(&arena(&["replay", "oanquan-3p", "3P"]));
     assert!(multi.contains("(3:0)"), "{multi}");

@@ -503,23 +503,19 @@ fn an_agent_that_can_play_again_keeps_its_process_between_games() {
 
 #[test]
 fn a_program_that_exits_before_the_handshake_is_said_in_plain_words() {
-    // `false` exits at once with status 1: no run's pre-flight here, the agent's first move
-    // starts it.
+    // It reads the greeting and exits: no run's pre-flight here, the agent's first move starts
+    // it.
     let output = Command::new(ARENA)
-        .args([
-            "analyze",
-            "tictactoe",
-            "--moves",
-            "b2",
-            "--agent",
-            "proc:cmd=false",
-        ])
+        .args(["analyze", "tictactoe", "--moves", "b2", "--agent"])
+        .arg("proc:cmd=sh,args=-c 'read line; exit 3'")
         .output()
         .unwrap();
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success());
     assert!(
-        error.contains("the agent failed to set up: it exited (exit status: 1) before answering"),
+        error.contains(
+            "crash: set-up failed: it exited (exit status: 3) before answering `arena 1`"
+        ),
         "{error}"
     );
     assert!(!error.contains("the agent it"), "{error}");

@@ -171,10 +171,13 @@ fn an_agent_restricted_to_a_game_it_does_not_play_is_refused() {
         &error(&text),
         &["agents[0].spec", "plays none of the experiment's variants"],
     );
-    // Unrestricted, it simply sits out the games it does not play.
-    let text = GOOD.replace("spec = \"random\"", "spec = \"greedy\"");
+    // Unrestricted, it simply sits out the games it does not play (while two others play
+    // them: a variant no two agents play is refused, see below): tic-tac-toe b-c, O An Quan
+    // a-b, a-c and b-c, two games each.
+    let text = GOOD.replace("spec = \"random\"", "spec = \"greedy\"")
+        + "\n[[agents]]\nname = \"c\"\nspec = \"random\"\n";
     let exp = Experiment::from_toml(&text, "exp.toml").unwrap();
-    assert_eq!(arena::Schedule::new(&exp).len(), 2);
+    assert_eq!(arena::Schedule::new(&exp).len(), 8);
 }
 
 #[test]

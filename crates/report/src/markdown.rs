@@ -73,6 +73,14 @@ fn render(
         if tally.variants.len() == 1 { "" } else { "s" },
     );
     let (without_specs, without_timing) = report.missing_columns();
+    let named = |files: Vec<&str>| -> Vec<String> {
+        files.iter().map(|s| source_name(s, folder)).collect()
+    };
+    let (without_specs, without_timing) = (named(without_specs), named(without_timing));
+    let (without_specs, without_timing): (Vec<&str>, Vec<&str>) = (
+        without_specs.iter().map(String::as_str).collect(),
+        without_timing.iter().map(String::as_str).collect(),
+    );
     if !without_specs.is_empty() {
         let _ = writeln!(
             out,

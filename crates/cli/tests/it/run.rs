@@ -105,7 +105,7 @@ fn dry_run_prints_the_schedule() {
         text.contains("small: 2 variants, 3 agents, 2 games per pair, 8 games"),
         "{text}"
     );
-    assert!(text.contains("mnk-3x3k3: 2 games in 1 pairs"), "{text}");
+    assert!(text.contains("mnk-3x3k3: 2 games in 1 pair\n"), "{text}");
     assert!(
         text.contains("(not playing this variant: greedy)"),
         "{text}"

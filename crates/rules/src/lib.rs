@@ -41,6 +41,9 @@ pub use view::{Layout, MovePlace, Place, Step, Trace, View};
 /// The most legal moves any position of any game here can have: a 19x19 board's 361 cells.
 pub const MAX_MOVES: usize = 19 * 19;
 
+/// The bound on [`Game::num_actions`] of every game: a 19x19 board's padded index space.
+pub const MAX_ACTIONS: usize = 384;
+
 /// A list of moves on the stack, large enough for any position of any game.
 pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 
@@ -271,6 +274,19 @@ impl Outcome {
         }
     }
 
+    /// The outcome when `loser` forfeits a game of `players` seats: a loss with two players;
+    /// with more, the last place alone, the others placed among themselves by `totals` (their
+    /// points when the game keeps them; all equal otherwise).
+    pub fn forfeit(loser: Player, players: usize, totals: Option<&[i32]>) -> Outcome {
+        if players == 2 {
+            Outcome::Win(Player::seat(1 - loser.index().min(1)))
+        } else {
+            let even = [0; MAX_PLAYERS];
+            let totals = totals.unwrap_or(&even[..players.min(MAX_PLAYERS)]);
+            Outcome::Ranked(Ranking::forfeit(totals, loser))
+        }
+    }
+
     /// The place of every seat of a game of `players` seats, in seat order (1 = best, equal
     /// places for equal results).
     pub fn places(self, players: usize) -> ArrayVec<u8, MAX_PLAYERS> {
@@ -367,7 +383,12 @@ pub enum MoveError {
 ///
 /// Required methods are the primitives; the rest are built on them. Implementations keep
 /// `play_unchecked` and `legal_moves` free of allocation: agents call them millions of times.
-pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
+///
+/// Every game is registered ([`registry`](crate::FAMILIES)): its positions go into an
+/// [`AnyGame`] and come back out of one.
+pub trait Game:
+    Clone + fmt::Debug + fmt::Display + Send + Sync + 'static + Into<AnyGame> + FromAny
+{
     /// A move: a small `Copy` value, meaningful only together with the position it is played in.
     type Move: Copy + fmt::Debug + Eq + Ord + Hash + Send + Sync + 'static;
 
@@ -406,6 +427,12 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// Formats a move in the game's notation; [`Game::parse_move`] reads it back.
     fn format_move(&self, mv: Self::Move) -> String;
 
+    /// Appends [`Game::format_move`]'s text to `out`, without a string of its own (the arena
+    /// protocol writes every legal move every turn).
+    fn write_move(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.format_move(mv));
+    }
+
     /// The outcome the game's rule gives when a ply cap stops it before its end
     /// (m,n,k: a draw; O An Quan: the final totals rank the players).
     fn adjudicate(&self) -> Outcome;
@@ -418,6 +445,12 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
 
     /// The ply cap the arena uses when an experiment does not set one.
     fn default_max_plies(&self) -> u32;
+
+    /// The name people know `seat` by in this game: `X` and `O` in m,n,k games; by default
+    /// `player 1`, `player 2`, ...
+    fn seat_name(&self, seat: Player) -> String {
+        format!("player {}", seat.index() + 1)
+    }
 
     /// The position as fronts draw it (see [`View`]).
     fn view(&self) -> View;
@@ -438,7 +471,8 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     }
 
     /// The number of distinct actions: moves as small integers `0..num_actions()`, the same
-    /// for every position of the variant (OpenSpiel's `NumDistinctActions`).
+    /// for every position of the variant (OpenSpiel's `NumDistinctActions`), at most
+    /// [`MAX_ACTIONS`]. [`Game::legal_moves`] lists moves in increasing action order.
     fn num_actions(&self) -> usize;
 
     /// The action of `mv`, a move of the player to move (legal or not), or `None` when it is

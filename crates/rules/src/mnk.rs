@@ -831,12 +831,26 @@ impl Game for Mnk {
         self.config.cell_name(cell)
     }
 
+    fn write_move(&self, cell: Cell, out: &mut String) {
+        let (row, col) = self.config.row_col(cell);
+        out.push(char::from(b'a' + col));
+        let row = u32::from(row) + 1;
+        if row >= 10 {
+            out.push(char::from(b'0' + (row / 10) as u8));
+        }
+        out.push(char::from(b'0' + (row % 10) as u8));
+    }
+
     fn adjudicate(&self) -> Outcome {
         self.result.unwrap_or(Outcome::Draw)
     }
 
     fn default_max_plies(&self) -> u32 {
         u32::from(self.config.cells())
+    }
+
+    fn seat_name(&self, seat: Player) -> String {
+        if seat == Player::First { "X" } else { "O" }.to_string()
     }
 
     fn view(&self) -> View {

@@ -53,7 +53,11 @@ fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
                 );
                 actions.push(action);
             }
-            actions.sort();
+            assert!(position.num_actions() <= rules::MAX_ACTIONS);
+            assert!(
+                actions.is_sorted(),
+                "legal moves are not in increasing action order: {actions:?}"
+            );
             actions.dedup();
             assert_eq!(
                 actions.len(),

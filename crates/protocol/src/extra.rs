@@ -86,7 +86,7 @@ pub struct Via<A: Game, G> {
 
 impl<A: Game, G: Game> Via<A, G> {
     /// Seats `agent` at games of type `G`, or gives it back when `G` is another game.
-    pub fn new(agent: Box<dyn Agent<A>>) -> Result<Box<dyn Agent<G>>, Box<dyn Agent<A>>> {
+    pub fn seat(agent: Box<dyn Agent<A>>) -> Result<Box<dyn Agent<G>>, Box<dyn Agent<A>>> {
         if A::FAMILY == G::FAMILY {
             Ok(Box::new(Via {
                 agent,

@@ -249,7 +249,7 @@ impl Roster {
                 // Gomocup engines play m,n,k boards only (the kind says so): `G` is `Mnk`.
                 let config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
                 let engine: Box<dyn Agent<Mnk>> = Box::new(gomocup::Engine::new(config, pool));
-                extra::Via::new(engine).map_err(|_| unsupported())
+                extra::Via::seat(engine).map_err(|_| unsupported())
             }
         }
     }

@@ -47,7 +47,7 @@ pub(crate) const NEAR_KIND: Kind = Kind {
     name: "mc-near",
     summary: "flat Monte Carlo on the empty cells next to a stone, in the candidates and the \
               playouts (seed 003 algo2)",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[ROLLOUTS],
     multiplayer: false,
     listed: true,
@@ -57,7 +57,7 @@ pub(crate) const PAR_KIND: Kind = Kind {
     name: "mc-par",
     summary: "mc-near with the candidates scored in parallel; the same move as mc-near for the \
               same seed (seed 003 algo3)",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[
         ROLLOUTS,
         ParamDoc {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
-use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Ranking, Totals};
+use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Totals};
 
 /// How a game ended, as the CSV's `termination` column writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +57,16 @@ impl Termination {
             "resign" => Termination::Resign,
             _ => return None,
         })
+    }
+
+    /// How a game that the rules ended with `outcome` ended: `draw` when nobody did better
+    /// than anybody else, `win` otherwise.
+    pub fn of(outcome: Outcome) -> Termination {
+        if outcome.is_draw() {
+            Termination::Draw
+        } else {
+            Termination::Win
+        }
     }
 
     /// Whether an agent's fault ended the game.
@@ -122,15 +132,8 @@ pub fn agent_rng(seed: u64, player: Player) -> AgentRng {
 /// The outcome when `loser` forfeits: a loss in a two-player game; with more players the
 /// last place alone, the others placed by their totals in `position`.
 pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
-    let players = position.num_players();
-    if players == 2 {
-        Outcome::Win(loser.opponent())
-    } else {
-        let totals = position
-            .totals()
-            .unwrap_or_else(|| (0..players).map(|_| 0).collect());
-        Outcome::Ranked(Ranking::forfeit(&totals, loser))
-    }
+    let totals = position.totals();
+    Outcome::forfeit(loser, position.num_players(), totals.as_deref())
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
@@ -354,14 +357,7 @@ fn play_turns<G: AgentGame>(
 
     loop {
         if let Some(outcome) = position.outcome() {
-            let termination = match outcome {
-                Outcome::Draw => Termination::Draw,
-                Outcome::Ranked(ranking) if ranking.places().iter().all(|&p| p == 1) => {
-                    Termination::Draw
-                }
-                Outcome::Win(_) | Outcome::Ranked(_) => Termination::Win,
-            };
-            return (outcome, termination, None);
+            return (outcome, Termination::of(outcome), None);
         }
         if position.ply() >= cap {
             return (position.adjudicate(), Termination::PlyCap, None);

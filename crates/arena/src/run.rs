@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use protocol::{OutsideGame, Roster};
-use rules::{Mnk, OanQuan, Variant};
+use agents::AgentGame;
+use protocol::Roster;
+use rules::Variant;
 
 use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
@@ -182,13 +183,12 @@ pub fn play_scheduled_with(
     roster: &Roster,
 ) -> (Row, Option<String>) {
     let variant = &experiment.variants[game.variant];
-    match variant {
-        Variant::Mnk(config) => play_typed::<Mnk>(experiment, game, &config.start(), roster),
-        Variant::OanQuan(rules) => play_typed::<OanQuan>(experiment, game, &rules.start(), roster),
-    }
+    rules::with_game!(variant, |start| play_typed(
+        experiment, game, &start, roster
+    ))
 }
 
-fn play_typed<G: OutsideGame>(
+fn play_typed<G: AgentGame>(
     experiment: &Experiment,
     game: &ScheduledGame,
     start: &G,

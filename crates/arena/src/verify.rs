@@ -105,18 +105,10 @@ pub fn check_row(
                 seed: game.opening_seed,
             };
             let cap = experiment.max_plies;
-            match variant {
-                Variant::Mnk(config) => {
-                    let start = config.start();
-                    let suite = experiment.suite_opening(&start, &game);
-                    replay(&start, &suite, opening, cap, row)
-                }
-                Variant::OanQuan(rules) => {
-                    let start = rules.start();
-                    let suite = experiment.suite_opening(&start, &game);
-                    replay(&start, &suite, opening, cap, row)
-                }
-            }
+            rules::with_game!(variant, |start| {
+                let suite = experiment.suite_opening(&start, &game);
+                replay(&start, &suite, opening, cap, row)
+            })
         })
         .map_err(mismatch)?;
     Ok(game)
@@ -219,11 +211,7 @@ pub fn check_played_row(path: &Path, line: u64, row: &Row) -> Result<(), ArenaEr
         }
     }
     let opening = Opening { plies: 0, seed: 0 };
-    match &variant {
-        Variant::Mnk(config) => replay(&config.start(), &[], opening, 0, row),
-        Variant::OanQuan(rules) => replay(&rules.start(), &[], opening, 0, row),
-    }
-    .map_err(mismatch)
+    rules::with_game!(variant, |start| replay(&start, &[], opening, 0, row)).map_err(mismatch)
 }
 
 fn result_of(outcome: Outcome) -> String {
@@ -383,17 +371,7 @@ fn replay<G: Game>(
 
     let outcome = position.outcome();
     let expected: (Termination, Option<Outcome>) = match (outcome, termination) {
-        (Some(outcome @ Outcome::Win(_)), _) => (Termination::Win, Some(outcome)),
-        (Some(Outcome::Draw), _) => (Termination::Draw, Some(Outcome::Draw)),
-        (Some(outcome @ Outcome::Ranked(ranking)), _) => {
-            let all_tied = ranking.places().iter().all(|&p| p == 1);
-            let how = if all_tied {
-                Termination::Draw
-            } else {
-                Termination::Win
-            };
-            (how, Some(outcome))
-        }
+        (Some(outcome), _) => (Termination::of(outcome), Some(outcome)),
         (None, _) if position.ply() >= cap => (Termination::PlyCap, Some(position.adjudicate())),
         // A person gave up an unfinished game, on their turn or not: the result says which
         // seat, and that seat must lose (take the last place alone).

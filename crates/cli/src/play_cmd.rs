@@ -131,10 +131,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
         record: args.record.clone(),
         name,
     };
-    match variant {
-        Variant::Mnk(config) => sit(&config.start(), &table, &mut keys, &screen),
-        Variant::OanQuan(rules) => sit(&rules.start(), &table, &mut keys, &screen),
-    }
+    rules::with_game!(variant, |start| sit(&start, &table, &mut keys, &screen))
 }
 
 /// A number of seconds from the command line.

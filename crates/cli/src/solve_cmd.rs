@@ -12,7 +12,7 @@ use agents::threats;
 use agents::{AgentGame, AgentRng, AgentSpec, Context as AgentContext};
 use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
-use protocol::{OutsideGame, Roster};
+use protocol::Roster;
 use rand::SeedableRng;
 use rules::{Game, Mnk, Outcome, Player, Variant};
 
@@ -130,13 +130,9 @@ fn position_after<G: Game>(start: G, moves: &str) -> Result<G> {
         .map_err(|error| anyhow!("bad move list \"{}\": {error}", moves.trim()))
 }
 
-/// The player's name in the game's own words.
-fn player_name<G: AgentGame>(player: Player) -> String {
-    match (G::FAMILY, player.index()) {
-        (agents::Family::Mnk, 0) => "X (first player)".into(),
-        (agents::Family::Mnk, _) => "O (second player)".into(),
-        (_, seat) => format!("player {} ({} player)", seat + 1, player.name()),
-    }
+/// The player's name in the game's own words, and its seat: `X (first player)`.
+fn player_name<G: Game>(position: &G, player: Player) -> String {
+    format!("{} ({} player)", position.seat_name(player), player.name())
 }
 
 fn describe_outcome(outcome: Outcome) -> String {
@@ -155,7 +151,7 @@ fn print_position<G: AgentGame>(position: &G, moves: &str) {
     } else {
         println!(
             "after {plies} moves, {} to move",
-            player_name::<G>(position.side_to_move())
+            player_name(position, position.side_to_move())
         );
     }
 }
@@ -167,13 +163,12 @@ pub fn analyze(args: AnalyzeArgs) -> Result<()> {
         .agent
         .parse()
         .with_context(|| format!("bad agent spec `{}`", args.agent))?;
-    match variant(&args.variant)? {
-        Variant::Mnk(config) => analyze_game(config.start(), &args, &spec),
-        Variant::OanQuan(rules) => analyze_game(rules.start(), &args, &spec),
-    }
+    rules::with_game!(variant(&args.variant)?, |start| analyze_game(
+        start, &args, &spec
+    ))
 }
 
-fn analyze_game<G: OutsideGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
+fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
     let position = position_after(start.clone(), &args.moves)?;
     // An outside agent's stderr shows here: a person is watching its answer.
     let roster = Roster::new().with_inherited_stderr();
@@ -293,12 +288,13 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 Method::Vcf | Method::Vct => solve_threats(&position, method, time),
             }
         }
-        Variant::OanQuan(rules) => {
-            let position = position_after(rules.start(), &args.moves)?;
+        // Every other game: the generic solver.
+        other => rules::with_game!(other, |start| {
+            let position = position_after(start, &args.moves)?;
             print_position(&position, &args.moves);
             print_method(method, time);
             solve_game(position, &args, &limits, monitor)
-        }
+        }),
     }
 }
 
@@ -445,7 +441,7 @@ fn solve_game<G: AgentGame>(
         },
         || agents::solve::try_solve(&position, limits),
     )?;
-    let mover = player_name::<G>(solution.to_move);
+    let mover = player_name(&position, solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {
             println!("value: {}", describe_outcome(outcome));
@@ -548,7 +544,7 @@ fn solve_dfpn(
         },
         || dfpn::try_solve(position, &dfpn_limits),
     )?;
-    let mover = player_name::<Mnk>(solution.to_move);
+    let mover = player_name(position, solution.to_move);
     let verb = |value: Value| match value {
         Value::Win => "wins",
         Value::Draw => "draws",
@@ -647,7 +643,7 @@ fn solve_threats(position: &Mnk, method: Method, time: Option<Duration>) -> Resu
         if pass {
             board.pass();
         }
-        let name = player_name::<Mnk>(who);
+        let name = player_name(position, who);
         let kind = if method == Method::Vcf { "VCF" } else { "VCT" };
         let whose = if pass {
             format!("{name}, if it were to move")

@@ -32,12 +32,11 @@ pub mod wire;
 
 use std::path::{Path, PathBuf};
 
-use agents::{Agent, AgentSpec, Family, Kind, Params, SpecError};
-use rules::{Mnk, OanQuan, Variant};
+use agents::{Agent, AgentGame, AgentSpec, Kind, Params, SpecError};
+use rules::{Mnk, Variant};
 
 pub use child::Stderr;
-pub use extra::{Extra, ExtraKinds};
-pub use game::OutsideGame;
+pub use extra::{AnyAgent, Extra, ExtraKinds};
 pub use outside::SetupError;
 
 /// The outside kinds, listed after the agents' own.
@@ -65,7 +64,7 @@ pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
 
 /// Whether agents of `kind` play `variant`: its game and its number of players.
 pub fn kind_plays(kind: &Kind, variant: &Variant) -> bool {
-    kind.plays.includes(Family::of(variant)) && (variant.players() == 2 || kind.multiplayer)
+    kind.plays.includes(variant.family()) && (variant.players() == 2 || kind.multiplayer)
 }
 
 /// Checks a spec for `variant` without playing and without starting anything: the kind exists,
@@ -76,13 +75,13 @@ pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
 
 /// Builds the agent `spec` names, of any kind, for games of type `G`. Outside agents built here
 /// discard their stderr and stop their process after each game; a [`Roster`] does better.
-pub fn build<G: OutsideGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
+pub fn build<G: AgentGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
     Roster::new().build("agent", spec)
 }
 
 /// As [`build`], for a game of `players` players: refuses a kind that plays only two-player
 /// games when `players` is more.
-pub fn build_for<G: OutsideGame>(
+pub fn build_for<G: AgentGame>(
     spec: &AgentSpec,
     players: usize,
 ) -> Result<Box<dyn Agent<G>>, SpecError> {
@@ -159,11 +158,7 @@ impl Roster {
 
     /// Checks a spec for `variant` as [`check`] does, the extra kinds included.
     pub fn check(&self, spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
-        let players = variant.players();
-        match variant {
-            Variant::Mnk(_) => self.build_for::<Mnk>("agent", spec, players).map(drop),
-            Variant::OanQuan(_) => self.build_for::<OanQuan>("agent", spec, players).map(drop),
-        }
+        rules::with_game!(variant, |start| self.build_at(spec, &start).map(drop))
     }
 
     /// The same roster with each outside agent's stderr appended to `<folder>/<name>.log`.
@@ -187,9 +182,18 @@ impl Roster {
         }
     }
 
+    /// [`Roster::build_for`] for games like `start` (its type and its number of players).
+    fn build_at<G: AgentGame>(
+        &self,
+        spec: &AgentSpec,
+        start: &G,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        self.build_for("agent", spec, start.num_players())
+    }
+
     /// As [`Roster::build`], for a game of `players` players: refuses a kind that plays only
     /// two-player games when `players` is more.
-    pub fn build_for<G: OutsideGame>(
+    pub fn build_for<G: AgentGame>(
         &self,
         name: &str,
         spec: &AgentSpec,
@@ -208,7 +212,7 @@ impl Roster {
 
     /// Builds the agent `spec` names, called `name` (its log file's name), for games of `G`.
     /// Nothing starts here: outside agents start their process at their first game.
-    pub fn build<G: OutsideGame>(
+    pub fn build<G: AgentGame>(
         &self,
         name: &str,
         spec: &AgentSpec,
@@ -221,15 +225,16 @@ impl Roster {
         if extra.is_none() && !is_outside(spec) {
             return agents::build::<G>(spec);
         }
+        let unsupported = || SpecError::Unsupported {
+            kind: kind.name.to_string(),
+            variant: G::FAMILY.title.to_string(),
+            plays: kind.plays.describe(),
+        };
         if !kind.plays.includes(G::FAMILY) {
-            return Err(SpecError::Unsupported {
-                kind: kind.name.to_string(),
-                variant: G::FAMILY.name().to_string(),
-                plays: kind.plays.describe().to_string(),
-            });
+            return Err(unsupported());
         }
         if let Some(extra) = extra {
-            return G::build_extra(extra.0.as_ref(), name, spec);
+            return Ok(Box::new(extra::Seated::new(extra.0.build(name, spec)?)));
         }
         let params = Params::new(spec, kind.params)?;
         let key = format!("{name}\u{0}{spec}");
@@ -241,12 +246,10 @@ impl Roster {
                 Ok(Box::new(proc::ProcAgent::<G>::new(config, pool)))
             }
             _ => {
+                // Gomocup engines play m,n,k boards only (the kind says so): `G` is `Mnk`.
                 let config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
-                G::gomocup_engine(config, pool).ok_or_else(|| SpecError::Unsupported {
-                    kind: kind.name.to_string(),
-                    variant: G::FAMILY.name().to_string(),
-                    plays: kind.plays.describe().to_string(),
-                })
+                let engine: Box<dyn Agent<Mnk>> = Box::new(gomocup::Engine::new(config, pool));
+                extra::Via::seat(engine).map_err(|_| unsupported())
             }
         }
     }
@@ -308,11 +311,12 @@ mod tests {
         let error = kind("nope").unwrap_err().to_string();
         assert!(error.contains("proc") && error.contains("engine") && !error.contains("fault"));
         let spec: AgentSpec = "proc:cmd=/nonexistent/x".parse().unwrap();
-        assert!(build::<OanQuan>(&spec).is_ok());
+        assert!(build::<rules::OanQuan>(&spec).is_ok());
         assert!(plays(&spec, &"oanquan".parse().unwrap()));
         let engine: AgentSpec = "engine:cmd=/nonexistent/x".parse().unwrap();
         assert!(!plays(&engine, &"oanquan".parse().unwrap()));
-        assert!(build::<OanQuan>(&engine).is_err());
+        assert!(build::<rules::OanQuan>(&engine).is_err());
+        assert!(build::<Mnk>(&engine).is_ok());
         assert!(check(&"proc".parse().unwrap(), &"tictactoe".parse().unwrap()).is_err());
         assert!(
             check(

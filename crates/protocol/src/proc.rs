@@ -7,13 +7,14 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use agents::{
-    Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays, SearchStats, SpecError,
+    Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays, SearchStats,
+    SpecError,
 };
 use rand::Rng;
 use rules::{MoveList, Outcome, Player};
 
 use crate::child::{Process, Received, Stderr};
-use crate::game::{OutsideGame, places};
+use crate::game::write_board;
 use crate::line::{Quoted, quote};
 use crate::outside::{
     ARGS, CMD, Idle, LOG, Launch, MARGIN, Pool, START, SetupError, TIMEOUT, rng_state,
@@ -268,7 +269,7 @@ pub struct ProcAgent<G> {
     game: PhantomData<fn() -> G>,
 }
 
-impl<G: OutsideGame> ProcAgent<G> {
+impl<G: AgentGame> ProcAgent<G> {
     /// An agent; nothing starts before its first game.
     pub fn new(config: ProcConfig, pool: Pool) -> Self {
         ProcAgent {
@@ -352,7 +353,7 @@ impl<G: OutsideGame> ProcAgent<G> {
         let start = GameStart {
             variant: position.variant().to_string(),
             seat: seat.index() as u8 + 1,
-            players: position.seats() as u8,
+            players: position.num_players() as u8,
             seed,
             margin_ms: launch.margin.as_millis() as u64,
             rng: session.has("private").then(|| rng_state(ctx.rng)),
@@ -368,7 +369,7 @@ impl<G: OutsideGame> ProcAgent<G> {
     }
 }
 
-impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
+impl<G: AgentGame> Agent<G> for ProcAgent<G> {
     fn start_game(
         &mut self,
         position: &G,
@@ -419,7 +420,7 @@ impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
             text.push_str(mv);
         }
         text.push_str("\nboard");
-        position.write_board(&mut text);
+        write_board(&position.view(), &mut text);
         text.push_str("\nlegal");
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
@@ -500,7 +501,7 @@ impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
             && session.in_game
         {
             let end = ToAgent::End {
-                places: places(outcome, position.seats()),
+                places: outcome.places(position.num_players()).to_vec(),
                 termination: termination.to_string(),
             };
             if session.process.send(&end.to_string()).is_err() {

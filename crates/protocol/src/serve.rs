@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentRng, AgentSpec, Context, SearchStats};
 use rand::SeedableRng;
-use rules::{Mnk, OanQuan, Variant};
+use rules::Variant;
 
-use crate::game::OutsideGame;
 use crate::line::{LineReader, quote};
 use crate::outside::parse_rng_state;
 use crate::wire::{FromAgent, GameStart, Info, ToAgent, VERSION};
+use agents::AgentGame;
 
 /// A game in progress on our side.
 trait Table {
@@ -21,7 +21,7 @@ trait Table {
     fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String>;
 }
 
-struct Playing<G: OutsideGame> {
+struct Playing<G: AgentGame> {
     agent: Box<dyn Agent<G>>,
     rng: AgentRng,
     start: G,
@@ -31,7 +31,7 @@ struct Playing<G: OutsideGame> {
     moves: Vec<String>,
 }
 
-impl<G: OutsideGame> Playing<G> {
+impl<G: AgentGame> Playing<G> {
     /// Brings `position` to the end of `text`, playing only the new moves when it continues
     /// the last one (as it does from turn to turn: two moves are new).
     fn catch_up(&mut self, text: &str) -> Result<(), String> {
@@ -69,7 +69,7 @@ impl<G: OutsideGame> Playing<G> {
     }
 }
 
-impl<G: OutsideGame> Table for Playing<G> {
+impl<G: AgentGame> Table for Playing<G> {
     fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String> {
         self.catch_up(moves)?;
         if self.position.is_over() {
@@ -92,7 +92,7 @@ impl<G: OutsideGame> Table for Playing<G> {
     }
 }
 
-fn table<G: OutsideGame>(
+fn table<G: AgentGame>(
     spec: &AgentSpec,
     start: G,
     game: &GameStart,
@@ -126,10 +126,7 @@ fn new_table(spec: &AgentSpec, game: &GameStart) -> Result<Box<dyn Table>, Strin
             variant.players()
         ));
     }
-    match variant {
-        Variant::Mnk(config) => table::<Mnk>(spec, config.start(), game),
-        Variant::OanQuan(rules) => table::<OanQuan>(spec, rules.start(), game),
-    }
+    rules::with_game!(variant, |start| table(spec, start, game))
 }
 
 /// Plays as an arena-protocol agent on `input`/`output` with the agent `spec` until `quit` or

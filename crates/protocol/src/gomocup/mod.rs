@@ -40,7 +40,7 @@ const PRIVATE: ParamDoc = ParamDoc {
 pub(crate) const KIND: Kind = Kind {
     name: "engine",
     summary: "an outside engine speaking the Gomocup (piskvork) protocol",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[CMD, TIMEOUT, MARGIN, START, RESTART, PRIVATE, LOG, ARGS],
     multiplayer: false,
     listed: true,

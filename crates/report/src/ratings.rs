@@ -181,6 +181,11 @@ impl PoolGames {
                 }
             }
         }
+        for unit in self.units.iter().filter(|u| !u.table.is_empty()) {
+            for (pairwise, count) in &unit.outcomes {
+                games.note_table(&unit.table, *count as f64, pairwise);
+            }
+        }
         games
     }
 
@@ -192,9 +197,7 @@ impl PoolGames {
             Some((index, elo))
         });
         let games = self.model();
-        // The pairwise results of one N-player game are not independent: such pools are
-        // resampled game by game.
-        let method = options.method(self.is_multiplayer).map(|m| match m {
+        let method = options.method().map(|m| match m {
             Method::Bootstrap { replicates, seed } => Method::Bootstrap {
                 replicates,
                 seed: seed ^ fnv1a(self.pool.as_bytes()),

@@ -412,3 +412,96 @@ fn a_resignation_is_a_loss_for_the_seat_that_resigned_and_no_fault() {
         .to_string();
     assert!(message.contains("exactly one seat"), "{message}");
 }
+
+#[test]
+fn a_row_longer_than_the_bound_is_refused_naming_its_line() {
+    // The header itself: an endless line (what `/dev/zero` gives) fails at its first megabyte
+    // instead of growing until memory runs out.
+    let endless = std::io::Read::take(std::io::repeat(b'x'), 1 << 40);
+    let error = Report::from_csv_reader("zeros", endless).unwrap_err();
+    assert!(
+        matches!(error, Error::RowTooLong { line: 1, .. }),
+        "{error}"
+    );
+    assert!(
+        error
+            .to_string()
+            .starts_with("zeros: line 1: a row longer than"),
+        "{error}"
+    );
+
+    // A row after good ones; and a quoted field whose newlines keep one row going.
+    let long = "y".repeat(report::MAX_ROW_BYTES);
+    let text = format!("{HEADER}\n{GOOD_ROW}\n{GOOD_ROW}{long}\n");
+    let error = read(&text).unwrap_err();
+    assert!(
+        matches!(error, Error::RowTooLong { line: 3, .. }),
+        "{error}"
+    );
+    let lines = "\n".repeat(report::MAX_ROW_BYTES);
+    let text = format!("{HEADER}\n{GOOD_ROW}\nt,\"{lines}\"\n");
+    let error = read(&text).unwrap_err();
+    assert!(
+        matches!(error, Error::RowTooLong { line: 3, .. }),
+        "{error}"
+    );
+
+    // Just under the bound reads (as a bad row, not a long one).
+    let text = format!("{HEADER}\n{}\n", "z".repeat(report::MAX_ROW_BYTES - 1));
+    let error = read(&text).unwrap_err();
+    assert!(matches!(error, Error::Malformed { line: 2, .. }), "{error}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_is_read_as_a_stream_and_bounded() {
+    let error = Report::from_csv_files(&["/dev/zero"]).unwrap_err();
+    assert!(
+        matches!(error, Error::RowTooLong { line: 1, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("/dev/zero: line 1"), "{error}");
+    let error = Report::from_csv_files(&["/dev/null"]).unwrap_err();
+    assert!(matches!(error, Error::NotGamesCsv { .. }), "{error}");
+}
+
+#[test]
+fn a_file_of_another_kind_is_named_as_not_a_games_csv() {
+    let error = read("name = \"demo\"\nseed = 1\n").unwrap_err();
+    assert!(matches!(error, Error::NotGamesCsv { .. }), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("`games.csv` is not a games CSV: its first line is not a header"),
+        "{error}"
+    );
+}
+
+#[test]
+fn anchors_and_replicates_out_of_range_are_refused() {
+    let report = read(&format!("{HEADER}\n{GOOD_ROW}\n")).unwrap();
+    // 1e300 + 100 == 1e300: every agent would get the anchor's rating; 9e307 overflows the
+    // chart's axis.
+    for elo in [1e300, 9e307, -1e6, f64::NAN, f64::INFINITY] {
+        let error = report
+            .analyse(&Options::default().with_anchor("a", elo))
+            .unwrap_err();
+        assert!(matches!(error, Error::BadAnchor { .. }), "{elo}: {error}");
+        assert!(
+            error.to_string().contains("from -100000 to 100000"),
+            "{error}"
+        );
+    }
+    let summary = report
+        .analyse(&Options::default().with_anchor("a", report::MAX_ANCHOR_ELO))
+        .unwrap();
+    let pool = summary.pool("mnk-3x3k3").unwrap();
+    let (a, b) = (pool.standing("a").unwrap(), pool.standing("b").unwrap());
+    assert!(a.elo > b.elo, "{} vs {}", a.elo, b.elo);
+    for replicates in [0, 1, 39, 100_001] {
+        let error = report
+            .analyse(&Options::default().with_bootstrap(replicates))
+            .unwrap_err();
+        assert!(matches!(error, Error::BadBootstrap { .. }), "{error}");
+    }
+}

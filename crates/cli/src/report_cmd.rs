@@ -241,6 +241,19 @@ fn print_standings(pool: &report::PoolRatings) {
              end the games leave open is shown as ≥ or ≤"
         );
     }
+    let withheld: Vec<&str> = pool
+        .standings
+        .iter()
+        .filter(|s| s.withheld)
+        .map(|s| s.agent.as_str())
+        .collect();
+    if !withheld.is_empty() {
+        println!(
+            "  note: no interval (—) for {}: the bootstrap's replicates did not vary (too few \
+             games to resample); the profile interval (the default) gives one",
+            withheld.join(", ")
+        );
+    }
     let mut group = 0;
     let mut rank = 0;
     for s in &pool.standings {

@@ -349,13 +349,23 @@ impl TableScenario {
     }
 }
 
+/// How [`simulate_tables`] rates a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableMethod {
+    /// As the report rates a pool with games of 3 or 4 players, by this method.
+    Report(Method),
+    /// The profile interval with each game's pairwise results taken as independent: what the
+    /// report's method would be without the tables' variance.
+    Independent,
+}
+
 /// Simulates `replicates` tournaments of `scenario` with `games` games per seating, rates each
-/// by `method` as the report rates a pool, and counts the intervals that hold the truth.
-/// Replicate `r` draws from ChaCha8 seeded with `seed`, stream `r`.
+/// by `method`, and counts the intervals that hold the truth. Replicate `r` draws from
+/// ChaCha8 seeded with `seed`, stream `r`, so the figures reproduce whatever the thread count.
 pub fn simulate_tables(
     scenario: &TableScenario,
     games: u64,
-    method: Method,
+    method: TableMethod,
     replicates: u64,
     seed: u64,
 ) -> Coverage {
@@ -366,14 +376,19 @@ pub fn simulate_tables(
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             rng.set_stream(replicate);
             let (model, units) = scenario.play(games, &mut rng);
-            let method = match method {
-                Method::Bootstrap { replicates, seed } => Method::Bootstrap {
-                    replicates,
-                    seed: seed ^ replicate,
-                },
-                other => other,
+            let rated = match method {
+                TableMethod::Report(Method::Bootstrap { replicates, seed }) => {
+                    let method = Method::Bootstrap {
+                        replicates,
+                        seed: seed ^ replicate,
+                    };
+                    elo::rate_games(&model, &units, None, Some(method))
+                }
+                TableMethod::Report(method) => elo::rate_games(&model, &units, None, Some(method)),
+                TableMethod::Independent => {
+                    elo::rate_games(&model.without_tables(), &units, None, Some(Method::Profile))
+                }
             };
-            let rated = elo::rate_games(&model, &units, None, Some(method));
             count(&rated, &truth)
         })
         .reduce(Coverage::default, |mut a, b| {

@@ -221,7 +221,14 @@ pub struct Rated {
     /// The gaps between consecutive tiers of the groups without a finite maximum, highest
     /// first (profile-likelihood methods only).
     pub gaps: Vec<TierGap>,
+    /// Agents whose interval was left out (`None` in `intervals`) because its two ends were
+    /// less than [`MIN_WIDTH`] apart: a bootstrap whose replicates did not vary, which says
+    /// nothing about the uncertainty.
+    pub withheld: Vec<usize>,
 }
+
+/// The narrowest interval given (Elo): ends closer than this would print alike at one decimal.
+pub const MIN_WIDTH: f64 = 0.1;
 
 /// The gap between two consecutive tiers of a group (tiers by their point estimates): every
 /// game between them went the upper tier's way, so the gap has no upper bound; the games do
@@ -436,6 +443,7 @@ pub(crate) fn rate_games(
             fit,
             intervals,
             gaps: Vec::new(),
+            withheld: Vec::new(),
         };
     };
     // Which ends the games leave open, per agent.
@@ -603,10 +611,24 @@ pub(crate) fn rate_games(
             }
         }
     }
+    // An interval of (almost) no width is no statement about the uncertainty: left out.
+    let mut withheld = Vec::new();
+    for (agent, interval) in intervals.iter_mut().enumerate() {
+        if let Some(Interval {
+            low: Some(low),
+            high: Some(high),
+        }) = *interval
+            && high - low < MIN_WIDTH
+        {
+            *interval = None;
+            withheld.push(agent);
+        }
+    }
     Rated {
         fit,
         intervals,
         gaps,
+        withheld,
     }
 }
 

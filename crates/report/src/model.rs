@@ -164,6 +164,18 @@ impl Group {
         }
     }
 
+    /// The same games with the tables forgotten: every pairwise result taken as independent.
+    pub(crate) fn without_tables(&self) -> Group {
+        let m = self.m;
+        Group {
+            tables: Vec::new(),
+            table_games: vec![0.0; m * m],
+            table_points: vec![0.0; m * m],
+            table_draws: vec![0.0; m * m],
+            ..self.clone()
+        }
+    }
+
     /// Games between `i` and `j`.
     pub(crate) fn games(&self, i: usize, j: usize) -> f64 {
         self.games[i * self.m + j]

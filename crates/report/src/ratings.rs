@@ -34,6 +34,9 @@ pub struct Standing {
     pub finite: bool,
     /// Whether this agent is the anchor, fixed at its rating.
     pub anchor: bool,
+    /// Whether the interval was left out because its ends would have been equal (a bootstrap
+    /// whose replicates did not vary: too few games to resample); `interval` is then `None`.
+    pub withheld: bool,
     /// The agent's games of three or four players, if it played any here.
     pub multiplayer: Option<Multiplayer>,
 }
@@ -225,6 +228,7 @@ impl PoolGames {
                     tier: rated.fit.tier[i] + 1,
                     finite: rated.fit.finite[i],
                     anchor: anchor.is_some_and(|(k, _)| k == i),
+                    withheld: rated.withheld.contains(&i),
                     multiplayer: self.multiplayer[i].clone(),
                 }
             })

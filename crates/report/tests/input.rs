@@ -505,3 +505,108 @@ fn anchors_and_replicates_out_of_range_are_refused() {
         assert!(matches!(error, Error::BadBootstrap { .. }), "{error}");
     }
 }
+
+#[test]
+fn one_game_per_seating_still_gets_intervals_of_some_width() {
+    // Four agents, every group of three in each of its three seatings, one game each: the
+    // bootstrap within a seating used to redraw that one game every time (zero width).
+    let agents = ["a", "b", "c", "d"];
+    let orders = ["1-2-3", "2-3-1", "3-1-2", "1-3-2", "2-1-3", "3-2-1"];
+    let mut rows = Vec::new();
+    for skip in 0..4 {
+        let group: Vec<&str> = agents
+            .iter()
+            .copied()
+            .filter(|a| *a != agents[skip])
+            .collect();
+        for rotation in 0..3 {
+            let seats = [0, 1, 2].map(|seat| group[(seat + rotation) % 3]);
+            let game = rows.len() as u64;
+            rows.push(three_player(game, seats, orders[(game % 6) as usize]));
+        }
+    }
+    let text = format!("{HEADER},{SCHEMA_2}\n{}\n", rows.join("\n"));
+    let report = read(&text).unwrap();
+    for options in [
+        Options::default(),
+        Options::default().with_intervals(Intervals::Bootstrap),
+    ] {
+        let summary = report.analyse(&options).unwrap();
+        let pool = summary.pool("oanquan-3p").unwrap();
+        for s in &pool.standings {
+            let interval = s.interval.expect("an interval");
+            if let (Some(low), Some(high)) = (interval.low, interval.high) {
+                assert!(
+                    high - low > 50.0,
+                    "{:?} {}: {interval}",
+                    options.intervals,
+                    s.agent
+                );
+            }
+        }
+    }
+    // The default is the profile interval, for N-player pools too.
+    let summary = report.analyse(&Options::default()).unwrap();
+    let pool = summary.pool("oanquan-3p").unwrap();
+    assert_eq!(pool.method, Some(report::elo::Method::Profile));
+}
+
+#[test]
+fn the_bootstrap_with_one_game_per_pairing_has_width_or_says_why_not() {
+    // A round robin of four with one game per pair; a bootstrap within each pairing redrew
+    // that one game every time and printed `[+91.7, +91.7]`.
+    let mut games = Games::new();
+    for (first, second, result) in [
+        ("a", "b", "1-0"),
+        ("a", "c", "1/2-1/2"),
+        ("d", "a", "1-0"),
+        ("b", "c", "1-0"),
+        ("c", "d", "1-0"),
+        ("d", "b", "1/2-1/2"),
+    ] {
+        games.game("mnk-3x3k3", first, second, result);
+    }
+    let summary = read(&games.csv())
+        .unwrap()
+        .analyse(&Options::default().with_intervals(Intervals::Bootstrap))
+        .unwrap();
+    for s in &summary.pool("mnk-3x3k3").unwrap().standings {
+        match s.interval {
+            Some(interval) => {
+                if let (Some(low), Some(high)) = (interval.low, interval.high) {
+                    assert!(
+                        high - low >= report::elo::MIN_WIDTH,
+                        "{}: {interval}",
+                        s.agent
+                    );
+                }
+            }
+            None => assert!(s.withheld, "{}", s.agent),
+        }
+    }
+    // One drawn game between two agents: every redraw is that draw, so the bootstrap has no
+    // spread; the interval is left out and marked so, never printed as `[0.0, 0.0]`.
+    let mut games = Games::new();
+    games.game("mnk-3x3k3", "a", "b", "1/2-1/2");
+    let summary = read(&games.csv())
+        .unwrap()
+        .analyse(&Options::default().with_intervals(Intervals::Bootstrap))
+        .unwrap();
+    let pool = summary.pool("mnk-3x3k3").unwrap();
+    assert!(
+        pool.standings
+            .iter()
+            .all(|s| s.interval.is_none() && s.withheld)
+    );
+    // The profile interval has a width there.
+    let summary = read(&games.csv())
+        .unwrap()
+        .analyse(&Options::default())
+        .unwrap();
+    let a = summary.pool("mnk-3x3k3").unwrap().standing("a").unwrap();
+    let interval = a.interval.unwrap();
+    assert!(
+        interval.high.unwrap() - interval.low.unwrap() > 100.0,
+        "{interval}"
+    );
+}

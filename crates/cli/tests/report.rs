@@ -98,6 +98,23 @@ fn out_of_range_options_and_endless_input_are_refused_with_the_reason() {
             "{replicates}: {error}"
         );
     }
+    // Bootstrap intervals are marked as unreliable on the console too.
+    let output = arena(&[
+        "report",
+        csv,
+        "--intervals",
+        "bootstrap",
+        "--bootstrap",
+        "40",
+        "--out",
+        dir.join("bootstrap").to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("note: ‡ unreliable: percentile bootstrap intervals"),
+        "{text}"
+    );
     // `/dev/zero` has no line end: refused at its first megabyte, naming file and line.
     #[cfg(unix)]
     {

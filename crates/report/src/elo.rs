@@ -142,9 +142,11 @@ pub enum Method {
         /// with half a virtual decisive game added (so an all-draw pairing still varies).
         draws: bool,
     },
-    /// The percentile bootstrap: `replicates` redraws, with replacement, of each pairing's
-    /// games, each refitted; the interval runs from the 2.5th to the 97.5th percentile. Open
-    /// ends stay open. Replicate `b` draws from ChaCha8 seeded with `seed`, stream `b`.
+    /// The percentile bootstrap: `replicates` redraws, with replacement, of the games of each
+    /// group of agents that met (as many as it played, a game of 3 or 4 players whole), each
+    /// refitted; the interval runs from the 2.5th to the 97.5th percentile. Open ends stay
+    /// open; an interval of no width is left out ([`Rated::withheld`]). Replicate `b` draws
+    /// from ChaCha8 seeded with `seed`, stream `b`.
     Bootstrap {
         /// Replicates.
         replicates: usize,

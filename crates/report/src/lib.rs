@@ -9,7 +9,7 @@
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `ratings.csv` | `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate` |
+//! | `ratings.csv` | `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate,interval` |
 //! | `standings.csv` | standings per pool: W/D/L, score %, 3/1/0 points, Elo, interval, faults, group, tier, N-player places |
 //! | `report.md` | every table, the charts, and the method |
 //! | `elo-POOL.svg/.png` | Elo with 95% error bars, one chart per variant (and `all` when there are several) |
@@ -63,10 +63,12 @@
 //! and interval ends the games leave open stay open ([`elo::Interval`]).
 //!
 //! The 95% interval is the profile-likelihood interval with the Jeffreys prior and a draw
-//! correction ([`elo::Method::Profile`]), chosen by simulated coverage ([`coverage`]); the
-//! percentile bootstrap is available ([`Intervals::Bootstrap`]) and used for pools with games
-//! of 3 or 4 players, which count as the pairwise results of their places and are resampled
-//! game by game.
+//! correction ([`elo::Method::Profile`]), chosen by simulated coverage ([`coverage`]). Games of
+//! 3 or 4 players count as the pairwise results of their places; those of one game are not
+//! independent, and the interval allows for it with the variance of the game's whole finishing
+//! order under the Plackett-Luce model (also chosen by simulation:
+//! [`coverage::simulate_tables`]). The percentile bootstrap is available
+//! ([`Intervals::Bootstrap`]), its games redrawn within each group of agents that met.
 //!
 //! Head-to-head lines follow cutechess-cli ([`elo::PairElo`]): the Elo difference implied by the
 //! pair's score, its 95% error margin from the normal approximation, and the likelihood of
@@ -104,7 +106,7 @@ use ratings::PoolGames;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Intervals {
     /// Profile likelihood with the draw correction ([`elo::Method::Profile`]): the default,
-    /// chosen by simulation. Pools with N-player games are resampled game by game instead.
+    /// chosen by simulation, for pools with games of 3 or 4 players too.
     Profile,
     /// The percentile bootstrap over [`Options::bootstrap`] replicates.
     Bootstrap,
@@ -130,8 +132,8 @@ pub struct Options {
     pub anchor: Option<(String, f64)>,
     /// How the 95% intervals are computed.
     pub intervals: Intervals,
-    /// Bootstrap replicates, where the bootstrap is used ([`Intervals::Bootstrap`], and pools
-    /// with N-player games).
+    /// Bootstrap replicates, where the bootstrap is used ([`Intervals::Bootstrap`]); within
+    /// [`BOOTSTRAP_REPLICATES`].
     pub bootstrap: usize,
     /// Seed of the bootstrap's random draws.
     pub seed: u64,

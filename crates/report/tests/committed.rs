@@ -1,6 +1,6 @@
 //! The committed reports (`results/*/`) are what the current code writes from their
 //! `games.csv`: every text file of the report (`report.md`, `ratings.csv`, `standings.csv`) and
-//! every SVG chart, byte for byte. A change to the report that alters them must regenerate them
+//! every chart, SVG and PNG (both are drawn deterministically), byte for byte. A change to the report that alters them must regenerate them
 //! in the same commit: `arena report results/NAME/games.csv` for each folder the failure names.
 
 use std::fs;
@@ -23,7 +23,7 @@ fn committed_reports() -> Vec<PathBuf> {
     folders
 }
 
-/// The files of `folder` the report writes and that are compared: text and SVG.
+/// The files of `folder` the report writes: text and charts.
 fn report_files(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(folder)
         .unwrap()
@@ -31,6 +31,7 @@ fn report_files(folder: &Path) -> Vec<String> {
         .filter(|name| {
             ["report.md", "ratings.csv", "standings.csv"].contains(&name.as_str())
                 || name.ends_with(".svg")
+                || name.ends_with(".png")
         })
         .collect();
     names.sort();
@@ -88,14 +89,17 @@ fn every_committed_report_is_what_the_current_code_writes() {
             continue;
         }
         for file in &committed {
-            let a = fs::read_to_string(folder.join(file)).unwrap();
-            let b = fs::read_to_string(out.join(file)).unwrap();
-            if a != b {
-                drifted.push(format!(
-                    "results/{name}/{file}: {}",
-                    first_difference(&a, &b)
-                ));
+            let a = fs::read(folder.join(file)).unwrap();
+            let b = fs::read(out.join(file)).unwrap();
+            if a == b {
+                continue;
             }
+            let difference = if file.ends_with(".png") {
+                format!("{} bytes committed, {} written", a.len(), b.len())
+            } else {
+                first_difference(&String::from_utf8_lossy(&a), &String::from_utf8_lossy(&b))
+            };
+            drifted.push(format!("results/{name}/{file}: {difference}"));
         }
     }
     let _ = fs::remove_dir_all(&scratch);

@@ -250,9 +250,9 @@ fn print_standings(pool: &report::PoolRatings) {
         .collect();
     if !pool.intervals_reliable() {
         println!(
-            "  note: ‡ unreliable: percentile bootstrap intervals held the true rating 84-97% of \
-             the time in simulated pools, not 95%; the default (--intervals profile) held it \
-             94-97%"
+            "  note: ‡ unreliable: in simulated pools with few games, percentile bootstrap \
+             intervals held the true rating as little as 78-85% of the time, not 95%; the \
+             default (--intervals profile) held it 94-97%"
         );
     }
     if !withheld.is_empty() {

@@ -67,7 +67,7 @@ fn the_console_says_which_groups_and_tiers_there_are() {
     );
     let ratings = fs::read_to_string(dir.join("ratings.csv")).unwrap();
     assert!(ratings.starts_with(
-        "variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate\n"
+        "variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate,interval\n"
     ));
     let markdown = fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(markdown.contains("no `first_spec`/`second_spec` columns"));
@@ -112,7 +112,7 @@ fn out_of_range_options_and_endless_input_are_refused_with_the_reason() {
     assert!(output.status.success());
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.contains("note: ‡ unreliable: percentile bootstrap intervals"),
+        text.contains("note: ‡ unreliable: in simulated pools with few games, percentile"),
         "{text}"
     );
     // `/dev/zero` has no line end: refused at its first megabyte, naming file and line.

@@ -311,6 +311,12 @@ pub fn merge(args: MergeArgs) -> Result<()> {
         .map(|path| Experiment::from_file(path))
         .transpose()?;
     let summary = arena::merge_with(&args.dir, experiment.as_ref())?;
+    if let Some(aside) = &summary.moved_aside {
+        println!(
+            "moved the games.csv that was there aside to {} (it was not this merge)",
+            aside.display()
+        );
+    }
     println!(
         "merged {} games into {}",
         summary.games,

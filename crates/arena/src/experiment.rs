@@ -322,11 +322,18 @@ impl Experiment {
         for (i, agent) in raw.agents.get_ref().iter().enumerate() {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') || name.contains('"') || name.contains('\n') {
+            // Names are printed on terminals and written in logs: no control character
+            // (an escape sequence would reach the terminal), no comma or quote.
+            if name.is_empty()
+                || name.contains(',')
+                || name.contains('"')
+                || name.chars().any(char::is_control)
+            {
                 return Err(check.error(
                     &format!("{prefix}.name"),
                     agent.name.span(),
-                    "a name must be non-empty and hold no comma, quote or newline",
+                    "a name must be non-empty and hold no comma, quote, newline or other \
+                     control character",
                 ));
             }
             if entries.iter().any(|e| e.name == name) {

@@ -62,6 +62,10 @@ pub struct ResultsFile {
     /// Whether a half-written last line was cut.
     pub cut_partial_line: bool,
     has_header: bool,
+    /// Whether `open` created the (empty) CSV and nothing was written since: it goes again
+    /// when the file is closed, so that a writer that stopped before its first row (a
+    /// pre-flight check that failed) leaves no file behind.
+    created: bool,
 }
 
 /// What the recorded rows of a results file are.
@@ -99,7 +103,8 @@ impl ResultsFile {
         if options.fresh {
             moved_aside = move_aside(csv, options.also_aside)?;
         }
-        if !csv.exists() {
+        let created = !csv.exists();
+        if created {
             fs::write(csv, "").map_err(|e| ArenaError::Io {
                 path: csv.to_path_buf(),
                 action: "create the CSV",
@@ -113,6 +118,7 @@ impl ResultsFile {
             moved_aside,
             cut_partial_line: false,
             has_header: false,
+            created,
         };
         if file.len() == 0 {
             return Ok(file);
@@ -210,6 +216,7 @@ impl ResultsFile {
         }
         let writer = RowWriter::append(&self.csv, experiment.csv_schema(), !self.has_header)?;
         self.has_header = true;
+        self.created = false;
         Ok(writer)
     }
 
@@ -217,6 +224,15 @@ impl ResultsFile {
     pub fn sort(&mut self) -> Result<(), ArenaError> {
         record::sort_rows(&self.csv)?;
         self.lock.hold(&self.csv)
+    }
+}
+
+impl Drop for ResultsFile {
+    fn drop(&mut self) {
+        // Still under the lock: the empty file this writer made and never wrote.
+        if self.created && self.len() == 0 {
+            let _ = fs::remove_file(&self.csv);
+        }
     }
 }
 

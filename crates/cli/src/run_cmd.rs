@@ -227,8 +227,10 @@ pub fn run(args: RunArgs) -> Result<()> {
             "faults (crash / illegal move / timeout), details in {}:",
             summary.csv.with_extension("faults.log").display()
         );
+        // What agents wrote is shown with its control characters escaped.
+        let shown = protocol::line::escape;
         for (agent, [crash, illegal, timeout]) in &summary.faults {
-            println!("  {agent}: {crash} / {illegal} / {timeout}");
+            println!("  {}: {crash} / {illegal} / {timeout}", shown(agent));
             let reasons = summary
                 .fault_reasons
                 .get(agent)
@@ -239,7 +241,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             reasons.sort_by_key(|r| std::cmp::Reverse(r.count));
             const SHOWN: usize = 4;
             for reason in reasons.iter().take(SHOWN) {
-                println!("    {} x {}", reason.count, reason.example);
+                println!("    {} x {}", reason.count, shown(&reason.example));
             }
             if reasons.len() > SHOWN {
                 println!("    ... and {} more kinds of fault", reasons.len() - SHOWN);

@@ -150,11 +150,16 @@ impl Meta {
     }
 }
 
+/// The most worker threads a run takes (`--threads`, an experiment's `threads`): games are
+/// CPU work, so more threads than this only add stacks and a larger writer window; outside
+/// agents that wait on I/O are well served far below it.
+pub const MAX_THREADS: usize = 256;
+
 /// The number of worker threads: `requested`, else `SLURM_CPUS_PER_TASK`, else the
-/// experiment's `threads`, else all cores.
+/// experiment's `threads`, else all cores; at most [`MAX_THREADS`].
 pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize {
     let all = || std::thread::available_parallelism().map_or(1, |n| n.get());
-    requested
+    let count = requested
         .filter(|&n| n > 0)
         .or_else(|| {
             std::env::var("SLURM_CPUS_PER_TASK")
@@ -163,7 +168,19 @@ pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize 
                 .filter(|&n| n > 0)
         })
         .or((experiment.threads > 0).then_some(experiment.threads))
-        .unwrap_or_else(all)
+        .unwrap_or_else(all);
+    count.min(MAX_THREADS)
+}
+
+/// Reads a `--threads` value: 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a thread count: give 1 to {MAX_THREADS} (the workers play games \
+             side by side; more threads than cores only wait)"
+        )),
+    }
 }
 
 /// Plays one scheduled game and returns its row. The same game always gives the same row
@@ -604,20 +621,38 @@ fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Resu
 }
 
 /// The number of games per variant and group of agents (a pair, or 3 or 4 agents), for
-/// `--dry-run`: (variant id, the agents' names, games).
-pub fn schedule_table(experiment: &Experiment) -> Vec<(String, Vec<String>, u64)> {
+/// `--dry-run`: (variant index, the agents' names, games), made one by one in schedule order
+/// (an experiment of thousands of agents has millions of groups).
+pub fn schedule_table(
+    experiment: &Experiment,
+) -> impl Iterator<Item = (usize, Vec<String>, u64)> + '_ {
     let schedule = Schedule::new(experiment);
-    schedule
-        .pairings()
-        .iter()
-        .map(|p| {
+    (0..schedule.pairing_count()).map(move |number| {
+        let p = schedule.pairing(number);
+        (
+            p.variant,
+            p.agents
+                .iter()
+                .map(|&a| experiment.agents[a].name.clone())
+                .collect(),
+            p.games,
+        )
+    })
+}
+
+/// The games and groups of each variant of `experiment`, in its order.
+pub fn variant_totals(experiment: &Experiment) -> Vec<(u64, u64)> {
+    let schedule = Schedule::new(experiment);
+    (0..experiment.variants.len())
+        .map(|v| {
+            let games = schedule.variant_games(v);
+            let per_group = match experiment.variants[v].players() {
+                2 => experiment.games_per_pair,
+                n => experiment.games_per_pair * n as u64,
+            };
             (
-                experiment.variants[p.variant].to_string(),
-                p.agents
-                    .iter()
-                    .map(|&a| experiment.agents[a].name.clone())
-                    .collect(),
-                p.games,
+                games.end - games.start,
+                (games.end - games.start) / per_group,
             )
         })
         .collect()

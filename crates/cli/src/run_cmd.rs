@@ -19,8 +19,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Worker threads (default: SLURM_CPUS_PER_TASK when set, else the experiment's
-    /// `threads`, else all cores). The CSV does not depend on it.
-    #[arg(long)]
+    /// `threads`, else all cores; at most 256). The CSV does not depend on it.
+    #[arg(long, value_parser = arena::run::parse_threads)]
     pub threads: Option<usize>,
     /// Start over: move the old CSV aside (it is never deleted) and play every game.
     #[arg(long)]
@@ -271,8 +271,8 @@ pub fn run(args: RunArgs) -> Result<()> {
 }
 
 fn dry_run(experiment: &Experiment) -> Result<()> {
-    let table = arena::schedule_table(experiment);
-    let total: u64 = table.iter().map(|row| row.2).sum();
+    let totals = arena::run::variant_totals(experiment);
+    let total: u64 = totals.iter().map(|t| t.0).sum();
     let per_seating = if experiment.variants.iter().any(|v| v.players() > 2) {
         " (per seat order for 3-4 players)"
     } else {
@@ -285,16 +285,16 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
         experiment.agents.len(),
         experiment.games_per_pair
     );
-    for variant in &experiment.variants {
-        let id = variant.to_string();
-        let rows: Vec<_> = table.iter().filter(|row| row.0 == id).collect();
-        let games: u64 = rows.iter().map(|row| row.2).sum();
-        let groups = match variant.players() {
+    // Groups are made one by one: a schedule of millions of groups prints without holding them.
+    let mut groups = arena::schedule_table(experiment).peekable();
+    for (v, variant) in experiment.variants.iter().enumerate() {
+        let (games, count) = totals[v];
+        let kind = match variant.players() {
             2 => "pairs".to_string(),
             n => format!("groups of {n} (each in its {n} seat orders)"),
         };
-        println!("{id}: {games} games in {} {groups}", rows.len());
-        for (_, names, n) in rows {
+        println!("{variant}: {games} games in {count} {kind}");
+        while let Some((_, names, n)) = groups.next_if(|group| group.0 == v) {
             println!("  {}: {n}", names.join(" vs "));
         }
         let idle = arena::run::idle_agents(experiment, variant);

@@ -79,8 +79,8 @@ pub struct SprtArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
-    /// Worker threads [default: as `arena run`].
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: as `arena run`].
+    #[arg(long, value_name = "N", value_parser = arena::run::parse_threads)]
     pub threads: Option<usize>,
 
     /// Start over: move the old games aside (never deleting them).

@@ -92,12 +92,6 @@ pub struct SlurmArgs {
 /// `arena slurm`: writes the job scripts, and submits them with `--submit`.
 pub fn slurm(args: SlurmArgs) -> Result<()> {
     let experiment = load_experiment(Some(&args.experiment))?;
-    if args.shards == 0 {
-        anyhow::bail!("--shards must be at least 1");
-    }
-    if args.cpus_per_task == 0 {
-        anyhow::bail!("--cpus-per-task must be at least 1");
-    }
     let out_dir = args
         .out
         .clone()
@@ -113,10 +107,12 @@ pub fn slurm(args: SlurmArgs) -> Result<()> {
         cpus_per_task: args.cpus_per_task,
         arena_binary,
     };
+    // Checked before anything is written.
+    let files = arena::slurm::scripts(&experiment, &options).map_err(anyhow::Error::msg)?;
     let dir = out_dir.join("slurm");
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the folder `{}`", dir.display()))?;
-    for (name, content, executable) in arena::slurm::scripts(&experiment, &options) {
+    for (name, content, executable) in files {
         let path = dir.join(&name);
         std::fs::write(&path, content)
             .with_context(|| format!("cannot write `{}`", path.display()))?;

@@ -265,10 +265,10 @@ fn unrank(items: &[usize], size: usize, mut k: u64) -> ArrayVec<usize, MAX_PLAYE
     for slot in 0..size {
         let rest = size - slot - 1;
         // The first item whose subsets (the rest chosen after it) reach the k-th.
-        for at in from..n {
+        for (at, &item) in items.iter().enumerate().skip(from) {
             let with_this = choose((n - at - 1) as u64, rest);
             if k < with_this {
-                out.push(items[at]);
+                out.push(item);
                 from = at + 1;
                 break;
             }

@@ -20,6 +20,7 @@ first `go`:
   flood     writes `x` to stdout without end and without a newline
   escape    writes a terminal escape sequence to stderr and in its `error` line
   hang      starts a helper, then never answers
+  noisy     writes 5 MB to stderr before each (first legal) move
 and before any game:
   refuse    answers `error` to every `game`
   noready   never answers `arena 1`
@@ -89,6 +90,10 @@ def go():
     elif mode == "hang":
         start_helper()
         time.sleep(3600)
+    elif mode == "noisy":
+        sys.stderr.write(("debug " + "x" * 94 + "\n") * 50000)
+        sys.stderr.flush()
+        say("move " + legal[0])
     elif mode == "badinfo":
         say("info nodes=-1")
         say("move " + legal[0])

@@ -7,6 +7,8 @@
 # Usage: bash benches/adversarial.sh [PATH/TO/arena] [KILLS]
 #   (default: target/release/arena, built first; 40 kills)
 set -uo pipefail
+# Job control: a background job of a script otherwise starts with SIGINT ignored.
+set -m
 cd "$(dirname "$0")/.."
 arena=${1:-target/release/arena}
 kills=${2:-40}

@@ -277,7 +277,6 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         "mnk-6x7k4",
         "mnk-7x6k4",
         "mnk-7x7k4",
-        "mnk-6x6k3",
     ];
     let mut text = format!(
         "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = {boards:?}\n\n\

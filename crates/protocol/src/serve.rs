@@ -5,6 +5,7 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use agents::clock::{ClockState, GameClock};
 use agents::{Agent, AgentRng, AgentSpec, Context, SearchStats};
 use rand::SeedableRng;
 use rules::{Mnk, OanQuan, Variant};
@@ -12,13 +13,34 @@ use rules::{Mnk, OanQuan, Variant};
 use crate::game::OutsideGame;
 use crate::line::{LineReader, quote};
 use crate::outside::parse_rng_state;
-use crate::wire::{FromAgent, GameStart, Info, ToAgent, VERSION};
+use crate::wire::{FromAgent, GameStart, GoClock, Info, ToAgent, VERSION};
 
 /// A game in progress on our side.
 trait Table {
     /// Our move after `moves` (the `position` line's moves from the start, space-separated),
-    /// within `time`: its text and what was searched.
-    fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String>;
+    /// within `time` (and the game clock, if the game has one): its text and what was searched.
+    fn go(
+        &mut self,
+        moves: &str,
+        time: Duration,
+        clock: Option<GoClock>,
+    ) -> Result<(String, SearchStats), String>;
+}
+
+/// The clock of a `go` line as our agents are told it.
+fn clock_state(clock: GoClock, time: Duration) -> ClockState {
+    let left = Duration::from_millis(clock.time_left);
+    ClockState {
+        control: GameClock {
+            moves: None,
+            time: left,
+            increment: Duration::from_millis(clock.inc_ms),
+        },
+        left,
+        moves_to_go: clock.moves_to_go,
+        // A per-move limit shorter than the clock is the only way `time_ms` falls below it.
+        per_move: (time < left).then_some(time),
+    }
 }
 
 struct Playing<G: OutsideGame> {
@@ -70,16 +92,24 @@ impl<G: OutsideGame> Playing<G> {
 }
 
 impl<G: OutsideGame> Table for Playing<G> {
-    fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String> {
+    fn go(
+        &mut self,
+        moves: &str,
+        time: Duration,
+        clock: Option<GoClock>,
+    ) -> Result<(String, SearchStats), String> {
         self.catch_up(moves)?;
         if self.position.is_over() {
             return Err("the game is over after these moves".into());
         }
-        // Answer a little before the arena's limit.
-        let deadline = Instant::now() + time.mul_f64(0.9).saturating_sub(Duration::from_millis(5));
+        let clock = clock.map(|c| clock_state(c, time));
+        // The arena's own time management: inside the limit by the safety share, a share of
+        // the clock. `time_ms=0` is "as fast as possible": the deadline is now.
+        let deadline = agents::clock::plan(Instant::now(), Some(time), clock.as_ref());
         let mut ctx = Context::new(&mut self.rng)
-            .with_deadline((!time.is_zero()).then_some(deadline))
+            .with_deadline(deadline)
             .with_move_time(Some(time))
+            .with_clock(clock)
             .with_moves(&self.moves);
         let choice = self
             .agent
@@ -196,6 +226,7 @@ pub fn serve(
                 });
                 answer.push(FromAgent::Feature("reuse".into()));
                 answer.push(FromAgent::Feature("private".into()));
+                answer.push(FromAgent::Feature("clock".into()));
                 answer.push(FromAgent::Ready);
             }
             ToAgent::Game(game) => {
@@ -212,9 +243,9 @@ pub fn serve(
                 }
             }
             ToAgent::Position(_) | ToAgent::Board(_) | ToAgent::Legal(_) => {}
-            ToAgent::Go { time_ms } => match table.as_mut() {
+            ToAgent::Go { time_ms, clock } => match table.as_mut() {
                 None => answer.push(FromAgent::Error("no game: `go` before `game`".into())),
-                Some(table) => match table.go(&moves, Duration::from_millis(time_ms)) {
+                Some(table) => match table.go(&moves, Duration::from_millis(time_ms), clock) {
                     Ok((mv, stats)) => {
                         answer.push(FromAgent::Info(Info {
                             depth: stats.depth,

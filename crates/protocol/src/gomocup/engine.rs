@@ -424,10 +424,10 @@ impl Engine {
     }
 
     /// The allowance past the turn limit of the move being made: the set-up allowance
-    /// (`start_ms`) on the first move of a game, which engines use to set up their tables.
+    /// (`setup_ms`) on the first move of a game, which engines use to set up their tables.
     fn allowance(&self) -> Duration {
         match &self.session {
-            Some(session) if session.moves == 0 => self.config.launch.start_timeout,
+            Some(session) if session.moves == 0 => self.config.setup,
             _ => Duration::ZERO,
         }
     }
@@ -538,6 +538,7 @@ impl Agent<Mnk> for Engine {
         let deadline = asked + budget + margin + allowance;
         let mut message = None;
         let waiting_for = format!("`{request}`");
+        let infos = session.infos_unanswered;
         let reply = answer(
             &mut session.process,
             deadline,
@@ -545,6 +546,9 @@ impl Agent<Mnk> for Engine {
             &mut message,
             &mut session.infos_unanswered,
         );
+        // An ERROR taken as the answer to an INFO line, and then no move: it answered the
+        // move request after all.
+        let refused = infos > session.infos_unanswered;
         session.answered = Instant::now();
         let unanswered = std::mem::take(&mut session.unanswered);
         let reply = match reply {
@@ -565,6 +569,11 @@ impl Agent<Mnk> for Engine {
             Answer::Unknown(text) => {
                 return Err(self.fault(AgentError::Crash(format!(
                     "the engine does not know {waiting_for}: `{text}`"
+                ))));
+            }
+            Answer::Fault(AgentError::Timeout(_)) if refused => {
+                return Err(self.fault(AgentError::Crash(format!(
+                    "the engine answered `ERROR` (see its log) and then no move to {waiting_for}"
                 ))));
             }
             Answer::Fault(error) => {
@@ -636,12 +645,7 @@ impl Agent<Mnk> for Engine {
     /// The stated margin, and on the first move of a game the set-up allowance too.
     fn time_margin(&self) -> Duration {
         let first = self.session.as_ref().is_some_and(|s| s.moves == 1);
-        self.config.launch.margin
-            + if first {
-                self.config.launch.start_timeout
-            } else {
-                Duration::ZERO
-            }
+        self.config.launch.margin + if first { self.config.setup } else { Duration::ZERO }
     }
 }
 

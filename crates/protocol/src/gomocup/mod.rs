@@ -38,6 +38,13 @@ const MAX_MEMORY: ParamDoc = ParamDoc {
           engines read as \"take a large table\")",
 };
 
+const SETUP: ParamDoc = ParamDoc {
+    name: "setup_ms",
+    default: "10000",
+    doc: "how much longer than its turn the engine's first move of a game may take (engines \
+          set up their tables then; not counted as a turn's time by piskvork either)",
+};
+
 const QUIET: ParamDoc = ParamDoc {
     name: "quiet_ms",
     default: "20",
@@ -56,7 +63,7 @@ pub(crate) const KIND: Kind = Kind {
     summary: "an outside engine speaking the Gomocup (piskvork) protocol",
     plays: Plays::Mnk,
     params: &[
-        CMD, TIMEOUT, MARGIN, START, MAX_MEMORY, QUIET, RESTART, PRIVATE, LOG, ARGS,
+        CMD, TIMEOUT, MARGIN, START, SETUP, MAX_MEMORY, QUIET, RESTART, PRIVATE, LOG, ARGS,
     ],
     multiplayer: false,
     listed: true,
@@ -75,6 +82,8 @@ pub struct EngineConfig {
     pub max_memory: u64,
     /// How long after its answer the engine is left alone before the next line.
     pub quiet: std::time::Duration,
+    /// How much longer than its turn the first move of a game may take.
+    pub setup: std::time::Duration,
 }
 
 impl EngineConfig {
@@ -89,6 +98,7 @@ impl EngineConfig {
             private: params.bool("private", false)?,
             max_memory: params.u64("max_memory_mb", 350, 0..=1 << 20)? << 20,
             quiet: std::time::Duration::from_millis(params.u64("quiet_ms", 20, 0..=1000)?),
+            setup: std::time::Duration::from_millis(params.u64("setup_ms", 10_000, 0..=600_000)?),
         })
     }
 }

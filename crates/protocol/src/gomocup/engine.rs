@@ -105,6 +105,7 @@ fn answer(
     waiting_for: &str,
     message: &mut Option<String>,
     infos: &mut usize,
+    warned: &mut Option<String>,
 ) -> Answer {
     loop {
         let line = match process.receive(deadline) {
@@ -140,6 +141,7 @@ fn answer(
         } else if upper.starts_with("SUGGEST") || line.is_empty() {
         } else if (upper.starts_with("ERROR") || upper.starts_with("UNKNOWN")) && *infos > 0 {
             *infos -= 1;
+            *warned = Some(quote(line));
             process.log_line(&format!(
                 "warning: the engine answered an INFO line with `{}` (not a fault: it may refuse \
                  a key it does not know)",
@@ -189,6 +191,7 @@ fn expect_ok(
         &format!("`{command}`"),
         &mut message,
         &mut 0,
+        &mut None,
     ) {
         Answer::Line(ok) if ok.eq_ignore_ascii_case("OK") => Ok(()),
         Answer::Line(other) => Err(fail(
@@ -270,7 +273,7 @@ pub(crate) fn preflight(
         let deadline = Instant::now() + launch.start_timeout.min(Duration::from_secs(2));
         let mut message = None;
         // Here an ERROR to the set-up refuses the variant: no INFO is let off.
-        let outcome = answer(process, deadline, "`ABOUT`", &mut message, &mut 0);
+        let outcome = answer(process, deadline, "`ABOUT`", &mut message, &mut 0, &mut None);
         process.stop(Some("END"));
         match outcome {
             Answer::Error(text) => {
@@ -538,17 +541,15 @@ impl Agent<Mnk> for Engine {
         let deadline = asked + budget + margin + allowance;
         let mut message = None;
         let waiting_for = format!("`{request}`");
-        let infos = session.infos_unanswered;
+        let mut warned = None;
         let reply = answer(
             &mut session.process,
             deadline,
             &waiting_for,
             &mut message,
             &mut session.infos_unanswered,
+            &mut warned,
         );
-        // An ERROR taken as the answer to an INFO line, and then no move: it answered the
-        // move request after all.
-        let refused = infos > session.infos_unanswered;
         session.answered = Instant::now();
         let unanswered = std::mem::take(&mut session.unanswered);
         let reply = match reply {
@@ -571,9 +572,13 @@ impl Agent<Mnk> for Engine {
                     "the engine does not know {waiting_for}: `{text}`"
                 ))));
             }
-            Answer::Fault(AgentError::Timeout(_)) if refused => {
+            // An ERROR taken as the answer to an INFO line, and then no move: it answered the
+            // move request after all.
+            Answer::Fault(AgentError::Timeout(_)) if warned.is_some() => {
+                let text = warned.unwrap_or_default();
                 return Err(self.fault(AgentError::Crash(format!(
-                    "the engine answered `ERROR` (see its log) and then no move to {waiting_for}"
+                    "the engine answered {} and then no move to {waiting_for}",
+                    Quoted(&text)
                 ))));
             }
             Answer::Fault(error) => {

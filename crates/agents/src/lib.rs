@@ -246,6 +246,14 @@ pub trait Agent<G: Game>: Send {
     fn time_margin(&self) -> Duration {
         Duration::ZERO
     }
+
+    /// Whether the agent thinks on the thread that calls [`Agent::choose`] (every agent of
+    /// ours; not outside agents, which wait on another process). The arena then does not charge
+    /// such an agent the time its thread waited for a processor: the time a busy machine takes
+    /// the thread away is not the agent's, and never turns into a loss on time.
+    fn in_process(&self) -> bool {
+        true
+    }
 }
 
 /// The family of games a type of position belongs to.

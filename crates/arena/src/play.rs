@@ -148,6 +148,15 @@ pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
     }
 }
 
+/// How long the calling thread has waited, ready to run, for a processor (Linux's
+/// `/proc/thread-self/schedstat`, its second field), where the system says: the time a busy
+/// machine took the thread away. A thread that sleeps or blocks is not waiting for one.
+fn run_delay() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
 /// Plays random opening plies that do not end the game (when some such move exists).
 pub(crate) fn play_opening<G: Game>(
     position: &mut G,
@@ -401,6 +410,7 @@ fn play_turns<G: AgentGame>(
         let limit = clocks[s].limit();
         let state = clocks[s].state();
         let clock = Instant::now();
+        let waited = run_delay();
         // Agents get a deadline inside the hard limit by a safety share (under a game clock, a
         // share of what is left), so a search that stops at it is not judged out of time.
         let deadline = agents::clock::plan(clock, limit, state.as_ref());
@@ -411,6 +421,14 @@ fn play_turns<G: AgentGame>(
             .with_moves(&record.moves);
         let answer = choose_quietly(&mut *agents[s], position, &mut ctx);
         let elapsed = clock.elapsed();
+        // An agent thinking on this thread is not charged the time the machine made the
+        // thread wait for a processor: a busy machine is not a loss on time.
+        let charged = match (waited, run_delay()) {
+            (Some(before), Some(after)) if agents[s].in_process() => {
+                elapsed.saturating_sub(after.saturating_sub(before))
+            }
+            _ => elapsed,
+        };
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
         let loss = forfeit_outcome(&*position, side);
@@ -427,8 +445,13 @@ fn play_turns<G: AgentGame>(
             Ok(Ok(choice)) => {
                 record.nodes[s] += choice.stats.nodes;
                 // Outside agents have a stated margin past the limit, for the pipes.
-                if let Err(overrun) = clocks[s].punch(elapsed, agents[s].time_margin()) {
-                    (Termination::Timeout, overrun.to_string())
+                if let Err(overrun) = clocks[s].punch(charged, agents[s].time_margin()) {
+                    let ran = if charged < elapsed {
+                        format!(" ({:.1} ms wall time)", elapsed.as_secs_f64() * 1e3)
+                    } else {
+                        String::new()
+                    };
+                    (Termination::Timeout, format!("{overrun}{ran}"))
                 } else if !position.is_legal(choice.mv) {
                     (
                         Termination::IllegalMove,

@@ -410,7 +410,11 @@ fn a_strict_engine_plays_an_opening_suite_on_its_right_colour_at_a_move_time_and
     for time in ["st = 1", "tc = \"60+0.6\""] {
         let out = scratch("strict");
         let summary = run(&strict_experiment(time, "", 16, &marker), &options(&out)).unwrap();
-        assert!(summary.faults.is_empty(), "{time}: {:?}", summary.fault_reasons);
+        assert!(
+            summary.faults.is_empty(),
+            "{time}: {:?}",
+            summary.fault_reasons
+        );
         assert_eq!(summary.played, 16);
         let ((first, second), log) = strict_colours(&out);
         assert_eq!((first, second), (8, 8), "{time}");
@@ -420,10 +424,17 @@ fn a_strict_engine_plays_an_opening_suite_on_its_right_colour_at_a_move_time_and
         assert!(!log.contains("VIOLATION"), "{time}: {log}");
         assert!(!log.contains("warning"), "{time}: {log}");
         // Gomocup's memory limit, 350 MiB, in every game (and the pre-flight check).
-        assert_eq!(log.matches("max_memory 367001600").count(), 17, "{time}: {log}");
+        assert_eq!(
+            log.matches("max_memory 367001600").count(),
+            17,
+            "{time}: {log}"
+        );
         let games = rows(&out.join("games.csv"));
         for row in &games {
-            assert!(["win", "draw"].contains(&row.termination.as_str()), "{row:?}");
+            assert!(
+                ["win", "draw"].contains(&row.termination.as_str()),
+                "{row:?}"
+            );
         }
         // The time control and, under a clock, what is left of both clocks.
         let control = if time.starts_with("st") {
@@ -431,7 +442,11 @@ fn a_strict_engine_plays_an_opening_suite_on_its_right_colour_at_a_move_time_and
         } else {
             "tc=60+0.6"
         };
-        assert!(games.iter().all(|r| r.time_control.as_deref() == Some(control)));
+        assert!(
+            games
+                .iter()
+                .all(|r| r.time_control.as_deref() == Some(control))
+        );
         let clocked = games.iter().all(|r| {
             r.first_clock_ms.is_some_and(|ms| ms > 0.0)
                 && r.second_clock_ms.is_some_and(|ms| ms > 0.0)
@@ -479,8 +494,10 @@ fn an_error_that_answers_an_info_line_is_a_warning_not_a_fault() {
     assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
     let (_, log) = strict_colours(&out);
     assert_eq!(
-        log.matches("warning: the engine answered an INFO line with `ERROR unsupported INFO arena_rng`")
-            .count(),
+        log.matches(
+            "warning: the engine answered an INFO line with `ERROR unsupported INFO arena_rng`"
+        )
+        .count(),
         2,
         "{log}"
     );
@@ -501,14 +518,20 @@ fn the_first_move_has_the_set_up_allowance_and_max_memory_is_sent() {
     // With a shorter allowance, both games are lost on the first move.
     let out = scratch("memory-no-allowance");
     run(
-        &strict_experiment("st = 0.5", "max_memory_mb=0,margin_ms=0,setup_ms=400,", 2, &marker),
+        &strict_experiment(
+            "st = 0.5",
+            "max_memory_mb=0,margin_ms=0,setup_ms=400,",
+            2,
+            &marker,
+        ),
         &options(&out),
     )
     .unwrap();
     let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
     assert_eq!(log.lines().count(), 2, "{log}");
     assert!(
-        log.lines().all(|l| l.contains("`pisq` timeout") && l.contains("set-up allowance 400 ms")),
+        log.lines()
+            .all(|l| l.contains("`pisq` timeout") && l.contains("set-up allowance 400 ms")),
         "{log}"
     );
     assert!(processes_with(&marker).is_empty());

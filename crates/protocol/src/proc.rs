@@ -536,6 +536,10 @@ impl<G: OutsideGame> Agent<G> for ProcAgent<G> {
         self.release();
     }
 
+    fn in_process(&self) -> bool {
+        false
+    }
+
     fn time_margin(&self) -> Duration {
         self.config.launch.margin
     }

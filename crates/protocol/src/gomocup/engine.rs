@@ -273,7 +273,14 @@ pub(crate) fn preflight(
         let deadline = Instant::now() + launch.start_timeout.min(Duration::from_secs(2));
         let mut message = None;
         // Here an ERROR to the set-up refuses the variant: no INFO is let off.
-        let outcome = answer(process, deadline, "`ABOUT`", &mut message, &mut 0, &mut None);
+        let outcome = answer(
+            process,
+            deadline,
+            "`ABOUT`",
+            &mut message,
+            &mut 0,
+            &mut None,
+        );
         process.stop(Some("END"));
         match outcome {
             Answer::Error(text) => {
@@ -648,9 +655,18 @@ impl Agent<Mnk> for Engine {
     }
 
     /// The stated margin, and on the first move of a game the set-up allowance too.
+    fn in_process(&self) -> bool {
+        false
+    }
+
     fn time_margin(&self) -> Duration {
         let first = self.session.as_ref().is_some_and(|s| s.moves == 1);
-        self.config.launch.margin + if first { self.config.setup } else { Duration::ZERO }
+        self.config.launch.margin
+            + if first {
+                self.config.setup
+            } else {
+                Duration::ZERO
+            }
     }
 }
 
@@ -663,5 +679,76 @@ impl Drop for Engine {
                 session.process.kill();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agents::clock::{Clock, TimeControl};
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn board_lists_the_stones_in_the_order_they_were_played() {
+        // h8 e6 d11 (the probe): the engine to move is the second player.
+        let start = "gomoku"
+            .parse::<rules::Variant>()
+            .unwrap()
+            .mnk()
+            .unwrap()
+            .start();
+        let moves: Vec<String> = ["h8", "e6", "d11"].iter().map(|m| m.to_string()).collect();
+        let position = start.play_line(&moves.join(" ")).unwrap();
+        let config = *position.config();
+        let text = |cells: Vec<Cell>| -> Vec<String> {
+            cells.iter().map(|&c| coordinates(&config, c)).collect()
+        };
+        assert_eq!(
+            text(played_order(&position, Some(&moves))),
+            ["7,7", "4,5", "3,10"]
+        );
+        // Without the moves the colours still alternate from the first player's.
+        let fallback = text(played_order(&position, None));
+        assert_eq!(fallback.len(), 3);
+        assert_eq!(
+            position.stone(config.cell(7, 7).unwrap()),
+            Some(Player::First)
+        );
+        assert!(
+            fallback[0] == "7,7" || fallback[0] == "3,10",
+            "{fallback:?}"
+        );
+        assert_eq!(fallback[1], "4,5");
+        // Moves that do not lead to the position are not trusted.
+        let wrong: Vec<String> = vec!["a1".into()];
+        assert_eq!(text(played_order(&position, Some(&wrong))), fallback);
+    }
+
+    #[test]
+    fn an_engine_is_told_the_turn_the_match_and_what_is_left() {
+        // A per-move limit alone: no game clock, time_left unlimited.
+        assert_eq!(
+            time_info(Some(ms(1_000)), None, ms(5_000)),
+            (1_000, 0, UNLIMITED)
+        );
+        // No time control: the engine's own timeout_ms.
+        assert_eq!(time_info(None, None, ms(5_000)), (5_000, 0, UNLIMITED));
+        // A game clock: the turn may use the period, time_left is the clock.
+        let mut clock = Clock::new("tc=60+0.6".parse::<TimeControl>().unwrap());
+        clock.punch(ms(10_000), Duration::ZERO).unwrap();
+        let state = clock.state().unwrap();
+        assert_eq!(
+            time_info(clock.limit(), Some(&state), ms(5_000)),
+            (60_000, 60_000, 50_600)
+        );
+        // Gomocup's form: 30 s a move within 180 s a game.
+        let clock = Clock::new("tc=180 st=30".parse::<TimeControl>().unwrap());
+        assert_eq!(
+            time_info(clock.limit(), clock.state().as_ref(), ms(5_000)),
+            (30_000, 180_000, 180_000)
+        );
     }
 }

@@ -222,6 +222,9 @@ impl FromStr for TimeControl {
     /// empty text is no limit.
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let mut control = TimeControl::NONE;
+        if text.trim() == "inf" {
+            return Ok(control);
+        }
         for part in text.split_whitespace() {
             let (key, value) = part
                 .split_once('=')

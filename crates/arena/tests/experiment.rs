@@ -254,13 +254,13 @@ fn a_time_control_is_read_as_cutechess_writes_it_and_its_errors_are_named() {
 
     assert_mentions(
         &error(&with("tc = \"60+x\"")),
-        &["exp.toml:2:6", "tc", "`x` is not a time"],
+        &["exp.toml:3:6", "tc", "`x` is not a time"],
     );
     assert_mentions(&error(&with("tc = \"0/60\"")), &["tc", "moves per period"]);
     assert_mentions(&error(&with("tc = \"inf\"")), &["tc", "leave `tc` out"]);
     assert_mentions(
         &error(&with("st = 0")),
-        &["exp.toml:2:6", "st", "more than 0"],
+        &["exp.toml:3:6", "st", "more than 0"],
     );
     assert_mentions(&error(&with("st = true")), &["st", "seconds a move"]);
     assert_mentions(

@@ -302,24 +302,25 @@ mod tests {
               go time_ms=1000\nquit\ngo time_ms=1\n",
         );
         assert_eq!(
-            lines[..5],
+            lines[..6],
             [
                 "id name arena alphabeta:depth=2",
                 "id author arena developers",
                 "feature reuse",
                 "feature private",
+                "feature clock",
                 "ready"
             ]
         );
-        assert_eq!(lines[5], "ok");
-        assert!(lines[6].starts_with("info "), "{lines:?}");
-        assert!(lines[7].starts_with("move "), "{lines:?}");
-        assert_eq!(lines[8], "ok");
+        assert_eq!(lines[6], "ok");
+        assert!(lines[7].starts_with("info "), "{lines:?}");
+        assert!(lines[8].starts_with("move "), "{lines:?}");
+        assert_eq!(lines[9], "ok");
         assert!(
-            lines[10].starts_with("move ") && lines[10].ends_with(['P', 'T']),
+            lines[11].starts_with("move ") && lines[11].ends_with(['P', 'T']),
             "{lines:?}"
         );
-        assert_eq!(lines.len(), 11, "{lines:?}");
+        assert_eq!(lines.len(), 12, "{lines:?}");
         assert!(log.is_empty(), "{log}");
     }
 
@@ -333,10 +334,10 @@ mod tests {
         );
         assert!(log.contains("line 2"), "{log}");
         assert!(log.contains("not UTF-8"), "{log}");
-        assert!(lines[5].starts_with("error unknown game"), "{lines:?}");
-        assert_eq!(lines[6], "ok");
-        assert!(lines[7].starts_with("error move 2"), "{lines:?}");
-        assert!(lines[8].starts_with("error move 1"), "{lines:?}");
-        assert!(lines[10].starts_with("move "), "{lines:?}");
+        assert!(lines[6].starts_with("error unknown game"), "{lines:?}");
+        assert_eq!(lines[7], "ok");
+        assert!(lines[8].starts_with("error move 2"), "{lines:?}");
+        assert!(lines[9].starts_with("error move 1"), "{lines:?}");
+        assert!(lines[11].starts_with("move "), "{lines:?}");
     }
 }

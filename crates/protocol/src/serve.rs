@@ -340,4 +340,23 @@ mod tests {
         assert!(lines[9].starts_with("error move 1"), "{lines:?}");
         assert!(lines[11].starts_with("move "), "{lines:?}");
     }
+
+    #[test]
+    fn go_with_no_time_is_as_fast_as_possible_not_unlimited() {
+        // Ten million simulations would take minutes: `time_ms=0` stops at the first check.
+        let (lines, _) = session(
+            "mcts:iterations=10000000",
+            b"arena 1\ngame variant=mnk-9x9k5 seat=1 players=2 seed=5 margin_ms=100\n\
+              position\ngo time_ms=0\nquit\n",
+        );
+        let info = lines.iter().find(|l| l.starts_with("info ")).unwrap();
+        let nodes: u64 = info
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix("nodes="))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(nodes < 10_000, "{info}");
+        assert!(lines.last().unwrap().starts_with("move "), "{lines:?}");
+    }
 }

@@ -420,4 +420,28 @@ mod tests {
         assert_eq!(lines[0], "OK");
         assert!(lines[1].starts_with("ERROR win_length 9"), "{lines:?}");
     }
+
+    #[test]
+    fn timeout_turn_zero_is_as_fast_as_possible_not_unlimited() {
+        let spec: AgentSpec = "mcts:iterations=10000000".parse().unwrap();
+        let mut out = Vec::new();
+        serve(
+            &spec,
+            1,
+            &b"START 9\nINFO timeout_turn 0\nINFO time_left 2147483647\nBEGIN\nEND\n"[..],
+            &mut out,
+        )
+        .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // The agent says how many simulations it ran: the first check of the deadline.
+        let message = out.lines().find(|l| l.starts_with("MESSAGE")).unwrap();
+        let simulations: u64 = message
+            .split_whitespace()
+            .rev()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(simulations < 10_000, "{message}");
+        assert!(out.lines().last().unwrap().contains(','), "{out}");
+    }
 }

@@ -163,7 +163,7 @@ impl FromStr for GameClock {
 /// Seconds as the shortest decimal that says them (`60`, `0.6`, `1.25`).
 fn write_seconds(f: &mut fmt::Formatter<'_>, time: Duration) -> fmt::Result {
     let ms = time.as_millis();
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         write!(f, "{}", ms / 1000)
     } else {
         let text = format!("{}.{:03}", ms / 1000, ms % 1000);
@@ -396,7 +396,7 @@ impl Clock {
         self.moves += 1;
         if let Some(clock) = self.control.clock {
             self.left = self.left.saturating_sub(took) + clock.increment;
-            if clock.moves.is_some_and(|m| self.moves % m == 0) {
+            if clock.moves.is_some_and(|m| self.moves.is_multiple_of(m)) {
                 self.left += clock.time;
             }
         }

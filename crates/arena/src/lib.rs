@@ -45,6 +45,8 @@ pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
 pub use lock::{WriterLock, lock_writer};
 pub use merge::{MergeSummary, merge, merge_with};
 pub use openings::Openings;
+// The clocks a front shows (the terminal's and the web board's tables) are the arena's own.
+pub use agents::clock::{Clock, ClockState, GameClock, Overrun, TimeControl};
 pub use play::{GameRecord, GameSettings, Termination, play_game, play_game_from};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
 pub use results::{OpenOptions, ResultsFile};

@@ -211,11 +211,12 @@ fn play_typed<G: AgentGame>(
 ) -> (Row, Option<String>) {
     let seated: Vec<&crate::experiment::AgentEntry> =
         game.seats.iter().map(|&i| &experiment.agents[i]).collect();
+    let time_control = experiment.games_time_control();
     let settings = GameSettings {
         max_plies: experiment.max_plies,
         opening_plies: experiment.opening_plies,
-        move_time: (experiment.move_time_ms > 0)
-            .then(|| Duration::from_millis(experiment.move_time_ms)),
+        move_time: time_control.per_move,
+        clock: time_control.clock,
     };
     let players = seated.len();
     let mut built = Vec::with_capacity(players);
@@ -278,6 +279,12 @@ fn play_typed<G: AgentGame>(
         second_spec: seated[1].spec.to_string(),
         // Two-player rows leave it empty: `Row::seats` reads that as 2 in both schemas.
         players: (players > 2).then_some(players as u8),
+        // Schema 3 (an experiment with `tc`/`st`): the time control and the clocks left.
+        time_control: experiment.time_control.map(|tc| tc.to_string()),
+        first_clock_ms: record.clock_left[0].map(ms),
+        second_clock_ms: record.clock_left[1].map(ms),
+        third_clock_ms: record.clock_left[2].map(ms),
+        fourth_clock_ms: record.clock_left[3].map(ms),
         ..Row::default()
     };
     for seat in 2..players.min(4) {
@@ -578,21 +585,25 @@ pub(crate) fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), 
             .filter(|v| agent.plays(v))
             .copied()
             .collect();
-        protocol::preflight(&agent.spec, &variants, roster.stderr_of(&agent.name)).map_err(
-            |error| {
-                let advice = match error {
-                    protocol::SetupError::Refused { .. } => {
-                        "; leave the variant out of this agent's `variants` list in the experiment"
-                    }
-                    _ => "",
-                };
-                ArenaError::Setup {
-                    agent: agent.name.clone(),
-                    spec: agent.spec.to_string(),
-                    message: format!("{error}{advice}"),
+        protocol::preflight(
+            &agent.spec,
+            &variants,
+            roster.stderr_of(&agent.name),
+            experiment.games_time_control(),
+        )
+        .map_err(|error| {
+            let advice = match error {
+                protocol::SetupError::Refused { .. } => {
+                    "; leave the variant out of this agent's `variants` list in the experiment"
                 }
-            },
-        )?;
+                _ => "",
+            };
+            ArenaError::Setup {
+                agent: agent.name.clone(),
+                spec: agent.spec.to_string(),
+                message: format!("{error}{advice}"),
+            }
+        })?;
     }
     Ok(())
 }

@@ -56,6 +56,8 @@ pub struct MatchSettings {
     pub opening_plies: u32,
     /// The most game pairs to play if the test never decides.
     pub max_pairs: u32,
+    /// The time control (cutechess's `tc=`/`st=`), if the match has one.
+    pub time_control: Option<agents::clock::TimeControl>,
 }
 
 impl MatchSettings {
@@ -69,7 +71,7 @@ impl MatchSettings {
              seed = {}\n\
              games_per_pair = {}\n\
              opening_plies = {}\n\
-             variants = [\"{}\"]\n\n\
+             {}variants = [\"{}\"]\n\n\
              [[agents]]\n\
              name = \"{CANDIDATE}\"\n\
              spec = \"{}\"\n\n\
@@ -80,10 +82,26 @@ impl MatchSettings {
             self.seed,
             2 * u64::from(self.max_pairs),
             self.opening_plies,
+            self.time_control_lines(),
             self.variant,
             self.candidate,
             self.baseline,
         )
+    }
+
+    /// The experiment file's `tc` and `st` lines, if the match has a time control.
+    fn time_control_lines(&self) -> String {
+        let Some(tc) = self.time_control.filter(|tc| tc.is_limited()) else {
+            return String::new();
+        };
+        let mut lines = String::new();
+        if let Some(clock) = tc.clock {
+            lines.push_str(&format!("tc = \"{clock}\"\n"));
+        }
+        if let Some(limit) = tc.per_move {
+            lines.push_str(&format!("st = \"{}\"\n", limit.as_secs_f64()));
+        }
+        lines
     }
 
     /// The checked experiment.

@@ -309,3 +309,40 @@ fn threads_beyond_the_bound_are_refused() {
         assert!(arena::run::parse_threads(bad).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_time_control_is_read_as_cutechess_writes_it_and_its_errors_are_named() {
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    let exp = Experiment::from_toml(&with("tc = \"40/60+0.6\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=40/60+0.6");
+    assert_eq!((exp.move_time_ms, exp.csv_schema()), (0, 3));
+    assert!(exp.depends_on_timing());
+    let exp = Experiment::from_toml(&with("st = 0.5\ntc = \"180\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=180 st=0.5");
+    assert_eq!(exp.move_time_ms, 500);
+    // `st` is `move_time_ms` with the time control recorded: the same games, schema 3.
+    let st = Experiment::from_toml(&with("st = 1"), "exp.toml").unwrap();
+    let ms = Experiment::from_toml(&with("move_time_ms = 1000"), "exp.toml").unwrap();
+    assert_eq!(st.games_time_control(), ms.games_time_control());
+    assert_eq!((st.csv_schema(), ms.csv_schema()), (3, 1));
+    // Without a time control nothing of the experiment's identity changes.
+    let plain = Experiment::from_toml(GOOD, "exp.toml").unwrap();
+    assert!(!plain.normalised().contains("time_control"));
+    assert!(st.normalised().contains("time_control = st=1"));
+
+    assert_mentions(
+        &error(&with("tc = \"60+x\"")),
+        &["exp.toml:3:6", "tc", "`x` is not a time"],
+    );
+    assert_mentions(&error(&with("tc = \"0/60\"")), &["tc", "moves per period"]);
+    assert_mentions(&error(&with("tc = \"inf\"")), &["tc", "leave `tc` out"]);
+    assert_mentions(
+        &error(&with("st = 0")),
+        &["exp.toml:3:6", "st", "more than 0"],
+    );
+    assert_mentions(&error(&with("st = true")), &["st", "seconds a move"]);
+    assert_mentions(
+        &error(&with("st = 1\nmove_time_ms = 1000")),
+        &["move_time_ms", "not both"],
+    );
+}

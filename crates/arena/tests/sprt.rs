@@ -19,6 +19,7 @@ fn settings() -> MatchSettings {
         seed: 7,
         opening_plies: 1,
         max_pairs: 40,
+        time_control: None,
     }
 }
 

@@ -186,8 +186,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     if experiment.depends_on_timing() {
         eprintln!(
-            "note: this experiment has a per-move time limit or time-budgeted agents, so a \
-             rerun will not reproduce its results exactly"
+            "note: this experiment has a time control or time-budgeted agents, so a rerun will \
+             not reproduce its results exactly (its schedule and seeds, yes)"
         );
     }
     let options = RunOptions {

@@ -71,6 +71,15 @@ pub struct SprtArgs {
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub opening_plies: u32,
 
+    /// A game clock, as cutechess writes it: `40/60+0.6` (60 s for 40 moves, 0.6 s added
+    /// after each move), `60+0.6`, `180`.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+
+    /// A time per move in seconds (cutechess's `st`), alone or with `--tc`.
+    #[arg(long, value_name = "SECONDS")]
+    pub st: Option<String>,
+
     /// Stop without a decision after this many pairs.
     #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub max_pairs: u32,
@@ -90,6 +99,27 @@ pub struct SprtArgs {
     /// Do not write the report at the end.
     #[arg(long)]
     pub no_report: bool,
+}
+
+/// `--tc` and `--st` as one time control.
+fn time_control(
+    tc: Option<&str>,
+    st: Option<&str>,
+) -> anyhow::Result<Option<agents::clock::TimeControl>> {
+    if tc.is_none() && st.is_none() {
+        return Ok(None);
+    }
+    let mut text = String::new();
+    if let Some(tc) = tc {
+        text.push_str(&format!("tc={} ", tc.trim()));
+    }
+    if let Some(st) = st {
+        text.push_str(&format!("st={}", st.trim()));
+    }
+    let control: agents::clock::TimeControl = text
+        .parse()
+        .with_context(|| "--tc/--st: expected --tc 40/60+0.6 or --st 1".to_string())?;
+    Ok(Some(control))
 }
 
 fn parse_model(text: &str) -> Result<EloModel, String> {
@@ -181,6 +211,7 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
         seed: args.seed,
         opening_plies: args.opening_plies,
         max_pairs: args.max_pairs,
+        time_control: time_control(args.tc.as_deref(), args.st.as_deref())?,
     };
 
     println!(

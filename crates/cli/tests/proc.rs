@@ -652,3 +652,41 @@ fn an_agent_that_can_play_again_keeps_its_process_between_games() {
     // One for the pre-flight check, then at most one per worker thread for 20 games.
     assert!(starts <= 3, "{starts} processes for 20 games:\n{log}");
 }
+
+#[test]
+fn only_an_agent_that_keeps_a_clock_plays_a_game_clock() {
+    let clocked = |spec: &str| {
+        experiment(&format!(
+            "name = \"clock\"\nseed = 3\ngames_per_pair = 2\ntc = \"10+0.1\"\n\
+             variants = [\"mnk-5x5k4\"]\n\
+             [[agents]]\nname = \"random\"\nspec = \"random\"\n\
+             [[agents]]\nname = \"outside\"\nspec = \"{spec}\"\n"
+        ))
+    };
+    // It did not announce `feature clock`: `time_ms` would be its whole clock.
+    let out = scratch("no-clock");
+    let spec = format!("proc:cmd=python3,args={} fine", script("misbehave.py"));
+    match run(&clocked(&spec), &options(&out)) {
+        Err(ArenaError::Setup { agent, message, .. }) => {
+            assert_eq!(agent, "outside");
+            assert!(message.contains("tc=10+0.1"), "{message}");
+            assert!(message.contains("feature clock"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!out.join("games.csv").exists());
+    // Our agents behind the protocol keep one: they are sent the clock and play.
+    let out = scratch("clock");
+    let spec = format!("proc:cmd={ARENA},args=serve-agent --agent alphabeta:depth=2");
+    let summary = run(&clocked(&spec), &options(&out)).unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    for row in rows(&out.join("games.csv")) {
+        assert_eq!(row.time_control.as_deref(), Some("tc=10+0.1"));
+        let left = [row.first_clock_ms.unwrap(), row.second_clock_ms.unwrap()];
+        assert!(
+            left.iter()
+                .all(|&ms| ms > 0.0 && ms <= 10_000.0 + 0.1 * 13.0 * 1e3),
+            "{row:?}"
+        );
+    }
+}

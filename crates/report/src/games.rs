@@ -1,4 +1,4 @@
-//! Reading the arena's CSV (schema versions 1 and 2) into running totals.
+//! Reading the arena's CSV (schema versions 1, 2 and 3) into running totals.
 //!
 //! Rows are folded into wins, draws and losses per ordered pair, into place counts per seating
 //! of N-player games, and into timing sums per agent as they stream past, so memory grows with
@@ -11,7 +11,9 @@
 //! row of an N-player game gives in `result` the places of seats 0..N-1 joined by `-`
 //! (`1-3-2`). A missing `players` column means every game has two players. The agents' spec
 //! columns and the timing columns may be missing (an older or hand-written file has the
-//! 18-column core): the report then leaves out what needs them and says so.
+//! 18-column core): the report then leaves out what needs them and says so. Schema 3 (an
+//! experiment with a time control) appends `time_control` and each seat's clock left at the
+//! end: the timing is then also kept per time control.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -375,6 +377,9 @@ pub(crate) struct VariantTally {
     pub pairs: BTreeMap<(String, String, String), PairTrack>,
     /// The number of players of its games (2 when every game had two).
     pub players: BTreeSet<usize>,
+    /// Timing per time control, then agent: games of files with schema 3's `time_control`
+    /// column (a file without it, or a row with it empty, adds nothing here).
+    pub by_time_control: BTreeMap<String, BTreeMap<String, AgentTally>>,
 }
 
 /// The totals of every game read so far.
@@ -421,6 +426,12 @@ impl Tally {
                 into.pairs.entry(key).or_default().merge(track);
             }
             into.players.extend(variant.players);
+            for (control, agents) in variant.by_time_control {
+                let into_control = into.by_time_control.entry(control).or_default();
+                for (agent, tally) in agents {
+                    into_control.entry(agent).or_default().add(&tally);
+                }
+            }
         }
     }
 
@@ -506,6 +517,7 @@ impl Tally {
             timing,
             specs,
             multiplayer,
+            time_control: header.iter().position(|name| name == "time_control"),
         };
         let mut duplicate = None;
         let mut record = csv::StringRecord::new();
@@ -649,6 +661,16 @@ impl Tally {
         }
         let tally = self.variants.entry(variant.to_owned()).or_default();
         tally.players.insert(players);
+        let control = layout
+            .time_control
+            .and_then(|at| row.record.get(at))
+            .filter(|text| !text.is_empty());
+        if let Some(control) = control {
+            let agents = tally.by_time_control.entry(control.to_owned()).or_default();
+            for (agent, side) in seats.iter().zip(&sides) {
+                agents.entry((*agent).to_owned()).or_default().add(side);
+            }
+        }
         for (agent, side) in seats.iter().zip(&sides) {
             tally
                 .agents
@@ -698,6 +720,8 @@ struct Layout {
     timing: bool,
     specs: bool,
     multiplayer: bool,
+    /// Where schema 3's `time_control` column is, if the file has it.
+    time_control: Option<usize>,
 }
 
 /// The games read so far, by experiment and variant, their indices kept as ranges: a file in

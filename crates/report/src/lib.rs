@@ -367,6 +367,34 @@ impl Report {
         })
     }
 
+    /// The time controls the games of `variant` were played at (schema 3's `time_control`),
+    /// with each agent's timing at each; empty when no file says.
+    pub fn timing_by_time_control(&self, variant: &str) -> Vec<(String, Vec<(String, Timing)>)> {
+        let Some(tally) = self.tally.variants.get(variant) else {
+            return Vec::new();
+        };
+        tally
+            .by_time_control
+            .iter()
+            .map(|(control, agents)| {
+                let timings = agents
+                    .iter()
+                    .map(|(agent, t)| {
+                        let timing = Timing {
+                            moves: t.moves,
+                            total_ms: t.thinking_ns as f64 / 1e6,
+                            max_ms_per_move: t.longest_move_ns as f64 / 1e6,
+                            nodes: t.nodes,
+                            faults: t.faults,
+                        };
+                        (agent.clone(), timing)
+                    })
+                    .collect();
+                (control.clone(), timings)
+            })
+            .collect()
+    }
+
     /// Rates every variant and the pool of all variants.
     pub fn analyse(&self, options: &Options) -> Result<Summary> {
         if self.tally.games == 0 {

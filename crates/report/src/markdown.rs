@@ -707,13 +707,44 @@ fn write_pair(
 }
 
 fn write_timing(out: &mut String, pool: &PoolRatings, report: &Report) {
+    let dash = || "—".to_owned();
+    // Games with a time control (CSV schema 3): a table per time control, each agent's
+    // timing there; the all-variants pool and files without the column keep the one table.
+    let controls = report.timing_by_time_control(&pool.pool);
+    if !controls.is_empty() {
+        let _ = writeln!(
+            out,
+            "### Timing\n\n\
+             | Time control | Agent | Moves | Mean ms/move | Max ms/move | Nodes/s | Faults |\n\
+             |---|---|---:|---:|---:|---:|---:|"
+        );
+        for (control, agents) in &controls {
+            for standing in &pool.standings {
+                let Some((_, time)) = agents.iter().find(|(a, _)| *a == standing.agent) else {
+                    continue;
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} |",
+                    cell(control),
+                    cell(&standing.agent),
+                    time.moves,
+                    time.mean_ms_per_move().map_or_else(dash, |ms| fixed(ms, 3)),
+                    fixed(time.max_ms_per_move, 3),
+                    time.nodes_per_second().map_or_else(dash, |n| fixed(n, 0)),
+                    time.faults,
+                );
+            }
+        }
+        let _ = writeln!(out);
+        return;
+    }
     let _ = writeln!(
         out,
         "### Timing\n\n\
          | Agent | Moves | Mean ms/move | Max ms/move | Nodes/s |\n\
          |---|---:|---:|---:|---:|"
     );
-    let dash = || "—".to_owned();
     for standing in &pool.standings {
         let Some(time) = report.timing(&pool.pool, &standing.agent) else {
             continue;

@@ -238,12 +238,7 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         }
         let checked = moves.len() as u64 * 2;
         let must_defend = !root_moves.is_empty() && root_moves.len() < moves.len();
-        // In m,n,k games a move that stops a win in one is a block; in O An Quan it is one
-        // that does not hand the opponent a game-ending capture.
-        let defence = match G::FAMILY {
-            crate::Family::Mnk => "block",
-            crate::Family::OanQuan => "avoids a loss in one",
-        };
+        let defence = G::DEFENCE;
         if root_moves.is_empty() {
             // Every move loses at once: search them all, the least bad will be found.
             root_moves.extend(moves.iter().copied());

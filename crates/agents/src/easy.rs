@@ -14,7 +14,7 @@ pub(crate) const KIND: Kind = Kind {
     name: "easy",
     summary: "win now, else block, else centre, else a corner, else random; sometimes a \
               random mistake (the tic-tac-toe tutorial's easy AI)",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[ParamDoc {
         name: "mistake",
         default: "0.3",

@@ -47,7 +47,7 @@ pub(crate) const NEAR_KIND: Kind = Kind {
     name: "mc-near",
     summary: "flat Monte Carlo on the empty cells next to a stone, in the candidates and the \
               playouts (algo2 of the TD4 exercise)",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[ROLLOUTS],
     multiplayer: false,
     listed: true,
@@ -57,7 +57,7 @@ pub(crate) const PAR_KIND: Kind = Kind {
     name: "mc-par",
     summary: "mc-near with the candidates scored in parallel; the same move as mc-near for the \
               same seed (algo3 of the TD4 exercise)",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[
         ROLLOUTS,
         ParamDoc {

@@ -37,6 +37,7 @@
 //! ```
 
 pub mod alphabeta;
+pub mod clock;
 pub mod dfpn;
 pub mod easy;
 mod fault;
@@ -66,7 +67,7 @@ mod tt;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use rules::{Game, Mnk, MoveList, OanQuan, Outcome, Player, Variant};
+use rules::{Family, Game, MoveList, Outcome, Player, Variant};
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
 pub use easy::{Easy, EasyConfig};
@@ -90,12 +91,18 @@ pub type AgentRng = rand_chacha::ChaCha8Rng;
 pub struct Context<'a> {
     /// The only source of randomness an agent may use.
     pub rng: &'a mut AgentRng,
-    /// When the arena's per-move time limit runs out, if the experiment sets one. Agents with a
-    /// search loop return their best move so far before it; others may ignore it.
+    /// When to stop thinking, if the game has a time control: the arena's time management
+    /// ([`clock::plan`]: inside the move's limit by a safety share; under a game clock, a share
+    /// of what is left plus the increment). Agents with a search loop return their best move
+    /// so far before it; others may ignore it.
     pub deadline: Option<Instant>,
-    /// The arena's per-move time limit itself, if the experiment sets one (the deadline is a
-    /// little before it): what outside agents are told they have.
+    /// The hard limit of this move, if the game has a time control (the per-move limit, or
+    /// what is on the game clock, whichever is less): past it (and an outside agent's margin)
+    /// the move loses. What outside agents are told they have.
     pub move_time: Option<Duration>,
+    /// The seat's game clock before this move, if the game has one: for agents that manage
+    /// their time themselves ([`clock::plan_with`]) and for outside agents, who are sent it.
+    pub clock: Option<clock::ClockState>,
     /// The moves from the start in the game's notation (the random opening included), where
     /// the caller keeps them: positions carry no history, and outside agents are sent it.
     pub moves: Option<&'a [String]>,
@@ -108,8 +115,15 @@ impl<'a> Context<'a> {
             rng,
             deadline: None,
             move_time: None,
+            clock: None,
             moves: None,
         }
+    }
+
+    /// The same context with the seat's game clock.
+    pub fn with_clock(mut self, clock: Option<clock::ClockState>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The same context with the moves that led to the position.
@@ -118,7 +132,7 @@ impl<'a> Context<'a> {
         self
     }
 
-    /// The same context with the arena's per-move time limit.
+    /// The same context with the hard limit of this move.
     pub fn with_move_time(mut self, move_time: Option<Duration>) -> Self {
         self.move_time = move_time;
         self
@@ -232,32 +246,13 @@ pub trait Agent<G: Game>: Send {
     fn time_margin(&self) -> Duration {
         Duration::ZERO
     }
-}
 
-/// The family of games a type of position belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// m,n,k games.
-    Mnk,
-    /// O An Quan.
-    OanQuan,
-}
-
-impl Family {
-    /// The family of `variant`.
-    pub fn of(variant: &Variant) -> Family {
-        match variant {
-            Variant::Mnk(_) => Family::Mnk,
-            Variant::OanQuan(_) => Family::OanQuan,
-        }
-    }
-
-    /// The family's name in variant ids.
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Mnk => "m,n,k games",
-            Family::OanQuan => "O An Quan",
-        }
+    /// Whether the agent thinks on the thread that calls [`Agent::choose`] (every agent of
+    /// ours; not outside agents, which wait on another process). The arena then does not charge
+    /// such an agent the time its thread waited for a processor: the time a busy machine takes
+    /// the thread away is not the agent's, and never turns into a loss on time.
+    fn in_process(&self) -> bool {
+        true
     }
 }
 
@@ -268,8 +263,9 @@ impl Family {
 /// can update cheaply move by move (the m,n,k window evaluation and the cells where either
 /// player would win at once), so that no node recomputes it from the whole board.
 pub trait AgentGame: Game {
-    /// The family this type of position belongs to.
-    const FAMILY: Family;
+    /// What a move that stops the opponent's win in one is called in this game, for the
+    /// reason agents give (`block` in m,n,k games).
+    const DEFENCE: &'static str = "avoids a loss in one";
 
     /// Whether the game has the `near` playout policy (m,n,k: playouts only on empty cells next
     /// to a stone).
@@ -393,6 +389,19 @@ pub trait AgentGame: Game {
         playout::random_playout(self, rng, max_plies)
     }
 
+    /// The agent of the menus' "easy" level on this position's variant (`arena play`,
+    /// `arena serve`), as a spec. Default: a weak flat Monte Carlo player.
+    fn easy_spec(&self) -> &'static str {
+        "mc-flat:rollouts=10"
+    }
+
+    /// The agent of the menus' "hard" level on this position's variant, which also gives
+    /// hints: strong, and quick enough to answer within a second or two on one core. Node
+    /// budgets rather than time keep its play reproducible from the seed.
+    fn hard_spec(&self) -> &'static str {
+        "mcts:iterations=5000"
+    }
+
     /// Builds the agents of `kind` that only this game has (`kind.plays` is not
     /// [`Plays::Every`]).
     fn build_own(
@@ -431,28 +440,24 @@ pub enum Tactic<M> {
 pub enum Plays {
     /// Every game.
     Every,
-    /// m,n,k games only.
-    Mnk,
-    /// O An Quan only.
-    OanQuan,
+    /// One game only (its agents need what only that game has).
+    Only(&'static Family),
 }
 
 impl Plays {
     /// Whether a kind with this reach plays games of `family`.
-    pub fn includes(self, family: Family) -> bool {
+    pub fn includes(self, family: &Family) -> bool {
         match self {
             Plays::Every => true,
-            Plays::Mnk => family == Family::Mnk,
-            Plays::OanQuan => family == Family::OanQuan,
+            Plays::Only(only) => only == family,
         }
     }
 
-    /// The games, in words.
-    pub fn describe(self) -> &'static str {
+    /// The games, in words: `every game`, `O An Quan only`.
+    pub fn describe(self) -> String {
         match self {
-            Plays::Every => "every game",
-            Plays::Mnk => "m,n,k games only",
-            Plays::OanQuan => "O An Quan only",
+            Plays::Every => "every game".to_string(),
+            Plays::Only(family) => format!("{} only", family.title),
         }
     }
 }
@@ -523,17 +528,21 @@ pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
 /// Checks a spec for `variant` without playing: the kind exists, plays the variant (its game
 /// and its number of players), and every parameter is accepted.
 pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
-    match variant {
-        Variant::Mnk(_) => build_for::<Mnk>(spec, variant.players()).map(drop),
-        Variant::OanQuan(_) => build_for::<OanQuan>(spec, variant.players()).map(drop),
-    }
+    rules::with_game!(variant, |start| build_for_game(spec, &start).map(drop))
+}
+
+fn build_for_game<G: AgentGame>(
+    spec: &AgentSpec,
+    start: &G,
+) -> Result<Box<dyn Agent<G>>, SpecError> {
+    build_for::<G>(spec, start.num_players())
 }
 
 /// Whether the kind of `spec` plays `variant`, its game and its number of players (false for
 /// an unknown kind).
 pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
     kind(&spec.kind).is_ok_and(|k| {
-        k.plays.includes(Family::of(variant)) && (variant.players() == 2 || k.multiplayer)
+        k.plays.includes(variant.family()) && (variant.players() == 2 || k.multiplayer)
     })
 }
 
@@ -562,8 +571,8 @@ pub fn build<G: AgentGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecEr
     if !kind.plays.includes(G::FAMILY) {
         return Err(SpecError::Unsupported {
             kind: kind.name.to_string(),
-            variant: G::FAMILY.name().to_string(),
-            plays: kind.plays.describe().to_string(),
+            variant: G::FAMILY.title.to_string(),
+            plays: kind.plays.describe(),
         });
     }
     let params = Params::new(spec, kind.params)?;

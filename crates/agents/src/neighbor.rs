@@ -17,7 +17,7 @@ pub(crate) const KIND: Kind = Kind {
     name: "neighbor",
     summary: "win now, block a win (an open four), else the best-scored empty cell next to \
               the opponent's last stone (the caro course project's AI)",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[],
     multiplayer: false,
     listed: true,

@@ -159,6 +159,9 @@ pub const OUTSIDE_KEYS: &[&str] = &[
     "restart",
     "private",
     "log",
+    "setup_ms",
+    "max_memory_mb",
+    "quiet_ms",
 ];
 
 /// Where the value of `args=` ends in `value` (the text after `args=`): at the first `,KEY=`

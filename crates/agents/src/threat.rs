@@ -36,7 +36,7 @@ pub(crate) const KIND: Kind = Kind {
     name: "threat",
     summary: "line patterns, VCF/VCT threat-space search and a pattern alpha-beta: plays a \
               forced win when it finds one, stops the opponent's VCF before anything else",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[
         ParamDoc {
             name: "nodes",

@@ -116,17 +116,14 @@ impl Openings {
                     ),
                 ));
             };
-            let line = match section.variant {
-                Variant::Mnk(config) => check_line(&config.start(), trimmed),
-                Variant::OanQuan(rules) => check_line(&rules.start(), trimmed),
-            }
-            .map_err(|message| {
-                error(
-                    number,
-                    column,
-                    format!("opening `{trimmed}` of [{}]: {message}", section.variant),
-                )
-            })?;
+            let line = rules::with_game!(section.variant, |start| check_line(&start, trimmed))
+                .map_err(|message| {
+                    error(
+                        number,
+                        column,
+                        format!("opening `{trimmed}` of [{}]: {message}", section.variant),
+                    )
+                })?;
             section.lines.push(line);
         }
         if let Some(empty) = variants.iter().find(|v| v.lines.is_empty()) {

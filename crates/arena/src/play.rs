@@ -7,9 +7,10 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use agents::clock::{Clock, GameClock, TimeControl};
 use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
-use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Ranking, Totals};
+use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Totals};
 
 /// How a game ended, as the CSV's `termination` column writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,6 +60,16 @@ impl Termination {
         })
     }
 
+    /// How a game that the rules ended with `outcome` ended: `draw` when nobody did better
+    /// than anybody else, `win` otherwise.
+    pub fn of(outcome: Outcome) -> Termination {
+        if outcome.is_draw() {
+            Termination::Draw
+        } else {
+            Termination::Win
+        }
+    }
+
     /// Whether an agent's fault ended the game.
     pub fn is_fault(self) -> bool {
         matches!(
@@ -92,10 +103,12 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// What went wrong, when a fault ended the game.
     pub fault: Option<String>,
+    /// Time left on each seat's game clock at the end, when the game had one.
+    pub clock_left: [Option<Duration>; MAX_PLAYERS],
 }
 
 /// The settings of a game that do not come from the agents.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct GameSettings {
     /// The ply cap (0 = the game's default).
     pub max_plies: u32,
@@ -103,6 +116,18 @@ pub struct GameSettings {
     pub opening_plies: u32,
     /// The per-move time limit.
     pub move_time: Option<Duration>,
+    /// The game clock of every seat, if the game has one.
+    pub clock: Option<GameClock>,
+}
+
+impl GameSettings {
+    /// The time control: the per-move limit and the game clock.
+    pub fn time_control(&self) -> TimeControl {
+        TimeControl {
+            per_move: self.move_time,
+            clock: self.clock,
+        }
+    }
 }
 
 /// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`; seat `s` has
@@ -122,15 +147,17 @@ pub fn agent_rng(seed: u64, player: Player) -> AgentRng {
 /// The outcome when `loser` forfeits: a loss in a two-player game; with more players the
 /// last place alone, the others placed by their totals in `position`.
 pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
-    let players = position.num_players();
-    if players == 2 {
-        Outcome::Win(loser.opponent())
-    } else {
-        let totals = position
-            .totals()
-            .unwrap_or_else(|| (0..players).map(|_| 0).collect());
-        Outcome::Ranked(Ranking::forfeit(&totals, loser))
-    }
+    let totals = position.totals();
+    Outcome::forfeit(loser, position.num_players(), totals.as_deref())
+}
+
+/// How long the calling thread has waited, ready to run, for a processor (Linux's
+/// `/proc/thread-self/schedstat`, its second field), where the system says: the time a busy
+/// machine took the thread away. A thread that sleeps or blocks is not waiting for one.
+fn run_delay() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
@@ -238,6 +265,7 @@ pub fn forfeit<G: Game>(start: &G, loser: Player, reason: String) -> GameRecord 
         nodes: [0; MAX_PLAYERS],
         moves: Vec::new(),
         fault: Some(format!("could not start: {reason}")),
+        clock_left: [None; MAX_PLAYERS],
     }
 }
 
@@ -307,9 +335,22 @@ pub fn play_game_from<G: AgentGame>(
         nodes: [0; MAX_PLAYERS],
         moves,
         fault: None,
+        clock_left: [None; MAX_PLAYERS],
     };
-    let (outcome, termination, fault) =
-        play_turns(&mut position, agents, &mut rngs, &mut record, cap, settings);
+    let mut clocks: Vec<Clock> = (0..players)
+        .map(|_| Clock::new(settings.time_control()))
+        .collect();
+    let (outcome, termination, fault) = play_turns(
+        &mut position,
+        agents,
+        &mut rngs,
+        &mut record,
+        cap,
+        &mut clocks,
+    );
+    for (seat, clock) in clocks.iter().enumerate() {
+        record.clock_left[seat] = clock.left();
+    }
     // Every agent hears how the game ended (outside agents tell their process, or keep it for
     // the next game); a panic here changes nothing recorded.
     for agent in agents.iter_mut() {
@@ -330,14 +371,15 @@ fn play_turns<G: AgentGame>(
     rngs: &mut [AgentRng],
     record: &mut GameRecord,
     cap: u32,
-    settings: GameSettings,
+    clocks: &mut [Clock],
 ) -> (Outcome, Termination, Option<String>) {
     // Agents set up the game (outside agents: in their process), off the clock; one that
     // cannot loses the game.
     for seat in Player::all(agents.len()) {
         let s = seat.index();
         let mut ctx = Context::new(&mut rngs[s])
-            .with_move_time(settings.move_time)
+            .with_move_time(clocks[s].limit())
+            .with_clock(clocks[s].state())
             .with_moves(&record.moves);
         let started = quietly(|| agents[s].start_game(position, seat, &mut ctx));
         let fault = match started {
@@ -354,32 +396,35 @@ fn play_turns<G: AgentGame>(
 
     loop {
         if let Some(outcome) = position.outcome() {
-            let termination = match outcome {
-                Outcome::Draw => Termination::Draw,
-                Outcome::Ranked(ranking) if ranking.places().iter().all(|&p| p == 1) => {
-                    Termination::Draw
-                }
-                Outcome::Win(_) | Outcome::Ranked(_) => Termination::Win,
-            };
-            return (outcome, termination, None);
+            return (outcome, Termination::of(outcome), None);
         }
         if position.ply() >= cap {
             return (position.adjudicate(), Termination::PlyCap, None);
         }
         let side = position.side_to_move();
         let s = side.index();
+        let limit = clocks[s].limit();
+        let state = clocks[s].state();
         let clock = Instant::now();
-        // Agents get a deadline a little before the hard limit, so a search that stops at it
-        // is not judged out of time.
-        let deadline = settings
-            .move_time
-            .map(|limit| clock + limit.mul_f64(0.9).saturating_sub(Duration::from_millis(2)));
+        let waited = run_delay();
+        // Agents get a deadline inside the hard limit by a safety share (under a game clock, a
+        // share of what is left), so a search that stops at it is not judged out of time.
+        let deadline = agents::clock::plan(clock, limit, state.as_ref());
         let mut ctx = Context::new(&mut rngs[s])
             .with_deadline(deadline)
-            .with_move_time(settings.move_time)
+            .with_move_time(limit)
+            .with_clock(state)
             .with_moves(&record.moves);
         let answer = choose_quietly(&mut *agents[s], position, &mut ctx);
         let elapsed = clock.elapsed();
+        // An agent thinking on this thread is not charged the time the machine made the
+        // thread wait for a processor: a busy machine is not a loss on time.
+        let charged = match (waited, run_delay()) {
+            (Some(before), Some(after)) if agents[s].in_process() => {
+                elapsed.saturating_sub(after.saturating_sub(before))
+            }
+            _ => elapsed,
+        };
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
         let loss = forfeit_outcome(&*position, side);
@@ -396,17 +441,13 @@ fn play_turns<G: AgentGame>(
             Ok(Ok(choice)) => {
                 record.nodes[s] += choice.stats.nodes;
                 // Outside agents have a stated margin past the limit, for the pipes.
-                if let Some(limit) = settings.move_time
-                    && elapsed > limit + agents[s].time_margin()
-                {
-                    (
-                        Termination::Timeout,
-                        format!(
-                            "took {:.1} ms, the limit is {} ms",
-                            elapsed.as_secs_f64() * 1e3,
-                            limit.as_millis()
-                        ),
-                    )
+                if let Err(overrun) = clocks[s].punch(charged, agents[s].time_margin()) {
+                    let ran = if charged < elapsed {
+                        format!(" ({:.1} ms wall time)", elapsed.as_secs_f64() * 1e3)
+                    } else {
+                        String::new()
+                    };
+                    (Termination::Timeout, format!("{overrun}{ran}"))
                 } else if !position.is_legal(choice.mv) {
                     (
                         Termination::IllegalMove,

@@ -32,6 +32,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use agents::AgentGame as _;
 use agents::AgentSpec;
 use rules::{Outcome, Player, Totals, Variant};
 use serde::Serialize;
@@ -72,32 +73,17 @@ pub fn check_name(name: &str) -> Result<String, String> {
     Ok(trimmed.to_string())
 }
 
-/// The "easy" agent of seed 004's menu: its easy AI for m,n,k games, seed 001's greedy player
-/// for O An Quan (`easy` plays m,n,k games only).
+/// The agent of the menus' "easy" level for `variant` (seed 004's easy AI for m,n,k games,
+/// seed 001's greedy player for O An Quan): the game says which ([`AgentGame::easy_spec`]).
 pub fn easy_spec(variant: &Variant) -> AgentSpec {
-    let text = match variant {
-        Variant::Mnk(_) => "easy",
-        Variant::OanQuan(_) => "greedy",
-    };
+    let text = rules::with_game!(variant, |start| start.easy_spec());
     text.parse().expect("a fixed spec parses")
 }
 
-/// The "hard" agent of seed 004's menu, also the one that gives hints: strong, and quick
-/// enough to answer within a second or two on this variant's board. Node budgets rather than
-/// time budgets keep its play reproducible from the seed.
+/// The agent of the menus' "hard" level for `variant`, also the one that gives hints: strong,
+/// and quick enough to answer within a second or two ([`AgentGame::hard_spec`]).
 pub fn hard_spec(variant: &Variant) -> AgentSpec {
-    let text = match variant {
-        // Small enough to solve: perfect play.
-        Variant::Mnk(config) if config.cells() <= 9 => "alphabeta:depth=9",
-        // About 0.6 million nodes a second on boards up to 8x8, 0.25 million on 15x15: a
-        // second or two a move on one core.
-        Variant::Mnk(config) if config.cells() <= 64 => "alphabeta:nodes=600000",
-        Variant::Mnk(_) => "alphabeta:nodes=300000",
-        // Depth 12 or more in under a second; it beats greedy2 by about 20 seeds a game.
-        Variant::OanQuan(rules) if rules.players == 2 => "alphabeta:nodes=1000000",
-        // Three or four players: UCT with a reward per seat, well under a second a move.
-        Variant::OanQuan(_) => "mcts:iterations=5000",
-    };
+    let text = rules::with_game!(variant, |start| start.hard_spec());
     text.parse().expect("a fixed spec parses")
 }
 

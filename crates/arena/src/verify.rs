@@ -32,6 +32,7 @@ use crate::play::{Termination, forfeit_outcome, play_opening};
 use crate::played;
 use crate::record::{self, Row, TIMING_COLUMNS};
 use crate::recorded::Recorded;
+use crate::results;
 use crate::run::Meta;
 use crate::schedule::{Schedule, ScheduledGame, Shard};
 use crate::{ArenaError, schedule};
@@ -105,18 +106,10 @@ pub fn check_row(
                 seed: game.opening_seed,
             };
             let cap = experiment.max_plies;
-            match variant {
-                Variant::Mnk(config) => {
-                    let start = config.start();
-                    let suite = experiment.suite_opening(&start, &game);
-                    replay(&start, &suite, opening, cap, row)
-                }
-                Variant::OanQuan(rules) => {
-                    let start = rules.start();
-                    let suite = experiment.suite_opening(&start, &game);
-                    replay(&start, &suite, opening, cap, row)
-                }
-            }
+            rules::with_game!(variant, |start| {
+                let suite = experiment.suite_opening(&start, &game);
+                replay(&start, &suite, opening, cap, row)
+            })
         })
         .map_err(mismatch)?;
     Ok(game)
@@ -219,11 +212,7 @@ pub fn check_played_row(path: &Path, line: u64, row: &Row) -> Result<(), ArenaEr
         }
     }
     let opening = Opening { plies: 0, seed: 0 };
-    match &variant {
-        Variant::Mnk(config) => replay(&config.start(), &[], opening, 0, row),
-        Variant::OanQuan(rules) => replay(&rules.start(), &[], opening, 0, row),
-    }
-    .map_err(mismatch)
+    rules::with_game!(variant, |start| replay(&start, &[], opening, 0, row)).map_err(mismatch)
 }
 
 fn result_of(outcome: Outcome) -> String {
@@ -383,17 +372,7 @@ fn replay<G: Game>(
 
     let outcome = position.outcome();
     let expected: (Termination, Option<Outcome>) = match (outcome, termination) {
-        (Some(outcome @ Outcome::Win(_)), _) => (Termination::Win, Some(outcome)),
-        (Some(Outcome::Draw), _) => (Termination::Draw, Some(Outcome::Draw)),
-        (Some(outcome @ Outcome::Ranked(ranking)), _) => {
-            let all_tied = ranking.places().iter().all(|&p| p == 1);
-            let how = if all_tied {
-                Termination::Draw
-            } else {
-                Termination::Win
-            };
-            (how, Some(outcome))
-        }
+        (Some(outcome), _) => (Termination::of(outcome), Some(outcome)),
         (None, _) if position.ply() >= cap => (Termination::PlyCap, Some(position.adjudicate())),
         // A person gave up an unfinished game, on their turn or not: the result says which
         // seat, and that seat must lose (take the last place alone).
@@ -607,13 +586,23 @@ pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySumma
         })?;
         let experiment = folder_experiment(dir, &meta, experiment)?;
         let schedule = Schedule::new(&experiment);
-        let mut seen = Recorded::new();
-        summary.partial_line |= record::read_complete_rows(csv, |line, row| {
-            check_in_shard(csv, line, &row, &schedule, shard, &mut seen)?;
-            check_row(&experiment, &schedule, csv, line, &row)?;
-            Ok(())
-        })?;
-        summary.games += seen.len();
+        let checked =
+            results::check_rows(csv, &experiment, &schedule, shard, true, |_, _, _| Ok(()))?;
+        // One writer appends in schedule order: the rows are a prefix of the shard's games,
+        // and a game missing before a later one is a row lost.
+        if let Some((missing, line, later)) = results::first_gap(csv, &checked, shard)? {
+            return Err(ArenaError::Csv {
+                path: csv.clone(),
+                line,
+                message: format!(
+                    "game {missing} is missing, yet game {later} after it is recorded here: \
+                     rows are written in schedule order, so a row was lost (restore it from a \
+                     copy, or let `arena run` play it again: it resumes and sorts the file)"
+                ),
+            });
+        }
+        summary.partial_line |= checked.partial_line;
+        summary.games += checked.recorded.len();
         summary.scheduled += schedule.shard_len(shard);
         summary.experiment = experiment.name.clone();
     }

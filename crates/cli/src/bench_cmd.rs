@@ -19,7 +19,7 @@ use agents::{Agent, AgentGame, AgentRng, AgentSpec, Context, build};
 use anyhow::{Context as _, Result, anyhow};
 use arena::{Experiment, Progress, RunOptions, Shard};
 use clap::Args;
-use protocol::{OutsideGame, Roster};
+use protocol::Roster;
 use rand::SeedableRng;
 use rules::{Game, Mnk, Variant};
 
@@ -254,7 +254,7 @@ const PROTOCOL_FIGURES: [(&str, &str); 4] = [
 /// with the outside agent first and second in turn. Only the outside agent's moves count, and
 /// everything it costs counts: the lines both ways, the two processes' parsing and the
 /// thread hand-offs; the in-process side's moves cost next to nothing.
-fn protocol_overhead<G: OutsideGame>(
+fn protocol_overhead<G: AgentGame>(
     protocol: &str,
     id: &str,
     start: &G,
@@ -278,6 +278,7 @@ fn protocol_overhead<G: OutsideGame>(
         max_plies: 0,
         opening_plies: 0,
         move_time: None,
+        clock: None,
     };
     let mut games = 0u64;
     let mut play = || -> Result<u64> {

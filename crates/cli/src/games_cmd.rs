@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
-use rules::{Game, OanQuan, Player, Variant};
+use rules::{Game, Player, Step, Variant};
 
 /// `arena perft VARIANT DEPTH`.
 #[derive(Debug, Args)]
@@ -101,10 +101,7 @@ pub fn perft(args: PerftArgs) -> Result<()> {
         );
     }
     let depth = u32::try_from(args.depth).unwrap_or(u32::MAX);
-    match variant {
-        Variant::Mnk(config) => perft_lines(&config.start(), depth),
-        Variant::OanQuan(rules) => perft_lines(&rules.start(), depth),
-    }
+    rules::with_game!(variant, |start| perft_lines(&start, depth));
     Ok(())
 }
 
@@ -145,46 +142,12 @@ fn perft_lines<G: Game>(start: &G, depth: u32) {
 /// `arena replay`: the position after each move, then the result.
 pub fn replay(args: ReplayArgs) -> Result<()> {
     let variant = parse_variant(&args.variant)?;
-    match variant {
-        Variant::Mnk(config) => {
-            replay_game(config.start(), &args.moves, |g, _| print!("{g}"), |_| ())
-        }
-        // The seed's line (the golden traces are written in it), then the ring as `arena play`
-        // draws it, the square sown from in parentheses.
-        Variant::OanQuan(rules) => replay_game(
-            rules.start(),
-            &args.moves,
-            |g: &OanQuan, last| {
-                let board = crate::play_board::Board::draw(g, last, false);
-                print!(
-                    "{}",
-                    board.strip_prefix("seed notation: ").unwrap_or(&board)
-                );
-            },
-            |g: &OanQuan| {
-                let mover = g.side_to_move();
-                if !g.is_over() && g.must_refill(mover) {
-                    println!(
-                        "player {} has no seeds on their side and refills it with 5 from their captures",
-                        player_number(mover)
-                    );
-                }
-            },
-        ),
-    }
-}
-
-fn player_number(player: Player) -> usize {
-    player.index() + 1
+    rules::with_game!(variant, |start| replay_game(start, &args.moves))
 }
 
 /// The name of `player` in `G`'s own words: X and O, or player 1, 2, 3, 4.
 pub fn player_name<G: Game>(position: &G, player: Player) -> String {
-    match position.variant() {
-        Variant::Mnk(_) if player == Player::First => "X".into(),
-        Variant::Mnk(_) => "O".into(),
-        Variant::OanQuan(_) => format!("player {}", player_number(player)),
-    }
+    position.seat_name(player)
 }
 
 /// The places of a finished game of three or more players in words: `player 2 first (41),
@@ -216,12 +179,17 @@ pub fn places_text<G: Game>(position: &G, outcome: rules::Outcome) -> String {
         .join(", ")
 }
 
-fn replay_game<G: Game>(
-    start: G,
-    moves: &str,
-    show: impl Fn(&G, Option<G::Move>),
-    before_move: impl Fn(&G),
-) -> Result<()> {
+/// Each position as `arena play` draws it without colour: the m,n,k grid; for O An Quan the
+/// seed's line (the golden traces are written in it), then the ring, the square sown from in
+/// parentheses.
+fn replay_game<G: crate::play_board::Board>(start: G, moves: &str) -> Result<()> {
+    let show = |position: &G, last: Option<G::Move>| {
+        let board = position.draw(last, false);
+        print!(
+            "{}",
+            board.strip_prefix("seed notation: ").unwrap_or(&board)
+        );
+    };
     let mut position = start;
     println!("start");
     show(&position, None);
@@ -235,9 +203,17 @@ fn replay_game<G: Game>(
         let mv = position
             .parse_move(text)
             .with_context(|| format!("move {} (`{text}`)", index + 1))?;
-        before_move(&position);
         let mover = player_name(&position, position.side_to_move());
-        position.play_unchecked(mv);
+        let mut steps = Vec::new();
+        position.play_traced(mv, &mut steps);
+        for step in steps {
+            if let Step::Refill { seat, cost } = step {
+                println!(
+                    "{} has no seeds on their side and refills it with {cost} from their captures",
+                    player_name(&position, seat)
+                );
+            }
+        }
         println!("{}. {} ({mover})", index + 1, position.format_move(mv));
         show(&position, Some(mv));
     }

@@ -5,11 +5,11 @@
 
 use std::fmt::Write as _;
 
-use protocol::OutsideGame;
+use agents::AgentGame;
 use rules::{Game, Mnk, OanQuan, Player, Sow};
 
 /// A game `arena play` can show and take moves for.
-pub trait Board: OutsideGame {
+pub trait Board: AgentGame {
     /// How a move is typed, for the prompt's help.
     fn move_help(&self) -> String;
 

@@ -131,10 +131,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
         record: args.record.clone(),
         name,
     };
-    match variant {
-        Variant::Mnk(config) => sit(&config.start(), &table, &mut keys, &screen),
-        Variant::OanQuan(rules) => sit(&rules.start(), &table, &mut keys, &screen),
-    }
+    rules::with_game!(variant, |start| sit(&start, &table, &mut keys, &screen))
 }
 
 /// A number of seconds from the command line.
@@ -172,6 +169,7 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
         &spec,
         std::slice::from_ref(variant),
         protocol::Stderr::Discard,
+        agents::clock::TimeControl::NONE,
     )
     .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))

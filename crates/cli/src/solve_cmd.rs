@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use agents::dfpn::{self, DfpnLimits};
@@ -12,7 +12,7 @@ use agents::threats;
 use agents::{AgentGame, AgentRng, AgentSpec, Context as AgentContext};
 use anyhow::{Context as _, Result, anyhow, bail};
 use clap::Args;
-use protocol::{OutsideGame, Roster};
+use protocol::Roster;
 use rand::SeedableRng;
 use rules::{Game, Mnk, Outcome, Player, Variant};
 
@@ -130,13 +130,9 @@ fn position_after<G: Game>(start: G, moves: &str) -> Result<G> {
         .map_err(|error| anyhow!("bad move list \"{}\": {error}", moves.trim()))
 }
 
-/// The player's name in the game's own words.
-fn player_name<G: AgentGame>(player: Player) -> String {
-    match (G::FAMILY, player.index()) {
-        (agents::Family::Mnk, 0) => "X (first player)".into(),
-        (agents::Family::Mnk, _) => "O (second player)".into(),
-        (_, seat) => format!("player {} ({} player)", seat + 1, player.name()),
-    }
+/// The player's name in the game's own words, and its seat: `X (first player)`.
+fn player_name<G: Game>(position: &G, player: Player) -> String {
+    format!("{} ({} player)", position.seat_name(player), player.name())
 }
 
 fn describe_outcome(outcome: Outcome) -> String {
@@ -159,7 +155,7 @@ fn print_position<G: AgentGame>(position: &G, moves: &str) {
         println!(
             "after {}, {} to move",
             crate::plural(plies as u64, "move"),
-            player_name::<G>(position.side_to_move())
+            player_name(position, position.side_to_move())
         );
     }
 }
@@ -171,13 +167,12 @@ pub fn analyze(args: AnalyzeArgs) -> Result<()> {
         .agent
         .parse()
         .with_context(|| format!("bad agent spec `{}`", args.agent))?;
-    match variant(&args.variant)? {
-        Variant::Mnk(config) => analyze_game(config.start(), &args, &spec),
-        Variant::OanQuan(rules) => analyze_game(rules.start(), &args, &spec),
-    }
+    rules::with_game!(variant(&args.variant)?, |start| analyze_game(
+        start, &args, &spec
+    ))
 }
 
-fn analyze_game<G: OutsideGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
+fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) -> Result<()> {
     let position = position_after(start.clone(), &args.moves)?;
     // An outside agent's stderr shows here: a person is watching its answer.
     let roster = Roster::new().with_inherited_stderr();
@@ -297,12 +292,19 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 Method::Vcf | Method::Vct => solve_threats(&position, method, time),
             }
         }
-        Variant::OanQuan(rules) => {
-            let position = position_after(rules.start(), &args.moves)?;
+        // The solver's values are a side's win, draw or loss: games of two players only.
+        other if other.players() > 2 => bail!(
+            "`{other}` seats {} players, and the solver plays games of two: ask an agent \
+             what it plays there (`arena analyze {other} --agent mcts`)",
+            other.players()
+        ),
+        // Every other game: the generic solver.
+        other => rules::with_game!(other, |start| {
+            let position = position_after(start, &args.moves)?;
             print_position(&position, &args.moves);
             print_method(method, time);
             solve_game(position, &args, &limits, monitor)
-        }
+        }),
     }
 }
 
@@ -323,7 +325,7 @@ fn watched<T: Send>(
     monitor: &Arc<Monitor>,
     what: impl Fn(&Monitor) -> String + Sync,
     work: impl FnOnce() -> T + Send,
-) -> T {
+) -> Result<T> {
     let stop_flag = monitor.clone();
     // A handler can be installed once per process; a second solve in the same process keeps
     // the first (`arena` runs one).
@@ -334,23 +336,26 @@ fn watched<T: Send>(
         stop_flag.stop.store(true, Ordering::Relaxed);
     });
     let started = Instant::now();
-    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let result = work();
-            done.store(true, Ordering::Relaxed);
-            result
-        });
+        let worker = scope.spawn(work);
         let mut display = Progress::new();
-        while !done.load(Ordering::Relaxed) {
+        // Until the worker ends, whichever way: a panic ends it too, and is an error then.
+        while !worker.is_finished() {
             std::thread::sleep(Duration::from_millis(100));
-            if done.load(Ordering::Relaxed) {
+            if worker.is_finished() {
                 break;
             }
             display.show(started.elapsed(), &what(monitor));
         }
         display.finish();
-        worker.join().expect("the solver does not panic")
+        worker.join().map_err(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            anyhow!("the solver failed: {message}")
+        })
     })
 }
 
@@ -448,8 +453,8 @@ fn solve_game<G: AgentGame>(
             format!("{depth}{}", nodes_and_memory(m, started.elapsed()))
         },
         || agents::solve::try_solve(&position, limits),
-    )?;
-    let mover = player_name::<G>(solution.to_move);
+    )??;
+    let mover = player_name(&position, solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {
             println!("value: {}", describe_outcome(outcome));
@@ -551,8 +556,8 @@ fn solve_dfpn(
             )
         },
         || dfpn::try_solve(position, &dfpn_limits),
-    )?;
-    let mover = player_name::<Mnk>(solution.to_move);
+    )??;
+    let mover = player_name(position, solution.to_move);
     let verb = |value: Value| match value {
         Value::Win => "wins",
         Value::Draw => "draws",
@@ -651,7 +656,7 @@ fn solve_threats(position: &Mnk, method: Method, time: Option<Duration>) -> Resu
         if pass {
             board.pass();
         }
-        let name = player_name::<Mnk>(who);
+        let name = player_name(position, who);
         let kind = if method == Method::Vcf { "VCF" } else { "VCT" };
         let whose = if pass {
             format!("{name}, if it were to move")

@@ -32,12 +32,12 @@ pub mod wire;
 
 use std::path::{Path, PathBuf};
 
-use agents::{Agent, AgentSpec, Family, Kind, Params, SpecError};
-use rules::{Mnk, OanQuan, Variant};
+use agents::clock::TimeControl;
+use agents::{Agent, AgentGame, AgentSpec, Kind, Params, SpecError};
+use rules::{Mnk, Variant};
 
 pub use child::Stderr;
-pub use extra::{Extra, ExtraKinds};
-pub use game::OutsideGame;
+pub use extra::{AnyAgent, Extra, ExtraKinds};
 pub use outside::SetupError;
 
 /// The outside kinds, listed after the agents' own.
@@ -65,7 +65,7 @@ pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
 
 /// Whether agents of `kind` play `variant`: its game and its number of players.
 pub fn kind_plays(kind: &Kind, variant: &Variant) -> bool {
-    kind.plays.includes(Family::of(variant)) && (variant.players() == 2 || kind.multiplayer)
+    kind.plays.includes(variant.family()) && (variant.players() == 2 || kind.multiplayer)
 }
 
 /// Checks a spec for `variant` without playing and without starting anything: the kind exists,
@@ -76,13 +76,13 @@ pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
 
 /// Builds the agent `spec` names, of any kind, for games of type `G`. Outside agents built here
 /// discard their stderr and stop their process after each game; a [`Roster`] does better.
-pub fn build<G: OutsideGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
+pub fn build<G: AgentGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
     Roster::new().build("agent", spec)
 }
 
 /// As [`build`], for a game of `players` players: refuses a kind that plays only two-player
 /// games when `players` is more.
-pub fn build_for<G: OutsideGame>(
+pub fn build_for<G: AgentGame>(
     spec: &AgentSpec,
     players: usize,
 ) -> Result<Box<dyn Agent<G>>, SpecError> {
@@ -173,11 +173,7 @@ impl Roster {
 
     /// Checks a spec for `variant` as [`check`] does, the extra kinds included.
     pub fn check(&self, spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
-        let players = variant.players();
-        match variant {
-            Variant::Mnk(_) => self.build_for::<Mnk>("agent", spec, players).map(drop),
-            Variant::OanQuan(_) => self.build_for::<OanQuan>("agent", spec, players).map(drop),
-        }
+        rules::with_game!(variant, |start| self.build_at(spec, &start).map(drop))
     }
 
     /// The same roster with each outside agent's stderr appended to `<folder>/<name>.log`.
@@ -201,9 +197,18 @@ impl Roster {
         }
     }
 
+    /// [`Roster::build_for`] for games like `start` (its type and its number of players).
+    fn build_at<G: AgentGame>(
+        &self,
+        spec: &AgentSpec,
+        start: &G,
+    ) -> Result<Box<dyn Agent<G>>, SpecError> {
+        self.build_for("agent", spec, start.num_players())
+    }
+
     /// As [`Roster::build`], for a game of `players` players: refuses a kind that plays only
     /// two-player games when `players` is more.
-    pub fn build_for<G: OutsideGame>(
+    pub fn build_for<G: AgentGame>(
         &self,
         name: &str,
         spec: &AgentSpec,
@@ -222,7 +227,7 @@ impl Roster {
 
     /// Builds the agent `spec` names, called `name` (its log file's name), for games of `G`.
     /// Nothing starts here: outside agents start their process at their first game.
-    pub fn build<G: OutsideGame>(
+    pub fn build<G: AgentGame>(
         &self,
         name: &str,
         spec: &AgentSpec,
@@ -235,15 +240,16 @@ impl Roster {
         if extra.is_none() && !is_outside(spec) {
             return agents::build::<G>(spec);
         }
+        let unsupported = || SpecError::Unsupported {
+            kind: kind.name.to_string(),
+            variant: G::FAMILY.title.to_string(),
+            plays: kind.plays.describe(),
+        };
         if !kind.plays.includes(G::FAMILY) {
-            return Err(SpecError::Unsupported {
-                kind: kind.name.to_string(),
-                variant: G::FAMILY.name().to_string(),
-                plays: kind.plays.describe().to_string(),
-            });
+            return Err(unsupported());
         }
         if let Some(extra) = extra {
-            return G::build_extra(extra.0.as_ref(), name, spec);
+            return Ok(Box::new(extra::Seated::new(extra.0.build(name, spec)?)));
         }
         let params = Params::new(spec, kind.params)?;
         let key = format!("{name}\u{0}{spec}");
@@ -256,13 +262,11 @@ impl Roster {
                 Ok(Box::new(proc::ProcAgent::<G>::new(config, pool)))
             }
             _ => {
+                // Gomocup engines play m,n,k boards only (the kind says so): `G` is `Mnk`.
                 let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
                 config.launch.folder = self.folder.clone();
-                G::gomocup_engine(config, pool).ok_or_else(|| SpecError::Unsupported {
-                    kind: kind.name.to_string(),
-                    variant: G::FAMILY.name().to_string(),
-                    plays: kind.plays.describe().to_string(),
-                })
+                let engine: Box<dyn Agent<Mnk>> = Box::new(gomocup::Engine::new(config, pool));
+                extra::Via::seat(engine).map_err(|_| unsupported())
             }
         }
     }
@@ -289,8 +293,19 @@ fn file_name(name: &str) -> String {
 /// The pre-flight check of an outside agent before a run: its command starts, it answers the
 /// protocol's handshake, and it accepts a game of each of `variants`; then it is stopped.
 /// Agents of other kinds pass at once. `stderr` is where its stderr goes meanwhile.
-pub fn preflight(spec: &AgentSpec, variants: &[Variant], stderr: Stderr) -> Result<(), SetupError> {
-    preflight_in(spec, variants, stderr, None)
+///
+/// What each kind can play is declared here: an `engine` is set up for each variant (the
+/// rule it answers `OK` to) and understands every time control (Gomocup's `timeout_turn`,
+/// `timeout_match` and `time_left`: an increment and periods reach it through `time_left`); a
+/// `proc` agent accepts each variant with `ok` and plays a game clock only when it announces
+/// `feature clock`.
+pub fn preflight(
+    spec: &AgentSpec,
+    variants: &[Variant],
+    stderr: Stderr,
+    time_control: TimeControl,
+) -> Result<(), SetupError> {
+    preflight_in(spec, variants, stderr, time_control, None)
 }
 
 /// [`preflight`] with the agent run in `folder` (an experiment file's: [`Roster::with_folder`]).
@@ -298,6 +313,7 @@ pub fn preflight_in(
     spec: &AgentSpec,
     variants: &[Variant],
     stderr: Stderr,
+    time_control: TimeControl,
     folder: Option<&Path>,
 ) -> Result<(), SetupError> {
     if !is_outside(spec) {
@@ -312,14 +328,14 @@ pub fn preflight_in(
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             config.launch.folder = folder.map(Path::to_path_buf);
             let ids: Vec<String> = variants.iter().map(Variant::to_string).collect();
-            proc::preflight(&config.launch, &ids)
+            proc::preflight(&config.launch, &ids, time_control)
         }
         _ => {
             let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             config.launch.folder = folder.map(Path::to_path_buf);
             let boards: Vec<_> = variants.iter().filter_map(Variant::mnk).collect();
-            gomocup::preflight(&config.launch, &boards)
+            gomocup::preflight(&config.launch, &boards, config.max_memory)
         }
     }
 }
@@ -355,11 +371,12 @@ mod tests {
         let error = kind("nope").unwrap_err().to_string();
         assert!(error.contains("proc") && error.contains("engine") && !error.contains("fault"));
         let spec: AgentSpec = "proc:cmd=/nonexistent/x".parse().unwrap();
-        assert!(build::<OanQuan>(&spec).is_ok());
+        assert!(build::<rules::OanQuan>(&spec).is_ok());
         assert!(plays(&spec, &"oanquan".parse().unwrap()));
         let engine: AgentSpec = "engine:cmd=/nonexistent/x".parse().unwrap();
         assert!(!plays(&engine, &"oanquan".parse().unwrap()));
-        assert!(build::<OanQuan>(&engine).is_err());
+        assert!(build::<rules::OanQuan>(&engine).is_err());
+        assert!(build::<Mnk>(&engine).is_ok());
         assert!(check(&"proc".parse().unwrap(), &"tictactoe".parse().unwrap()).is_err());
         assert!(
             check(
@@ -380,13 +397,25 @@ mod tests {
     #[test]
     fn a_missing_command_fails_the_preflight_naming_it() {
         let spec: AgentSpec = "engine:cmd=/nonexistent/x".parse().unwrap();
-        let error = preflight(&spec, &["gomoku".parse().unwrap()], Stderr::Discard).unwrap_err();
+        let error = preflight(
+            &spec,
+            &["gomoku".parse().unwrap()],
+            Stderr::Discard,
+            TimeControl::NONE,
+        )
+        .unwrap_err();
         assert_eq!(
             error.to_string(),
             "cannot start `/nonexistent/x`: no such file"
         );
         let spec: AgentSpec = "proc:cmd=/nonexistent/y".parse().unwrap();
-        let error = preflight(&spec, &["oanquan".parse().unwrap()], Stderr::Discard).unwrap_err();
+        let error = preflight(
+            &spec,
+            &["oanquan".parse().unwrap()],
+            Stderr::Discard,
+            TimeControl::NONE,
+        )
+        .unwrap_err();
         assert_eq!(
             error.to_string(),
             "cannot start `/nonexistent/y`: no such file"

@@ -1,22 +1,22 @@
 //! `Agent`: one of our agents, choosing moves for positions given from Python; and the other
 //! way round, a Python function as an agent of the arena (`py:name=NAME`).
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use agents::{
-    Agent, AgentError, AgentRng, AgentSpec, Choice, Context, Kind, ParamDoc, Params, Plays,
-    SearchStats, SpecError,
+    Agent, AgentError, AgentGame, AgentRng, AgentSpec, Choice, Context, Kind, ParamDoc, Params,
+    Plays, SearchStats, SpecError,
 };
-use protocol::{ExtraKinds, Roster};
+use protocol::{AnyAgent, ExtraKinds, Roster};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use rand::SeedableRng;
-use rules::{Game, Mnk, OanQuan};
+use rules::{AnyGame, Game, Variant, with_game, with_position};
 
-use crate::encoding::{Encoded, Position};
 use crate::game::{MoveArg, PyGame, legal_move};
 
 /// Reads an agent spec as the CLI does.
@@ -25,13 +25,14 @@ pub fn parse_spec(text: &str) -> PyResult<AgentSpec> {
         .map_err(|e| PyValueError::new_err(format!("bad agent spec `{text}`: {e}")))
 }
 
-/// The agent of one game family, built when first needed, with the table size it was built for.
-type Built<G> = Option<(usize, Box<dyn Agent<G>>)>;
+/// The agent, built for the game and table size of the last position it was given (a
+/// `(usize, Box<dyn Agent<G>>)` for that game's `G`, behind `Any`): built again when a position
+/// of another game or table size comes.
+type Built = Option<Box<dyn Any + Send>>;
 
 struct Inner {
     rng: AgentRng,
-    mnk: Built<Mnk>,
-    oanquan: Built<OanQuan>,
+    built: Built,
 }
 
 /// One of the arena's agents (`random`, `mcts:iterations=10000`, `alphabeta:depth=6`, ...),
@@ -54,7 +55,7 @@ pub struct PyAgent {
 }
 
 /// Builds `spec` for games of type `G` with `players` seats, in the CLI's words on failure.
-fn build<G: Encoded>(
+fn build<G: AgentGame>(
     roster: &Roster,
     spec: &AgentSpec,
     players: usize,
@@ -65,9 +66,9 @@ fn build<G: Encoded>(
 }
 
 /// A move of `agent` in `position`: the move, its statistics and the time it took.
-fn choose_in<G: Encoded>(
+fn choose_in<G: AgentGame>(
     roster: &Roster,
-    slot: &mut Built<G>,
+    slot: &mut Built,
     spec: &AgentSpec,
     rng: &mut AgentRng,
     position: &G,
@@ -75,16 +76,19 @@ fn choose_in<G: Encoded>(
     time_limit: Option<Duration>,
 ) -> Result<(u32, SearchStats, Duration), ChooseError> {
     let players = position.num_players();
-    if slot
-        .as_ref()
-        .is_none_or(|(built_for, _)| *built_for != players)
-    {
-        *slot = Some((
-            players,
-            build::<G>(roster, spec, players).map_err(ChooseError::Spec)?,
-        ));
+    let fits = |built: &mut Box<dyn Any + Send>| {
+        built
+            .downcast_mut::<(usize, Box<dyn Agent<G>>)>()
+            .is_some_and(|(built_for, _)| *built_for == players)
+    };
+    if !slot.as_mut().is_some_and(fits) {
+        let agent = build::<G>(roster, spec, players).map_err(ChooseError::Spec)?;
+        *slot = Some(Box::new((players, agent)));
     }
-    let (_, agent) = slot.as_mut().expect("built above");
+    let (_, agent) = slot
+        .as_mut()
+        .and_then(|built| built.downcast_mut::<(usize, Box<dyn Agent<G>>)>())
+        .expect("built above");
     let started = Instant::now();
     let mut ctx = Context::new(rng)
         .with_deadline(time_limit.map(|limit| started + limit))
@@ -111,6 +115,11 @@ fn choose_in<G: Encoded>(
     Ok((action, choice.stats, elapsed))
 }
 
+/// Builds `spec` for two players of the game of `start`, to check it.
+fn build_like<G: AgentGame>(roster: &Roster, spec: &AgentSpec, _start: &G) -> Result<(), String> {
+    build::<G>(roster, spec, 2).map(drop)
+}
+
 enum ChooseError {
     Spec(String),
     Failed(String),
@@ -131,19 +140,19 @@ impl PyAgent {
             .map_err(|e| PyValueError::new_err(format!("agent `{parsed}`: {e}")))?;
         // Building is cheap (search memory comes with the first search): build once now so
         // that a bad parameter value is refused here rather than at the first move.
-        let checked = if kind.plays == Plays::OanQuan {
-            build::<OanQuan>(&roster, &parsed, 2).map(drop)
-        } else {
-            build::<Mnk>(&roster, &parsed, 2).map(drop)
+        let family = match kind.plays {
+            Plays::Only(family) => family,
+            Plays::Every => rules::FAMILIES[0],
         };
-        checked.map_err(PyValueError::new_err)?;
+        let example: Variant = family.example.parse().expect("a family's example parses");
+        with_game!(example, |start| build_like(&roster, &parsed, &start))
+            .map_err(PyValueError::new_err)?;
         Ok(PyAgent {
             spec: parsed,
             seed,
             inner: Mutex::new(Inner {
                 rng: AgentRng::seed_from_u64(seed),
-                mnk: None,
-                oanquan: None,
+                built: None,
             }),
             roster,
         })
@@ -176,7 +185,7 @@ impl PyAgent {
         let position = game.position().clone();
         let moves = game.moves_from_start();
         drop(game);
-        let over = crate::encoding::with_game!(&position, g => g.is_over());
+        let over = with_position!(&position, |g| g.is_over());
         if over {
             return Err(PyValueError::new_err(
                 "the game is over: there is no move to choose",
@@ -198,13 +207,10 @@ impl PyAgent {
             let mut inner = inner
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
-            let Inner { rng, mnk, oanquan } = &mut *inner;
-            match &position {
-                Position::Mnk(g) => choose_in(roster, mnk, spec, rng, g, moves.as_deref(), limit),
-                Position::OanQuan(g) => {
-                    choose_in(roster, oanquan, spec, rng, g, moves.as_deref(), limit)
-                }
-            }
+            let Inner { rng, built } = &mut *inner;
+            with_position!(&position, |g| {
+                choose_in(roster, built, spec, rng, g, moves.as_deref(), limit)
+            })
         });
         let (action, stats, elapsed) = answer.map_err(|error| match error {
             ChooseError::Spec(message) => PyValueError::new_err(message),
@@ -235,13 +241,13 @@ struct CallableAgent {
 }
 
 impl CallableAgent {
-    fn answer<G: Encoded>(
+    fn answer<G: Game>(
         &self,
         py: Python<'_>,
         position: &G,
         seed: u64,
-    ) -> Result<Choice<G::Move>, AgentError> {
-        let game = Py::new(py, PyGame::at(position.clone().wrap()))
+    ) -> Result<Choice<u32>, AgentError> {
+        let game = Py::new(py, PyGame::at(position.clone().into()))
             .map_err(|e| AgentError::Crash(e.to_string()))?;
         let answer = self.function.call1(py, (game, seed)).map_err(|error| {
             AgentError::Crash(format!("the Python agent `{}` raised {error}", self.name))
@@ -269,7 +275,8 @@ impl CallableAgent {
         let mv = legal_move(position, &arg).map_err(|why| {
             AgentError::IllegalMove(format!("the Python agent `{}`: {why}", self.name))
         })?;
-        Ok(Choice::new(mv, nodes))
+        let action = position.action(mv).expect("a legal move is the mover's");
+        Ok(Choice::new(action, nodes))
     }
 }
 
@@ -279,15 +286,15 @@ fn illegal(name: &str, error: PyErr) -> AgentError {
     ))
 }
 
-impl<G: Encoded> Agent<G> for CallableAgent {
+impl AnyAgent for CallableAgent {
     fn choose(
         &mut self,
-        position: &G,
+        position: &AnyGame,
         ctx: &mut Context<'_>,
-    ) -> Result<Choice<G::Move>, AgentError> {
+    ) -> Result<Choice<u32>, AgentError> {
         // The function's randomness comes from the arena's generator too, through this seed.
         let seed = rand::Rng::next_u64(ctx.rng);
-        Python::attach(|py| self.answer(py, position, seed))
+        Python::attach(|py| with_position!(position, |g| self.answer(py, g, seed)))
     }
 }
 
@@ -373,15 +380,7 @@ impl ExtraKinds for PythonAgents {
     }
 
     // A function plays whatever it is given: every game, every number of players.
-    fn build_mnk(&self, _name: &str, spec: &AgentSpec) -> Result<Box<dyn Agent<Mnk>>, SpecError> {
-        Ok(Box::new(self.agent(spec)?))
-    }
-
-    fn build_oanquan(
-        &self,
-        _name: &str,
-        spec: &AgentSpec,
-    ) -> Result<Box<dyn Agent<OanQuan>>, SpecError> {
+    fn build(&self, _name: &str, spec: &AgentSpec) -> Result<Box<dyn AnyAgent>, SpecError> {
         Ok(Box::new(self.agent(spec)?))
     }
 }

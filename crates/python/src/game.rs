@@ -6,7 +6,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyString, PyTuple};
 use rules::{Game, MoveError, Outcome, Player, Variant};
 
-use crate::encoding::{Encoded, Position, legal_mask, with_game};
+use rules::{AnyGame, with_position};
+
+use crate::encoding::{legal_mask, observation, observation_shape};
 use crate::moves::PyMoves;
 
 /// The message the CLI gives for a bad variant id.
@@ -17,14 +19,6 @@ pub fn variant_error(id: &str, error: &rules::VariantError) -> PyErr {
 /// Reads a variant id as the CLI does.
 pub fn parse_variant(id: &str) -> PyResult<Variant> {
     id.parse::<Variant>().map_err(|e| variant_error(id, &e))
-}
-
-/// The start of `variant`.
-pub fn start(variant: &Variant) -> Position {
-    match variant {
-        Variant::Mnk(config) => Position::Mnk(config.start()),
-        Variant::OanQuan(rules) => Position::OanQuan(rules.start()),
-    }
 }
 
 /// A move as Python passes it: an action or the move's text.
@@ -65,7 +59,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for MoveArg {
 
 /// The move `arg` names in `game`, checked to be legal; the error says why not, in the CLI's
 /// words.
-pub fn legal_move<G: Encoded>(game: &G, arg: &MoveArg) -> Result<G::Move, String> {
+pub fn legal_move<G: Game>(game: &G, arg: &MoveArg) -> Result<G::Move, String> {
     match arg {
         MoveArg::Text(text) => game.parse_move(text).map_err(|e| e.to_string()),
         &MoveArg::Action(action) => {
@@ -80,7 +74,7 @@ pub fn legal_move<G: Encoded>(game: &G, arg: &MoveArg) -> Result<G::Move, String
 }
 
 /// The move action `action` names in `game`, legal or not; an error if it is out of range.
-fn in_range<G: Encoded>(game: &G, action: i64) -> Result<G::Move, String> {
+fn in_range<G: Game>(game: &G, action: i64) -> Result<G::Move, String> {
     u32::try_from(action)
         .ok()
         .and_then(|a| game.move_of(a))
@@ -112,9 +106,9 @@ fn refusal<G: Game>(game: &G, mv: G::Move) -> MoveError {
 /// actions (small ints; see the module documentation) or text in the game's notation.
 #[pyclass(name = "Game", module = "arenagames")]
 pub struct PyGame {
-    position: Position,
+    position: AnyGame,
     /// The position before each move pushed, for `pop`.
-    undo: Vec<Position>,
+    undo: Vec<AnyGame>,
     /// The actions pushed.
     actions: Vec<u32>,
     /// Whether `actions` played from the variant's start give `position` (not so for the
@@ -138,7 +132,7 @@ impl Clone for PyGame {
 
 impl PyGame {
     /// A game at `position`, with no moves to take back.
-    pub fn at(position: Position) -> PyGame {
+    pub fn at(position: AnyGame) -> PyGame {
         PyGame {
             position,
             undo: Vec::new(),
@@ -155,7 +149,7 @@ impl PyGame {
     }
 
     /// The position.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &AnyGame {
         &self.position
     }
 
@@ -163,12 +157,12 @@ impl PyGame {
         if self.undo.capacity() == 0 {
             // Room for a whole m,n,k game (or the start of an O An Quan one) at once: a
             // playout would otherwise grow the stack seven times.
-            let plies = with_game!(&self.position, g => g.default_max_plies()) as usize;
+            let plies = with_position!(&self.position, |g| g.default_max_plies()) as usize;
             self.undo.reserve(plies.min(400));
             self.actions.reserve(plies.min(400));
         }
         let before = self.position.clone();
-        let action = with_game!(&mut self.position, g => {
+        let action = with_position!(&mut self.position, |g| {
             let mv = legal_move(g, arg)?;
             let action = match *arg {
                 MoveArg::Action(action) => action as u32,
@@ -188,7 +182,8 @@ impl PyGame {
             .iter()
             .zip(&self.actions)
             .map(|(position, &action)| {
-                with_game!(position, g => g.format_move(g.move_of(action).expect("recorded")))
+                with_position!(position, |g| g
+                    .format_move(g.move_of(action).expect("recorded")))
             })
             .collect()
     }
@@ -204,7 +199,7 @@ impl PyGame {
     fn new(variant: &str, moves: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
         let variant = parse_variant(variant)?;
         let mut game = PyGame {
-            position: start(&variant),
+            position: AnyGame::start(&variant),
             undo: Vec::new(),
             actions: Vec::new(),
             from_start: true,
@@ -252,42 +247,45 @@ impl PyGame {
     /// The canonical variant id (`mnk-3x3k3` for `tictactoe`).
     #[getter]
     fn variant(&self) -> String {
-        with_game!(&self.position, g => g.variant().to_string())
+        with_position!(&self.position, |g| g.variant().to_string())
     }
 
     /// The game family: `mnk` or `oanquan`.
     #[getter]
     fn family(&self) -> &'static str {
-        with_game!(&self.position, g => g.variant().family())
+        with_position!(&self.position, |g| g.variant().family().name)
     }
 
     /// The number of players (seats 0 to `num_players - 1`, moving in that order).
     #[getter]
     fn num_players(&self) -> usize {
-        with_game!(&self.position, g => g.num_players())
+        with_position!(&self.position, |g| g.num_players())
     }
 
     /// The number of distinct actions: `rows * cols` for m,n,k, 10 for O An Quan.
     #[getter]
     fn num_actions(&self) -> usize {
-        with_game!(&self.position, g => g.num_actions())
+        with_position!(&self.position, |g| g.num_actions())
     }
 
     /// Plies played since the start.
     #[getter]
     fn ply(&self) -> u32 {
-        with_game!(&self.position, g => g.ply())
+        with_position!(&self.position, |g| g.ply())
     }
 
     /// The shape of `observation()`.
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, with_game!(&self.position, g => g.observation_shape()))
+        PyTuple::new(
+            py,
+            with_position!(&self.position, |g| observation_shape(&g.view())),
+        )
     }
 
     /// The seat to move (0-based); after the end, the seat that would have moved next.
     fn to_move(&self) -> usize {
-        with_game!(&self.position, g => g.side_to_move().index())
+        with_position!(&self.position, |g| g.side_to_move().index())
     }
 
     /// The legal moves as actions, in a fixed order, as an immutable sequence (`Moves`:
@@ -314,13 +312,13 @@ impl PyGame {
 
     /// One flag per action: `True` where the action is legal.
     fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        with_game!(&self.position, g => legal_mask(g)).into_pyarray(py)
+        with_position!(&self.position, |g| legal_mask(g)).into_pyarray(py)
     }
 
     /// Whether `move` (an action or a text) is legal here.
     #[pyo3(signature = (r#move))]
     fn is_legal(&self, r#move: MoveArg) -> bool {
-        with_game!(&self.position, g => legal_move(g, &r#move).is_ok())
+        with_position!(&self.position, |g| legal_move(g, &r#move).is_ok())
     }
 
     /// Plays `move` (an action or a text) in place; `ValueError` if it is not legal.
@@ -352,38 +350,45 @@ impl PyGame {
 
     /// Whether the game is over.
     fn is_over(&self) -> bool {
-        with_game!(&self.position, g => g.is_over())
+        with_position!(&self.position, |g| g.is_over())
     }
 
     /// How the game ended, or `None` while it goes on.
     fn outcome(&self) -> Option<PyOutcome> {
-        with_game!(&self.position, g => g.outcome().map(|o| PyOutcome::new(o, g.num_players())))
+        with_position!(&self.position, |g| g
+            .outcome()
+            .map(|o| PyOutcome::new(o, g.num_players())))
     }
 
     /// The totals per seat where the game scores points (O An Quan: captures plus the seeds on
     /// one's side, as if the game ended now); `None` for m,n,k.
     fn totals(&self) -> Option<Vec<i32>> {
-        with_game!(&self.position, g => g.totals().map(|t| t.to_vec()))
+        with_position!(&self.position, |g| g.totals().map(|t| t.to_vec()))
     }
 
     /// The action of a move written in the game's notation (`b3`, `2,1`, `3P`); `ValueError`
     /// with the CLI's message if it is not a legal move here.
     fn parse_move(&self, text: &str) -> PyResult<u32> {
-        with_game!(&self.position, g => {
-            let mv = g.parse_move(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            g.action(mv).ok_or_else(|| PyValueError::new_err(format!("`{text}` is not a move of the player to move")))
+        with_position!(&self.position, |g| {
+            let mv = g
+                .parse_move(text)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            g.action(mv).ok_or_else(|| {
+                PyValueError::new_err(format!("`{text}` is not a move of the player to move"))
+            })
         })
     }
 
     /// The notation of an action here (`b3`, `3P`); legal or not, it must be in range.
     #[pyo3(signature = (r#move))]
     fn format_move(&self, r#move: MoveArg) -> PyResult<String> {
-        with_game!(&self.position, g => {
+        with_position!(&self.position, |g| {
             let mv = match &r#move {
                 MoveArg::Text(_) => legal_move(g, &r#move),
                 &MoveArg::Action(action) => in_range(g, action),
             };
-            mv.map(|mv| g.format_move(mv)).map_err(PyValueError::new_err)
+            mv.map(|mv| g.format_move(mv))
+                .map_err(PyValueError::new_err)
         })
     }
 
@@ -412,7 +417,7 @@ impl PyGame {
 
     /// A 64-bit hash of the position (Zobrist-style; equal positions hash equal).
     fn hash(&self) -> u64 {
-        with_game!(&self.position, g => g.hash_key())
+        with_position!(&self.position, |g| g.hash_key())
     }
 
     /// The position as a NumPy `float32` array from the view of `seat` (default: the player to
@@ -423,7 +428,7 @@ impl PyGame {
         py: Python<'py>,
         seat: Option<usize>,
     ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
-        let array = with_game!(&self.position, g => {
+        let array = with_position!(&self.position, |g| {
             let viewer = match seat {
                 None => g.side_to_move(),
                 Some(seat) if seat < g.num_players() => Player::seat(seat),
@@ -434,7 +439,7 @@ impl PyGame {
                     )));
                 }
             };
-            g.observation(viewer)
+            observation(&g.view(), viewer)
         });
         Ok(array.into_pyarray(py))
     }
@@ -442,20 +447,23 @@ impl PyGame {
     /// The outcome the game's rule gives if a ply cap stopped it now (m,n,k: a draw; O An
     /// Quan: the totals rank the players); the outcome itself once the game is over.
     fn adjudicate(&self) -> PyOutcome {
-        with_game!(&self.position, g => PyOutcome::new(g.adjudicate(), g.num_players()))
+        with_position!(&self.position, |g| PyOutcome::new(
+            g.adjudicate(),
+            g.num_players()
+        ))
     }
 
     /// The ply cap the arena uses when an experiment sets none (m,n,k: the number of cells;
     /// O An Quan: 1000).
     #[getter]
     fn default_max_plies(&self) -> u32 {
-        with_game!(&self.position, g => g.default_max_plies())
+        with_position!(&self.position, |g| g.default_max_plies())
     }
 
     /// Move-sequence counts: the number of sequences of exactly `depth` plies (`arena perft`).
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
         let position = self.position.clone();
-        py.detach(move || with_game!(&position, g => rules::perft(g, depth)))
+        py.detach(move || with_position!(&position, |g| rules::perft(g, depth)))
     }
 
     /// Plays `count` uniformly random games to the end from here, in one call (the GIL is
@@ -469,8 +477,8 @@ impl PyGame {
         seed: u64,
     ) -> PyResult<Bound<'py, PyDict>> {
         let position = self.position.clone();
-        let (plies, wins, draws) =
-            py.detach(move || with_game!(&position, g => crate::playouts::random(g, count, seed)));
+        let (plies, wins, draws) = py
+            .detach(move || with_position!(&position, |g| crate::playouts::random(g, count, seed)));
         let dict = PyDict::new(py);
         dict.set_item("playouts", count)?;
         dict.set_item("plies", plies)?;
@@ -480,15 +488,27 @@ impl PyGame {
     }
 
     fn __str__(&self) -> String {
-        with_game!(&self.position, g => g.to_string().trim_end_matches('\n').to_string())
+        with_position!(&self.position, |g| g
+            .to_string()
+            .trim_end_matches('\n')
+            .to_string())
     }
 
     fn __repr__(&self) -> String {
-        with_game!(&self.position, g => {
+        with_position!(&self.position, |g| {
             if self.from_start {
-                format!("Game({:?}, moves={:?})", g.variant().to_string(), self.move_texts().join(" "))
+                format!(
+                    "Game({:?}, moves={:?})",
+                    g.variant().to_string(),
+                    self.move_texts().join(" ")
+                )
             } else {
-                format!("<Game {} at ply {}, seat {} to move>", g.variant(), g.ply(), g.side_to_move().index())
+                format!(
+                    "<Game {} at ply {}, seat {} to move>",
+                    g.variant(),
+                    g.ply(),
+                    g.side_to_move().index()
+                )
             }
         })
     }

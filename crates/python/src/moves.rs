@@ -9,29 +9,24 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use arrayvec::ArrayVec;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PySlice};
-use rules::mnk::CellSet;
+use rules::mnk::{Cell, CellSet};
 use rules::{Game, MoveList};
 
-use crate::encoding::{Encoded, Position};
+use rules::{AnyGame, with_position};
 
-/// The most moves an O An Quan position has (five squares, two directions).
-const MAX_LIST: usize = 10;
-
+/// The legal moves as a set, read in increasing order: an m,n,k position's legal cells as the
+/// game keeps them (cell `c` is action `c / stride * cols + c % stride`), or any other game's
+/// legal actions (`cols` = `stride` = 1: cell `c` is action `c`). Every game lists its legal
+/// moves in increasing action order, so both read in `legal_moves`' order.
 #[derive(Clone, Copy)]
-enum Repr {
-    /// An m,n,k position's legal cells, in increasing index order (= increasing action).
-    Cells {
-        set: CellSet,
-        len: u32,
-        cols: u16,
-        stride: u16,
-    },
-    /// A short list (O An Quan).
-    List { actions: [u16; MAX_LIST], len: u8 },
+struct Repr {
+    set: CellSet,
+    len: u32,
+    cols: u16,
+    stride: u16,
 }
 
 /// A [`Repr`] kept in words that can be rewritten through a shared reference. `Moves` is a
@@ -41,14 +36,11 @@ enum Repr {
 /// holds it. Relaxed atomics are plain loads and stores; the GIL orders the rest (the module is
 /// abi3, which only a Python with a GIL loads).
 struct Slot {
-    /// The cells' words (m,n,k), or the actions four to a word (O An Quan).
+    /// The set's words.
     words: [AtomicU64; CellSet::WORDS],
-    /// The length in bits 0-15, then (m,n,k) the columns in bits 16-31 and the stride in bits
-    /// 32-47; bit 63 marks a list.
+    /// The length in bits 0-15, the columns in bits 16-31 and the stride in bits 32-47.
     meta: AtomicU64,
 }
-
-const LIST: u64 = 1 << 63;
 
 impl Slot {
     fn new(repr: Repr) -> Slot {
@@ -61,30 +53,11 @@ impl Slot {
     }
 
     fn store(&self, repr: Repr) {
-        match repr {
-            Repr::Cells {
-                set,
-                len,
-                cols,
-                stride,
-            } => {
-                for (word, value) in self.words.iter().zip(set.to_words()) {
-                    word.store(value, Ordering::Relaxed);
-                }
-                let meta = u64::from(len) | u64::from(cols) << 16 | u64::from(stride) << 32;
-                self.meta.store(meta, Ordering::Relaxed);
-            }
-            Repr::List { actions, len } => {
-                for (word, four) in self.words.iter().zip(actions.chunks(4)) {
-                    let value = four
-                        .iter()
-                        .enumerate()
-                        .fold(0, |acc, (i, &a)| acc | u64::from(a) << (16 * i));
-                    word.store(value, Ordering::Relaxed);
-                }
-                self.meta.store(LIST | u64::from(len), Ordering::Relaxed);
-            }
+        for (word, value) in self.words.iter().zip(repr.set.to_words()) {
+            word.store(value, Ordering::Relaxed);
         }
+        let meta = u64::from(repr.len) | u64::from(repr.cols) << 16 | u64::from(repr.stride) << 32;
+        self.meta.store(meta, Ordering::Relaxed);
     }
 
     #[inline]
@@ -98,18 +71,11 @@ impl Slot {
         let len = (meta & 0xFFFF) as u32;
         let words: [u64; CellSet::WORDS] =
             std::array::from_fn(|i| self.words[i].load(Ordering::Relaxed));
-        if meta & LIST != 0 {
-            Repr::List {
-                actions: std::array::from_fn(|i| (words[i / 4] >> (16 * (i % 4))) as u16),
-                len: len as u8,
-            }
-        } else {
-            Repr::Cells {
-                set: CellSet::from_words(words),
-                len,
-                cols: (meta >> 16) as u16,
-                stride: (meta >> 32) as u16,
-            }
+        Repr {
+            set: CellSet::from_words(words),
+            len,
+            cols: (meta >> 16) as u16,
+            stride: (meta >> 32) as u16,
         }
     }
 }
@@ -127,31 +93,35 @@ pub struct MovesOf(Repr);
 
 impl PyMoves {
     /// The legal moves of `position`.
-    pub fn of(position: &Position) -> MovesOf {
+    pub fn of(position: &AnyGame) -> MovesOf {
         let repr = match position {
-            Position::Mnk(g) => {
+            // m,n,k positions keep their legal cells as a set: a select per index, no list.
+            AnyGame::Mnk(g) => {
                 let set = g.legal_cells();
-                Repr::Cells {
+                Repr {
                     len: set.len(),
                     set,
                     cols: u16::from(g.config().cols()),
                     stride: g.config().stride(),
                 }
             }
-            Position::OanQuan(g) => {
+            other => with_position!(other, |g| {
                 let mut moves = MoveList::new();
                 g.legal_moves(&mut moves);
-                let list: ArrayVec<u16, MAX_LIST> = moves
-                    .iter()
-                    .filter_map(|&mv| g.action(mv).map(|a| a as u16))
-                    .collect();
-                let mut actions = [0; MAX_LIST];
-                actions[..list.len()].copy_from_slice(&list);
-                Repr::List {
-                    actions,
-                    len: list.len() as u8,
+                let mut set = CellSet::EMPTY;
+                for &mv in &moves {
+                    // Actions are below `rules::MAX_ACTIONS`, the set's size.
+                    set.insert(Cell(
+                        g.action(mv).expect("a legal move is the mover's") as u16
+                    ));
                 }
-            }
+                Repr {
+                    len: set.len(),
+                    set,
+                    cols: 1,
+                    stride: 1,
+                }
+            }),
         };
         MovesOf(repr)
     }
@@ -182,26 +152,21 @@ impl PyMoves {
 
     fn to_vec(&self) -> Vec<u16> {
         let repr = self.slot.load();
-        let len = match repr {
-            Repr::Cells { len, .. } => len as usize,
-            Repr::List { len, .. } => usize::from(len),
-        };
-        (0..len).map(|i| action_at(&repr, i)).collect()
+        (0..repr.len as usize)
+            .map(|i| action_at(&repr, i))
+            .collect()
     }
 }
 
 /// The action at `index` (in range) of `repr`.
 #[inline]
 fn action_at(repr: &Repr, index: usize) -> u16 {
-    match repr {
-        Repr::Cells {
-            set, cols, stride, ..
-        } => {
-            let cell = set.nth(index as u32).expect("index below the length").0;
-            cell / stride * cols + cell % stride
-        }
-        Repr::List { actions, .. } => actions[index],
-    }
+    let cell = repr
+        .set
+        .nth(index as u32)
+        .expect("index below the length")
+        .0;
+    cell / repr.stride * repr.cols + cell % repr.stride
 }
 
 #[pymethods]

@@ -25,7 +25,8 @@
 pub mod mnk;
 pub mod oanquan;
 mod perft;
-mod variant;
+mod registry;
+mod view;
 
 use std::fmt;
 use std::hash::Hash;
@@ -34,10 +35,14 @@ pub use arrayvec::ArrayVec;
 pub use mnk::{Cell, Mnk, MnkConfig, WinRule};
 pub use oanquan::{OanQuan, OanQuanRules, Sow};
 pub use perft::{perft, perft_divide};
-pub use variant::{Variant, VariantError};
+pub use registry::{AnyGame, FAMILIES, Family, FromAny, Variant, VariantError, family};
+pub use view::{Layout, MovePlace, Place, Step, Trace, View};
 
 /// The most legal moves any position of any game here can have: a 19x19 board's 361 cells.
 pub const MAX_MOVES: usize = 19 * 19;
+
+/// The bound on [`Game::num_actions`] of every game: a 19x19 board's padded index space.
+pub const MAX_ACTIONS: usize = 384;
 
 /// A list of moves on the stack, large enough for any position of any game.
 pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
@@ -260,6 +265,37 @@ impl Outcome {
         }
     }
 
+    /// Whether nobody did better than anybody else: a two-player draw, or every seat first.
+    pub fn is_draw(self) -> bool {
+        match self {
+            Outcome::Win(_) => false,
+            Outcome::Draw => true,
+            Outcome::Ranked(ranking) => ranking.places().iter().all(|&p| p == 1),
+        }
+    }
+
+    /// The outcome when `loser` forfeits a game of `players` seats: a loss with two players;
+    /// with more, the last place alone, the others placed among themselves by `totals` (their
+    /// points when the game keeps them; all equal otherwise).
+    pub fn forfeit(loser: Player, players: usize, totals: Option<&[i32]>) -> Outcome {
+        if players == 2 {
+            Outcome::Win(Player::seat(1 - loser.index().min(1)))
+        } else {
+            let even = [0; MAX_PLAYERS];
+            let totals = totals.unwrap_or(&even[..players.min(MAX_PLAYERS)]);
+            Outcome::Ranked(Ranking::forfeit(totals, loser))
+        }
+    }
+
+    /// The place of every seat of a game of `players` seats, in seat order (1 = best, equal
+    /// places for equal results).
+    pub fn places(self, players: usize) -> ArrayVec<u8, MAX_PLAYERS> {
+        match self {
+            Outcome::Ranked(ranking) => ranking.places().iter().copied().collect(),
+            _ => Player::all(players).map(|seat| self.place(seat)).collect(),
+        }
+    }
+
     /// The winner, if one player alone took the first place.
     #[inline]
     pub fn winner(self) -> Option<Player> {
@@ -347,9 +383,17 @@ pub enum MoveError {
 ///
 /// Required methods are the primitives; the rest are built on them. Implementations keep
 /// `play_unchecked` and `legal_moves` free of allocation: agents call them millions of times.
-pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
+///
+/// Every game is registered ([`registry`](crate::FAMILIES)): its positions go into an
+/// [`AnyGame`] and come back out of one.
+pub trait Game:
+    Clone + fmt::Debug + fmt::Display + Send + Sync + 'static + Into<AnyGame> + FromAny
+{
     /// A move: a small `Copy` value, meaningful only together with the position it is played in.
     type Move: Copy + fmt::Debug + Eq + Ord + Hash + Send + Sync + 'static;
+
+    /// The game's entry in the registry ([`FAMILIES`]).
+    const FAMILY: &'static Family;
 
     /// The variant (game and parameters) this position belongs to.
     fn variant(&self) -> Variant;
@@ -357,12 +401,8 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// The player to move. After the end, the player who would have moved next.
     fn side_to_move(&self) -> Player;
 
-    /// The number of players (seats 0 to `num_players() - 1`, moving in that order). 2 for
-    /// m,n,k games and the canonical O An Quan.
-    #[inline]
-    fn num_players(&self) -> usize {
-        2
-    }
+    /// The number of players (seats 0 to `num_players() - 1`, moving in that order).
+    fn num_players(&self) -> usize;
 
     /// The number of plies (moves by either player) played since the start.
     fn ply(&self) -> u32;
@@ -387,6 +427,12 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
     /// Formats a move in the game's notation; [`Game::parse_move`] reads it back.
     fn format_move(&self, mv: Self::Move) -> String;
 
+    /// Appends [`Game::format_move`]'s text to `out`, without a string of its own (the arena
+    /// protocol writes every legal move every turn).
+    fn write_move(&self, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.format_move(mv));
+    }
+
     /// The outcome the game's rule gives when a ply cap stops it before its end
     /// (m,n,k: a draw; O An Quan: the final totals rank the players).
     fn adjudicate(&self) -> Outcome;
@@ -399,6 +445,43 @@ pub trait Game: Clone + fmt::Debug + fmt::Display + Send + Sync + 'static {
 
     /// The ply cap the arena uses when an experiment does not set one.
     fn default_max_plies(&self) -> u32;
+
+    /// The name people know `seat` by in this game: `X` and `O` in m,n,k games; by default
+    /// `player 1`, `player 2`, ...
+    fn seat_name(&self, seat: Player) -> String {
+        format!("player {}", seat.index() + 1)
+    }
+
+    /// The position as fronts draw it (see [`View`]).
+    fn view(&self) -> View;
+
+    /// Where `mv` (legal here) is drawn: the place it is made on and, for a sowing, the way
+    /// round the ring.
+    fn move_place(&self, mv: Self::Move) -> MovePlace;
+
+    /// Plays `mv` as [`Game::play_unchecked`] does, and tells `trace` each step of it (each
+    /// stone put, each seed sown, each capture) for a front that animates it. With `()` as
+    /// the trace this is `play_unchecked`. Default: one [`Step::Put`] of the mover's stone on
+    /// the move's place; games whose moves do more (sowing games) override it.
+    fn play_traced<T: Trace>(&mut self, mv: Self::Move, trace: &mut T) {
+        let player = self.side_to_move();
+        let place = self.move_place(mv).place;
+        self.play_unchecked(mv);
+        trace.step(Step::Put { place, player });
+    }
+
+    /// The number of distinct actions: moves as small integers `0..num_actions()`, the same
+    /// for every position of the variant (OpenSpiel's `NumDistinctActions`), at most
+    /// [`MAX_ACTIONS`]. [`Game::legal_moves`] lists moves in increasing action order.
+    fn num_actions(&self) -> usize;
+
+    /// The action of `mv`, a move of the player to move (legal or not), or `None` when it is
+    /// not one of theirs.
+    fn action(&self, mv: Self::Move) -> Option<u32>;
+
+    /// The move of the player to move that `action` names here (legal or not), or `None`
+    /// when the action is out of range.
+    fn move_of(&self, action: u32) -> Option<Self::Move>;
 
     /// Whether the game is over.
     #[inline]

@@ -11,7 +11,11 @@
 
 use std::fmt;
 
-use crate::{Game, MoveError, MoveList, Outcome, Player, Variant, VariantError, splitmix64};
+use crate::registry::{Family, malformed};
+use crate::{
+    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, Variant, VariantError,
+    View, splitmix64,
+};
 
 /// The largest number of rows or columns.
 pub const MAX_SIDE: u8 = 19;
@@ -705,6 +709,12 @@ impl Mnk {
         None
     }
 
+    /// The place of `cell` in the [`View`]: row-major from `a1`.
+    fn place_of(&self, cell: Cell) -> usize {
+        let (row, col) = self.config.row_col(cell);
+        usize::from(row) * usize::from(self.config.cols) + usize::from(col)
+    }
+
     fn describe_illegal(&self, cell: Cell) -> Option<String> {
         if let Some(owner) = self.stone(cell) {
             let name = if owner == Player::First { 'X' } else { 'O' };
@@ -726,8 +736,15 @@ impl Mnk {
 impl Game for Mnk {
     type Move = Cell;
 
+    const FAMILY: &'static Family = &FAMILY;
+
     fn variant(&self) -> Variant {
         Variant::Mnk(self.config)
+    }
+
+    #[inline]
+    fn num_players(&self) -> usize {
+        2
     }
 
     #[inline]
@@ -814,12 +831,87 @@ impl Game for Mnk {
         self.config.cell_name(cell)
     }
 
+    fn write_move(&self, cell: Cell, out: &mut String) {
+        let (row, col) = self.config.row_col(cell);
+        out.push(char::from(b'a' + col));
+        let row = u32::from(row) + 1;
+        if row >= 10 {
+            out.push(char::from(b'0' + (row / 10) as u8));
+        }
+        out.push(char::from(b'0' + (row % 10) as u8));
+    }
+
     fn adjudicate(&self) -> Outcome {
         self.result.unwrap_or(Outcome::Draw)
     }
 
     fn default_max_plies(&self) -> u32 {
         u32::from(self.config.cells())
+    }
+
+    fn seat_name(&self, seat: Player) -> String {
+        if seat == Player::First { "X" } else { "O" }.to_string()
+    }
+
+    fn view(&self) -> View {
+        let config = &self.config;
+        let place = |cell| self.place_of(cell);
+        let places = (0..config.rows)
+            .flat_map(|row| (0..config.cols).map(move |col| (row, col)))
+            .map(|(row, col)| match self.stone_at(row, col) {
+                Some(player) => Place::Stone(player),
+                None => Place::Empty,
+            })
+            .collect();
+        View {
+            layout: Layout::Grid {
+                rows: config.rows,
+                cols: config.cols,
+                gravity: false,
+            },
+            places,
+            players: 2,
+            scores: None,
+            last: self.last.map(place),
+            line: self
+                .win_line
+                .iter()
+                .flat_map(|line| line.cells())
+                .map(place)
+                .collect(),
+            to_move: self.result.is_none().then(|| self.side_to_move()),
+            ply: self.ply(),
+            notes: Vec::new(),
+        }
+    }
+
+    fn move_place(&self, cell: Cell) -> MovePlace {
+        MovePlace {
+            place: self.place_of(cell),
+            forward: None,
+        }
+    }
+
+    /// The cells row-major from `a1`, as OpenSpiel numbers the cells of its m,n,k games.
+    fn num_actions(&self) -> usize {
+        usize::from(self.config.cells())
+    }
+
+    #[inline]
+    fn action(&self, cell: Cell) -> Option<u32> {
+        let (row, col) = self.config.row_col(cell);
+        (row < self.config.rows && col < self.config.cols)
+            .then(|| u32::from(row) * u32::from(self.config.cols) + u32::from(col))
+    }
+
+    #[inline]
+    fn move_of(&self, action: u32) -> Option<Cell> {
+        let cols = u32::from(self.config.cols);
+        if action >= u32::from(self.config.cells()) {
+            return None;
+        }
+        self.config
+            .cell((action / cols) as u8, (action % cols) as u8)
     }
 
     #[inline]
@@ -868,6 +960,85 @@ impl fmt::Display for Mnk {
         }
         Ok(())
     }
+}
+
+/// The m,n,k games in the registry.
+pub const FAMILY: Family = Family {
+    name: "mnk",
+    title: "m,n,k games",
+    ids: "`mnk-MxNkK` with an optional `-exact` or `-caro` and `-center` (like `mnk-5x5k4`)",
+    example: "mnk-5x5k4",
+    aliases: &[
+        ("tictactoe", "mnk-3x3k3"),
+        ("tic-tac-toe", "mnk-3x3k3"),
+        ("gomoku", "mnk-15x15k5"),
+        ("caro", "mnk-15x15k5-caro"),
+    ],
+    players: (2, 2),
+    parse: |given, id| {
+        id.strip_prefix("mnk-")
+            .map(|rest| parse_mnk(given, rest).map(Variant::Mnk))
+    },
+};
+
+fn parse_mnk(id: &str, rest: &str) -> Result<MnkConfig, VariantError> {
+    let shape = || {
+        malformed(
+            id,
+            "an m,n,k id is `mnk-MxNkK` (M rows, N columns, K in a line), optionally followed \
+             by `-exact` or `-caro` and then `-center`, like `mnk-15x15k5-caro`",
+        )
+    };
+    let mut parts = rest.split('-');
+    let size = parts.next().ok_or_else(shape)?;
+    let (rows, tail) = size.split_once('x').ok_or_else(shape)?;
+    let (cols, k) = tail.split_once('k').ok_or_else(shape)?;
+    let number = |text: &str, what: &str| -> Result<u8, VariantError> {
+        if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(shape());
+        }
+        text.parse::<u8>().map_err(|_| {
+            VariantError::OutOfRange(format!("{what} = {text} in `{id}` is far too large"))
+        })
+    };
+    let mut config = MnkConfig::new(
+        number(rows, "rows")?,
+        number(cols, "columns")?,
+        number(k, "k")?,
+    )?;
+    let mut rule_seen = false;
+    let mut center_seen = false;
+    for suffix in parts {
+        match suffix {
+            "freestyle" | "exact" | "caro" if !rule_seen && !center_seen => {
+                rule_seen = true;
+                config = config.with_rule(match suffix {
+                    "exact" => WinRule::Exact,
+                    "caro" => WinRule::Caro,
+                    _ => WinRule::Freestyle,
+                });
+            }
+            "center" | "centre" if !center_seen => {
+                center_seen = true;
+                config = config.with_center(true);
+            }
+            "freestyle" | "exact" | "caro" | "center" | "centre" => {
+                return Err(malformed(
+                    id,
+                    format!(
+                        "`-{suffix}` is repeated or out of order: the win rule comes before `-center`, each at most once"
+                    ),
+                ));
+            }
+            other => {
+                return Err(malformed(
+                    id,
+                    format!("unknown suffix `-{other}`: expected `-exact`, `-caro` or `-center`"),
+                ));
+            }
+        }
+    }
+    Ok(config)
 }
 
 #[cfg(test)]

@@ -13,8 +13,11 @@
 
 use std::fmt;
 
-use crate::splitmix64;
-use crate::{Game, MAX_PLAYERS, MoveError, MoveList, Outcome, Player, Ranking, Totals, Variant};
+use crate::registry::{Family, malformed};
+use crate::{
+    Game, Layout, MAX_PLAYERS, MoveError, MoveList, MovePlace, Outcome, Place, Player, Ranking,
+    Step, Totals, Trace, Variant, VariantError, View, splitmix64,
+};
 
 /// The most cells a ring has: 6 per player.
 pub const MAX_CELLS: usize = 6 * MAX_PLAYERS;
@@ -434,19 +437,26 @@ impl OanQuan {
             && !(is_mandarin(index) && self.rules.empty_mandarin == EmptyMandarin::Stop)
     }
 
-    /// Sows from `start`, relays, and captures, as one turn of `player`.
+    /// Sows from `start`, relays, and captures, as one turn of `player`, telling `trace`
+    /// every step (`()` keeps none, and compiles to the loop without steps).
     #[inline]
-    fn sow(&mut self, player: Player, start: usize, forward: bool) {
+    fn sow<T: Trace>(&mut self, player: Player, start: usize, forward: bool, trace: &mut T) {
         // One copy of the loop per ring size, so that stepping round it is a remainder by a
         // constant, as it was when the ring always had 12 cells.
         match self.rules.players {
-            2 => self.sow_ring::<12>(player, start, forward),
-            3 => self.sow_ring::<18>(player, start, forward),
-            _ => self.sow_ring::<24>(player, start, forward),
+            2 => self.sow_ring::<12, T>(player, start, forward, trace),
+            3 => self.sow_ring::<18, T>(player, start, forward, trace),
+            _ => self.sow_ring::<24, T>(player, start, forward, trace),
         }
     }
 
-    fn sow_ring<const CELLS: usize>(&mut self, player: Player, start: usize, forward: bool) {
+    fn sow_ring<const CELLS: usize, T: Trace>(
+        &mut self,
+        player: Player,
+        start: usize,
+        forward: bool,
+        trace: &mut T,
+    ) {
         let step = if forward { 1 } else { CELLS - 1 };
         // `i + step` is below twice the ring: one conditional subtraction instead of a
         // remainder keeps the seed-by-seed chain to a compare and a move (the loop is bound by
@@ -458,10 +468,15 @@ impl OanQuan {
         let mut from = start;
         loop {
             let mut hand = std::mem::take(&mut self.seeds[from]);
+            trace.step(Step::Pick {
+                place: from,
+                seeds: u16::from(hand),
+            });
             let mut at = from;
             while hand > 0 {
                 at = next(at);
                 self.seeds[at] += 1;
+                trace.step(Step::Drop { place: at });
                 hand -= 1;
             }
             let after = next(at);
@@ -475,6 +490,11 @@ impl OanQuan {
                 if self.cell_is_empty(target) || !self.capturable(target) {
                     break;
                 }
+                trace.step(Step::Capture {
+                    place: target,
+                    value: self.cell_value(target),
+                    seat: player,
+                });
                 self.capture(player, target);
                 gap = next(target);
             }
@@ -545,8 +565,48 @@ impl OanQuan {
     }
 }
 
+impl OanQuan {
+    /// One turn: the refill of an empty side, the sowing, and the end of the game if it ends.
+    #[inline]
+    fn play_with<T: Trace>(&mut self, mv: Sow, trace: &mut T) {
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {self}");
+        let player = self.to_move;
+        if self.must_refill(player) {
+            let base = 6 * player.index();
+            self.seeds[base..base + 5].fill(1);
+            self.captures[player.index()] -= 5;
+            trace.step(Step::Refill {
+                seat: player,
+                cost: 5,
+            });
+        }
+        self.sow(
+            player,
+            usize::from(mv.square),
+            mv.forward(self.rules.players),
+            trace,
+        );
+        self.plies += 1;
+        self.to_move = player.next(usize::from(self.rules.players));
+        let cannot_refill = self.rules.empty_side == EmptySide::End
+            && self.must_refill(self.to_move)
+            && self.captures[self.to_move.index()] < 5;
+        if cannot_refill || self.mandarins_empty() {
+            self.result = Some(self.decide(&self.final_totals()));
+        }
+    }
+
+    /// The ring indices of the squares of the player to move, in label order (actions).
+    #[inline]
+    fn own_squares(&self) -> [usize; 5] {
+        self.squares(self.to_move)
+    }
+}
+
 impl Game for OanQuan {
     type Move = Sow;
+
+    const FAMILY: &'static Family = &FAMILY;
 
     fn variant(&self) -> Variant {
         Variant::OanQuan(self.rules)
@@ -603,26 +663,11 @@ impl Game for OanQuan {
     }
 
     fn play_unchecked(&mut self, mv: Sow) {
-        debug_assert!(self.is_legal(mv), "illegal move {mv:?} in {self}");
-        let player = self.to_move;
-        if self.must_refill(player) {
-            let base = 6 * player.index();
-            self.seeds[base..base + 5].fill(1);
-            self.captures[player.index()] -= 5;
-        }
-        self.sow(
-            player,
-            usize::from(mv.square),
-            mv.forward(self.rules.players),
-        );
-        self.plies += 1;
-        self.to_move = player.next(usize::from(self.rules.players));
-        let cannot_refill = self.rules.empty_side == EmptySide::End
-            && self.must_refill(self.to_move)
-            && self.captures[self.to_move.index()] < 5;
-        if cannot_refill || self.mandarins_empty() {
-            self.result = Some(self.decide(&self.final_totals()));
-        }
+        self.play_with(mv, &mut ());
+    }
+
+    fn play_traced<T: Trace>(&mut self, mv: Sow, trace: &mut T) {
+        self.play_with(mv, trace);
     }
 
     fn hash_key(&self) -> u64 {
@@ -720,6 +765,82 @@ impl Game for OanQuan {
     fn default_max_plies(&self) -> u32 {
         1000
     }
+
+    fn view(&self) -> View {
+        let players = self.rules.players;
+        let places = (0..self.cells())
+            .map(|index| {
+                let mandarin = is_mandarin(index);
+                Place::Pit {
+                    seeds: u16::from(self.seeds[index]),
+                    piece: mandarin && self.has_piece(index),
+                    label: (!mandarin).then(|| {
+                        Sow::new(index as u8, Direction::Right)
+                            .label(players)
+                            .to_string()
+                    }),
+                }
+            })
+            .collect();
+        View {
+            layout: Layout::Ring {
+                per_side: 6,
+                big_last: true,
+                forward: Player::all(usize::from(players))
+                    .map(|seat| Sow::new(6 * seat.index() as u8, Direction::Right).forward(players))
+                    .collect(),
+            },
+            places,
+            players: usize::from(players),
+            scores: Some(self.captures[..usize::from(players)].to_vec()),
+            last: None,
+            line: Vec::new(),
+            to_move: self.result.is_none().then_some(self.to_move),
+            ply: self.plies,
+            notes: vec![("mandarin", i64::from(self.rules.mandarin_value))],
+        }
+    }
+
+    fn move_place(&self, mv: Sow) -> MovePlace {
+        MovePlace {
+            place: usize::from(mv.square),
+            forward: Some(mv.forward(self.rules.players)),
+        }
+    }
+
+    /// From the view of the player to move: `2 * k + d`, where `k` (0 to 4) is the rank of the
+    /// square among that player's five in label order and `d` is 0 for `P` and 1 for `T`;
+    /// 10 actions whatever the number of players (player 1's `3P` is 4, player 2's `8P` too).
+    fn num_actions(&self) -> usize {
+        10
+    }
+
+    #[inline]
+    fn action(&self, sow: Sow) -> Option<u32> {
+        let rank = self
+            .own_squares()
+            .iter()
+            .position(|&square| square == usize::from(sow.square))?;
+        let direction = match sow.direction {
+            Direction::Right => 0,
+            Direction::Left => 1,
+        };
+        Some(2 * rank as u32 + direction)
+    }
+
+    #[inline]
+    fn move_of(&self, action: u32) -> Option<Sow> {
+        if action >= 10 {
+            return None;
+        }
+        let square = self.own_squares()[(action / 2) as usize];
+        let direction = if action.is_multiple_of(2) {
+            Direction::Right
+        } else {
+            Direction::Left
+        };
+        Some(Sow::new(square as u8, direction))
+    }
 }
 
 impl fmt::Display for OanQuan {
@@ -751,4 +872,107 @@ impl fmt::Display for OanQuan {
             .join(separator);
         write!(f, "({captures})")
     }
+}
+
+/// O An Quan in the registry.
+pub const FAMILY: Family = Family {
+    name: "oanquan",
+    title: "O An Quan",
+    ids: "`oanquan` with optional suffixes like `-3p` or `-stop` (like `oanquan-mandarin5`)",
+    example: "oanquan-3p",
+    aliases: &[],
+    players: (2, 4),
+    parse: |given, id| {
+        (id == "oanquan" || id.starts_with("oanquan-"))
+            .then(|| parse_oanquan(given, &id["oanquan".len()..]).map(Variant::OanQuan))
+    },
+};
+
+fn parse_oanquan(id: &str, rest: &str) -> Result<OanQuanRules, VariantError> {
+    let mut rules = OanQuanRules::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for suffix in rest.split('-').skip(1) {
+        if let Some(count) = suffix
+            .strip_suffix('p')
+            .filter(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()))
+        {
+            if seen.contains(&"players") {
+                return Err(malformed(
+                    id,
+                    format!("`-{suffix}` sets the number of players twice"),
+                ));
+            }
+            rules.players = match count.parse::<u8>() {
+                Ok(n) if (2..=4).contains(&n) => n,
+                _ => {
+                    return Err(VariantError::OutOfRange(format!(
+                        "`-{suffix}` in `{id}`: O An Quan is played by 2, 3 or 4 players"
+                    )));
+                }
+            };
+            seen.push("players");
+            continue;
+        }
+        let (name, value) = match suffix.find(|c: char| c.is_ascii_digit()) {
+            Some(at) => (&suffix[..at], Some(&suffix[at..])),
+            None => (suffix, None),
+        };
+        // `-gap`/`-stop` and `-borrow`/`-end` set the same parameter.
+        let parameter = match name {
+            "gap" | "stop" => "empty-mandarin",
+            "borrow" | "end" => "empty-side",
+            other => other,
+        };
+        if seen.contains(&parameter) {
+            return Err(malformed(
+                id,
+                format!("`-{name}` sets a parameter given twice"),
+            ));
+        }
+        let number = |what: &str, low: u8, high: u8| -> Result<u8, VariantError> {
+            let text = value.ok_or_else(|| {
+                malformed(
+                    id,
+                    format!("`-{what}` needs a number, like `-{what}{high}`"),
+                )
+            })?;
+            match text.parse::<u8>() {
+                Ok(n) if (low..=high).contains(&n) => Ok(n),
+                _ => Err(VariantError::OutOfRange(format!(
+                    "`-{what}{text}` in `{id}`: {what} must be from {low} to {high}"
+                ))),
+            }
+        };
+        let flag = |what: &str| -> Result<(), VariantError> {
+            match value {
+                None => Ok(()),
+                Some(_) => Err(malformed(id, format!("`-{what}` takes no number"))),
+            }
+        };
+        match name {
+            "mandarin" => rules.mandarin_value = number("mandarin", 1, 100)?,
+            "young" => rules.young_mandarin = number("young", 0, 50)?,
+            "stop" => {
+                flag("stop")?;
+                rules.empty_mandarin = EmptyMandarin::Stop;
+            }
+            "gap" => flag("gap")?,
+            "end" => {
+                flag("end")?;
+                rules.empty_side = EmptySide::End;
+            }
+            "borrow" => flag("borrow")?,
+            _ => {
+                return Err(malformed(
+                    id,
+                    format!(
+                        "unknown suffix `-{suffix}`: O An Quan takes `-3p` or `-4p`, \
+                         `-mandarinN`, `-stop`, `-youngN` and `-end`"
+                    ),
+                ));
+            }
+        }
+        seen.push(parameter);
+    }
+    Ok(rules)
 }

@@ -1072,7 +1072,7 @@ const Play = {
       if (this.typed && now - this.typedAt < 700) label = Number(`${this.typed}${key}`);
       this.typed = key;
       this.typedAt = now;
-      const index = view.cells.findIndex((cell) => cell.label === label && cell.owner === view.to_move);
+      const index = view.cells.findIndex((cell) => String(cell.label) === String(label) && cell.owner === view.to_move);
       if (index >= 0) { this.selected = index; this.render(); }
       return;
     }

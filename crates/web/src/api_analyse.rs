@@ -13,7 +13,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::board::WebGame;
+use agents::AgentGame;
+
+use crate::board::{place_json, position_json};
 use crate::error::{ApiError, Body, Query};
 use crate::seats::{agent_spec, build_agent, offered_kinds};
 use crate::table::stats_json;
@@ -58,8 +60,8 @@ pub async fn meta(State(app): State<App>) -> Json<Value> {
                 "name": k.name,
                 "summary": k.summary,
                 "reach": k.reach(),
-                "mnk": k.plays.includes(agents::Family::Mnk),
-                "oanquan": k.plays.includes(agents::Family::OanQuan),
+                "mnk": k.plays.includes(&rules::mnk::FAMILY),
+                "oanquan": k.plays.includes(&rules::oanquan::FAMILY),
                 "multiplayer": k.multiplayer,
                 "params": params,
             })
@@ -102,7 +104,7 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
     };
     Ok(Json(json!({
         "id": variant.to_string(),
-        "family": variant.family(),
+        "family": variant.family().name,
         "players": variant.players(),
         "easy": arena::played::easy_spec(&variant).to_string(),
         "hard": arena::played::hard_spec(&variant).to_string(),
@@ -158,10 +160,8 @@ pub async fn analyse(
         .map(|(at, text)| agent_spec(text, &variant, &format!("agent {}", at + 1)))
         .collect::<Result<Vec<_>, _>>()?;
     // The position is checked here, at once, before any thinking.
-    match variant {
-        Variant::Mnk(config) => position_after(config.start(), &request.moves)?.is_over(),
-        Variant::OanQuan(rules) => position_after(rules.start(), &request.moves)?.is_over(),
-    };
+    rules::with_game!(variant, |start| position_after(start, &request.moves)?
+        .is_over());
     let permit = app.inner.thinkers.clone().acquire_owned().await;
     let think_limit = app.options().think_limit;
     let work = tokio::task::spawn_blocking(move || {
@@ -172,10 +172,7 @@ pub async fn analyse(
             seed: request.seed,
             think_limit,
         };
-        match variant {
-            Variant::Mnk(config) => job.run(config.start()),
-            Variant::OanQuan(rules) => job.run(rules.start()),
-        }
+        rules::with_game!(variant, |start| job.run(start))
     });
     let answer = work
         .await
@@ -202,20 +199,20 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    fn run<G: WebGame>(&self, start: G) -> Result<Value, ApiError> {
+    fn run<G: AgentGame>(&self, start: G) -> Result<Value, ApiError> {
         let position = position_after(start.clone(), self.moves)?;
         let players = position.num_players();
         // Every position of the line, for stepping through it.
-        let mut line = vec![start.view()];
+        let mut line = vec![position_json(&start)];
         let mut walk = start;
         let mut moves = Vec::new();
         for text in self.moves.split_whitespace() {
             let mv = walk
                 .parse_move(text)
                 .map_err(|e| ApiError::illegal(e.to_string()))?;
-            moves.push(json!({ "move": walk.format_move(mv), "place": walk.place(mv), "seat": walk.side_to_move().index() }));
+            moves.push(json!({ "move": walk.format_move(mv), "place": place_json(&walk, mv), "seat": walk.side_to_move().index() }));
             walk.play_unchecked(mv);
-            line.push(walk.view());
+            line.push(position_json(&walk));
         }
         let over = position.outcome().map(|o| o.result_text().into_owned());
         let solver = if !self.solve || position.is_over() {
@@ -233,7 +230,7 @@ impl Job<'_> {
                 .map(|entry| {
                     json!({
                         "move": position.format_move(entry.mv),
-                        "place": position.place(entry.mv),
+                        "place": place_json(&position, entry.mv),
                         "value": entry.value.map(|v| v.to_string()),
                     })
                 })
@@ -269,7 +266,7 @@ impl Job<'_> {
                     Ok(Ok(choice)) if position.is_legal(choice.mv) => json!({
                         "agent": spec.to_string(),
                         "move": position.format_move(choice.mv),
-                        "place": position.place(choice.mv),
+                        "place": place_json(&position, choice.mv),
                         "stats": stats_json(&choice.stats, time),
                     }),
                     Ok(Ok(choice)) => json!({ "agent": spec.to_string(), "error": format!("answered the illegal move {:?}", choice.mv) }),
@@ -283,7 +280,7 @@ impl Job<'_> {
             "players": players,
             "moves": moves,
             "line": line,
-            "position": position.view(),
+            "position": position_json(&position),
             "over": over,
             "solver": solver,
             "agents": answers,

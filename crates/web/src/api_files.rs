@@ -13,7 +13,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::board::WebGame;
+use agents::AgentGame;
+
+use crate::board::{place_json, position_json, steps_json};
 use crate::error::{ApiError, Body, Query};
 
 /// How deep under the results folder the pages look for CSVs and reports.
@@ -257,13 +259,10 @@ pub async fn game(
         let variant: Variant = row.variant.parse().map_err(|error| {
             ApiError::illegal(format!("row {}: unknown variant: {error}", query.row))
         })?;
-        let line = match variant {
-            Variant::Mnk(config) => replay(config.start(), &row.moves),
-            Variant::OanQuan(rules) => replay(rules.start(), &row.moves),
-        }
-        .map_err(|error| {
-            ApiError::illegal(format!("row {} does not replay: {error}", query.row))
-        })?;
+        let line =
+            rules::with_game!(variant, |start| replay(start, &row.moves)).map_err(|error| {
+                ApiError::illegal(format!("row {} does not replay: {error}", query.row))
+            })?;
         Ok::<_, ApiError>(json!({
             "file": file,
             "row": query.row,
@@ -287,22 +286,22 @@ pub async fn game(
 
 /// The moves of a game with where each lands, and the position before the first and after
 /// each.
-fn replay<G: WebGame>(start: G, moves: &str) -> Result<(Vec<Value>, Vec<Value>), String> {
+fn replay<G: AgentGame>(start: G, moves: &str) -> Result<(Vec<Value>, Vec<Value>), String> {
     let mut position = start;
     let mut played = Vec::new();
-    let mut positions = vec![position.view()];
+    let mut positions = vec![position_json(&position)];
     for (at, text) in moves.split_whitespace().enumerate() {
         let mv = position
             .parse_move(text)
             .map_err(|error| format!("move {} (`{text}`): {error}", at + 1))?;
         played.push(json!({
             "move": position.format_move(mv),
-            "place": position.place(mv),
+            "place": place_json(&position, mv),
             "seat": position.side_to_move().index(),
-            "sowing": position.sowing(mv),
+            "sowing": steps_json(&position, mv),
         }));
         position.play_unchecked(mv);
-        positions.push(position.view());
+        positions.push(position_json(&position));
     }
     Ok((played, positions))
 }

@@ -9,11 +9,10 @@ use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::board::WebGame;
 use crate::error::{ApiError, Body};
 use crate::seats::{PERSON, agent_spec};
-use crate::table::{Recorded, Table, Thinking};
-use crate::{AnyTable, App, on_table};
+use crate::table::{Recorded, Table};
+use crate::{AnyTable, App};
 
 /// `POST /api/games`.
 #[derive(Debug, Deserialize)]
@@ -44,29 +43,6 @@ pub struct Act {
     mv: Option<String>,
     #[serde(default)]
     seat: Option<usize>,
-}
-
-/// Which game a table plays, to reach its `Table<G>` from an [`AnyTable`].
-trait Seated: WebGame {
-    fn of(any: &mut AnyTable) -> Option<&mut Table<Self>>;
-}
-
-impl Seated for rules::Mnk {
-    fn of(any: &mut AnyTable) -> Option<&mut Table<Self>> {
-        match any {
-            AnyTable::Mnk(t) => Some(t),
-            AnyTable::OanQuan(_) => None,
-        }
-    }
-}
-
-impl Seated for rules::OanQuan {
-    fn of(any: &mut AnyTable) -> Option<&mut Table<Self>> {
-        match any {
-            AnyTable::OanQuan(t) => Some(t),
-            AnyTable::Mnk(_) => None,
-        }
-    }
 }
 
 pub async fn create(
@@ -114,25 +90,10 @@ pub async fn create(
     let seed = request.seed.unwrap_or_else(|| app.random() % 1_000_000);
     let hint = arena::played::hard_spec(&variant);
     let limit = app.options().think_limit;
-    let table = match variant {
-        rules::Variant::Mnk(config) => AnyTable::Mnk(Table::new(
-            config.start(),
-            seats,
-            seed,
-            move_time,
-            hint,
-            limit,
-        )?),
-        rules::Variant::OanQuan(rules) => AnyTable::OanQuan(Table::new(
-            rules.start(),
-            seats,
-            seed,
-            move_time,
-            hint,
-            limit,
-        )?),
-    };
-    let view = on_table!(&table, t => t.view("", true));
+    let table: AnyTable = rules::with_game!(variant, |start| Box::new(Table::new(
+        start, seats, seed, move_time, hint, limit
+    )?));
+    let view = table.view("", true);
     let id = app.open(table)?;
     let mut view = view;
     view["id"] = json!(id);
@@ -142,9 +103,9 @@ pub async fn create(
 pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     let table = app.table(&id)?;
     let mut any = table.lock().await;
-    on_table!(&mut *any, t => t.check_clock());
+    any.check_clock();
     record(&app, &mut any).await;
-    Ok(Json(on_table!(&*any, t => t.view(&id, true))))
+    Ok(Json(any.view(&id, true)))
 }
 
 pub async fn person_move(
@@ -157,12 +118,12 @@ pub async fn person_move(
         .ok_or_else(|| ApiError::bad("say the move: {\"move\": \"b2\"}"))?;
     let table = app.table(&id)?;
     let mut any = table.lock().await;
-    let played = on_table!(&mut *any, t => t.person_move(&text, act.ply));
+    let played = any.person_move(&text, act.ply);
     // A move out of time ends the game: recorded, and answered with the reason.
     record(&app, &mut any).await;
     let played = played?;
     Ok(Json(
-        json!({ "played": played, "game": on_table!(&*any, t => t.view(&id, false)) }),
+        json!({ "played": played, "game": any.view(&id, false) }),
     ))
 }
 
@@ -172,11 +133,7 @@ pub async fn think(
     Body(act): Body<Act>,
 ) -> Result<Json<Value>, ApiError> {
     let table = app.table(&id)?;
-    let family = on_table!(&*table.lock().await, t => t.family());
-    match family {
-        agents::Family::Mnk => think_at::<rules::Mnk>(app, table, id, act.ply, false).await,
-        agents::Family::OanQuan => think_at::<rules::OanQuan>(app, table, id, act.ply, false).await,
-    }
+    think_at(app, table, id, act.ply, false).await
 }
 
 pub async fn hint(
@@ -185,62 +142,45 @@ pub async fn hint(
     Body(act): Body<Act>,
 ) -> Result<Json<Value>, ApiError> {
     let table = app.table(&id)?;
-    let family = on_table!(&*table.lock().await, t => t.family());
-    match family {
-        agents::Family::Mnk => think_at::<rules::Mnk>(app, table, id, act.ply, true).await,
-        agents::Family::OanQuan => think_at::<rules::OanQuan>(app, table, id, act.ply, true).await,
-    }
+    think_at(app, table, id, act.ply, true).await
 }
 
 /// An agent thinks, for its move (`hint` false) or for a person's hint: taken out of the table
 /// under the lock, run on the blocking pool (at most `thinkers` at once) without it, and put
 /// back under it. The work runs in a task of its own, so a page that leaves mid-thought
 /// leaves the table whole.
-async fn think_at<G: Seated>(
+async fn think_at(
     app: App,
     table: Arc<tokio::sync::Mutex<AnyTable>>,
     id: String,
     ply: Option<usize>,
     hint: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let job: Thinking<G> = {
+    let (job, seat) = {
         let mut any = table.lock().await;
-        let t = G::of(&mut any).ok_or_else(|| ApiError::conflict("the game changed kind"))?;
-        t.check_clock();
-        let job = if hint {
-            t.begin_hint(ply)
-        } else {
-            t.begin_think(ply)
-        };
+        any.check_clock();
+        // The seat that thinks: the one to move (a hint is for a person, not a seat).
+        let seat = if hint { None } else { any.mover() };
+        let job = any.begin(hint, ply);
         if job.is_err() {
             record(&app, &mut any).await;
         }
-        job?
+        (job?, seat)
     };
-    let seat = job.seat;
     let thinkers = app.inner.thinkers.clone();
     let work = tokio::spawn(async move {
         let permit = thinkers.acquire_owned().await;
-        let answer = tokio::task::spawn_blocking(move || job.run()).await;
+        let answer = tokio::task::spawn_blocking(job).await;
         drop(permit);
         let mut any = table.lock().await;
-        let Some(t) = G::of(&mut any) else {
-            return Err(ApiError::conflict("the game changed kind"));
-        };
         let played = match answer {
-            Ok((_, ply, thought)) => {
-                if hint {
-                    t.end_hint(thought)
-                } else {
-                    t.end_think(seat.unwrap_or(0), ply, thought)
-                }
-            }
+            Ok(answer) => any.end(hint, answer),
             // The thread died outside the agent's own panic guard: the agent is gone.
-            Err(error) => t.agent_lost(seat, &error.to_string()),
+            Err(error) => any.agent_lost(seat, &error.to_string()),
         };
         record(&app, &mut any).await;
         // A hint changes nothing: the page keeps its move list; a move adds one.
-        let view = on_table!(&*any, t => t.view(&id, false));
+        let view = any.view(&id, false);
         let key = if hint { "hint" } else { "played" };
         Ok(json!({ key: played, "game": view }))
     });
@@ -257,7 +197,7 @@ pub async fn undo(
     Path(id): Path<String>,
     Body(act): Body<Act>,
 ) -> Result<Json<Value>, ApiError> {
-    change(app, id, |any| on_table!(any, t => t.undo(act.ply))).await
+    change(app, id, |any| any.undo(act.ply)).await
 }
 
 pub async fn resign(
@@ -265,12 +205,7 @@ pub async fn resign(
     Path(id): Path<String>,
     Body(act): Body<Act>,
 ) -> Result<Json<Value>, ApiError> {
-    change(
-        app,
-        id,
-        |any| on_table!(any, t => t.resign(act.seat, act.ply)),
-    )
-    .await
+    change(app, id, |any| any.resign(act.seat, act.ply)).await
 }
 
 pub async fn ready(
@@ -278,7 +213,7 @@ pub async fn ready(
     Path(id): Path<String>,
     Body(act): Body<Act>,
 ) -> Result<Json<Value>, ApiError> {
-    change(app, id, |any| on_table!(any, t => t.ready(act.ply))).await
+    change(app, id, |any| any.ready(act.ply)).await
 }
 
 /// A change of the table under its lock, then the record if the game ended, then the view.
@@ -292,15 +227,13 @@ async fn change(
     let changed = apply(&mut any);
     record(&app, &mut any).await;
     changed?;
-    Ok(Json(
-        json!({ "game": on_table!(&*any, t => t.view(&id, true)) }),
-    ))
+    Ok(Json(json!({ "game": any.view(&id, true) })))
 }
 
 /// Appends the table's game to the play record if it is over and not recorded yet (on the
 /// blocking pool: the record is a locked file).
 async fn record(app: &App, any: &mut AnyTable) {
-    let Some(game) = on_table!(&*any, t => t.to_record(arena::played::BROWSER)) else {
+    let Some(game) = any.to_record(arena::played::BROWSER) else {
         return;
     };
     let record = app.options().record.clone();
@@ -321,5 +254,5 @@ async fn record(app: &App, any: &mut AnyTable) {
         Ok(Err(error)) => Recorded::Failed(error.to_string()),
         Err(error) => Recorded::Failed(error.to_string()),
     };
-    on_table!(any, t => t.recorded = state);
+    any.set_recorded(state);
 }

@@ -49,10 +49,8 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use rand::{RngExt, SeedableRng};
-use rules::{Mnk, OanQuan};
 
 pub use error::ApiError;
-use table::Table;
 
 /// The largest request body the server reads: a move list of the longest game fits many
 /// times over.
@@ -125,24 +123,8 @@ pub enum WebError {
     Serve(std::io::Error),
 }
 
-/// A game of either family, behind one lock.
-pub enum AnyTable {
-    /// An m,n,k game.
-    Mnk(Table<Mnk>),
-    /// O An Quan.
-    OanQuan(Table<OanQuan>),
-}
-
-/// Runs `$body` with `$t` bound to the table inside an [`AnyTable`], whatever its game.
-macro_rules! on_table {
-    ($any:expr, $t:ident => $body:expr) => {
-        match $any {
-            $crate::AnyTable::Mnk($t) => $body,
-            $crate::AnyTable::OanQuan($t) => $body,
-        }
-    };
-}
-pub(crate) use on_table;
+/// A game at a table, whatever its game.
+pub type AnyTable = Box<dyn table::Session>;
 
 /// One open game: its lock, and when a request last touched it.
 #[derive(Clone)]
@@ -249,20 +231,12 @@ impl App {
             .saturating_sub(self.options().idle.as_millis() as u64);
         tables.retain(|_, entry| {
             entry.touched.load(Ordering::Relaxed) >= stale
-                || !entry
-                    .table
-                    .try_lock()
-                    .is_ok_and(|t| on_table!(&*t, t => t.idle()))
+                || !entry.table.try_lock().is_ok_and(|t| t.idle())
         });
         while tables.len() >= limit {
             let idle = tables
                 .iter()
-                .filter(|(_, entry)| {
-                    entry
-                        .table
-                        .try_lock()
-                        .is_ok_and(|t| on_table!(&*t, t => t.idle()))
-                })
+                .filter(|(_, entry)| entry.table.try_lock().is_ok_and(|t| t.idle()))
                 .min_by_key(|(_, entry)| entry.touched.load(Ordering::Relaxed))
                 .map(|(id, _)| id.clone());
             match idle {

@@ -4,8 +4,8 @@
 //! outside kinds (`proc`, `engine`), which start a program named in their spec, because a web
 //! request must never make the server start a program.
 
+use agents::AgentGame;
 use agents::{Agent, AgentSpec, Kind};
-use protocol::OutsideGame;
 use rules::Variant;
 
 use crate::error::ApiError;
@@ -61,7 +61,7 @@ pub fn agent_spec(text: &str, variant: &Variant, what: &str) -> Result<AgentSpec
 /// Builds the agent `spec` for a table of `players` seats of game `G`: the one place the
 /// server builds agents. Refuses the outside kinds again, so no path to it can start a
 /// program.
-pub fn build_agent<G: OutsideGame>(
+pub fn build_agent<G: AgentGame>(
     spec: &AgentSpec,
     players: usize,
 ) -> Result<Box<dyn Agent<G>>, ApiError> {

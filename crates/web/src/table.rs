@@ -6,6 +6,7 @@
 //! lock, and puts it back with its move ([`Table::end_think`]). Requests that would change the
 //! game meanwhile are refused with 409, so a slow agent holds no lock anyone waits on.
 
+use std::any::Any;
 use std::time::{Duration, Instant};
 
 use agents::{Agent, AgentError, AgentRng, AgentSpec, Choice, Context, SearchStats};
@@ -15,7 +16,9 @@ use rand::SeedableRng;
 use rules::{Outcome, Player};
 use serde_json::{Value, json};
 
-use crate::board::WebGame;
+use agents::AgentGame;
+
+use crate::board::{place_json, position_json, steps_json};
 use crate::error::ApiError;
 use crate::seats::build_agent;
 
@@ -24,7 +27,7 @@ use crate::seats::build_agent;
 pub const CLOCK_GRACE: Duration = Duration::from_millis(400);
 
 /// Who sits in a seat.
-pub enum Seat<G: WebGame> {
+pub enum Seat<G: AgentGame> {
     /// A person, under this name in the record.
     Person {
         /// The name.
@@ -42,7 +45,7 @@ pub enum Seat<G: WebGame> {
 }
 
 /// One move played.
-struct Ply<G: WebGame> {
+struct Ply<G: AgentGame> {
     before: G,
     mv: G::Move,
     seat: usize,
@@ -75,7 +78,7 @@ pub enum Recorded {
 }
 
 /// What an agent of a table is asked to think about, away from the table.
-pub struct Thinking<G: WebGame> {
+pub struct Thinking<G: AgentGame> {
     /// The seat (for a move) or `None` (for a hint).
     pub seat: Option<usize>,
     /// The agent.
@@ -91,7 +94,7 @@ pub struct Thinking<G: WebGame> {
 }
 
 /// What came back from thinking.
-pub struct Thought<G: WebGame> {
+pub struct Thought<G: AgentGame> {
     /// The agent, to go back to its seat.
     pub agent: Box<dyn Agent<G>>,
     /// Its RNG.
@@ -102,7 +105,7 @@ pub struct Thought<G: WebGame> {
     pub time: Duration,
 }
 
-impl<G: WebGame> Thinking<G> {
+impl<G: AgentGame> Thinking<G> {
     /// Asks the agent (on the calling thread: the blocking pool). A panic, an error or an
     /// illegal move comes back as a fault.
     pub fn run(self) -> (Option<usize>, usize, Thought<G>) {
@@ -148,7 +151,7 @@ impl<G: WebGame> Thinking<G> {
 }
 
 /// A game at the table.
-pub struct Table<G: WebGame> {
+pub struct Table<G: AgentGame> {
     position: G,
     history: Vec<Ply<G>>,
     seats: Vec<Seat<G>>,
@@ -178,7 +181,7 @@ fn check_ply(expected: Option<usize>, actual: usize) -> Result<(), ApiError> {
     }
 }
 
-impl<G: WebGame> Table<G> {
+impl<G: AgentGame> Table<G> {
     /// A new game from `start`: `seats` in turn order, agents built now (so a spec that cannot
     /// be built is refused before the game starts).
     pub fn new(
@@ -231,10 +234,10 @@ impl<G: WebGame> Table<G> {
 
     /// A seat's name for people: `X (Lan)`, `player 2 (greedy)`.
     fn seat_name(&self, seat: usize) -> String {
-        let base = match G::FAMILY {
-            agents::Family::Mnk if seat == 0 => "X".to_string(),
-            agents::Family::Mnk => "O".to_string(),
-            agents::Family::OanQuan => format!("player {}", seat + 1),
+        let base = match G::FAMILY.name {
+            "mnk" if seat == 0 => "X".to_string(),
+            "mnk" => "O".to_string(),
+            _ => format!("player {}", seat + 1),
         };
         match &self.seats[seat] {
             Seat::Person { name } => format!("{base} ({name})"),
@@ -315,16 +318,7 @@ impl<G: WebGame> Table<G> {
             return;
         }
         if let Some(outcome) = self.position.outcome() {
-            let drawn = match outcome {
-                Outcome::Draw => true,
-                Outcome::Ranked(ranking) => ranking.places().iter().all(|&p| p == 1),
-                Outcome::Win(_) => false,
-            };
-            let termination = if drawn {
-                Termination::Draw
-            } else {
-                Termination::Win
-            };
+            let termination = Termination::of(outcome);
             let summary = self.result_words(outcome);
             self.end(outcome, termination, summary);
         } else if self.position.ply() >= self.position.default_max_plies() {
@@ -399,14 +393,14 @@ impl<G: WebGame> Table<G> {
             .position
             .parse_move(text)
             .map_err(|error| ApiError::illegal(error.to_string()))?;
-        let sowing = self.position.sowing(mv);
+        let sowing = steps_json(&self.position, mv);
         let time = self.turn_started.elapsed();
         self.play(mv, seat, true, time, None);
         Ok(self.last_played(sowing))
     }
 
     /// The move just played, as the page's move list keeps it, with its sowing steps.
-    fn last_played(&self, sowing: Option<Vec<crate::board::Step>>) -> Value {
+    fn last_played(&self, sowing: Option<Value>) -> Value {
         let mut played = self.history.last().map(ply_json).unwrap_or(Value::Null);
         played["sowing"] = json!(sowing);
         played
@@ -462,7 +456,7 @@ impl<G: WebGame> Table<G> {
         match answer {
             Ok(choice) => {
                 let mv = choice.mv;
-                let sowing = self.position.sowing(mv);
+                let sowing = steps_json(&self.position, mv);
                 self.play(mv, seat, false, time, Some(choice.stats));
                 self.last_played(sowing)
             }
@@ -531,7 +525,7 @@ impl<G: WebGame> Table<G> {
                     .unwrap_or_else(|| "its best move".to_string());
                 json!({
                     "move": self.position.format_move(choice.mv),
-                    "place": self.position.place(choice.mv),
+                    "place": place_json(&self.position, choice.mv),
                     "reason": reason,
                     "agent": self.hint_spec.to_string(),
                     "stats": stats_json(&choice.stats, time),
@@ -652,11 +646,6 @@ impl<G: WebGame> Table<G> {
             .collect()
     }
 
-    /// The game family of this table.
-    pub fn family(&self) -> agents::Family {
-        G::FAMILY
-    }
-
     /// The thinking agent's thread died outside its own panic guard, taking the agent with
     /// it: the seat loses the game as a crash (a hint agent is rebuilt at the next hint).
     pub fn agent_lost(&mut self, seat: Option<usize>, why: &str) -> Value {
@@ -722,12 +711,12 @@ impl<G: WebGame> Table<G> {
         json!({
             "id": id,
             "variant": self.position.variant().to_string(),
-            "family": self.position.variant().family(),
+            "family": G::FAMILY.name,
             "players": players,
             "seats": seats,
             "seed": self.seed,
             "move_time_ms": self.move_time.map(|t| t.as_millis() as u64),
-            "position": self.position.view(),
+            "position": position_json(&self.position),
             "ply": self.history.len(),
             "history": history,
             "moves": self.moves().join(" "),
@@ -742,12 +731,114 @@ impl<G: WebGame> Table<G> {
     }
 }
 
+/// Work taken away from a table to run without its lock: an agent thinking.
+pub type Job = Box<dyn FnOnce() -> Box<dyn Any + Send> + Send>;
+
+/// A table of any game, behind one lock: what the server asks of it. [`Table`] of every game
+/// is one; the server holds them boxed, so it has no list of games.
+pub trait Session: Send {
+    /// Everything the page shows (see [`Table::view`]).
+    fn view(&self, id: &str, history: bool) -> Value;
+    /// See [`Table::check_clock`].
+    fn check_clock(&mut self);
+    /// See [`Table::person_move`].
+    fn person_move(&mut self, text: &str, ply: Option<usize>) -> Result<Value, ApiError>;
+    /// Takes the agent to move (or, with `hint`, the hint agent) away to think: run the job
+    /// off the lock, then hand its answer to [`Session::end`].
+    fn begin(&mut self, hint: bool, ply: Option<usize>) -> Result<Job, ApiError>;
+    /// Puts the thinking agent back with its answer; the value is the played move or hint.
+    fn end(&mut self, hint: bool, answer: Box<dyn Any + Send>) -> Value;
+    /// See [`Table::agent_lost`].
+    fn agent_lost(&mut self, seat: Option<usize>, why: &str) -> Value;
+    /// See [`Table::undo`].
+    fn undo(&mut self, ply: Option<usize>) -> Result<(), ApiError>;
+    /// See [`Table::resign`].
+    fn resign(&mut self, seat: Option<usize>, ply: Option<usize>) -> Result<(), ApiError>;
+    /// See [`Table::ready`].
+    fn ready(&mut self, ply: Option<usize>) -> Result<(), ApiError>;
+    /// See [`Table::to_record`].
+    fn to_record(&self, experiment: &str) -> Option<PlayedGame>;
+    /// Where the game's row went.
+    fn set_recorded(&mut self, recorded: Recorded);
+    /// See [`Table::idle`].
+    fn idle(&self) -> bool;
+    /// The seat to move, if the game goes on.
+    fn mover(&self) -> Option<usize>;
+}
+
+impl<G: AgentGame> Session for Table<G> {
+    fn view(&self, id: &str, history: bool) -> Value {
+        Table::view(self, id, history)
+    }
+
+    fn check_clock(&mut self) {
+        Table::check_clock(self);
+    }
+
+    fn person_move(&mut self, text: &str, ply: Option<usize>) -> Result<Value, ApiError> {
+        Table::person_move(self, text, ply)
+    }
+
+    fn begin(&mut self, hint: bool, ply: Option<usize>) -> Result<Job, ApiError> {
+        let job = if hint {
+            self.begin_hint(ply)?
+        } else {
+            self.begin_think(ply)?
+        };
+        Ok(Box::new(move || Box::new(job.run()) as Box<dyn Any + Send>))
+    }
+
+    fn end(&mut self, hint: bool, answer: Box<dyn Any + Send>) -> Value {
+        let Ok(answer) = answer.downcast::<(Option<usize>, usize, Thought<G>)>() else {
+            return self.agent_lost(None, "the answer came back to a table of another game");
+        };
+        let (seat, ply, thought) = *answer;
+        if hint {
+            self.end_hint(thought)
+        } else {
+            self.end_think(seat.unwrap_or(0), ply, thought)
+        }
+    }
+
+    fn agent_lost(&mut self, seat: Option<usize>, why: &str) -> Value {
+        Table::agent_lost(self, seat, why)
+    }
+
+    fn undo(&mut self, ply: Option<usize>) -> Result<(), ApiError> {
+        Table::undo(self, ply)
+    }
+
+    fn resign(&mut self, seat: Option<usize>, ply: Option<usize>) -> Result<(), ApiError> {
+        Table::resign(self, seat, ply)
+    }
+
+    fn ready(&mut self, ply: Option<usize>) -> Result<(), ApiError> {
+        Table::ready(self, ply)
+    }
+
+    fn to_record(&self, experiment: &str) -> Option<PlayedGame> {
+        Table::to_record(self, experiment)
+    }
+
+    fn set_recorded(&mut self, recorded: Recorded) {
+        self.recorded = recorded;
+    }
+
+    fn idle(&self) -> bool {
+        Table::idle(self)
+    }
+
+    fn mover(&self) -> Option<usize> {
+        Table::mover(self)
+    }
+}
+
 /// A move played, for the page's move list.
-fn ply_json<G: WebGame>(ply: &Ply<G>) -> Value {
+fn ply_json<G: AgentGame>(ply: &Ply<G>) -> Value {
     json!({
         "seat": ply.seat,
         "move": ply.before.format_move(ply.mv),
-        "place": ply.before.place(ply.mv),
+        "place": place_json(&ply.before, ply.mv),
         "person": ply.person,
         "stats": ply.stats.as_ref().map(|s| stats_json(s, ply.time)),
         "ms": ply.time.as_secs_f64() * 1e3,

@@ -11,8 +11,7 @@ use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MoveList, Outcome, Player, WinRule};
 
 use crate::{
-    Agent, AgentGame, Easy, Family, FlatMc, Kind, Neighbor, Params, SpecError, Tactic,
-    score::EVAL_LIMIT,
+    Agent, AgentGame, Easy, FlatMc, Kind, Neighbor, Params, SpecError, Tactic, score::EVAL_LIMIT,
 };
 
 /// The weight of a window of k cells holding `s` stones of one player and none of the other:
@@ -394,7 +393,7 @@ pub(crate) fn near_playout<R: rand::Rng + ?Sized>(game: &mut Mnk, rng: &mut R) -
 }
 
 impl AgentGame for Mnk {
-    const FAMILY: Family = Family::Mnk;
+    const DEFENCE: &'static str = "block";
     const NEAR_PLAYOUTS: bool = true;
 
     type Aux = MnkAux;
@@ -584,6 +583,22 @@ impl AgentGame for Mnk {
         near_playout(self, rng)
     }
 
+    /// Seed 004's easy AI.
+    fn easy_spec(&self) -> &'static str {
+        "easy"
+    }
+
+    fn hard_spec(&self) -> &'static str {
+        match self.config().cells() {
+            // Small enough to solve: perfect play.
+            0..=9 => "alphabeta:depth=9",
+            // About 0.6 million nodes a second on boards up to 8x8, 0.25 million on 15x15: a
+            // second or two a move on one core.
+            10..=64 => "alphabeta:nodes=600000",
+            _ => "alphabeta:nodes=300000",
+        }
+    }
+
     fn build_own(
         kind: &'static Kind,
         params: &Params<'_>,
@@ -595,8 +610,8 @@ impl AgentGame for Mnk {
             "threat" => Ok(Box::new(crate::ThreatAgent::from_params(params)?)),
             other => Err(SpecError::Unsupported {
                 kind: other.to_string(),
-                variant: Family::Mnk.name().to_string(),
-                plays: kind.plays.describe().to_string(),
+                variant: rules::mnk::FAMILY.title.to_string(),
+                plays: kind.plays.describe(),
             }),
         }
     }

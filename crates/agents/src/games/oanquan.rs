@@ -5,7 +5,7 @@
 use rules::oanquan::Direction;
 use rules::{Game, OanQuan, Player, Sow};
 
-use crate::{Agent, AgentGame, Family, Greedy, Kind, Params, SpecError};
+use crate::{Agent, AgentGame, Greedy, Kind, Params, SpecError};
 
 /// Final totals (captures plus the seeds on one's own squares) of `me` minus the opponent's;
 /// with three or four players, minus the best total of the others.
@@ -26,8 +26,6 @@ pub(crate) fn score_difference(game: &OanQuan, me: Player) -> i32 {
 }
 
 impl AgentGame for OanQuan {
-    const FAMILY: Family = Family::OanQuan;
-
     type Aux = ();
 
     fn illegal_move(&self) -> Sow {
@@ -63,6 +61,21 @@ impl AgentGame for OanQuan {
         score_difference(&self.child(mv), self.side_to_move())
     }
 
+    /// Seed 001's greedy player.
+    fn easy_spec(&self) -> &'static str {
+        "greedy"
+    }
+
+    fn hard_spec(&self) -> &'static str {
+        if self.num_players() == 2 {
+            // Depth 12 or more in under a second; it beats greedy2 by about 20 seeds a game.
+            "alphabeta:nodes=1000000"
+        } else {
+            // Three or four players: UCT with a reward per seat, well under a second a move.
+            "mcts:iterations=5000"
+        }
+    }
+
     fn build_own(
         kind: &'static Kind,
         params: &Params<'_>,
@@ -71,8 +84,8 @@ impl AgentGame for OanQuan {
             "greedy" | "greedy2" => Ok(Box::new(Greedy::from_params(kind, params)?)),
             other => Err(SpecError::Unsupported {
                 kind: other.to_string(),
-                variant: Family::OanQuan.name().to_string(),
-                plays: kind.plays.describe().to_string(),
+                variant: rules::oanquan::FAMILY.title.to_string(),
+                plays: kind.plays.describe(),
             }),
         }
     }

@@ -5,23 +5,26 @@ use crate::common;
 
 use std::sync::Arc;
 
-use agents::{Agent, AgentGame, AgentSpec, Choice, Context, Kind, Params, Plays, SpecError};
+use agents::{AgentSpec, Choice, Context, Kind, Params, Plays, SpecError};
 use arena::{Experiment, Shard};
-use protocol::ExtraKinds;
-use rules::{Mnk, MoveList, OanQuan};
+use protocol::{AnyAgent, ExtraKinds};
+use rules::{AnyGame, Game, MoveList};
 
 /// An agent that always plays the last legal move.
 struct Last;
 
-impl<G: AgentGame> Agent<G> for Last {
+impl AnyAgent for Last {
     fn choose(
         &mut self,
-        position: &G,
+        position: &AnyGame,
         _ctx: &mut Context<'_>,
-    ) -> Result<Choice<G::Move>, agents::AgentError> {
-        let mut moves = MoveList::new();
-        position.legal_moves(&mut moves);
-        Ok(Choice::new(*moves.last().expect("not over"), 1))
+    ) -> Result<Choice<u32>, agents::AgentError> {
+        rules::with_position!(position, |game| {
+            let mut moves = MoveList::new();
+            game.legal_moves(&mut moves);
+            let last = *moves.last().expect("not over");
+            Ok(Choice::new(game.action(last).expect("the mover's"), 1))
+        })
     }
 }
 
@@ -31,7 +34,7 @@ struct Factory;
 const LAST: Kind = Kind {
     name: "last",
     summary: "plays the last legal move",
-    plays: Plays::Mnk,
+    plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[],
     multiplayer: false,
     listed: true,
@@ -42,17 +45,9 @@ impl ExtraKinds for Factory {
         &[LAST]
     }
 
-    fn build_mnk(&self, _name: &str, spec: &AgentSpec) -> Result<Box<dyn Agent<Mnk>>, SpecError> {
+    fn build(&self, _name: &str, spec: &AgentSpec) -> Result<Box<dyn AnyAgent>, SpecError> {
         Params::new(spec, LAST.params)?;
         Ok(Box::new(Last))
-    }
-
-    fn build_oanquan(
-        &self,
-        _name: &str,
-        _spec: &AgentSpec,
-    ) -> Result<Box<dyn Agent<OanQuan>>, SpecError> {
-        unreachable!("the roster checks the game before building")
     }
 }
 

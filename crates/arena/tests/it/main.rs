@@ -9,6 +9,7 @@ mod extra_kinds;
 mod multi;
 mod openings;
 mod played;
+mod results;
 mod run;
 mod sample;
 mod shard;

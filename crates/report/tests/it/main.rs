@@ -4,6 +4,7 @@
 
 mod common;
 
+mod committed;
 mod coverage;
 mod files;
 mod input;

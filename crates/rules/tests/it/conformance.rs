@@ -3,12 +3,14 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rules::{Game, Mnk, MoveList, OanQuan, Variant};
+use rules::{Game, Layout, Mnk, MoveList, OanQuan, Variant};
 
 /// Plays `games` random games of `start` and checks, at every position:
 /// legal moves are empty exactly at the end; every listed move is legal and round-trips
-/// through its text; `random_move` picks a listed move; `play` refuses nothing listed; and the
-/// game replayed from its move list text reaches the same state and hash.
+/// through its text and its action; `random_move` picks a listed move; `play` refuses nothing
+/// listed; the traced play reaches the same position and its steps take the view before the
+/// move to the view after it; and the game replayed from its move list text reaches the same
+/// state and hash.
 fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut moves = MoveList::new();
@@ -30,6 +32,7 @@ fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
             sorted.sort();
             sorted.dedup();
             assert_eq!(sorted.len(), moves.len(), "duplicate legal moves");
+            let mut actions = Vec::new();
             for &mv in &moves {
                 assert!(position.is_legal(mv), "listed move {mv:?} is not legal");
                 let text = position.format_move(mv);
@@ -38,7 +41,31 @@ fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
                     Ok(mv),
                     "`{text}` does not round-trip"
                 );
+                let action = position.action(mv).expect("a legal move has an action");
+                assert!(
+                    (action as usize) < position.num_actions(),
+                    "`{text}`: {action}"
+                );
+                assert_eq!(
+                    position.move_of(action),
+                    Some(mv),
+                    "action {action} of `{text}`"
+                );
+                actions.push(action);
             }
+            assert!(position.num_actions() <= rules::MAX_ACTIONS);
+            assert!(
+                actions.is_sorted(),
+                "legal moves are not in increasing action order: {actions:?}"
+            );
+            actions.dedup();
+            assert_eq!(
+                actions.len(),
+                moves.len(),
+                "two legal moves share an action"
+            );
+            assert_eq!(position.move_of(position.num_actions() as u32), None);
+            check_view(&position);
             let picked = position
                 .random_move(&mut rng)
                 .expect("a move before the end");
@@ -46,8 +73,20 @@ fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
             let mv = moves[rng.random_range(0..moves.len())];
             let copied = position.play(mv).expect("a listed move plays");
             line.push(position.format_move(mv));
+            let mut traced = position.clone();
+            let mut steps = Vec::new();
+            traced.play_traced(mv, &mut steps);
+            let before = position.view();
             position.play_unchecked(mv);
             assert_eq!(copied, position, "copy-make and in-place play disagree");
+            assert_eq!(traced, position, "traced and untraced play disagree");
+            let (animated, after) = (before.after(&steps), position.view());
+            assert_eq!(
+                (&animated.places, &animated.scores),
+                (&after.places, &after.scores),
+                "the steps of {} do not end where the rules do: {steps:?}",
+                line.last().unwrap()
+            );
             assert_eq!(position.ply() as usize, line.len());
         }
         let replayed = start
@@ -56,6 +95,38 @@ fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
         assert_eq!(replayed, position, "replay reaches another state");
         assert_eq!(replayed.hash_key(), position.hash_key());
         assert_eq!(replayed.to_string(), position.to_string());
+    }
+}
+
+/// The view agrees with the position: one place per cell or pit, the side to move, points
+/// where the game keeps them, places in range.
+fn check_view<G: Game>(position: &G) {
+    let view = position.view();
+    assert_eq!(view.places.len() as u32, position.variant().board_size());
+    assert_eq!(view.players, position.num_players());
+    assert_eq!(view.ply, position.ply());
+    assert_eq!(
+        view.to_move,
+        (!position.is_over()).then(|| position.side_to_move())
+    );
+    if let Some(scores) = &view.scores {
+        assert_eq!(scores.len(), position.num_players());
+    }
+    for place in view.last.iter().chain(&view.line) {
+        assert!(*place < view.places.len(), "{place} is off the board");
+    }
+    match view.layout {
+        Layout::Grid { rows, cols, .. } => {
+            assert_eq!(view.places.len(), usize::from(rows) * usize::from(cols));
+        }
+        Layout::Ring {
+            per_side,
+            ref forward,
+            ..
+        } => {
+            assert_eq!(view.places.len(), usize::from(per_side) * view.players);
+            assert_eq!(forward.len(), view.players);
+        }
     }
 }
 
@@ -111,4 +182,17 @@ fn equal_positions_reached_by_different_orders_hash_equal() {
     assert_eq!(a.hash_key(), c.hash_key());
     let d = start.play_line("b1 a1 c1 d1").unwrap();
     assert_ne!(a.hash_key(), d.hash_key());
+}
+
+#[test]
+fn every_registered_game_starts_through_the_registry() {
+    for family in rules::FAMILIES {
+        let variant: Variant = family.example.parse().unwrap();
+        assert_eq!(variant.family(), *family);
+        assert_eq!(variant.to_string().parse::<Variant>(), Ok(variant));
+        let start = rules::AnyGame::start(&variant);
+        assert_eq!(start.variant(), variant);
+        let players = rules::with_game!(variant, |start| start.num_players());
+        assert!((family.players.0..=family.players.1).contains(&players));
+    }
 }

@@ -262,6 +262,8 @@ struct Chair<G: Game> {
 /// An agent of a table asked for a move, away from the table.
 pub struct Thinking<G: AgentGame> {
     away: Away,
+    /// The agent's spec, to name it in a fault.
+    name: String,
     agent: Box<dyn Agent<G>>,
     rng: Box<AgentRng>,
     position: G,
@@ -291,6 +293,7 @@ impl<G: AgentGame> Thinking<G> {
     pub fn run(self) -> Thought<G> {
         let Thinking {
             away,
+            name,
             mut agent,
             mut rng,
             position,
@@ -308,7 +311,7 @@ impl<G: AgentGame> Thinking<G> {
             Ok(Ok(choice)) if position.is_legal(choice.mv) => Ok(choice),
             Ok(Ok(choice)) => Err(Fault {
                 termination: Termination::IllegalMove,
-                what: format!("answered the illegal move {:?}", choice.mv),
+                what: format!("{name} answered the illegal move {:?}", choice.mv),
             }),
             Ok(Err(error)) => Err(Fault {
                 termination: match error {
@@ -692,8 +695,16 @@ impl<G: AgentGame> Table<G> {
         agent: Box<dyn Agent<G>>,
         rng: Box<AgentRng>,
     ) -> Thinking<G> {
+        let name = match away {
+            Away::Seat(seat) => match &self.chairs[seat.index()].seat {
+                Seat::Agent(spec) => spec.to_string(),
+                Seat::Person(name) => name.clone(),
+            },
+            Away::Hint => self.settings.hint.to_string(),
+        };
         Thinking {
             away,
+            name,
             agent,
             rng,
             position: self.position.clone(),

@@ -768,7 +768,10 @@ impl Game for OanQuan {
 
     fn move_help(&self) -> String {
         let squares: Vec<String> = Player::all(self.num_players())
-            .map(|seat| format!("player {} {}", seat.index() + 1, self.label_range(seat)))
+            .map(|seat| {
+                let sows = if seat == Player::First { " sows" } else { "" };
+                format!("player {}{sows} squares {}", seat.index() + 1, self.label_range(seat))
+            })
             .collect();
         let directions = if self.num_players() == 2 {
             "P (or R) sows to the right along your row as drawn, T (or L) to the left"
@@ -777,7 +780,7 @@ impl Game for OanQuan {
              to the first), T (or L) towards lower"
         };
         format!(
-            "a square label and a direction like 3P: squares {}; {directions}",
+            "a square label and a direction like 3P: {}; {directions}",
             squares.join(", ")
         )
     }

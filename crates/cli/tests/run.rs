@@ -199,7 +199,7 @@ fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
     let third = text.lines().nth(3).unwrap();
     fs::write(&csv, format!("{text}{third}\n")).unwrap();
     let csv = csv.to_str().unwrap();
-    let refused = arena(&["report", csv, "--bootstrap", "0"]);
+    let refused = arena(&["report", csv, "--intervals", "none"]);
     assert!(!refused.status.success());
     let error = String::from_utf8_lossy(&refused.stderr);
     assert!(
@@ -209,7 +209,7 @@ fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
         "{error}"
     );
     assert!(error.contains("--drop-duplicates"), "{error}");
-    let dropped = arena(&["report", csv, "--bootstrap", "0", "--drop-duplicates"]);
+    let dropped = arena(&["report", csv, "--intervals", "none", "--drop-duplicates"]);
     assert!(
         dropped.status.success(),
         "{}",
@@ -224,7 +224,14 @@ fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
     );
     // The same file given twice: every game of the second copy is a duplicate too (9 rows),
     // besides the one within the file.
-    let twice = arena(&["report", csv, csv, "--bootstrap", "0", "--drop-duplicates"]);
+    let twice = arena(&[
+        "report",
+        csv,
+        csv,
+        "--intervals",
+        "none",
+        "--drop-duplicates",
+    ]);
     let text = String::from_utf8_lossy(&twice.stdout);
     assert!(text.contains("dropped 10 duplicated game(s)"), "{text}");
     assert!(text.contains("8 games; report written"), "{text}");
@@ -248,8 +255,8 @@ fn report_says_what_is_wrong_with_its_input_in_plain_words() {
         csv.to_str().unwrap(),
         "--anchor",
         "abx=0",
-        "--bootstrap",
-        "0",
+        "--intervals",
+        "none",
     ]);
     assert!(!output.status.success());
     let error = String::from_utf8_lossy(&output.stderr);
@@ -263,7 +270,7 @@ fn report_says_what_is_wrong_with_its_input_in_plain_words() {
     let text = fs::read_to_string(&csv).unwrap();
     let cut = &text[..text.len() - 30];
     fs::write(&csv, cut).unwrap();
-    let output = arena(&["report", csv.to_str().unwrap(), "--bootstrap", "0"]);
+    let output = arena(&["report", csv.to_str().unwrap(), "--intervals", "none"]);
     assert!(
         output.status.success(),
         "{}",

@@ -431,13 +431,20 @@ impl Tally {
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
-            .from_reader(reader);
+            .from_reader(RowBound::new(reader));
         let malformed = |error: csv::Error| {
             let line = error.position().map_or(0, |p| p.line());
             match error.into_kind() {
-                csv::ErrorKind::Io(error) => Error::Read {
-                    path: path.to_path_buf(),
-                    error,
+                csv::ErrorKind::Io(error) => match RowTooLong::of(&error) {
+                    Some(long) => Error::RowTooLong {
+                        path: path.to_path_buf(),
+                        line: long.line,
+                        limit: MAX_ROW_BYTES,
+                    },
+                    None => Error::Read {
+                        path: path.to_path_buf(),
+                        error,
+                    },
                 },
                 kind => Error::Malformed {
                     path: path.to_path_buf(),
@@ -455,6 +462,12 @@ impl Tally {
             path: path.to_path_buf(),
             column: column.name(),
         };
+        // A header with none of the required columns is not a short games CSV but another file.
+        if REQUIRED.iter().all(|c| index[*c as usize].is_none()) {
+            return Err(Error::NotGamesCsv {
+                path: path.to_path_buf(),
+            });
+        }
         for column in REQUIRED {
             if index[column as usize].is_none() {
                 return Err(missing(column));
@@ -878,6 +891,103 @@ impl Row<'_> {
                 "expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
             )),
         }
+    }
+}
+
+/// The longest row (the header included) the report reads, in bytes: 1 MiB. A row of the
+/// arena's CSV is a few KB (a 15x15 game's moves are under 1.2 KB); anything longer is not a
+/// games CSV, and reading it whole could take all the memory there is (`/dev/zero`).
+pub const MAX_ROW_BYTES: usize = 1 << 20;
+
+/// A row longer than [`MAX_ROW_BYTES`], carried inside the `io::Error` the CSV reader passes on.
+#[derive(Debug)]
+struct RowTooLong {
+    /// The 1-based line where the row starts.
+    line: u64,
+}
+
+impl std::fmt::Display for RowTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the row at line {} is longer than {MAX_ROW_BYTES} bytes",
+            self.line
+        )
+    }
+}
+
+impl std::error::Error for RowTooLong {}
+
+impl RowTooLong {
+    fn of(error: &std::io::Error) -> Option<&RowTooLong> {
+        error.get_ref()?.downcast_ref()
+    }
+}
+
+/// Where a [`RowBound`] is within a row: the states of the CSV reader's own parser (a quote
+/// opens a quoted field only at the start of a field; `""` inside one is a quote).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowState {
+    StartField,
+    InField,
+    InQuotes,
+    QuoteInQuotes,
+}
+
+/// A reader that fails with [`RowTooLong`] as soon as one row (a line, or several where a quoted
+/// field holds newlines) passes [`MAX_ROW_BYTES`], before the CSV reader has buffered it.
+struct RowBound<R> {
+    inner: R,
+    state: RowState,
+    /// Bytes of the current row so far.
+    row_bytes: usize,
+    /// The line the current row started on, and the current line (1-based).
+    row_line: u64,
+    line: u64,
+}
+
+impl<R> RowBound<R> {
+    fn new(inner: R) -> Self {
+        Self {
+            inner,
+            state: RowState::StartField,
+            row_bytes: 0,
+            row_line: 1,
+            line: 1,
+        }
+    }
+}
+
+impl<R: Read> Read for RowBound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &byte in &buf[..n] {
+            let end_of_row = matches!(byte, b'\n' | b'\r') && self.state != RowState::InQuotes;
+            self.state = match (self.state, byte) {
+                (RowState::InQuotes, b'"') => RowState::QuoteInQuotes,
+                (RowState::InQuotes, _) => RowState::InQuotes,
+                (RowState::StartField, b'"') | (RowState::QuoteInQuotes, b'"') => {
+                    RowState::InQuotes
+                }
+                (_, b',' | b'\n' | b'\r') => RowState::StartField,
+                _ => RowState::InField,
+            };
+            if byte == b'\n' {
+                self.line += 1;
+            }
+            if end_of_row {
+                self.row_bytes = 0;
+                self.row_line = self.line;
+                continue;
+            }
+            self.row_bytes += 1;
+            if self.row_bytes > MAX_ROW_BYTES {
+                return Err(std::io::Error::other(RowTooLong {
+                    line: self.row_line,
+                }));
+            }
+        }
+        Ok(n)
     }
 }
 

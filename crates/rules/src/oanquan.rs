@@ -770,7 +770,11 @@ impl Game for OanQuan {
         let squares: Vec<String> = Player::all(self.num_players())
             .map(|seat| {
                 let sows = if seat == Player::First { " sows" } else { "" };
-                format!("player {}{sows} squares {}", seat.index() + 1, self.label_range(seat))
+                format!(
+                    "player {}{sows} squares {}",
+                    seat.index() + 1,
+                    self.label_range(seat)
+                )
             })
             .collect();
         let directions = if self.num_players() == 2 {

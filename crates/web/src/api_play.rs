@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena::table::Seat;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
@@ -69,10 +70,10 @@ pub async fn create(
                     .map_err(|error| ApiError::bad(format!("{what}'s name: {error}")))?,
                 _ => app.options().name.clone(),
             };
-            seats.push((None, name));
+            seats.push(Seat::Person(name));
         } else {
             let spec = agent_spec(text, &variant, &what)?;
-            seats.push((Some(spec.clone()), spec.to_string()));
+            seats.push(Seat::Agent(spec));
         }
     }
     let move_time = match request.move_time {

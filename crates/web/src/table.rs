@@ -85,23 +85,16 @@ fn refused(error: TableError) -> ApiError {
 }
 
 impl<G: AgentGame> WebTable<G> {
-    /// A new game from `start`: `seats` in turn order (`None` for a person, with their name;
-    /// agents built now, so a spec that cannot be built is refused before the game starts).
+    /// A new game from `start`: `seats` in turn order, agents built now (so a spec that cannot
+    /// be built is refused before the game starts).
     pub fn new(
         start: G,
-        seats: Vec<(Option<AgentSpec>, String)>,
+        seats: Vec<Seat>,
         seed: u64,
         move_time: Option<Duration>,
         hint: AgentSpec,
         think_limit: Duration,
     ) -> Result<WebTable<G>, ApiError> {
-        let seats = seats
-            .into_iter()
-            .map(|(agent, name)| match agent {
-                Some(spec) => Seat::Agent(spec),
-                None => Seat::Person(name),
-            })
-            .collect();
         let settings = Settings {
             move_time,
             grace: CLOCK_GRACE,

@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use agents::{AgentSpec, Kind};
 use protocol::{Extra, ExtraKinds, Roster};
-use rules::Variant;
+use rules::{Game as _, Variant};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -119,7 +119,7 @@ struct RawExperiment {
     #[serde(default)]
     openings: Option<Spanned<OpeningFiles>>,
     #[serde(default)]
-    threads: usize,
+    threads: Option<Spanned<usize>>,
     #[serde(default)]
     move_time_ms: u64,
     variants: Spanned<Vec<Spanned<String>>>,
@@ -322,11 +322,18 @@ impl Experiment {
         for (i, agent) in raw.agents.get_ref().iter().enumerate() {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') || name.contains('"') || name.contains('\n') {
+            // Names are printed on terminals and written in logs: no control character
+            // (an escape sequence would reach the terminal), no comma or quote.
+            if name.is_empty()
+                || name.contains(',')
+                || name.contains('"')
+                || name.chars().any(char::is_control)
+            {
                 return Err(check.error(
                     &format!("{prefix}.name"),
                     agent.name.span(),
-                    "a name must be non-empty and hold no comma, quote or newline",
+                    "a name must be non-empty and hold no comma, quote, newline or other \
+                     control character",
                 ));
             }
             if entries.iter().any(|e| e.name == name) {
@@ -422,6 +429,65 @@ impl Experiment {
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
+        // A variant with fewer agents than seats would play no game at all.
+        for (i, variant) in variants.iter().enumerate() {
+            let players: Vec<&str> = entries
+                .iter()
+                .filter(|a| a.plays(variant))
+                .map(|a| a.name.as_str())
+                .collect();
+            if players.len() < variant.players() {
+                let id = &raw.variants.get_ref()[i];
+                return Err(check.error(
+                    &format!("variants[{i}]"),
+                    id.span(),
+                    format!(
+                        "`{variant}` seats {} players, but {} of the experiment's agents play \
+                         it{}: it would play no game. Add agents that play it, or leave it out",
+                        variant.players(),
+                        players.len(),
+                        if players.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", players.join(", "))
+                        }
+                    ),
+                ));
+            }
+        }
+        // The random opening must leave the game to the agents: an opening as long as the
+        // ply cap (or the board) would decide the games and credit its results to them.
+        if let Some(plies) = &raw.opening_plies {
+            for variant in &variants {
+                let (end, what) = match variant {
+                    Variant::Mnk(config) => {
+                        let cells = u32::from(config.cells());
+                        match raw.max_plies {
+                            0 => (cells, "the board's cells"),
+                            cap if cap < cells => (cap, "the ply cap"),
+                            _ => (cells, "the board's cells"),
+                        }
+                    }
+                    Variant::OanQuan(rules) => match raw.max_plies {
+                        0 => (rules.start().default_max_plies(), "the ply cap"),
+                        cap => (cap, "the ply cap"),
+                    },
+                };
+                if *plies.get_ref() >= end {
+                    return Err(check.error(
+                        "opening_plies",
+                        plies.span(),
+                        format!(
+                            "{} random plies reach {what} of `{variant}` ({end}): the opening \
+                             would decide its games and their results would be credited to the \
+                             agents; give at most {}",
+                            plies.get_ref(),
+                            end.saturating_sub(1)
+                        ),
+                    ));
+                }
+            }
+        }
         // Game indices are 64-bit: the whole schedule must fit below 2^63. A pair plays
         // `games_per_pair` games, a group of N = 3 or 4 that many in each of its N seat orders.
         let pairs: u128 = variants
@@ -445,6 +511,19 @@ impl Experiment {
             ));
         }
 
+        if let Some(threads) = &raw.threads
+            && *threads.get_ref() > crate::run::MAX_THREADS
+        {
+            return Err(check.error(
+                "threads",
+                threads.span(),
+                format!(
+                    "{} worker threads: give at most {} (0: all cores)",
+                    threads.get_ref(),
+                    crate::run::MAX_THREADS
+                ),
+            ));
+        }
         let openings = match &raw.openings {
             None => None,
             Some(file) => Some(check_openings(
@@ -463,7 +542,7 @@ impl Experiment {
             max_plies: raw.max_plies,
             opening_plies: raw.opening_plies.as_ref().map_or(0, |p| *p.get_ref()),
             openings,
-            threads: raw.threads,
+            threads: raw.threads.as_ref().map_or(0, |t| *t.get_ref()),
             move_time_ms: raw.move_time_ms,
             variants,
             agents: entries,

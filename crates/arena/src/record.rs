@@ -446,9 +446,9 @@ pub fn read_rows_from(
         .map_err(|e| csv_error(path, 1, e.to_string()))?
         .clone();
     let found: Vec<&str> = headers.iter().collect();
-    if schema_of_header(&found).is_none() {
+    let Some(schema) = schema_of_header(&found) else {
         return Err(header_error(path, &found));
-    }
+    };
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
@@ -458,7 +458,69 @@ pub fn read_rows_from(
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, line, e.to_string()))?;
-        each(line, normalised(row))?;
+        let row = normalised(row);
+        check_written_form(&record, &row, schema).map_err(|(column, problem)| {
+            ArenaError::Mismatch {
+                path: path.to_path_buf(),
+                line,
+                game: row.game,
+                column,
+                problem,
+            }
+        })?;
+        each(line, row)?;
+    }
+    Ok(())
+}
+
+/// Checks that `record` (read as `row`) is written as the arena writes it: every time a finite,
+/// non-negative number of milliseconds with three decimals, every other field in the one form
+/// the arena writes (numbers without sign or leading zeros). Returns the column at fault and
+/// what is wrong. Every reader of recorded rows (resume, merge, sprt, verify) goes through it,
+/// so that a value the report would refuse is refused where the row is checked.
+fn check_written_form(
+    record: &csv::StringRecord,
+    row: &Row,
+    schema: u32,
+) -> Result<(), (&'static str, String)> {
+    let times = [
+        ("first_ms", Some(row.first_ms)),
+        ("second_ms", Some(row.second_ms)),
+        ("first_max_ms", Some(row.first_max_ms)),
+        ("second_max_ms", Some(row.second_max_ms)),
+        ("third_ms", row.third_ms),
+        ("fourth_ms", row.fourth_ms),
+        ("third_max_ms", row.third_max_ms),
+        ("fourth_max_ms", row.fourth_max_ms),
+    ];
+    let columns = columns(schema);
+    let text_of = |column: &str| {
+        columns
+            .iter()
+            .position(|c| *c == column)
+            .and_then(|at| record.get(at))
+            .unwrap_or("")
+    };
+    for (column, value) in times {
+        if let Some(value) = value
+            && (!value.is_finite() || value.is_sign_negative())
+        {
+            return Err((
+                column,
+                format!(
+                    "is `{}`: a time in milliseconds is a finite number, 0 or more",
+                    text_of(column)
+                ),
+            ));
+        }
+    }
+    for ((column, found), written) in columns.iter().zip(record.iter()).zip(row.fields(schema)) {
+        if found != written {
+            return Err((
+                column,
+                format!("is written `{found}`; the arena writes it `{written}`"),
+            ));
+        }
     }
     Ok(())
 }

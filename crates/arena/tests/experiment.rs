@@ -171,10 +171,15 @@ fn an_agent_restricted_to_a_game_it_does_not_play_is_refused() {
         &error(&text),
         &["agents[0].spec", "plays none of the experiment's variants"],
     );
-    // Unrestricted, it simply sits out the games it does not play.
-    let text = GOOD.replace("spec = \"random\"", "spec = \"greedy\"");
+    // Unrestricted, it simply sits out the games it does not play (here `b` and `c` play
+    // tic-tac-toe without it: a variant nobody could play is refused, see below).
+    let text = format!(
+        "{}\n[[agents]]\nname = \"c\"\nspec = \"random\"\n",
+        GOOD.replace("spec = \"random\"", "spec = \"greedy\"")
+    );
     let exp = Experiment::from_toml(&text, "exp.toml").unwrap();
-    assert_eq!(arena::Schedule::new(&exp).len(), 2);
+    // One pair on tic-tac-toe, three on O An Quan, two games each.
+    assert_eq!(arena::Schedule::new(&exp).len(), 2 + 3 * 2);
 }
 
 #[test]
@@ -230,4 +235,77 @@ fn a_missing_file_is_named() {
         &error,
         &["no/such/experiment.toml", "read the experiment file"],
     );
+}
+
+#[test]
+fn a_variant_with_fewer_agents_than_seats_is_refused() {
+    // Two agents cannot fill a table of three.
+    let text = GOOD.replace(
+        "variants = [\"mnk-3x3k3\", \"oanquan\"]",
+        "variants = [\"mnk-3x3k3\", \"oanquan-3p\"]",
+    );
+    let text = text.replace("spec = \"fault:after=100\"", "spec = \"random\"");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:4:26",
+            "key `variants[1]`",
+            "`oanquan-3p` seats 3 players, but 2 of the experiment's agents play it (a, b)",
+            "it would play no game",
+        ],
+    );
+    // Nor can one agent, its partner kept to another variant, fill a pair.
+    let text = GOOD.replace(
+        "spec = \"fault:after=100\"",
+        "spec = \"random\"\nvariants = [\"oanquan\"]",
+    );
+    let text = text.replace(
+        "name = \"a\"\nspec = \"random\"",
+        "name = \"a\"\nspec = \"random\"\nvariants = [\"oanquan\"]",
+    );
+    assert_mentions(
+        &error(&text),
+        &["key `variants[0]`", "`mnk-3x3k3` seats 2 players, but 0"],
+    );
+}
+
+#[test]
+fn a_random_opening_that_reaches_the_board_or_the_ply_cap_is_refused() {
+    let with = |extra: &str| {
+        GOOD.replace(
+            "games_per_pair = 2",
+            &format!("games_per_pair = 2\n{extra}"),
+        )
+    };
+    assert_mentions(
+        &error(&with("opening_plies = 9")),
+        &[
+            "key `opening_plies`",
+            "9 random plies reach the board's cells of `mnk-3x3k3` (9)",
+            "give at most 8",
+        ],
+    );
+    assert_mentions(
+        &error(&with("max_plies = 6\nopening_plies = 6")),
+        &["6 random plies reach the ply cap of `mnk-3x3k3` (6)"],
+    );
+    let oanquan = with("opening_plies = 1000").replace("\"mnk-3x3k3\", ", "");
+    assert_mentions(
+        &error(&oanquan),
+        &["1000 random plies reach the ply cap of `oanquan` (1000)"],
+    );
+    assert!(Experiment::from_toml(&with("opening_plies = 8"), "exp.toml").is_ok());
+}
+
+#[test]
+fn threads_beyond_the_bound_are_refused() {
+    let text = GOOD.replace("seed = 1", "seed = 1\nthreads = 100000");
+    assert_mentions(
+        &error(&text),
+        &["key `threads`", "100000 worker threads: give at most 256"],
+    );
+    assert_eq!(arena::run::parse_threads("256"), Ok(256));
+    for bad in ["0", "257", "100000", "-1", "x"] {
+        assert!(arena::run::parse_threads(bad).is_err(), "{bad}");
+    }
 }

@@ -27,6 +27,7 @@ fn match_options(dir: &std::path::Path, threads: usize) -> MatchOptions {
         out_dir: dir.to_path_buf(),
         threads: Some(threads),
         fresh: false,
+        test: None,
     }
 }
 

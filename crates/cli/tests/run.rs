@@ -339,3 +339,74 @@ fn verify_checks_a_folder_and_compares_it_with_another_run() {
         "{error}"
     );
 }
+
+/// An experiment of `agents` random agents on `variant`, one game per group.
+fn crowd(variant: &str, agents: usize) -> String {
+    let mut text =
+        format!("name = \"crowd\"\nseed = 1\ngames_per_pair = 1\nvariants = [\"{variant}\"]\n");
+    for i in 0..agents {
+        text.push_str(&format!(
+            "\n[[agents]]\nname = \"r{i}\"\nspec = \"random\"\n"
+        ));
+    }
+    text
+}
+
+/// The peak resident memory of process `pid`, in KiB (`VmHWM`).
+fn peak_kib(pid: u32) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn memory_before_the_first_game_does_not_grow_with_the_number_of_groups() {
+    use std::time::{Duration, Instant};
+    // 200 agents on a 4-player variant: 64,684,950 groups; 5,000 on tic-tac-toe: 12,497,500
+    // pairs. Both once took gigabytes before their first game.
+    for (variant, agents) in [("oanquan-4p", 200), ("tictactoe", 5_000)] {
+        let dir = scratch("crowd");
+        let file = dir.join("crowd.toml");
+        fs::write(&file, crowd(variant, agents)).unwrap();
+        let out = dir.join("out");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--no-report",
+                "--threads",
+                "1",
+            ])
+            .args(["--out", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let csv = out.join("games.csv");
+        let waited = Instant::now();
+        let mut peak = 0;
+        while fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 11 {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "{variant}: the run ended"
+            );
+            assert!(
+                waited.elapsed() < Duration::from_secs(300),
+                "{variant}: no game in 300 s"
+            );
+            peak = peak.max(peak_kib(child.id()));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        peak = peak.max(peak_kib(child.id()));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            peak < 200 * 1024,
+            "{agents} agents on {variant}: {} MiB before the tenth game",
+            peak / 1024
+        );
+    }
+}

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena::table::Seat;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
 use crate::seats::{PERSON, agent_spec};
-use crate::table::{Recorded, Table};
+use crate::table::{Recorded, WebTable};
 use crate::{AnyTable, App};
 
 /// `POST /api/games`.
@@ -69,10 +70,10 @@ pub async fn create(
                     .map_err(|error| ApiError::bad(format!("{what}'s name: {error}")))?,
                 _ => app.options().name.clone(),
             };
-            seats.push((None, name));
+            seats.push(Seat::Person(name));
         } else {
             let spec = agent_spec(text, &variant, &what)?;
-            seats.push((Some(spec.clone()), spec.to_string()));
+            seats.push(Seat::Agent(spec));
         }
     }
     let move_time = match request.move_time {
@@ -90,7 +91,7 @@ pub async fn create(
     let seed = request.seed.unwrap_or_else(|| app.random() % 1_000_000);
     let hint = arena::played::hard_spec(&variant);
     let limit = app.options().think_limit;
-    let table: AnyTable = rules::with_game!(variant, |start| Box::new(Table::new(
+    let table: AnyTable = rules::with_game!(variant, |start| Box::new(WebTable::new(
         start, seats, seed, move_time, hint, limit
     )?));
     let view = table.view("", true);
@@ -156,16 +157,14 @@ async fn think_at(
     ply: Option<usize>,
     hint: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let (job, seat) = {
+    let job = {
         let mut any = table.lock().await;
         any.check_clock();
-        // The seat that thinks: the one to move (a hint is for a person, not a seat).
-        let seat = if hint { None } else { any.mover() };
         let job = any.begin(hint, ply);
         if job.is_err() {
             record(&app, &mut any).await;
         }
-        (job?, seat)
+        job?
     };
     let thinkers = app.inner.thinkers.clone();
     let work = tokio::spawn(async move {
@@ -174,9 +173,9 @@ async fn think_at(
         drop(permit);
         let mut any = table.lock().await;
         let played = match answer {
-            Ok(answer) => any.end(hint, answer),
+            Ok(answer) => any.end(answer),
             // The thread died outside the agent's own panic guard: the agent is gone.
-            Err(error) => any.agent_lost(seat, &error.to_string()),
+            Err(error) => any.agent_lost(&error.to_string()),
         };
         record(&app, &mut any).await;
         // A hint changes nothing: the page keeps its move list; a move adds one.
@@ -233,7 +232,7 @@ async fn change(
 /// Appends the table's game to the play record if it is over and not recorded yet (on the
 /// blocking pool: the record is a locked file).
 async fn record(app: &App, any: &mut AnyTable) {
-    let Some(game) = any.to_record(arena::played::BROWSER) else {
+    let Some(game) = any.take_record(arena::played::BROWSER) else {
         return;
     };
     let record = app.options().record.clone();

@@ -6,6 +6,9 @@
 use rules::{Game, Layout, MoveList, Place, Player, Step};
 use serde_json::{Value, json};
 
+/// The stone of each seat in a grid's `cells`.
+const STONES: [char; rules::MAX_PLAYERS] = ['X', 'O', 'Y', 'Z'];
+
 /// The position as the page draws it.
 pub fn position_json<G: Game>(position: &G) -> Value {
     let view = position.view();
@@ -36,8 +39,7 @@ pub fn position_json<G: Game>(position: &G) -> Value {
                 .places
                 .iter()
                 .map(|place| match place {
-                    Place::Stone(player) if *player == Player::First => 'X',
-                    Place::Stone(_) => 'O',
+                    Place::Stone(player) => STONES[player.index()],
                     _ => '.',
                 })
                 .collect();
@@ -62,7 +64,7 @@ pub fn position_json<G: Game>(position: &G) -> Value {
             forward,
         } => {
             let per_side = usize::from(*per_side);
-            let piece_value = view.notes.first().map_or(0, |(_, value)| *value);
+            let piece_value = view.piece_worth();
             let cells: Vec<Value> = view
                 .places
                 .iter()
@@ -74,7 +76,8 @@ pub fn position_json<G: Game>(position: &G) -> Value {
                             seeds,
                             piece,
                             label,
-                        } => (i64::from(*seeds), *piece, label.clone()),
+                            // The page's labels are what a person types: none on a big cell.
+                        } => (i64::from(*seeds), *piece, label.clone().filter(|_| !big)),
                         _ => (0, false, None),
                     };
                     json!({
@@ -87,11 +90,12 @@ pub fn position_json<G: Game>(position: &G) -> Value {
                     })
                 })
                 .collect();
-            let mover = view.to_move.map(Player::index);
-            let side_empty = mover.is_some_and(|seat| {
-                view.places[seat * per_side..][..per_side - usize::from(*big_last)]
-                    .iter()
-                    .all(|place| matches!(place, Place::Pit { seeds: 0, .. }))
+            // The rules say whether the mover's side is refilled first: their traced play of
+            // any move starts with the refill.
+            let refill = legal.first().is_some_and(|&mv| {
+                let mut steps = Vec::new();
+                position.clone().play_traced(mv, &mut steps);
+                matches!(steps.first(), Some(Step::Refill { .. }))
             });
             json["layout"] = json!("ring");
             json["cells"] = json!(cells);
@@ -99,7 +103,7 @@ pub fn position_json<G: Game>(position: &G) -> Value {
             json["captures"] = json!(view.scores);
             json["totals"] = json!(position.totals().map(|t| t.to_vec()).unwrap_or_default());
             json["mandarin_value"] = json!(piece_value);
-            json["must_refill"] = json!(side_empty);
+            json["must_refill"] = json!(refill);
             json["line"] = json!(position.to_string());
         }
     }

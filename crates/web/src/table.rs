@@ -234,11 +234,7 @@ impl<G: AgentGame> Table<G> {
 
     /// A seat's name for people: `X (Lan)`, `player 2 (greedy)`.
     fn seat_name(&self, seat: usize) -> String {
-        let base = match G::FAMILY.name {
-            "mnk" if seat == 0 => "X".to_string(),
-            "mnk" => "O".to_string(),
-            _ => format!("player {}", seat + 1),
-        };
+        let base = self.position.seat_name(Player::seat(seat));
         match &self.seats[seat] {
             Seat::Person { name } => format!("{base} ({name})"),
             Seat::Agent { spec, .. } => format!("{base} ({spec})"),
@@ -518,15 +514,11 @@ impl<G: AgentGame> Table<G> {
         }
         match answer {
             Ok(choice) => {
-                let reason = choice
-                    .stats
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| "its best move".to_string());
                 json!({
                     "move": self.position.format_move(choice.mv),
                     "place": place_json(&self.position, choice.mv),
-                    "reason": reason,
+                    "reason": crate::why::why(&self.position, choice.mv),
+                    "search": choice.stats.reason,
                     "agent": self.hint_spec.to_string(),
                     "stats": stats_json(&choice.stats, time),
                 })
@@ -677,13 +669,18 @@ impl<G: AgentGame> Table<G> {
         let players = self.seats.len();
         let seats: Vec<Value> = (0..players)
             .map(|s| match &self.seats[s] {
-                Seat::Person { name } => {
-                    json!({ "person": true, "name": name, "spec": null, "label": self.seat_name(s) })
-                }
+                Seat::Person { name } => json!({
+                    "person": true,
+                    "name": name,
+                    "spec": null,
+                    "seat": self.position.seat_name(Player::seat(s)),
+                    "label": self.seat_name(s),
+                }),
                 Seat::Agent { spec, .. } => json!({
                     "person": false,
                     "name": spec.to_string(),
                     "spec": spec.to_string(),
+                    "seat": self.position.seat_name(Player::seat(s)),
                     "label": self.seat_name(s),
                 }),
             })

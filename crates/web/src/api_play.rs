@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::seats::{PERSON, agent_spec};
+use crate::seats::{PERSON, agent_spec, memory_mb};
 use crate::table::{Recorded, WebTable};
 use crate::{AnyTable, App};
 
@@ -90,12 +90,24 @@ pub async fn create(
     // A short seed is easy to read back and type; games differ by it all the same.
     let seed = request.seed.unwrap_or_else(|| app.random() % 1_000_000);
     let hint = arena::played::hard_spec(&variant);
+    // What the table's agents may hold: each seated agent's settings, and the hint agent's
+    // where a person sits (it is built at the first hint).
+    let people = seats.iter().any(|seat| matches!(seat, Seat::Person(_)));
+    let memory = seats
+        .iter()
+        .filter_map(|seat| match seat {
+            Seat::Agent(spec) => Some(spec),
+            Seat::Person(_) => None,
+        })
+        .chain(people.then_some(&hint))
+        .map(memory_mb)
+        .sum();
     let limit = app.options().think_limit;
     let table: AnyTable = rules::with_game!(variant, |start| Box::new(WebTable::new(
         start, seats, seed, move_time, hint, limit
     )?));
     let view = table.view("", true);
-    let id = app.open(table)?;
+    let id = app.open(table, memory)?;
     let mut view = view;
     view["id"] = json!(id);
     Ok(Json(view))
@@ -147,9 +159,11 @@ pub async fn hint(
 }
 
 /// An agent thinks, for its move (`hint` false) or for a person's hint: taken out of the table
-/// under the lock, run on the blocking pool (at most `thinkers` at once) without it, and put
-/// back under it. The work runs in a task of its own, so a page that leaves mid-thought
-/// leaves the table whole.
+/// under the lock, run on the blocking pool without it, and put back under it. It starts at
+/// once, whatever other tables' agents are doing: the cores are shared among them by the
+/// operating system, so a cheap agent never queues behind an expensive one (each table thinks
+/// about one thing at a time, so the tables' cap bounds the threads). The work runs in a task
+/// of its own, so a page that leaves mid-thought leaves the table whole.
 async fn think_at(
     app: App,
     table: Arc<tokio::sync::Mutex<AnyTable>>,
@@ -166,11 +180,8 @@ async fn think_at(
         }
         job?
     };
-    let thinkers = app.inner.thinkers.clone();
     let work = tokio::spawn(async move {
-        let permit = thinkers.acquire_owned().await;
         let answer = tokio::task::spawn_blocking(job).await;
-        drop(permit);
         let mut any = table.lock().await;
         let played = match answer {
             Ok(answer) => any.end(answer),
@@ -189,6 +200,26 @@ async fn think_at(
             "the agent's turn failed: {error}"
         ))),
     }
+}
+
+/// `DELETE /api/games/ID`: the page leaves the game for another; it is freed now (a game left
+/// unfinished is not recorded).
+pub async fn close(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    app.close(&id)?;
+    Ok(Json(json!({ "closed": id })))
+}
+
+/// `POST /api/games/ID/leave`: the page was closed or reloaded (the browser's beacon); the game
+/// is freed after the grace unless a request takes it up again.
+pub async fn leave(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    app.leave(&id)?;
+    Ok(Json(json!({ "left": id })))
 }
 
 pub async fn undo(

@@ -143,14 +143,20 @@ impl<G: AgentGame> WebTable<G> {
         let seats: Vec<Value> = table
             .seats()
             .zip(table.labels())
-            .map(|(seat, label)| match seat {
-                Seat::Person(name) => {
-                    json!({ "person": true, "name": name, "spec": null, "label": label })
-                }
+            .enumerate()
+            .map(|(s, (seat, label))| match seat {
+                Seat::Person(name) => json!({
+                    "person": true,
+                    "name": name,
+                    "spec": null,
+                    "seat": table.position().seat_name(Player::seat(s)),
+                    "label": label,
+                }),
                 Seat::Agent(spec) => json!({
                     "person": false,
                     "name": spec.to_string(),
                     "spec": spec.to_string(),
+                    "seat": table.position().seat_name(Player::seat(s)),
                     "label": label,
                 }),
             })
@@ -205,15 +211,12 @@ impl<G: AgentGame> WebTable<G> {
         let agent = self.table.settings().hint.to_string();
         match hint {
             Ok((choice, time)) => {
-                let reason = choice
-                    .stats
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| "its best move".to_string());
+                let position = self.table.position();
                 json!({
-                    "move": self.table.position().format_move(choice.mv),
-                    "place": place_json(self.table.position(), choice.mv),
-                    "reason": reason,
+                    "move": position.format_move(choice.mv),
+                    "place": place_json(position, choice.mv),
+                    "reason": crate::why::why(position, choice.mv),
+                    "search": choice.stats.reason,
                     "agent": agent,
                     "stats": stats_json(&choice.stats, time),
                 })

@@ -622,7 +622,7 @@ struct Finished {
 /// Checks every outside agent of `experiment` before the first game: its command starts, it
 /// answers the protocol's handshake and accepts each variant it is to play. A failure is a
 /// setup error that names the agent, not a game result.
-fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
+pub(crate) fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
     for agent in experiment
         .agents
         .iter()
@@ -710,7 +710,7 @@ pub fn idle_agents(experiment: &Experiment, variant: &Variant) -> Vec<String> {
 /// so that the copy (which names them relative to itself) reads the same suite: `arena verify`
 /// and `arena report` on the folder alone then work. A name that is absolute or leaves its
 /// folder (`..`) is not written: such a folder is verified with `--experiment`.
-fn write_openings_copy(experiment: &Experiment, out: &Path) -> Result<(), ArenaError> {
+pub(crate) fn write_openings_copy(experiment: &Experiment, out: &Path) -> Result<(), ArenaError> {
     let Some(suite) = &experiment.openings else {
         return Ok(());
     };

@@ -26,7 +26,7 @@ use agents::AgentSpec;
 use rules::Variant;
 
 use crate::record::{self, Row, RowWriter};
-use crate::run::{Meta, meta_path, play_scheduled, thread_count};
+use crate::run::{Meta, meta_path, play_scheduled_with, preflight, thread_count, write_openings_copy};
 use crate::schedule::{Schedule, Shard};
 use crate::{ArenaError, Experiment};
 
@@ -48,8 +48,12 @@ pub struct MatchSettings {
     pub baseline: AgentSpec,
     /// The experiment seed every game's seed derives from.
     pub seed: u64,
-    /// Random plies before the agents play, the same for both games of a pair.
+    /// Random plies before the agents play, the same for both games of a pair (none with a
+    /// suite).
     pub opening_plies: u32,
+    /// An opening suite the pairs start from instead (pair `m` from line `m` modulo the
+    /// number of lines), if any.
+    pub openings: Option<PathBuf>,
     /// The most game pairs to play if the test never decides.
     pub max_pairs: u32,
 }
@@ -57,6 +61,12 @@ pub struct MatchSettings {
 impl MatchSettings {
     /// The match as an experiment file: what `arena run` would play with the same seeds.
     pub fn experiment_text(&self) -> String {
+        // The suite by its file name: the experiment's copy in the output folder reads the
+        // copy of the suite written next to it.
+        let opening = match self.openings.as_ref().and_then(|p| p.file_name()) {
+            Some(file) => format!("openings = {}\n", toml_string(&file.to_string_lossy())),
+            None => format!("opening_plies = {}\n", self.opening_plies),
+        };
         format!(
             "# A sequential match (arena sprt): the candidate against the baseline in game pairs,\n\
              # played in schedule order until the test decides. `arena run` on this file plays\n\
@@ -64,28 +74,36 @@ impl MatchSettings {
              name = \"{}\"\n\
              seed = {}\n\
              games_per_pair = {}\n\
-             opening_plies = {}\n\
+             {opening}\
              variants = [\"{}\"]\n\n\
              [[agents]]\n\
              name = \"{CANDIDATE}\"\n\
-             spec = \"{}\"\n\n\
+             spec = {}\n\n\
              [[agents]]\n\
              name = \"{BASELINE}\"\n\
-             spec = \"{}\"\n",
+             spec = {}\n",
             self.name,
             self.seed,
             2 * u64::from(self.max_pairs),
-            self.opening_plies,
             self.variant,
-            self.candidate,
-            self.baseline,
+            toml_string(&self.candidate.to_string()),
+            toml_string(&self.baseline.to_string()),
         )
     }
 
-    /// The checked experiment.
+    /// The checked experiment (the suite read from its folder).
     pub fn experiment(&self) -> Result<Experiment, ArenaError> {
-        Experiment::from_toml(&self.experiment_text(), "arena sprt")
+        let folder = self
+            .openings
+            .as_ref()
+            .map(|p| p.parent().unwrap_or(Path::new("")));
+        Experiment::from_toml_at(&self.experiment_text(), "arena sprt", folder)
     }
+}
+
+/// `text` as a TOML string (an outside agent's spec holds paths and spaces).
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
 }
 
 /// The state of the match after a complete game pair, as the caller's test sees it.
@@ -254,10 +272,19 @@ pub fn run_match(
             Ok(())
         })?;
     }
+    // Outside agents' stderr goes to a folder next to the CSV, as in `arena run`; the roster
+    // keeps their processes between games and stops them when the match ends.
+    let roster = experiment
+        .roster()
+        .with_log_folder(&csv.with_extension("logs"));
+    if resumed < schedule.len() {
+        preflight(&experiment, &roster)?;
+    }
     Meta::new(&experiment, &schedule, Shard::WHOLE).write(&csv)?;
     let copy = out.join("experiment.toml");
     fs::write(&copy, &experiment.text)
         .map_err(|e| io_error(&copy, "write the copy of the experiment", e))?;
+    write_openings_copy(&experiment, out)?;
 
     let threads = thread_count(options.threads, &experiment);
     let mut summary = MatchSummary {
@@ -297,7 +324,7 @@ pub fn run_match(
     let (sender, receiver) = mpsc::channel::<(u64, Row, Option<String>)>();
     let total = schedule.len();
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
-        let (schedule, experiment) = (&schedule, &experiment);
+        let (schedule, experiment, roster) = (&schedule, &experiment, &roster);
         let (next, halt) = (&next, &halt);
         scope.spawn(move || {
             pool.scope(|workers| {
@@ -309,7 +336,8 @@ pub fn run_match(
                             if index >= total {
                                 break;
                             }
-                            let (row, fault) = play_scheduled(experiment, &schedule.game(index));
+                            let (row, fault) =
+                                play_scheduled_with(experiment, &schedule.game(index), roster);
                             if sender.send((index, row, fault)).is_err() {
                                 break;
                             }
@@ -348,6 +376,8 @@ pub fn run_match(
         }
         Ok(())
     });
+    // Outside processes kept between games stop now.
+    drop(roster);
     result?;
     summary.count = counter.count;
     summary.wall = started.elapsed();

@@ -26,7 +26,9 @@ use agents::AgentSpec;
 use rules::Variant;
 
 use crate::record::{self, Row, RowWriter};
-use crate::run::{Meta, meta_path, play_scheduled_with, preflight, thread_count, write_openings_copy};
+use crate::run::{
+    Meta, meta_path, play_scheduled_with, preflight, thread_count, write_openings_copy,
+};
 use crate::schedule::{Schedule, Shard};
 use crate::{ArenaError, Experiment};
 

@@ -185,7 +185,9 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
         candidate,
         baseline,
         seed: args.seed,
-        opening_plies: args.opening_plies.unwrap_or(if args.openings.is_some() { 0 } else { 2 }),
+        opening_plies: args
+            .opening_plies
+            .unwrap_or(if args.openings.is_some() { 0 } else { 2 }),
         openings: args.openings.clone(),
         max_pairs: args.max_pairs,
     };

@@ -122,7 +122,11 @@ fn an_outside_baseline_plays_pairs_from_an_opening_suite() {
         let opening = ["b2 c3", "a1", "b2 c3"][index / 2];
         assert!(row.contains(&format!(",{opening} ")), "{row}");
     }
-    assert!(fs::read_to_string(out.join("experiment.toml")).unwrap().contains("serve-agent"));
+    assert!(
+        fs::read_to_string(out.join("experiment.toml"))
+            .unwrap()
+            .contains("serve-agent")
+    );
     assert!(out.join("suite.txt").exists());
     // A suite and random plies do not go together.
     let refused = arena(&[

@@ -7,3 +7,4 @@ mod common;
 mod api;
 mod fuzz;
 mod load;
+mod tables;

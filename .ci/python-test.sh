@@ -23,7 +23,9 @@ fi
 # Pinned, so that every CI run tests against the same packages (bump them here on purpose).
 "$PYTHON" -m pip install --quiet --disable-pip-version-check maturin==1.16.0 numpy==2.4.6 \
   pytest==9.2.0 pettingzoo==1.27.0 gymnasium==1.4.0 pandas==3.1.1 mypy==2.4.1
-# --no-build-isolation: the build uses the pinned maturin above, not whatever PyPI has today.
+# --no-build-isolation: the build uses the pinned maturin above, not whatever PyPI has today
+# (its build backend runs the `maturin` command, so the environment's bin/ goes first on PATH).
+export PATH="$PWD/$VENV/bin:$PATH"
 MATURIN_PEP517_ARGS="--profile dev" "$PYTHON" -m pip install --quiet --disable-pip-version-check \
   --force-reinstall --no-deps --no-build-isolation ./crates/python
 # The binary of this checkout (a no-op after `cargo test --workspace`; never a stale one).

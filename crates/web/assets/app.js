@@ -930,6 +930,8 @@ const Play = {
   togglePause() {
     if (!this.agentsOnly()) return;
     this.paused = !this.paused;
+    // The next agent's move waiting out its delay waits for "Go on" too.
+    if (this.paused) clearTimeout(this.timer);
     this.render();
     if (!this.paused) this.next();
   },
@@ -961,7 +963,7 @@ const Play = {
     this.stopClock();
     if (this.paused) return;
     const delay = this.agentsOnly() ? this.delay() : 250;
-    this.timer = setTimeout(() => { if (gen === this.gen && page === "play") this.think(); }, delay);
+    this.timer = setTimeout(() => { if (gen === this.gen && page === "play" && !this.paused) this.think(); }, delay);
   },
 
   // An agent thinks at this table for an earlier page (a reload): show it, and look again

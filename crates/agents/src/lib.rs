@@ -41,7 +41,7 @@ pub mod dfpn;
 pub mod easy;
 mod fault;
 pub mod flat;
-mod games;
+pub mod games;
 pub mod greedy;
 pub mod mcts;
 pub mod memory;

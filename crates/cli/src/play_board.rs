@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use agents::AgentGame;
-use rules::{Game, Mnk, OanQuan, Player, Sow};
+use rules::{Connect4, Game, Mnk, OanQuan, Player, Sow};
 
 /// A game `arena play` can show and take moves for.
 pub trait Board: AgentGame {
@@ -82,6 +82,19 @@ impl Board for Mnk {
             out.push('\n');
         }
         out
+    }
+}
+
+/// Connect Four: the rules' own drawing (a temporary hook until the terminal draws every
+/// game from its view).
+impl Board for Connect4 {
+    fn move_help(&self) -> String {
+        let last = char::from(b'a' + self.config().cols() - 1);
+        format!("a column: a letter from a to {last}, or its number from 1")
+    }
+
+    fn draw(&self, _last: Option<Self::Move>, _colour: bool) -> String {
+        self.to_string()
     }
 }
 

@@ -101,6 +101,8 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
             "stop": rules.empty_mandarin == rules::oanquan::EmptyMandarin::Stop,
             "end": rules.empty_side == rules::oanquan::EmptySide::End,
         }),
+        // The page's form has fields for the two games above only; the id says the rest.
+        _ => json!({}),
     };
     Ok(Json(json!({
         "id": variant.to_string(),

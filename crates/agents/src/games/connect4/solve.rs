@@ -156,7 +156,23 @@ impl Table {
         slot[1].store(data, Ordering::Relaxed);
     }
 
-    #[inline]
+    /// The four words of `key`'s bucket, for [`Table::find`].
+    #[inline(always)]
+    fn load(&self, key: u64) -> [u64; 4] {
+        let bucket = self.bucket(key);
+        [0, 1, 2, 3].map(|i| bucket[i].load(Ordering::Relaxed))
+    }
+
+    /// The entry of `key` among the words of its bucket.
+    #[inline(always)]
+    fn find(words: [u64; 4], key: u64) -> Option<Entry> {
+        [(words[0], words[1]), (words[2], words[3])]
+            .into_iter()
+            .find(|&(check, data)| data != 0 && check ^ data == key)
+            .map(|(_, data)| Entry::unpack(data))
+    }
+
+    #[cfg(test)]
     fn probe(&self, key: u64) -> Option<Entry> {
         let bucket = self.bucket(key);
         Table::read(&bucket[..2], key).or_else(|| Table::read(&bucket[2..], key))
@@ -385,9 +401,37 @@ impl<'a, W: Bits> Search<'a, W> {
                 return beta;
             }
         }
+        if (next & (next - W::ONE)).is_empty() {
+            // One move: no table entry is worth its memory traffic here (Fhourstones).
+            return -self.negamax(board.after(next), -beta, -alpha);
+        }
         let (key, mirrored) = self.key(&board);
-        let mut table_column = None;
-        if let Some(entry) = self.shared.table.probe(key) {
+        // Load the bucket now: the move ordering below runs while it comes in.
+        let bucket = self.shared.table.load(key);
+
+        let mut moves = [(0i32, 0u8, W::ZERO); MAX_COLS];
+        let mut count = 0;
+        for &col in &self.order[..shape.cols as usize] {
+            let stone = next & shape.column(u32::from(col));
+            if stone.is_empty() {
+                continue;
+            }
+            // Pons: the winning cells the move gives the mover (tried against the parity of
+            // the threats and Fhourstones's history heuristic: neither saved nodes).
+            let score = shape
+                .winning_cells(board.current | stone, board.mask | stone)
+                .count() as i32;
+            // Insertion by score, keeping the centre-first order among equals.
+            let mut at = count;
+            while at > 0 && moves[at - 1].0 < score {
+                moves[at] = moves[at - 1];
+                at -= 1;
+            }
+            moves[at] = (score, col, stone);
+            count += 1;
+        }
+
+        if let Some(entry) = Table::find(bucket, key) {
             if entry.lower > alpha {
                 alpha = entry.lower;
                 if alpha >= beta {
@@ -400,37 +444,17 @@ impl<'a, W: Bits> Search<'a, W> {
                     return beta;
                 }
             }
-            table_column = entry.column.map(|c| {
-                if mirrored {
-                    shape.cols as u8 - 1 - c
+            if let Some(column) = entry.column {
+                let column = if mirrored {
+                    shape.cols as u8 - 1 - column
                 } else {
-                    c
+                    column
+                };
+                // The table's best move first.
+                if let Some(at) = moves[..count].iter().position(|m| m.1 == column) {
+                    moves[..=at].rotate_right(1);
                 }
-            });
-        }
-
-        let mut moves = [(0i32, 0u8, W::ZERO); MAX_COLS];
-        let mut count = 0;
-        for &col in &self.order[..shape.cols as usize] {
-            let stone = next & shape.column(u32::from(col));
-            if stone.is_empty() {
-                continue;
             }
-            let score = if Some(col) == table_column {
-                i32::MAX
-            } else {
-                shape
-                    .winning_cells(board.current | stone, board.mask | stone)
-                    .count() as i32
-            };
-            // Insertion by score, keeping the centre-first order among equals.
-            let mut at = count;
-            while at > 0 && moves[at - 1].0 < score {
-                moves[at] = moves[at - 1];
-                at -= 1;
-            }
-            moves[at] = (score, col, stone);
-            count += 1;
         }
 
         let start = self.nodes;

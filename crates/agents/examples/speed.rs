@@ -6,6 +6,7 @@
 //! cargo run --release -p agents --example speed -- solve5x5 600   # mnk-5x5k4 from the start
 //! cargo run --release -p agents --example speed -- mcts tictactoe 10000 400   # MCTS, profiled
 //! cargo run --release -p agents --example speed -- match caro alphabeta:depth=4 neighbor 20
+//! cargo run --release -p agents --example speed -- connect4 1 1024 "d d d d c c" "d c"  # 6x7 solver
 //! ```
 
 use std::time::{Duration, Instant};
@@ -48,6 +49,42 @@ fn main() {
         println!(
             "{spec} on {variant}: {searches} searches, {:.0} simulations per second",
             simulations as f64 / started.elapsed().as_secs_f64()
+        );
+        return;
+    }
+    if args.first().map(String::as_str) == Some("connect4") {
+        // The Connect Four solver on 6x7 positions, every move's value:
+        // `speed connect4 THREADS TT_MB "MOVES" ["MOVES"...]` (moves like "d d c").
+        let threads: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+        let tt_mb: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024);
+        let start = rules::Connect4Config::default().start();
+        let (mut nodes, started) = (0, Instant::now());
+        for line in args.iter().skip(3) {
+            let position = start.play_line(line).unwrap();
+            let solution = agents::games::connect4::solve::try_solve_with(
+                &position,
+                &Limits::default().with_tt_mb(tt_mb),
+                threads,
+            )
+            .unwrap();
+            let values: Vec<String> = solution
+                .moves
+                .iter()
+                .map(|m| format!("{}:{:?}", position.format_move(m.mv), m.value.unwrap()))
+                .collect();
+            println!(
+                "{line:>24}  {:?}  {:>13} nodes  {:>8.3} s  {:>5.2} M/s  {}",
+                solution.value.unwrap(),
+                solution.nodes,
+                solution.elapsed.as_secs_f64(),
+                solution.nodes as f64 / solution.elapsed.as_secs_f64() / 1e6,
+                values.join(" ")
+            );
+            nodes += solution.nodes;
+        }
+        println!(
+            "total {nodes} nodes, {:.3} s",
+            started.elapsed().as_secs_f64()
         );
         return;
     }

@@ -214,3 +214,15 @@ fn a_finished_game_is_scored_by_its_last_stone() {
     assert_eq!(solver.score(&position), -18);
     assert_eq!(solver.value(&position), Value::Loss);
 }
+
+/// The facts of Allis (1988), Allen (1988) and Tromp: 6x7 is a first-player win and the centre
+/// column is the only winning first move. Far beyond a test's few seconds (minutes on two cores
+/// in a release build, more under the test profile); run it by hand:
+/// `cargo test --release -p agents --test connect4_solve -- --ignored`.
+#[test]
+#[ignore = "minutes of search in a release build: run by hand with --ignored"]
+fn six_by_seven_is_a_first_player_win_only_by_the_centre() {
+    let solution = solve(&start("connect4"), &Limits::default().with_tt_mb(2048));
+    assert_eq!(solution.value, Some(Value::Win));
+    assert_eq!(solution.best, vec![rules::Column(3)]);
+}

@@ -214,6 +214,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             dfpn_time(name, &position, &budget)?;
         }
     }
+    if args.wants("solve.connect4-8ply") {
+        connect4_solve_time(&budget)?;
+    }
     if args.wants("vcf.") {
         vcf_rate(&budget)?;
     }
@@ -480,6 +483,40 @@ fn solve_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
         format!("{time:.3}"),
         "s",
         &format!("{value}, {} nodes", last.nodes),
+    );
+    Ok(())
+}
+
+/// The 6x7 Connect Four position after these 8 plies: X to move wins with b, d or f (c and e
+/// draw, a and g lose).
+const CONNECT4_8PLY: &str = "d c d e c d e b";
+
+/// Connect Four's solver on [`CONNECT4_8PLY`], every move valued, on one thread with a table of
+/// 256 MiB: the median wall time and the nodes per second.
+fn connect4_solve_time(budget: &Budget) -> Result<()> {
+    let position = rules::Connect4Config::default()
+        .start()
+        .play_line(CONNECT4_8PLY)
+        .map_err(|error| anyhow!("the Connect Four moves: {error}"))?;
+    let mut runs = Vec::new();
+    for _ in 0..budget.solves {
+        let limits = Limits::default().with_tt_mb(256);
+        runs.push(agents::games::connect4::solve::try_solve_with(
+            &position, &limits, 1,
+        )?);
+    }
+    let time = median(runs.iter().map(|s| s.elapsed.as_secs_f64()).collect());
+    let last = &runs[runs.len() - 1];
+    figure(
+        "solve.connect4-8ply",
+        format!("{time:.3}"),
+        "s",
+        &format!(
+            "{:?} for the side to move, {} nodes, {:.0} nodes/s, one thread; {CONNECT4_8PLY}",
+            last.value,
+            last.nodes,
+            last.nodes as f64 / time.max(1e-9)
+        ),
     );
     Ok(())
 }

@@ -40,7 +40,7 @@ pub fn parse_variant(id: &str) -> Result<Variant> {
 pub fn list() -> Result<()> {
     println!("Games and variant ids:");
     println!(
-        "  m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))"
+        "  m,n,k games: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))"
     );
     println!(
         "      win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)"

@@ -133,6 +133,11 @@ fn list_names_every_listed_kind_with_its_parameters() {
     }
     assert!(!text.contains("  fault "), "the fault agent is not listed");
     assert!(text.contains("oanquan") && text.contains("mnk-15x15k5-caro"));
+    // Every registered game is listed, by its title and an example id.
+    for family in rules::FAMILIES {
+        assert!(text.contains(family.title), "{} missing", family.title);
+        assert!(text.contains(family.example), "{} missing", family.example);
+    }
 }
 
 #[test]

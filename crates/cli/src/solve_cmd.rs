@@ -297,20 +297,16 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 return solve_game(position, &args, &limits, monitor);
             }
             match method {
-                Method::AlphaBeta | Method::Connect4 => {
-                    solve_game(position, &args, &limits, monitor)
-                }
+                Method::AlphaBeta | Method::Connect4 => solve_game_with(
+                    position,
+                    &args,
+                    &limits,
+                    monitor,
+                    agents::solve::try_solve_generic,
+                ),
                 Method::DfPn => solve_dfpn(&position, &args, &limits, monitor),
                 Method::Vcf | Method::Vct => solve_threats(&position, method, time),
             }
-        }
-        Variant::Connect4(config) if method == Method::Connect4 => {
-            let position = position_after(config.start(), &args.moves)?;
-            print_position(&position, &args.moves);
-            print_method(method, time);
-            solve_game_with(position, &args, &limits, monitor, |position, limits| {
-                agents::games::connect4::solve::try_solve(position, limits)
-            })
         }
         // The solver's values are a side's win, draw or loss: games of two players only.
         other if other.players() > 2 => bail!(
@@ -318,12 +314,22 @@ pub fn solve(args: SolveArgs) -> Result<()> {
              what it plays there (`arena analyze {other} --agent mcts`)",
             other.players()
         ),
-        // Every other game: the generic solver.
+        // Every other game: its own solver if it has one (auto), else the generic one.
         other => rules::with_game!(other, |start| {
             let position = position_after(start, &args.moves)?;
             print_position(&position, &args.moves);
             print_method(method, time);
-            solve_game(position, &args, &limits, monitor)
+            if method == Method::AlphaBeta {
+                solve_game_with(
+                    position,
+                    &args,
+                    &limits,
+                    monitor,
+                    agents::solve::try_solve_generic,
+                )
+            } else {
+                solve_game(position, &args, &limits, monitor)
+            }
         }),
     }
 }

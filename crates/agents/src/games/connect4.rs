@@ -282,6 +282,13 @@ impl AgentGame for Connect4 {
         "alphabeta:nodes=1000000"
     }
 
+    fn own_solver(
+        &self,
+        limits: &crate::solve::Limits,
+    ) -> Option<Result<crate::solve::Solution<Column>, crate::memory::OutOfMemory>> {
+        Some(solve::try_solve(self, limits))
+    }
+
     fn build_own(
         kind: &'static Kind,
         _params: &Params<'_>,

@@ -46,7 +46,7 @@ pub struct AnalyzeArgs {
     arena solve gomoku --moves \"h8 h9 i8 i9 j8\" --method vcf\n  \
     arena solve mnk-4x4k4 --method alphabeta --tt-mb 256 --time-limit 600\n  \
     arena solve connect4 --moves \"d d d d c c\"     # Connect Four: a few seconds\n  \
-    arena solve connect4 --tt-mb 4096 --time-limit 0 # the empty board, minutes\n\n\
+    arena solve connect4 --tt-mb 2048 --time-limit 0 # the empty board: minutes (README, Speed)\n\n\
     Methods: auto (df-pn for m,n,k games, the Connect Four solver for Connect Four, alpha-beta \
     for the rest), dfpn (proof-number search with the VCF search inside; m,n,k only), connect4 \
     (bitboards, null-window search, a shared table, the moves on every core; Connect Four \

@@ -476,10 +476,10 @@ impl<'a, W: Bits> Search<'a, W> {
             for &(_, _, stone) in &moves[..count] {
                 let child = board.after(stone);
                 let (child_key, _) = self.key(&child);
-                if let Some(entry) = self.shared.table.probe(child_key) {
-                    if -entry.upper >= beta {
-                        return -entry.upper;
-                    }
+                if let Some(entry) = self.shared.table.probe(child_key)
+                    && -entry.upper >= beta
+                {
+                    return -entry.upper;
                 }
             }
         }
@@ -588,7 +588,7 @@ fn centre_first(cols: usize) -> [u8; MAX_COLS] {
     let mut distance = 0;
     while filled < cols {
         let left = middle - distance;
-        let right = if cols % 2 == 0 {
+        let right = if cols.is_multiple_of(2) {
             middle + 1 + distance
         } else {
             middle + distance

@@ -216,8 +216,8 @@ fn a_finished_game_is_scored_by_its_last_stone() {
 }
 
 /// The facts of Allis (1988), Allen (1988) and Tromp: 6x7 is a first-player win and the centre
-/// column is the only winning first move. Far beyond a test's few seconds (minutes on two cores
-/// in a release build, more under the test profile); run it by hand:
+/// column is the only winning first move. Far beyond a test's few seconds (142 s on two cores in
+/// a release build on 2026-11-24, at load 2; more under the test profile); run it by hand:
 /// `cargo test --release -p agents --test connect4_solve -- --ignored`.
 #[test]
 #[ignore = "minutes of search in a release build: run by hand with --ignored"]

@@ -514,7 +514,8 @@ fn connect4_solve_time(budget: &Budget) -> Result<()> {
         "s",
         &format!(
             "{} for the side to move, {} nodes, {:.0} nodes/s, one thread; {CONNECT4_8PLY}",
-            last.value.map_or_else(|| "unknown".to_string(), |v| v.to_string()),
+            last.value
+                .map_or_else(|| "unknown".to_string(), |v| v.to_string()),
             last.nodes,
             last.nodes as f64 / time.max(1e-9)
         ),

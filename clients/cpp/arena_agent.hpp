@@ -20,8 +20,9 @@
 //
 // What a Position holds (the same as the Python client's): the variant id, your seat, the moves
 // so far, the legal moves, the time left, a seeded generator, and a view of the board: the cells
-// of an m,n,k board, the squares of O An Quan. arena::mnk_winner(board, row, col, k, rule) says
-// whether a stone makes a winning line, as the Python client's mnk_winner does.
+// of an m,n,k board or of any other grid game (Connect Four), the squares of O An Quan.
+// arena::mnk_winner(board, row, col, k, rule) says whether a stone makes a winning line, as the
+// Python client's mnk_winner does.
 
 #ifndef ARENA_AGENT_HPP
 #define ARENA_AGENT_HPP
@@ -44,7 +45,7 @@ namespace arena {
 struct Position {
     // Every game.
     std::string variant;               // the variant id, like "mnk-5x5k4" or "oanquan"
-    std::string family;                // "mnk" or "oanquan"
+    std::string family;                // "mnk", "oanquan", or the id's first word ("connect4")
     int seat = 1;                      // your seat: 1 moves first
     int players = 2;                   // the number of seats
     std::vector<std::string> moves;    // the moves from the start (a random opening included)
@@ -52,7 +53,8 @@ struct Position {
     std::mt19937_64 rng;               // seeded by the arena for this game
     long long time_ms = 0;             // this move's time budget
 
-    // m,n,k games.
+    // m,n,k games (rows, cols, board, me and opponent also for any other grid game, like
+    // Connect Four: its moves are the legal words, column letters).
     int rows = 0, cols = 0, k = 0;
     std::string rule;                  // "freestyle", "exact" or "caro"
     std::vector<std::string> board;    // board[row][col] is 'X', 'O' or '.', row 0 at the top
@@ -160,19 +162,23 @@ inline std::vector<int> numbers(const std::string& text) {
 }
 
 inline void read_variant(Position& p) {
-    p.family = p.variant.rfind("mnk-", 0) == 0 ? "mnk" : "oanquan";
+    p.family = p.variant.substr(0, p.variant.find('-'));
+    p.me = p.seat == 1 ? 'X' : 'O';
+    p.opponent = p.seat == 1 ? 'O' : 'X';
     if (p.family != "mnk") return;
     // mnk-RxCkK[-exact|-caro][-center]
     std::sscanf(p.variant.c_str(), "mnk-%dx%dk%d", &p.rows, &p.cols, &p.k);
     p.rule = p.variant.find("-exact") != std::string::npos  ? "exact"
              : p.variant.find("-caro") != std::string::npos ? "caro"
                                                              : "freestyle";
-    p.me = p.seat == 1 ? 'X' : 'O';
-    p.opponent = p.seat == 1 ? 'O' : 'X';
 }
 
 inline void read_board(Position& p, const std::map<std::string, std::string>& board) {
-    if (p.family == "mnk") {
+    if (p.family == "mnk" || board.count("cells")) {
+        if (p.family != "mnk") {
+            p.rows = std::stoi(board.at("rows"));
+            p.cols = std::stoi(board.at("cols"));
+        }
         p.board.clear();
         auto cells = board.count("cells") ? board.at("cells") : "";
         std::istringstream in(cells);

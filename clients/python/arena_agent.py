@@ -18,7 +18,7 @@ anything else printed to stdout is a protocol error that loses the game.
 
 What `position` holds (see `Position`): the variant id, your seat, the moves so far, the legal
 moves, the time left, a seeded `random.Random`, and a view of the board: the cells of an m,n,k
-board, the squares of O An Quan.
+board or of any other grid game (Connect Four), the squares of O An Quan.
 """
 
 import random
@@ -37,7 +37,7 @@ class Position:
 
     Every game:
       variant     the variant id, like "mnk-5x5k4" or "oanquan"
-      family      "mnk" or "oanquan"
+      family      "mnk", "oanquan", or the first word of any other game's id ("connect4")
       seat        your seat, 1 (moves first) or 2 (up to 4 in games of more players)
       players     the number of seats
       moves       the moves from the start, in the game's notation (a random opening included)
@@ -71,11 +71,17 @@ class Position:
       captures    what each seat has captured so far, in seat order
       my_squares  the ring indices of your five squares, in label order
       index(label) the ring index of a square's label (1-10)
+
+    Any other game drawn on a grid (Connect Four, family "connect4"):
+      rows, cols       the board's size, from the board line
+      board            rows x cols lists of "X", "O" or "." (board[row][col], row 0 at the top)
+      me, opponent     "X" or "O"
+    Its moves are the legal words as the game writes them (Connect Four: a column letter).
     """
 
     def __init__(self, game, moves, legal, board, time_ms, out, clock=None):
         self.variant = game["variant"]
-        self.family = "mnk" if self.variant.startswith("mnk-") else "oanquan"
+        self.family = self.variant.split("-")[0]
         self.seat = game["seat"]
         self.players = game["players"]
         self.rng = game["rng"]
@@ -87,6 +93,8 @@ class Position:
         self._out = out
         if self.family == "mnk":
             self._read_mnk(board)
+        elif "cells" in board:
+            self._read_grid(board)
         else:
             self._read_oanquan(board)
 
@@ -134,6 +142,14 @@ class Position:
     def name(self, row, col):
         """The move of cell (row, col): "a1" is row 0, column 0."""
         return "%s%d" % (chr(ord("a") + col), row + 1)
+
+    # Any other grid game (Connect Four) ---------------------------------------------------------
+
+    def _read_grid(self, board):
+        self.rows, self.cols = int(board["rows"]), int(board["cols"])
+        self.board = [list(row) for row in board["cells"].split("/")]
+        self.me = "X" if self.seat == 1 else "O"
+        self.opponent = "O" if self.seat == 1 else "X"
 
     # O An Quan -------------------------------------------------------------------------------
 

@@ -224,8 +224,22 @@ pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
     try_solve(position, limits).unwrap_or_else(|error| panic!("{error}"))
 }
 
-/// Solves `position` within `limits`, or says that its table cannot be allocated.
+/// Solves `position` within `limits` with the game's own solver if it has one
+/// ([`AgentGame::own_solver`]), else with the generic one, or says that its table cannot be
+/// allocated.
 pub fn try_solve<G: AgentGame>(
+    position: &G,
+    limits: &Limits,
+) -> Result<Solution<G::Move>, OutOfMemory> {
+    match position.own_solver(limits) {
+        Some(found) => found,
+        None => try_solve_generic(position, limits),
+    }
+}
+
+/// The generic exact alpha-beta solver on any two-player game, whether or not the game has a
+/// solver of its own; or says that its table cannot be allocated.
+pub fn try_solve_generic<G: AgentGame>(
     position: &G,
     limits: &Limits,
 ) -> Result<Solution<G::Move>, OutOfMemory> {

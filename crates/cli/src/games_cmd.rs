@@ -42,7 +42,7 @@ pub fn parse_variant(id: &str) -> Result<Variant> {
 pub fn list() -> Result<()> {
     println!("Games and variant ids:");
     println!(
-        "  m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))"
+        "  m,n,k games: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))"
     );
     println!(
         "      win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)"
@@ -77,6 +77,30 @@ pub fn list() -> Result<()> {
         "      3-4 players: squares 1-15 or 1-20 along the ring (player 1: 1-5, player 2: 6-10, ...),"
     );
     println!("                 P towards increasing labels for everyone, like 12P");
+    // Every other registered game, from what its family says of itself.
+    for family in rules::FAMILIES
+        .iter()
+        .filter(|f| !["mnk", "oanquan"].contains(&f.name))
+    {
+        println!("  {}: {}", family.title, family.ids.replace('`', ""));
+        let aliases: Vec<String> = family
+            .aliases
+            .iter()
+            .map(|(alias, id)| format!("{alias} = {id}"))
+            .collect();
+        let (fewest, most) = family.players;
+        let players = if fewest == most {
+            format!("{fewest} players")
+        } else {
+            format!("{fewest} to {most} players")
+        };
+        let aliases = if aliases.is_empty() {
+            String::new()
+        } else {
+            format!("; aliases: {}", aliases.join(", "))
+        };
+        println!("      example: {}; {players}{aliases}", family.example);
+    }
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
     for kind in protocol::kinds().filter(|k| k.listed) {

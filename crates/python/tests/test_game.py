@@ -12,7 +12,7 @@ import arenagames as ag
 
 VARIANTS = ["tictactoe", "mnk-5x5k4", "mnk-4x7k4-caro", "mnk-5x5k4-center", "gomoku",
             "mnk-3x3k3-exact", "oanquan", "oanquan-stop-young5-end", "oanquan-3p",
-            "oanquan-4p"]
+            "oanquan-4p", "connect4", "connect4-7x8"]
 
 
 def cli_perft(cli, variant, depth):

@@ -22,6 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod connect4;
 pub mod mnk;
 pub mod oanquan;
 mod perft;
@@ -32,6 +33,7 @@ use std::fmt;
 use std::hash::Hash;
 
 pub use arrayvec::ArrayVec;
+pub use connect4::{Column, Connect4, Connect4Config};
 pub use mnk::{Cell, Mnk, MnkConfig, WinRule};
 pub use oanquan::{OanQuan, OanQuanRules, Sow};
 pub use perft::{perft, perft_divide};

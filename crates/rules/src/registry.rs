@@ -17,10 +17,13 @@
 //!   empty mandarin cell ends the turn), `-youngN` (young mandarin threshold), `-end` (an
 //!   empty side that cannot pay ends the game), in any order on input and in that order on
 //!   output: `oanquan-3p-mandarin5-stop-young5-end`.
+//! - Connect Four: `connect4` (6 rows, 7 columns, four in a row), or `connect4-RxC` with `kK`
+//!   when k is not 4: `connect4-7x8`, `connect4-9x9k5`.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::connect4::{self, Connect4, Connect4Config};
 use crate::mnk::{self, MnkConfig};
 use crate::oanquan::{self, OanQuanRules};
 use crate::{Game, Mnk, OanQuan};
@@ -120,6 +123,7 @@ macro_rules! games {
 games! {$
     Mnk(MnkConfig, Mnk, mnk::FAMILY),
     OanQuan(OanQuanRules, OanQuan, oanquan::FAMILY),
+    Connect4(Connect4Config, Connect4, connect4::FAMILY),
 }
 
 /// A game of the registry, as variant ids and people name it.

@@ -131,3 +131,32 @@ fn without_timing(mut row: arena::record::Row) -> arena::record::Row {
     }
     row
 }
+
+/// The committed Connect Four run the README cites is still what `experiments/connect4.toml`
+/// plays: every row verifies, and games replayed alone give the recorded rows outside the
+/// timing columns.
+#[test]
+fn the_committed_connect4_run_is_its_experiment_and_replays() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let experiment = Experiment::from_file(&root.join("experiments/connect4.toml")).unwrap();
+    let dir = root.join("results/connect4");
+    let csv = dir.join("games.csv");
+    let meta = Meta::read(&csv).unwrap().expect("a meta file");
+    assert_eq!(meta.experiment_hash, experiment.hash());
+    let summary = arena::verify(&dir, Some(&experiment)).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 120);
+
+    let mut rows = Vec::new();
+    arena::record::read_rows(&csv, |_, row| {
+        rows.push(without_timing(arena::record::normalised(row)));
+        Ok(())
+    })
+    .unwrap();
+    let schedule = Schedule::new(&experiment);
+    // Every 7th game: both boards, every pair.
+    for index in (0..schedule.len()).step_by(7) {
+        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
+        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
+    }
+}

@@ -172,6 +172,17 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
              \x20           assert p.board[r][c] == 'XO'[i % 2] and p.name(r, c) == m\n\
              \x20       assert all(p.board[r][c] == '.' for r, c in map(p.cell, p.legal))\n\
              \x20       assert p.me == 'XO'[len(p.moves) % 2]\n\
+             \x20   elif p.family == 'connect4':\n\
+             \x20       cells = ''.join(''.join(row) for row in p.board)\n\
+             \x20       assert (cells.count('X'), cells.count('O')) == ((len(p.moves) + 1) // 2, len(p.moves) // 2)\n\
+             \x20       assert (len(p.board), len(p.board[0])) == (p.rows, p.cols) == (6, 7)\n\
+             \x20       for c in range(p.cols):\n\
+             \x20           column = ''.join(p.board[r][c] for r in range(p.rows))\n\
+             \x20           assert '.' not in column.lstrip('.'), p.board\n\
+             \x20           assert (column[0] == '.') == ('abcdefg'[c] in p.legal), (p.board, p.legal)\n\
+             \x20       for c in 'abcdefg':\n\
+             \x20           assert p.moves.count(c) == sum(row['abcdefg'.index(c)] != '.' for row in p.board)\n\
+             \x20       assert p.me == 'XO'[len(p.moves) % 2]\n\
              \x20   else:\n\
              \x20       total = sum(p.seeds) + sum(p.captures) + p.mandarin * sum(p.pieces)\n\
              \x20       n = p.players\n\
@@ -191,7 +202,7 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
         &format!(
             "name = \"view\"\nseed = 6\ngames_per_pair = 6\nopening_plies = 2\n\
              variants = [\"mnk-4x6k3\", \"mnk-7x7k5-caro\", \"oanquan\", \"oanquan-mandarin5\", \
-             \"oanquan-3p\", \"oanquan-4p\"]\n\
+             \"oanquan-3p\", \"oanquan-4p\", \"connect4\"]\n\
              [[agents]]\nname = \"checker\"\nspec = \"proc:cmd=python3,args={}\"\n\
              [[agents]]\nname = \"random\"\nspec = \"random\"\n\
              [[agents]]\nname = \"greedy\"\nspec = \"greedy\"\n\
@@ -205,9 +216,9 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
     let summary = run(&exp, &options(&out)).unwrap();
     assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
     // m,n,k: the 3 pairs of checker, random and flat (greedy plays O An Quan only) on two
-    // boards; O An Quan for 2: the 6 pairs of four agents on two rule sets; for 3: 4 groups x
-    // 3 seat orders; for 4: 1 group x 4; 6 games each.
-    assert_eq!(summary.played, (2 * 3 + 2 * 6 + 4 * 3 + 4) * 6);
+    // boards, and Connect Four on one; O An Quan for 2: the 6 pairs of four agents on two rule
+    // sets; for 3: 4 groups x 3 seat orders; for 4: 1 group x 4; 6 games each.
+    assert_eq!(summary.played, (3 * 3 + 2 * 6 + 4 * 3 + 4) * 6);
 }
 
 /// The C++ greedy example, built once per test run with the machine's g++.

@@ -138,6 +138,11 @@ fn list_names_every_listed_kind_with_its_parameters() {
     }
     assert!(!text.contains("  fault "), "the fault agent is not listed");
     assert!(text.contains("oanquan") && text.contains("mnk-15x15k5-caro"));
+    // Every registered game is listed, by its title and an example id.
+    for family in rules::FAMILIES {
+        assert!(text.contains(family.title), "{} missing", family.title);
+        assert!(text.contains(family.example), "{} missing", family.example);
+    }
 }
 
 #[test]
@@ -216,7 +221,46 @@ fn solve_with_threat_methods_finds_a_vcf() {
         stderr(&output)
     );
     let output = arena(&["solve", "tictactoe", "--method", "magic"]);
-    assert!(stderr(&output).contains("the methods are auto, dfpn, alphabeta, vcf and vct"));
+    assert!(
+        stderr(&output).contains("the methods are auto, dfpn, connect4, alphabeta, vcf and vct")
+    );
+    let output = arena(&["solve", "tictactoe", "--method", "connect4"]);
+    assert!(stderr(&output).contains("is not Connect Four"));
+}
+
+#[test]
+fn solve_values_every_column_of_a_connect_four_position() {
+    // X has c2, d2, e2 with b2 open: b wins at once; d and f win too, c and e draw.
+    let output = arena(&["solve", "connect4", "--moves", "d c d e c d e b"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("method: the Connect Four solver"), "{text}");
+    assert!(text.contains("winning moves: b d f"), "{text}");
+    assert!(
+        text.contains(
+            "move values (for the side to move): a loss, b win, c draw, d win, e draw, f win, \
+             g loss"
+        ),
+        "{text}"
+    );
+    // The generic solver stays reachable, and on a small board agrees move for move.
+    let values = |method: &str| {
+        let output = arena(&[
+            "solve",
+            "connect4-4x4",
+            "--method",
+            method,
+            "--time-limit",
+            "0",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let text = stdout(&output);
+        assert!(text.contains("value: draw"), "{text}");
+        text.lines()
+            .find(|line| line.starts_with("move values"))
+            .map(String::from)
+    };
+    assert_eq!(values("connect4"), values("alphabeta"));
 }
 
 #[test]

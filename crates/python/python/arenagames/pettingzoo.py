@@ -78,7 +78,8 @@ class ArenaEnv(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo is untyped
         self.agents = self.possible_agents[:]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         shape = self.game.observation_shape
-        if self.game.family == "mnk":
+        if len(shape) == 3:
+            # A grid (m,n,k games, Connect Four): planes of 0 and 1.
             low, high = np.zeros(shape, np.float32), np.ones(shape, np.float32)
         else:
             # Columns: five squares and the mandarin cell (seeds), its piece, the captures

@@ -3,7 +3,7 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rules::{Game, Layout, Mnk, MoveList, OanQuan, Variant};
+use rules::{AnyGame, Connect4, FromAny, Game, Layout, Mnk, MoveList, OanQuan, Variant};
 
 /// Plays `games` random games of `start` and checks, at every position:
 /// legal moves are empty exactly at the end; every listed move is legal and round-trips
@@ -169,6 +169,23 @@ fn oanquan_games_conform() {
     ] {
         let start: OanQuan = variant(id).oanquan().unwrap().start();
         conformance(&start, 2_000, 11);
+    }
+}
+
+#[test]
+fn connect4_games_conform() {
+    for (id, games) in [
+        ("connect4", 3_000),
+        ("connect4-1x1k1", 10),
+        ("connect4-4x4k3", 1_000),
+        ("connect4-7x8", 500),
+        ("connect4-9x9k5", 200),
+        ("connect4-10x10k6", 100),
+        ("connect4-15x8", 100),
+        ("connect4-2x16k2", 300),
+    ] {
+        let start = Connect4::from_any(AnyGame::start(&variant(id))).unwrap();
+        conformance(&start, games, 13);
     }
 }
 

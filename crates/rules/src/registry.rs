@@ -17,12 +17,14 @@
 //!   empty mandarin cell ends the turn), `-youngN` (young mandarin threshold), `-end` (an
 //!   empty side that cannot pay ends the game), in any order on input and in that order on
 //!   output: `oanquan-3p-mandarin5-stop-young5-end`.
+//! - Oware: `oware` (abapa; alias `abapa`).
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::mnk::{self, MnkConfig};
 use crate::oanquan::{self, OanQuanRules};
+use crate::oware::{self, Oware, OwareRules};
 use crate::{Game, Mnk, OanQuan};
 
 /// The registry itself: one line per game, `Name(its parameters, its position, its family)`.
@@ -120,6 +122,7 @@ macro_rules! games {
 games! {$
     Mnk(MnkConfig, Mnk, mnk::FAMILY),
     OanQuan(OanQuanRules, OanQuan, oanquan::FAMILY),
+    Oware(OwareRules, Oware, oware::FAMILY),
 }
 
 /// A game of the registry, as variant ids and people name it.

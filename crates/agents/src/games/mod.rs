@@ -2,3 +2,4 @@
 
 pub mod mnk;
 pub mod oanquan;
+pub mod oware;

@@ -167,28 +167,22 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         .into_iter()
         .filter(|id| args.wants(&format!("playouts.{id}")))
     {
-        match parse_variant(id)? {
-            Variant::Mnk(config) => playouts(id, &config.start(), &budget)?,
-            Variant::OanQuan(rules) => playouts(id, &rules.start(), &budget)?,
-        }
+        let variant = parse_variant(id)?;
+        rules::with_game!(variant, |start| playouts(id, &start, &budget)?);
     }
     for id in VARIANTS
         .into_iter()
         .filter(|id| args.wants(&format!("mcts.{id}")))
     {
-        match parse_variant(id)? {
-            Variant::Mnk(config) => mcts(id, &config.start(), &budget)?,
-            Variant::OanQuan(rules) => mcts(id, &rules.start(), &budget)?,
-        }
+        let variant = parse_variant(id)?;
+        rules::with_game!(variant, |start| mcts(id, &start, &budget)?);
     }
     for (id, depth) in [("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7)] {
         if !args.wants(&format!("perft.{id}")) {
             continue;
         }
-        match parse_variant(id)? {
-            Variant::Mnk(config) => perft(id, &config.start(), depth, &budget)?,
-            Variant::OanQuan(rules) => perft(id, &rules.start(), depth, &budget)?,
-        }
+        let variant = parse_variant(id)?;
+        rules::with_game!(variant, |start| perft(id, &start, depth, &budget)?);
     }
     for (id, moves, depth) in [
         ("mnk-15x15k5", "e5 d4 f6", 3),
@@ -198,10 +192,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !args.wants(&format!("alphabeta.{id}")) {
             continue;
         }
-        match parse_variant(id)? {
-            Variant::Mnk(config) => alphabeta(id, &config.start(), moves, depth, &budget)?,
-            Variant::OanQuan(rules) => alphabeta(id, &rules.start(), moves, depth, &budget)?,
-        }
+        let variant = parse_variant(id)?;
+        rules::with_game!(variant, |start| alphabeta(
+            id, &start, moves, depth, &budget
+        )?);
     }
     let td4: Mnk = mnk("mnk-5x5k4")?
         .play_line(TD4_MOVES)
@@ -233,10 +227,10 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !args.wants(&format!("protocol.{protocol}.{id}")) {
             continue;
         }
-        match parse_variant(id)? {
-            Variant::Mnk(config) => protocol_overhead(protocol, id, &config.start(), &budget)?,
-            Variant::OanQuan(rules) => protocol_overhead(protocol, id, &rules.start(), &budget)?,
-        }
+        let variant = parse_variant(id)?;
+        rules::with_game!(variant, |start| protocol_overhead(
+            protocol, id, &start, &budget
+        )?);
     }
     default_experiment(&budget, &args)
 }

@@ -219,6 +219,58 @@ impl Board for OanQuan {
     }
 }
 
+/// Oware until the terminal draws every ring from the view: North's houses on top (`f` to
+/// `a`, so North's row reads `a`-`f` from North's seat), South's below (`A`-`F`), the stores
+/// beside them; the house the last move sowed is in parentheses.
+impl Board for rules::oware::Oware {
+    fn move_help(&self) -> String {
+        "a house letter: South sows A-F (its row, left to right as drawn), North a-f (its row, \
+         right to left as drawn); seeds run counter-clockwise"
+            .into()
+    }
+
+    fn draw(&self, last: Option<Self::Move>, colour: bool) -> String {
+        let house = |index: usize| {
+            let seeds = self.seeds(index).to_string();
+            if last.is_some_and(|mv| mv.index() == index) {
+                paint(&format!("{:^5}", format!("({seeds})")), REVERSE, colour)
+            } else {
+                format!("{seeds:^5}")
+            }
+        };
+        let row = |indices: &[usize]| indices.iter().map(|&i| house(i)).collect::<Vec<_>>();
+        let letters = |indices: &[usize]| {
+            indices
+                .iter()
+                .map(|&i| format!("{:^5}", rules::oware::House::new(i).letter()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let north: Vec<usize> = (6..12).rev().collect();
+        let south: Vec<usize> = (0..6).collect();
+        let edge = format!("+{}+", ["-----"; 6].join("+"));
+        let mut out = format!("{self}\n");
+        let _ = writeln!(out, " {}   North", letters(&north));
+        let _ = writeln!(out, "{edge}");
+        let _ = writeln!(
+            out,
+            "|{}|  store {}",
+            row(&north).join("|"),
+            self.store(Player::Second)
+        );
+        let _ = writeln!(out, "{edge}");
+        let _ = writeln!(
+            out,
+            "|{}|  store {}",
+            row(&south).join("|"),
+            self.store(Player::First)
+        );
+        let _ = writeln!(out, "{edge}");
+        let _ = writeln!(out, " {}   South", letters(&south));
+        out
+    }
+}
+
 /// The drawing of a ring of three or four sides.
 trait TableDrawing {
     fn draw_table(&self, last: Option<Sow>, colour: bool) -> String;

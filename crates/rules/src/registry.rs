@@ -140,6 +140,9 @@ pub struct Family {
     pub aliases: &'static [(&'static str, &'static str)],
     /// The numbers of players its variants seat (fewest, most).
     pub players: (usize, usize),
+    /// What `arena list` shows of it, a line each: its ids and their parameters, examples,
+    /// how moves are written.
+    pub help: &'static [&'static str],
     /// Reads an id (lowercase, an alias already replaced): `None` when the id is not this
     /// family's. The first argument is the id as given, for messages.
     pub parse: fn(given: &str, id: &str) -> Option<Result<Variant, VariantError>>,

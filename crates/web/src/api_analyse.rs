@@ -101,6 +101,8 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
             "stop": rules.empty_mandarin == rules::oanquan::EmptyMandarin::Stop,
             "end": rules.empty_side == rules::oanquan::EmptySide::End,
         }),
+        // A game whose id has no parameters for the page's form to fill in.
+        _ => json!({}),
     };
     Ok(Json(json!({
         "id": variant.to_string(),

@@ -20,7 +20,7 @@
 //
 // What a Position holds (the same as the Python client's): the variant id, your seat, the moves
 // so far, the legal moves, the time left, a seeded generator, and a view of the board: the cells
-// of an m,n,k board, the squares of O An Quan.
+// of an m,n,k board, the squares of O An Quan, the houses of Oware.
 
 #ifndef ARENA_AGENT_HPP
 #define ARENA_AGENT_HPP
@@ -42,8 +42,8 @@ namespace arena {
 // A position to move in.
 struct Position {
     // Every game.
-    std::string variant;               // the variant id, like "mnk-5x5k4" or "oanquan"
-    std::string family;                // "mnk" or "oanquan"
+    std::string variant;               // the variant id, like "mnk-5x5k4", "oanquan" or "oware"
+    std::string family;                // the id up to its first '-': "mnk", "oanquan", "oware"
     int seat = 1;                      // your seat: 1 moves first
     int players = 2;                   // the number of seats
     std::vector<std::string> moves;    // the moves from the start (a random opening included)
@@ -64,6 +64,11 @@ struct Position {
     std::vector<int> captures;         // captured so far, per seat
     int mandarin = 10;                 // the value of a mandarin piece
     std::vector<int> my_squares;       // the ring indices of your squares, in label order
+    // Oware (docs/oware.md): `seeds` holds the 12 houses in sowing order (0-5 South's, seat 1,
+    // letters A-F; 6-11 North's, seat 2, letters a-f) and `captures` each seat's store.
+    std::vector<int> my_houses;        // the ring indices of your six houses, A-F (a-f) in order
+    // Every game: the `board` line's fields by name, as text (docs/protocol.md).
+    std::map<std::string, std::string> fields;
 
     // Seconds left of this move's budget (negative when it is spent).
     double time_left() const {
@@ -87,6 +92,14 @@ struct Position {
         return (label - 1) / 5 * 6 + (label - 1) % 5;
     }
 
+    // The ring index of an Oware house's letter: 'C' is 2, 'c' is 8.
+    static int house(char letter) {
+        return letter >= 'a' ? 6 + (letter - 'a') : letter - 'A';
+    }
+    // The letter of the Oware house at ring index `index`: the move that sows it.
+    static std::string house_letter(int index) {
+        return std::string(1, static_cast<char>(index < 6 ? 'A' + index : 'a' + index - 6));
+    }
     // Reports what the search did; the arena logs it and counts `nodes` in its CSV.
     void info(long long nodes, int depth = -1, const std::string& text = "") const {
         std::ostringstream line;
@@ -126,7 +139,7 @@ inline std::vector<int> numbers(const std::string& text) {
 }
 
 inline void read_variant(Position& p) {
-    p.family = p.variant.rfind("mnk-", 0) == 0 ? "mnk" : "oanquan";
+    p.family = p.variant.substr(0, p.variant.find('-'));
     if (p.family != "mnk") return;
     // mnk-RxCkK[-exact|-caro][-center]
     std::sscanf(p.variant.c_str(), "mnk-%dx%dk%d", &p.rows, &p.cols, &p.k);
@@ -138,6 +151,7 @@ inline void read_variant(Position& p) {
 }
 
 inline void read_board(Position& p, const std::map<std::string, std::string>& board) {
+    p.fields = board;
     if (p.family == "mnk") {
         p.board.clear();
         auto cells = board.count("cells") ? board.at("cells") : "";
@@ -147,9 +161,15 @@ inline void read_board(Position& p, const std::map<std::string, std::string>& bo
     }
     auto get = [&](const char* key) { return board.count(key) ? board.at(key) : ""; };
     p.seeds = numbers(get("seeds"));
+    p.captures = numbers(get("captures"));
+    if (p.family == "oware") {
+        p.my_houses.clear();
+        for (int i = 6 * (p.seat - 1); i < 6 * p.seat; ++i) p.my_houses.push_back(i);
+        return;
+    }
+    if (p.family != "oanquan") return;
     p.pieces.clear();
     for (int piece : numbers(get("pieces"))) p.pieces.push_back(piece != 0);
-    p.captures = numbers(get("captures"));
     if (!get("mandarin").empty()) p.mandarin = std::stoi(get("mandarin"));
     p.my_squares.clear();
     int first = p.players == 2 ? (p.seat == 1 ? 1 : 6) : 5 * (p.seat - 1) + 1;

@@ -167,22 +167,21 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         .into_iter()
         .filter(|id| args.wants(&format!("playouts.{id}")))
     {
-        let variant = parse_variant(id)?;
-        rules::with_game!(variant, |start| playouts(id, &start, &budget)?);
+        rules::with_game!(parse_variant(id)?, |start| playouts(id, &start, &budget))?;
     }
     for id in VARIANTS
         .into_iter()
         .filter(|id| args.wants(&format!("mcts.{id}")))
     {
-        let variant = parse_variant(id)?;
-        rules::with_game!(variant, |start| mcts(id, &start, &budget)?);
+        rules::with_game!(parse_variant(id)?, |start| mcts(id, &start, &budget))?;
     }
     for (id, depth) in [("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7)] {
         if !args.wants(&format!("perft.{id}")) {
             continue;
         }
-        let variant = parse_variant(id)?;
-        rules::with_game!(variant, |start| perft(id, &start, depth, &budget)?);
+        rules::with_game!(parse_variant(id)?, |start| perft(
+            id, &start, depth, &budget
+        ))?;
     }
     for (id, moves, depth) in [
         ("mnk-15x15k5", "e5 d4 f6", 3),
@@ -192,10 +191,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !args.wants(&format!("alphabeta.{id}")) {
             continue;
         }
-        let variant = parse_variant(id)?;
-        rules::with_game!(variant, |start| alphabeta(
+        rules::with_game!(parse_variant(id)?, |start| alphabeta(
             id, &start, moves, depth, &budget
-        )?);
+        ))?;
     }
     let td4: Mnk = mnk("mnk-5x5k4")?
         .play_line(TD4_MOVES)
@@ -227,10 +225,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !args.wants(&format!("protocol.{protocol}.{id}")) {
             continue;
         }
-        let variant = parse_variant(id)?;
-        rules::with_game!(variant, |start| protocol_overhead(
+        rules::with_game!(parse_variant(id)?, |start| protocol_overhead(
             protocol, id, &start, &budget
-        )?);
+        ))?;
     }
     default_experiment(&budget, &args)
 }

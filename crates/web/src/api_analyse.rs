@@ -101,7 +101,7 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
             "stop": rules.empty_mandarin == rules::oanquan::EmptyMandarin::Stop,
             "end": rules.empty_side == rules::oanquan::EmptySide::End,
         }),
-        // A game whose id has no parameters for the page's form to fill in.
+        // The page's form has fields for the two games above only; the id says the rest.
         _ => json!({}),
     };
     Ok(Json(json!({

@@ -296,6 +296,8 @@ struct Happened {
     captured_houses: usize,
     grand_slam: bool,
     fed: bool,
+    /// The feeding rule left out a house with seeds.
+    fed_not_every_house: bool,
     end: Option<&'static str>,
 }
 
@@ -366,9 +368,14 @@ impl Plain {
 
     fn play(&mut self, house: usize) -> Happened {
         let me = self.player;
+        let fed = self.side(1 - me) == 0;
+        let sowable = (0..12)
+            .filter(|&h| Plain::owner(h) == me && self.houses[h] > 0)
+            .count();
         let mut happened = Happened {
             lap: self.houses[house] >= 12,
-            fed: self.side(1 - me) == 0,
+            fed,
+            fed_not_every_house: fed && self.moves().len() < sowable,
             ..Happened::default()
         };
         let last = self.sow(house);
@@ -482,7 +489,8 @@ fn random_games_conserve_seeds_and_take_every_rule_path() {
     let cap = Oware::start().default_max_plies();
     let mut rng = ChaCha8Rng::seed_from_u64(48);
     let mut moves = MoveList::new();
-    let (mut laps, mut multi, mut grand_slams, mut feedings) = (0, 0, 0, 0);
+    let (mut laps, mut multi, mut grand_slams) = (0, 0, 0);
+    let (mut feedings, mut feedings_ruling_out) = (0, 0);
     let (mut by_25, mut by_no_move, mut by_cap) = (0, 0, 0);
     let mut lengths = Vec::new();
     for _ in 0..GAMES {
@@ -493,9 +501,26 @@ fn random_games_conserve_seeds_and_take_every_rule_path() {
             let houses: Vec<usize> = moves.iter().map(|m| m.index()).collect();
             assert_eq!(houses, plain.moves(), "legal moves in {game}");
             let mv = moves[rng.random_range(0..moves.len())];
+            let (before, mover) = (game.clone(), game.side_to_move());
             game.play_unchecked(mv);
             let happened = plain.play(mv.index());
             assert!(plain.agrees_with(&game), "{game} against {plain:?}");
+            if happened.lap && happened.end.is_none() {
+                assert_eq!(
+                    game.seeds(mv.index()),
+                    0,
+                    "a lap sowed its origin: {before} {mv:?}"
+                );
+            }
+            // (Unless the game ends at once: then each side's seeds go to its owner.)
+            if happened.grand_slam && happened.end.is_none() {
+                assert_eq!(
+                    game.store(mover),
+                    before.store(mover),
+                    "a grand slam took: {before}"
+                );
+                assert!(game.side_seeds(mover.opponent()) > 0, "{before} {mv:?}");
+            }
             let seeds: u32 = (0..12).map(|h| u32::from(game.seeds(h))).sum::<u32>()
                 + u32::from(game.store(SOUTH))
                 + u32::from(game.store(NORTH));
@@ -504,6 +529,7 @@ fn random_games_conserve_seeds_and_take_every_rule_path() {
             multi += usize::from(happened.captured_houses >= 2);
             grand_slams += usize::from(happened.grand_slam);
             feedings += usize::from(happened.fed);
+            feedings_ruling_out += usize::from(happened.fed_not_every_house);
             match happened.end {
                 Some("25") => {
                     by_25 += 1;
@@ -537,7 +563,8 @@ fn random_games_conserve_seeds_and_take_every_rule_path() {
         "{GAMES} random games: ended by 25 {by_25}, by no move {by_no_move}, at the cap of \
          {cap} {by_cap}; plies of those that ended: median {}, 10% {}, 90% {}, 99% {}, longest \
          {}; moves with a lap {laps}, a capture of 2+ houses {multi}, a grand slam \
-         {grand_slams}, a forced feeding {feedings}",
+         {grand_slams}, a forced feeding {feedings} (ruling out a house with seeds \
+         {feedings_ruling_out})",
         at(0.5),
         at(0.1),
         at(0.9),
@@ -549,6 +576,10 @@ fn random_games_conserve_seeds_and_take_every_rule_path() {
         ("capture of several houses", multi),
         ("grand slam", grand_slams),
         ("forced feeding", feedings),
+        (
+            "feeding that rules out a house with seeds",
+            feedings_ruling_out,
+        ),
         ("end by 25", by_25),
         ("end by no move", by_no_move),
         ("end at the cap", by_cap),

@@ -45,8 +45,13 @@ class Position:
       legal       the legal moves; return one of them
       rng         a random.Random seeded by the arena for this game: draw from it, and the same
                   experiment seed replays the same games
-      time_ms     the time budget of this move, in milliseconds
+      time_ms     the time budget of this move, in milliseconds: the arena's limit, or under a
+                  game clock a share of it (what is left / moves to go, 30 without periods,
+                  plus the increment), 80% of either, so that an answer at the end of it is
+                  in time
       time_left() seconds left of the budget
+      clock       under a game clock: {"time_left": ms, "inc_ms": ms, "moves_to_go": n or None,
+                  "limit_ms": the hard limit of this move}; None otherwise
       info(...)   report what you searched: info(nodes=..., depth=..., score=..., text=...)
 
     m,n,k games (family "mnk"):
@@ -77,7 +82,7 @@ class Position:
       letter(index)  the letter of a house (the move that sows it)
     """
 
-    def __init__(self, game, moves, legal, board, time_ms, out):
+    def __init__(self, game, moves, legal, board, time_ms, out, clock=None):
         self.variant = game["variant"]
         self.family = self.variant.split("-")[0]
         self.fields = dict(board)
@@ -87,6 +92,7 @@ class Position:
         self.moves = moves
         self.legal = legal
         self.time_ms = time_ms
+        self.clock = clock
         self._asked = time.monotonic()
         self._out = out
         if self.family == "mnk":
@@ -208,6 +214,16 @@ def _fields(text):
     return fields
 
 
+def budget(limit_ms, clock):
+    """The time to spend on a move: 80% of the limit, and under a game clock a share of what is
+    left (divided by the moves to go, 30 without periods) plus the increment, within that."""
+    cap = int(limit_ms * 0.8)
+    if clock is None:
+        return cap
+    share = clock["time_left"] // (clock["moves_to_go"] or 30) + clock["inc_ms"]
+    return min(cap, share)
+
+
 def play(choose, name=None, author=None, accepts=None, stdin=None, stdout=None):
     """Plays games for the arena until it says `quit`: calls `choose(position)` for every move.
 
@@ -235,6 +251,7 @@ def play(choose, name=None, author=None, accepts=None, stdin=None, stdout=None):
             if author:
                 out("id author " + author)
             out("feature reuse")
+            out("feature clock")
             out("ready")
         elif word == "game":
             fields = _fields(rest)
@@ -256,12 +273,23 @@ def play(choose, name=None, author=None, accepts=None, stdin=None, stdout=None):
         elif word == "board":
             board = _fields(rest)
         elif word == "go":
-            time_ms = int(_fields(rest).get("time_ms", "0"))
+            fields = _fields(rest)
+            limit = int(fields.get("time_ms", "0"))
+            clock = None
+            if "time_left" in fields:
+                to_go = fields.get("moves_to_go")
+                clock = {
+                    "time_left": int(fields["time_left"]),
+                    "inc_ms": int(fields.get("inc_ms", "0")),
+                    "moves_to_go": int(to_go) if to_go else None,
+                    "limit_ms": limit,
+                }
+            time_ms = budget(limit, clock)
             if game is None:
                 out("error no game was set up")
                 continue
             try:
-                position = Position(game, moves, legal, board, time_ms, out)
+                position = Position(game, moves, legal, board, time_ms, out, clock)
                 move = choose(position)
             except Exception as error:  # the arena scores it as a crash; the log has the trace
                 traceback.print_exc(file=sys.stderr)

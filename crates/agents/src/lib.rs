@@ -37,6 +37,7 @@
 //! ```
 
 pub mod alphabeta;
+pub mod clock;
 pub mod dfpn;
 pub mod easy;
 mod fault;
@@ -90,12 +91,18 @@ pub type AgentRng = rand_chacha::ChaCha8Rng;
 pub struct Context<'a> {
     /// The only source of randomness an agent may use.
     pub rng: &'a mut AgentRng,
-    /// When the arena's per-move time limit runs out, if the experiment sets one. Agents with a
-    /// search loop return their best move so far before it; others may ignore it.
+    /// When to stop thinking, if the game has a time control: the arena's time management
+    /// ([`clock::plan`]: inside the move's limit by a safety share; under a game clock, a share
+    /// of what is left plus the increment). Agents with a search loop return their best move
+    /// so far before it; others may ignore it.
     pub deadline: Option<Instant>,
-    /// The arena's per-move time limit itself, if the experiment sets one (the deadline is a
-    /// little before it): what outside agents are told they have.
+    /// The hard limit of this move, if the game has a time control (the per-move limit, or
+    /// what is on the game clock, whichever is less): past it (and an outside agent's margin)
+    /// the move loses. What outside agents are told they have.
     pub move_time: Option<Duration>,
+    /// The seat's game clock before this move, if the game has one: for agents that manage
+    /// their time themselves ([`clock::plan_with`]) and for outside agents, who are sent it.
+    pub clock: Option<clock::ClockState>,
     /// The moves from the start in the game's notation (the random opening included), where
     /// the caller keeps them: positions carry no history, and outside agents are sent it.
     pub moves: Option<&'a [String]>,
@@ -108,8 +115,15 @@ impl<'a> Context<'a> {
             rng,
             deadline: None,
             move_time: None,
+            clock: None,
             moves: None,
         }
+    }
+
+    /// The same context with the seat's game clock.
+    pub fn with_clock(mut self, clock: Option<clock::ClockState>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The same context with the moves that led to the position.
@@ -118,7 +132,7 @@ impl<'a> Context<'a> {
         self
     }
 
-    /// The same context with the arena's per-move time limit.
+    /// The same context with the hard limit of this move.
     pub fn with_move_time(mut self, move_time: Option<Duration>) -> Self {
         self.move_time = move_time;
         self
@@ -231,6 +245,14 @@ pub trait Agent<G: Game>: Send {
     /// count (outside agents: their stated time margin, for the pipes and process start-up).
     fn time_margin(&self) -> Duration {
         Duration::ZERO
+    }
+
+    /// Whether the agent thinks on the thread that calls [`Agent::choose`] (every agent of
+    /// ours; not outside agents, which wait on another process). The arena then does not charge
+    /// such an agent the time its thread waited for a processor: the time a busy machine takes
+    /// the thread away is not the agent's, and never turns into a loss on time.
+    fn in_process(&self) -> bool {
+        true
     }
 }
 

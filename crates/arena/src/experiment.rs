@@ -10,6 +10,8 @@
 //!                             # files for several variants)
 //! threads = 0                 # 0 = all cores
 //! move_time_ms = 0            # per-move time limit; 0 = budgets only
+//! tc = "40/60+0.6"            # or: a game clock, cutechess's moves/time+increment (seconds)
+//! st = 1                      # or: a time per move in seconds (cutechess's st=)
 //! variants = ["mnk-3x3k3", "oanquan"]
 //!
 //! [[agents]]
@@ -27,9 +29,10 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use agents::clock::TimeControl;
 use agents::{AgentSpec, Kind};
 use protocol::{Extra, ExtraKinds, Roster};
-use rules::Variant;
+use rules::{Game as _, Variant};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -92,6 +95,10 @@ pub struct Experiment {
     pub threads: usize,
     /// The per-move time limit in milliseconds; 0 means none.
     pub move_time_ms: u64,
+    /// The time control given with `tc` and `st` (cutechess's names), if the experiment gives
+    /// one: its games are written in CSV schema 3 with the time control and the clocks. The
+    /// per-move limit is also in `move_time_ms`.
+    pub time_control: Option<TimeControl>,
     /// The variants, in file order.
     pub variants: Vec<Variant>,
     /// The agents, in file order.
@@ -119,9 +126,13 @@ struct RawExperiment {
     #[serde(default)]
     openings: Option<Spanned<OpeningFiles>>,
     #[serde(default)]
-    threads: usize,
+    threads: Option<Spanned<usize>>,
     #[serde(default)]
-    move_time_ms: u64,
+    move_time_ms: Option<Spanned<u64>>,
+    #[serde(default)]
+    tc: Option<Spanned<String>>,
+    #[serde(default)]
+    st: Option<Spanned<toml::Value>>,
     variants: Spanned<Vec<Spanned<String>>>,
     agents: Spanned<Vec<RawAgent>>,
 }
@@ -322,11 +333,18 @@ impl Experiment {
         for (i, agent) in raw.agents.get_ref().iter().enumerate() {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains(',') || name.contains('"') || name.contains('\n') {
+            // Names are printed on terminals and written in logs: no control character
+            // (an escape sequence would reach the terminal), no comma or quote.
+            if name.is_empty()
+                || name.contains(',')
+                || name.contains('"')
+                || name.chars().any(char::is_control)
+            {
                 return Err(check.error(
                     &format!("{prefix}.name"),
                     agent.name.span(),
-                    "a name must be non-empty and hold no comma, quote or newline",
+                    "a name must be non-empty and hold no comma, quote, newline or other \
+                     control character",
                 ));
             }
             if entries.iter().any(|e| e.name == name) {
@@ -422,6 +440,65 @@ impl Experiment {
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
+        // A variant with fewer agents than seats would play no game at all.
+        for (i, variant) in variants.iter().enumerate() {
+            let players: Vec<&str> = entries
+                .iter()
+                .filter(|a| a.plays(variant))
+                .map(|a| a.name.as_str())
+                .collect();
+            if players.len() < variant.players() {
+                let id = &raw.variants.get_ref()[i];
+                return Err(check.error(
+                    &format!("variants[{i}]"),
+                    id.span(),
+                    format!(
+                        "`{variant}` seats {} players, but {} of the experiment's agents play \
+                         it{}: it would play no game. Add agents that play it, or leave it out",
+                        variant.players(),
+                        players.len(),
+                        if players.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" ({})", players.join(", "))
+                        }
+                    ),
+                ));
+            }
+        }
+        // The random opening must leave the game to the agents: an opening as long as the
+        // ply cap (or the board) would decide the games and credit its results to them.
+        if let Some(plies) = &raw.opening_plies {
+            for variant in &variants {
+                let (end, what) = match variant {
+                    Variant::Mnk(config) => {
+                        let cells = u32::from(config.cells());
+                        match raw.max_plies {
+                            0 => (cells, "the board's cells"),
+                            cap if cap < cells => (cap, "the ply cap"),
+                            _ => (cells, "the board's cells"),
+                        }
+                    }
+                    Variant::OanQuan(rules) => match raw.max_plies {
+                        0 => (rules.start().default_max_plies(), "the ply cap"),
+                        cap => (cap, "the ply cap"),
+                    },
+                };
+                if *plies.get_ref() >= end {
+                    return Err(check.error(
+                        "opening_plies",
+                        plies.span(),
+                        format!(
+                            "{} random plies reach {what} of `{variant}` ({end}): the opening \
+                             would decide its games and their results would be credited to the \
+                             agents; give at most {}",
+                            plies.get_ref(),
+                            end.saturating_sub(1)
+                        ),
+                    ));
+                }
+            }
+        }
         // Game indices are 64-bit: the whole schedule must fit below 2^63. A pair plays
         // `games_per_pair` games, a group of N = 3 or 4 that many in each of its N seat orders.
         let pairs: u128 = variants
@@ -445,6 +522,19 @@ impl Experiment {
             ));
         }
 
+        if let Some(threads) = &raw.threads
+            && *threads.get_ref() > crate::run::MAX_THREADS
+        {
+            return Err(check.error(
+                "threads",
+                threads.span(),
+                format!(
+                    "{} worker threads: give at most {} (0: all cores)",
+                    threads.get_ref(),
+                    crate::run::MAX_THREADS
+                ),
+            ));
+        }
         let openings = match &raw.openings {
             None => None,
             Some(file) => Some(check_openings(
@@ -456,6 +546,13 @@ impl Experiment {
             )?),
         };
 
+        let time_control = check_time_control(&check, &raw)?;
+        let move_time_ms = match (&time_control, &raw.move_time_ms) {
+            (Some(tc), _) => tc.per_move.map_or(0, |limit| limit.as_millis() as u64),
+            (None, Some(ms)) => *ms.get_ref(),
+            (None, None) => 0,
+        };
+
         Ok(Experiment {
             name,
             seed: raw.seed,
@@ -463,8 +560,9 @@ impl Experiment {
             max_plies: raw.max_plies,
             opening_plies: raw.opening_plies.as_ref().map_or(0, |p| *p.get_ref()),
             openings,
-            threads: raw.threads,
-            move_time_ms: raw.move_time_ms,
+            threads: raw.threads.as_ref().map_or(0, |t| *t.get_ref()),
+            move_time_ms,
+            time_control,
             variants,
             agents: entries,
             source: source.to_string(),
@@ -488,6 +586,10 @@ impl Experiment {
             let _ = writeln!(text, "openings = {}", openings.hash(&self.variants));
         }
         let _ = writeln!(text, "move_time_ms = {}", self.move_time_ms);
+        // Only experiments with `tc`/`st` get the line, so the hashes of the others stay.
+        if let Some(tc) = &self.time_control {
+            let _ = writeln!(text, "time_control = {tc}");
+        }
         for variant in &self.variants {
             let _ = writeln!(text, "variant = {variant}");
         }
@@ -510,6 +612,7 @@ impl Experiment {
     /// Whether any agent's moves depend on the clock, so a rerun will not reproduce the CSV.
     pub fn depends_on_timing(&self) -> bool {
         self.move_time_ms > 0
+            || self.time_control.is_some_and(|tc| tc.is_limited())
             || self
                 .agents
                 .iter()
@@ -519,17 +622,83 @@ impl Experiment {
     /// The CSV schema its games are written in: 1 when every variant has two players, 2 (the
     /// columns of the third and fourth seats added) when one has more.
     pub fn csv_schema(&self) -> u32 {
-        if self.variants.iter().any(|v| v.players() > 2) {
+        if self.time_control.is_some() {
+            crate::record::CSV_SCHEMA_CLOCKS
+        } else if self.variants.iter().any(|v| v.players() > 2) {
             crate::record::CSV_SCHEMA_SEATS
         } else {
             crate::record::CSV_SCHEMA
         }
     }
 
+    /// The time control of its games: `tc`/`st`, or `move_time_ms`.
+    pub fn games_time_control(&self) -> TimeControl {
+        self.time_control.unwrap_or(TimeControl::per_move(
+            (self.move_time_ms > 0).then(|| std::time::Duration::from_millis(self.move_time_ms)),
+        ))
+    }
+
     /// The default output folder: `results/<name>`.
     pub fn default_out_dir(&self) -> PathBuf {
         PathBuf::from("results").join(&self.name)
     }
+}
+
+/// The time control of `tc` and `st`, if either is given; refused next to `move_time_ms`.
+fn check_time_control(
+    check: &Checker<'_>,
+    raw: &RawExperiment,
+) -> Result<Option<TimeControl>, ArenaError> {
+    if raw.tc.is_none() && raw.st.is_none() {
+        return Ok(None);
+    }
+    if let Some(ms) = &raw.move_time_ms {
+        return Err(check.error(
+            "move_time_ms",
+            ms.span(),
+            "give either `move_time_ms` or the time control `tc`/`st` (`st = 1` is 1000 ms a \
+             move), not both",
+        ));
+    }
+    let mut control = TimeControl::NONE;
+    if let Some(tc) = &raw.tc {
+        let text = tc.get_ref().trim();
+        let parsed: TimeControl =
+            format!("tc={text}")
+                .parse()
+                .map_err(|e: agents::clock::TimeControlError| {
+                    check.error("tc", tc.span(), format!("{}: {}", quote_tc(text), e.reason))
+                })?;
+        control.clock = parsed.clock;
+        if control.clock.is_none() {
+            return Err(check.error("tc", tc.span(), "`inf` is no time control: leave `tc` out"));
+        }
+    }
+    if let Some(st) = &raw.st {
+        let text = match st.get_ref() {
+            toml::Value::Integer(n) => n.to_string(),
+            toml::Value::Float(x) => x.to_string(),
+            toml::Value::String(text) => text.clone(),
+            _ => String::new(),
+        };
+        let limit = TimeControl::parse_st(text.trim()).map_err(|e| {
+            check.error(
+                "st",
+                st.span(),
+                format!(
+                    "{}: {} (seconds a move, like `st = 1` or `st = 0.5`)",
+                    quote_tc(&text),
+                    e.reason
+                ),
+            )
+        })?;
+        control.per_move = Some(limit);
+    }
+    Ok(Some(control))
+}
+
+fn quote_tc(text: &str) -> String {
+    format!("`{}`", text.chars().take(40).collect::<String>())
 }
 
 /// Reads the openings files `files` (relative to `folder`) and checks them against the

@@ -32,6 +32,7 @@ pub mod played;
 mod progress;
 pub mod record;
 pub mod recorded;
+pub mod results;
 pub mod run;
 pub mod schedule;
 pub mod slurm;
@@ -44,8 +45,11 @@ pub use experiment::{AgentEntry, DEFAULT_EXPERIMENT, Experiment};
 pub use lock::{WriterLock, lock_writer};
 pub use merge::{MergeSummary, merge, merge_with};
 pub use openings::Openings;
+// The clocks a front shows (the terminal's and the web board's tables) are the arena's own.
+pub use agents::clock::{Clock, ClockState, GameClock, Overrun, TimeControl};
 pub use play::{GameRecord, GameSettings, Termination, play_game, play_game_from};
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
+pub use results::{OpenOptions, ResultsFile};
 pub use run::{
     FaultReason, Progress, RunOptions, RunSummary, play_scheduled, play_scheduled_with, run,
     schedule_table,
@@ -151,6 +155,24 @@ pub enum ArenaError {
         column: &'static str,
         /// What is wrong: what the row holds and what it should.
         problem: String,
+    },
+    /// The games of a sequential match were recorded under another test (or under none that
+    /// is known): its error rates hold only with the bounds it started with.
+    #[error(
+        "the games in `{}` belong to {}: a sequential test's error rates hold only with the \
+         bounds it started with. Run with --fresh to start over (the old games are moved aside, \
+         not deleted), or --out to write elsewhere",
+        csv.display(),
+        match recorded {
+            Some(text) => format!("another test ({text})"),
+            None => "a test whose settings are not known (no sprt.toml next to them)".to_string(),
+        }
+    )]
+    TestChanged {
+        /// The CSV.
+        csv: PathBuf,
+        /// The recorded test's settings, one line, if its file is there.
+        recorded: Option<String>,
     },
     /// An outside agent failed the check before the first game: it cannot start, does not
     /// speak its protocol, or refuses a variant it is to play.

@@ -1,13 +1,17 @@
 //! One writer per results file: an exclusive operating-system lock held while a file is written.
 //!
-//! `arena run`, `arena merge` (and any other command that appends to or replaces a games file)
-//! take [`lock_writer`] on the file they write before touching anything in the folder. The lock
-//! lives on a small file next to it, `<file>.lock`, which holds the writer's PID and command so
-//! a second writer can say who is in the way. The lock itself is the kernel's (`flock` on
-//! Unix, `LockFileEx` on Windows, through [`std::fs::File::try_lock`]): it goes when the
-//! process goes, however it ends, so a `kill -9` never leaves a stale lock behind. The lock
-//! file is never deleted: deleting it would let a newcomer lock a fresh file while an older
-//! writer still holds the unlinked one.
+//! `arena run`, `arena merge`, `arena sprt` (and any other command that appends to or replaces
+//! a games file) take [`lock_writer`] on the file they write before touching anything in the
+//! folder. The lock is taken twice, and a writer needs both:
+//! - on a small file next to it, `<file>.lock`, which holds the writer's PID and command so a
+//!   second writer can say who is in the way;
+//! - on the games file itself, whenever it exists ([`WriterLock::hold`] after creating or
+//!   replacing it), so that deleting `<file>.lock` during a run (a newcomer then locks a fresh
+//!   lock file) does not let a second writer in.
+//!
+//! Both are the kernel's locks (`flock` on Unix, `LockFileEx` on Windows, through
+//! [`std::fs::File::try_lock`]): they go when the process goes, however it ends, so a
+//! `kill -9` never leaves a stale lock behind. The lock file is never deleted by us.
 //!
 //! Readers (`arena report`, `arena verify`) take no lock: rows are appended whole and readers
 //! ignore an unterminated last line, so they never see half a row.
@@ -28,6 +32,8 @@ use crate::ArenaError;
 pub struct WriterLock {
     file: File,
     path: PathBuf,
+    /// The file written, open and locked itself, when it exists.
+    target: Option<File>,
 }
 
 impl WriterLock {
@@ -35,6 +41,60 @@ impl WriterLock {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Locks `target` itself (the file written: just created, or put in place by a rename),
+    /// letting go of the file it held before; fails with [`ArenaError::Locked`] when another
+    /// process holds it. A writer calls it whenever the file it writes is a new one.
+    pub fn hold(&mut self, target: &Path) -> Result<(), ArenaError> {
+        self.target = None;
+        self.target = lock_target(target)?;
+        Ok(())
+    }
+}
+
+/// Opens and locks `target` if it exists, checking after the lock that the name still leads to
+/// the file locked (a writer may have put another file in its place meanwhile).
+fn lock_target(target: &Path) -> Result<Option<File>, ArenaError> {
+    use std::os::unix::fs::MetadataExt as _;
+    let io = |action: &'static str, error: std::io::Error| ArenaError::Io {
+        path: target.to_path_buf(),
+        action,
+        error: error.to_string(),
+    };
+    for _ in 0..100 {
+        let file = match File::open(target) {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(io("open the file to lock it", error)),
+        };
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                // Our lock file was free, so the holder's was deleted under it.
+                return Err(ArenaError::Locked {
+                    target: target.to_path_buf(),
+                    holder: Holder {
+                        pid: None,
+                        command: String::new(),
+                        lock_file_removed: true,
+                    },
+                });
+            }
+            Err(TryLockError::Error(error)) => return Err(io("lock the file", error)),
+        }
+        let held = file
+            .metadata()
+            .map_err(|e| io("read the file's metadata", e))?;
+        match std::fs::metadata(target) {
+            Ok(now) if now.dev() == held.dev() && now.ino() == held.ino() => return Ok(Some(file)),
+            // Replaced or removed between the open and the lock: lock what is there now.
+            _ => continue,
+        }
+    }
+    Err(io(
+        "lock the file",
+        std::io::Error::other("it kept being replaced while it was locked"),
+    ))
 }
 
 /// The lock file of `target`: `<target>.lock`.
@@ -74,9 +134,11 @@ pub fn lock_writer(target: &Path, command: &str) -> Result<WriterLock, ArenaErro
         }
         Err(TryLockError::Error(error)) => return Err(io("lock the lock file", error)),
     }
+    let target_lock = lock_target(target)?;
     let holder = Holder {
         pid: Some(std::process::id()),
         command: command.to_string(),
+        lock_file_removed: false,
     };
     // Written over the old text, then cut to length: truncating a file to zero and writing it
     // again makes ext4 flush it on close (its `auto_da_alloc` guard against lost renames),
@@ -87,7 +149,11 @@ pub fn lock_writer(target: &Path, command: &str) -> Result<WriterLock, ArenaErro
         .and_then(|()| file.set_len(text.len() as u64))
         .and_then(|()| file.flush())
         .map_err(|e| io("write the lock file", e))?;
-    Ok(WriterLock { file, path })
+    Ok(WriterLock {
+        file,
+        path,
+        target: target_lock,
+    })
 }
 
 /// Like [`lock_writer`], for a writer that holds the lock only for a moment (the play record's
@@ -120,6 +186,9 @@ pub struct Holder {
     pub pid: Option<u32>,
     /// The command, like `arena run`.
     pub command: String,
+    /// Whether the holder is unknown because its lock file was deleted while it held it (the
+    /// games file itself is locked).
+    pub lock_file_removed: bool,
 }
 
 impl Holder {
@@ -149,6 +218,12 @@ impl Holder {
 
 impl std::fmt::Display for Holder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.lock_file_removed {
+            return write!(
+                f,
+                "PID unknown: its `.lock` file was deleted while it held the games file"
+            );
+        }
         let command = if self.command.is_empty() {
             "arena"
         } else {
@@ -164,7 +239,10 @@ impl std::fmt::Display for Holder {
 
 impl Drop for WriterLock {
     fn drop(&mut self) {
-        // Closing the file releases the lock; unlocking first says so explicitly.
+        // Closing the files releases the locks; unlocking first says so explicitly.
+        if let Some(target) = &self.target {
+            let _ = target.unlock();
+        }
         let _ = self.file.unlock();
     }
 }
@@ -203,10 +281,39 @@ mod tests {
     }
 
     #[test]
+    fn deleting_the_lock_file_during_a_write_lets_no_second_writer_in() {
+        let dir = std::env::temp_dir().join(format!("arena-lock-removed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("games.csv");
+        std::fs::write(&target, "").unwrap();
+        let first = lock_writer(&target, "arena run").unwrap();
+        std::fs::remove_file(first.path()).unwrap();
+        let error = lock_writer(&target, "arena sprt").unwrap_err().to_string();
+        assert!(
+            error.contains("being written by another arena process")
+                && error.contains("was deleted"),
+            "{error}"
+        );
+        // A file created by the writer after its lock is held through `hold`.
+        let mut first = first;
+        let shard = dir.join("games.shard-0-of-2.csv");
+        let mut other = lock_writer(&shard, "arena run").unwrap();
+        std::fs::write(&shard, "").unwrap();
+        other.hold(&shard).unwrap();
+        std::fs::remove_file(other.path()).unwrap();
+        assert!(lock_writer(&shard, "arena run").is_err());
+        first.hold(&target).unwrap();
+        drop((first, other));
+        drop(lock_writer(&target, "arena run").unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn the_holder_text_reads_back() {
         let holder = Holder {
             pid: Some(42),
             command: "arena run".into(),
+            lock_file_removed: false,
         };
         assert_eq!(Holder::parse(&holder.text()), holder);
         assert_eq!(Holder::parse("garbage\n"), Holder::default());

@@ -12,10 +12,10 @@ use crate::ArenaError;
 use crate::experiment::Experiment;
 use crate::lock::lock_writer;
 use crate::record::{self, Row, RowWriter};
-use crate::recorded::Recorded;
+use crate::results::{OpenOptions, ResultsFile, set_aside};
 use crate::run::Meta;
 use crate::schedule::{Schedule, Shard};
-use crate::verify::{check_in_shard, check_row, folder_experiment};
+use crate::verify::folder_experiment;
 
 /// What a merge did.
 #[derive(Clone, Debug, Default)]
@@ -26,6 +26,8 @@ pub struct MergeSummary {
     pub games: u64,
     /// The number of shards merged.
     pub shards: u32,
+    /// Where a `games.csv` that was there went (it was not the merged file).
+    pub moved_aside: Option<PathBuf>,
 }
 
 fn merge_error(dir: &Path, message: impl Into<String>) -> ArenaError {
@@ -104,15 +106,16 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
 /// the experiment, which `arena run` leaves there). Every row of every shard must be the game
 /// the schedule says and replay to its recorded result ([`crate::verify::check_row`]).
 ///
-/// Holds the writer lock of `games.csv` and of every shard file while it works: a shard still
-/// being played, or another merge, makes it fail at once.
+/// Opens `games.csv` and every shard file as [`ResultsFile`]s (their writer locks held while it
+/// works): a shard still being played, or another merge, makes it fail at once. A `games.csv`
+/// already there that is not the merged file byte for byte (another experiment's run, a run of
+/// this one with its own timings) is moved aside as `--fresh` does, never overwritten.
 pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSummary, ArenaError> {
     let (count, files) = shard_files(dir)?;
     let csv = dir.join("games.csv");
-    let mut locks = vec![lock_writer(&csv, "arena merge")?];
-    for file in &files {
-        locks.push(lock_writer(file, "arena merge")?);
-    }
+    // Locked before anything is read; its old content is judged once the merged file exists.
+    let mut lock = lock_writer(&csv, "arena merge")?;
+    lock.hold(&csv)?;
     let mut metas = Vec::new();
     for file in &files {
         let meta = Meta::read(file)?.ok_or_else(|| {
@@ -155,24 +158,19 @@ pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSu
 
     // First pass: every row checked, every game of each shard present exactly once.
     let mut problems: Vec<String> = Vec::new();
-    let mut unsorted: Vec<bool> = Vec::new();
+    let mut shards = Vec::new();
     for (index, file) in files.iter().enumerate() {
         let shard = Shard {
             index: index as u32,
             count,
         };
-        record::cut_partial_line(file)?;
-        let mut seen = Recorded::new();
-        let mut last: Option<u64> = None;
-        let mut out_of_order = false;
-        record::read_rows(file, |line, row| {
-            out_of_order |= last.is_some_and(|l| l > row.game);
-            last = Some(row.game);
-            check_in_shard(file, line, &row, &schedule, shard, &mut seen)?;
-            check_row(&experiment, &schedule, file, line, &row)?;
-            Ok(())
-        })?;
-        unsorted.push(out_of_order);
+        let mut opened = ResultsFile::open(file, &experiment, &OpenOptions::new("arena merge"))?;
+        let checked = opened.check_rows(&experiment, &schedule, shard, |_, _, _| Ok(()))?;
+        if !checked.in_order {
+            // Shards are written in order; one edited by hand is sorted first.
+            opened.sort()?;
+        }
+        let seen = &checked.recorded;
         let games = schedule.shard_len(shard);
         if seen.len() < games {
             let shown: Vec<String> = seen
@@ -187,6 +185,7 @@ pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSu
                 if missing > 10 { ", ..." } else { "" }
             ));
         }
+        shards.push(opened);
     }
     if !problems.is_empty() {
         return Err(merge_error(
@@ -198,13 +197,9 @@ pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSu
         ));
     }
 
-    // Second pass: sort each shard if it is not in order, then deal rows out in turn.
+    // Second pass: deal rows out of the shards in turn.
     let mut streams = Vec::new();
-    for (file, &out_of_order) in files.iter().zip(&unsorted) {
-        // Shards are written in order; one edited by hand is sorted first.
-        if out_of_order {
-            record::sort_rows(file)?;
-        }
+    for file in &files {
         let reader = csv::Reader::from_path(file).map_err(|e| ArenaError::Csv {
             path: file.clone(),
             line: 0,
@@ -242,21 +237,68 @@ pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSu
             writer.write(&row)?;
         }
     }
+    // What was there is kept unless it is this very file (a merge done again).
+    let mut moved_aside = None;
+    let holds_games = fs::metadata(&csv).is_ok_and(|m| m.len() > 0);
+    if holds_games && !same_bytes(&csv, &temporary)? {
+        moved_aside = Some(set_aside(&csv)?);
+        lock.hold(&csv)?;
+    }
     fs::rename(&temporary, &csv).map_err(|e| ArenaError::Io {
         path: csv.clone(),
         action: "move the merged CSV in place",
         error: e.to_string(),
     })?;
+    lock.hold(&csv)?;
     Meta {
         shard: Shard::WHOLE.to_string(),
         games_in_shard: total,
         ..first.clone()
     }
     .write(&csv)?;
-    drop(locks);
+    drop(shards);
+    drop(lock);
     Ok(MergeSummary {
         csv,
         games: total,
         shards: count,
+        moved_aside,
     })
+}
+
+/// Whether the files `a` and `b` hold the same bytes.
+fn same_bytes(a: &Path, b: &Path) -> Result<bool, ArenaError> {
+    use std::io::Read as _;
+    let open = |path: &Path| {
+        fs::File::open(path).map_err(|e| ArenaError::Io {
+            path: path.to_path_buf(),
+            action: "open the CSV to compare it",
+            error: e.to_string(),
+        })
+    };
+    let (fa, fb) = (open(a)?, open(b)?);
+    let length = |f: &fs::File| f.metadata().map(|m| m.len()).unwrap_or(0);
+    if length(&fa) != length(&fb) {
+        return Ok(false);
+    }
+    let (mut ra, mut rb) = (std::io::BufReader::new(fa), std::io::BufReader::new(fb));
+    let (mut x, mut y) = ([0u8; 8192], [0u8; 8192]);
+    loop {
+        let n = ra.read(&mut x).map_err(|e| ArenaError::Io {
+            path: a.to_path_buf(),
+            action: "read the CSV to compare it",
+            error: e.to_string(),
+        })?;
+        if n == 0 {
+            return Ok(true);
+        }
+        rb.read_exact(&mut y[..n]).map_err(|e| ArenaError::Io {
+            path: b.to_path_buf(),
+            action: "read the CSV to compare it",
+            error: e.to_string(),
+        })?;
+        if x[..n] != y[..n] {
+            return Ok(false);
+        }
+    }
 }

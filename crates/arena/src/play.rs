@@ -7,6 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use agents::clock::{Clock, GameClock, TimeControl};
 use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
 use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Totals};
@@ -102,10 +103,12 @@ pub struct GameRecord {
     pub moves: Vec<String>,
     /// What went wrong, when a fault ended the game.
     pub fault: Option<String>,
+    /// Time left on each seat's game clock at the end, when the game had one.
+    pub clock_left: [Option<Duration>; MAX_PLAYERS],
 }
 
 /// The settings of a game that do not come from the agents.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct GameSettings {
     /// The ply cap (0 = the game's default).
     pub max_plies: u32,
@@ -113,6 +116,18 @@ pub struct GameSettings {
     pub opening_plies: u32,
     /// The per-move time limit.
     pub move_time: Option<Duration>,
+    /// The game clock of every seat, if the game has one.
+    pub clock: Option<GameClock>,
+}
+
+impl GameSettings {
+    /// The time control: the per-move limit and the game clock.
+    pub fn time_control(&self) -> TimeControl {
+        TimeControl {
+            per_move: self.move_time,
+            clock: self.clock,
+        }
+    }
 }
 
 /// The RNG stream of the agent moving first (the second's is `SECOND_STREAM`; seat `s` has
@@ -134,6 +149,15 @@ pub fn agent_rng(seed: u64, player: Player) -> AgentRng {
 pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
     let totals = position.totals();
     Outcome::forfeit(loser, position.num_players(), totals.as_deref())
+}
+
+/// How long the calling thread has waited, ready to run, for a processor (Linux's
+/// `/proc/thread-self/schedstat`, its second field), where the system says: the time a busy
+/// machine took the thread away. A thread that sleeps or blocks is not waiting for one.
+fn run_delay() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
@@ -241,6 +265,7 @@ pub fn forfeit<G: Game>(start: &G, loser: Player, reason: String) -> GameRecord 
         nodes: [0; MAX_PLAYERS],
         moves: Vec::new(),
         fault: Some(format!("could not start: {reason}")),
+        clock_left: [None; MAX_PLAYERS],
     }
 }
 
@@ -310,9 +335,22 @@ pub fn play_game_from<G: AgentGame>(
         nodes: [0; MAX_PLAYERS],
         moves,
         fault: None,
+        clock_left: [None; MAX_PLAYERS],
     };
-    let (outcome, termination, fault) =
-        play_turns(&mut position, agents, &mut rngs, &mut record, cap, settings);
+    let mut clocks: Vec<Clock> = (0..players)
+        .map(|_| Clock::new(settings.time_control()))
+        .collect();
+    let (outcome, termination, fault) = play_turns(
+        &mut position,
+        agents,
+        &mut rngs,
+        &mut record,
+        cap,
+        &mut clocks,
+    );
+    for (seat, clock) in clocks.iter().enumerate() {
+        record.clock_left[seat] = clock.left();
+    }
     // Every agent hears how the game ended (outside agents tell their process, or keep it for
     // the next game); a panic here changes nothing recorded.
     for agent in agents.iter_mut() {
@@ -333,14 +371,15 @@ fn play_turns<G: AgentGame>(
     rngs: &mut [AgentRng],
     record: &mut GameRecord,
     cap: u32,
-    settings: GameSettings,
+    clocks: &mut [Clock],
 ) -> (Outcome, Termination, Option<String>) {
     // Agents set up the game (outside agents: in their process), off the clock; one that
     // cannot loses the game.
     for seat in Player::all(agents.len()) {
         let s = seat.index();
         let mut ctx = Context::new(&mut rngs[s])
-            .with_move_time(settings.move_time)
+            .with_move_time(clocks[s].limit())
+            .with_clock(clocks[s].state())
             .with_moves(&record.moves);
         let started = quietly(|| agents[s].start_game(position, seat, &mut ctx));
         let fault = match started {
@@ -364,18 +403,28 @@ fn play_turns<G: AgentGame>(
         }
         let side = position.side_to_move();
         let s = side.index();
+        let limit = clocks[s].limit();
+        let state = clocks[s].state();
         let clock = Instant::now();
-        // Agents get a deadline a little before the hard limit, so a search that stops at it
-        // is not judged out of time.
-        let deadline = settings
-            .move_time
-            .map(|limit| clock + limit.mul_f64(0.9).saturating_sub(Duration::from_millis(2)));
+        let waited = run_delay();
+        // Agents get a deadline inside the hard limit by a safety share (under a game clock, a
+        // share of what is left), so a search that stops at it is not judged out of time.
+        let deadline = agents::clock::plan(clock, limit, state.as_ref());
         let mut ctx = Context::new(&mut rngs[s])
             .with_deadline(deadline)
-            .with_move_time(settings.move_time)
+            .with_move_time(limit)
+            .with_clock(state)
             .with_moves(&record.moves);
         let answer = choose_quietly(&mut *agents[s], position, &mut ctx);
         let elapsed = clock.elapsed();
+        // An agent thinking on this thread is not charged the time the machine made the
+        // thread wait for a processor: a busy machine is not a loss on time.
+        let charged = match (waited, run_delay()) {
+            (Some(before), Some(after)) if agents[s].in_process() => {
+                elapsed.saturating_sub(after.saturating_sub(before))
+            }
+            _ => elapsed,
+        };
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
         let loss = forfeit_outcome(&*position, side);
@@ -392,17 +441,13 @@ fn play_turns<G: AgentGame>(
             Ok(Ok(choice)) => {
                 record.nodes[s] += choice.stats.nodes;
                 // Outside agents have a stated margin past the limit, for the pipes.
-                if let Some(limit) = settings.move_time
-                    && elapsed > limit + agents[s].time_margin()
-                {
-                    (
-                        Termination::Timeout,
-                        format!(
-                            "took {:.1} ms, the limit is {} ms",
-                            elapsed.as_secs_f64() * 1e3,
-                            limit.as_millis()
-                        ),
-                    )
+                if let Err(overrun) = clocks[s].punch(charged, agents[s].time_margin()) {
+                    let ran = if charged < elapsed {
+                        format!(" ({:.1} ms wall time)", elapsed.as_secs_f64() * 1e3)
+                    } else {
+                        String::new()
+                    };
+                    (Termination::Timeout, format!("{overrun}{ran}"))
                 } else if !position.is_legal(choice.mv) {
                     (
                         Termination::IllegalMove,

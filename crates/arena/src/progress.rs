@@ -47,10 +47,18 @@ struct PairingCost {
     wall: Mean,
 }
 
+/// The most pairings priced one by one; a schedule of more (thousands of agents) is priced
+/// per variant instead, so that the estimate takes no memory per pairing.
+const PRICED_PAIRINGS: u64 = 100_000;
+
 /// The time-left estimate of a run.
 #[derive(Clone, Debug)]
 pub(crate) struct Estimate {
+    /// Per pairing, or per variant when `coarse`.
     pairings: Vec<PairingCost>,
+    /// Whether `pairings` holds one entry per variant (priced at the wall time per game
+    /// measured on it in this run only).
+    coarse: bool,
     /// `(variant, agent)`: thinking nanoseconds per game.
     thinking: HashMap<(usize, usize), Mean>,
     /// Per variant: wall time per game beyond the agents' thinking (setup, the rules, I/O).
@@ -120,20 +128,34 @@ impl Estimate {
         shard: Shard,
         threads: usize,
     ) -> Estimate {
-        let pairings = schedule
-            .pairings()
-            .iter()
-            .map(|p| PairingCost {
-                variant: p.variant,
-                agents: p.agents.to_vec(),
-                // The shard's games below the pairing's end, less those below its start.
-                remaining: shard_games_below(p.first_game + p.games, shard)
-                    - shard_games_below(p.first_game, shard),
-                wall: Mean::default(),
-            })
-            .collect();
+        let remaining = |games: std::ops::Range<u64>| {
+            // The shard's games below the end, less those below the start.
+            shard_games_below(games.end, shard) - shard_games_below(games.start, shard)
+        };
+        let coarse = schedule.pairing_count() > PRICED_PAIRINGS;
+        let pairings = if coarse {
+            (0..experiment.variants.len())
+                .map(|variant| PairingCost {
+                    variant,
+                    agents: Vec::new(),
+                    remaining: remaining(schedule.variant_games(variant)),
+                    wall: Mean::default(),
+                })
+                .collect()
+        } else {
+            schedule
+                .pairings()
+                .map(|p| PairingCost {
+                    variant: p.variant,
+                    agents: p.agents.to_vec(),
+                    remaining: remaining(p.first_game..p.first_game + p.games),
+                    wall: Mean::default(),
+                })
+                .collect()
+        };
         Estimate {
             pairings,
+            coarse,
             thinking: HashMap::new(),
             overhead: HashMap::new(),
             busy_ns: 0.0,
@@ -163,14 +185,15 @@ impl Estimate {
 
     /// A row of pairing `pairing` already recorded when the run started: one game fewer to
     /// play, and its agents' thinking times.
-    pub fn recorded(&mut self, pairing: usize, game: &ScheduledGame, row: &Row) {
-        let p = &mut self.pairings[pairing];
+    pub fn recorded(&mut self, pairing: u64, game: &ScheduledGame, row: &Row) {
+        let slot = self.slot(pairing, game);
+        let p = &mut self.pairings[slot];
         p.remaining = p.remaining.saturating_sub(1);
         self.add_thinking(game, row);
     }
 
     /// A game of pairing `pairing` played in this run, taking `wall` on its worker.
-    pub fn played(&mut self, pairing: usize, game: &ScheduledGame, row: &Row, wall: Duration) {
+    pub fn played(&mut self, pairing: u64, game: &ScheduledGame, row: &Row, wall: Duration) {
         let wall_ns = wall.as_secs_f64() * 1e9;
         let thinking = self.add_thinking(game, row);
         self.overhead
@@ -178,9 +201,19 @@ impl Estimate {
             .or_default()
             .add((wall_ns - thinking).max(0.0));
         self.busy_ns += wall_ns;
-        let p = &mut self.pairings[pairing];
+        let slot = self.slot(pairing, game);
+        let p = &mut self.pairings[slot];
         p.remaining = p.remaining.saturating_sub(1);
         p.wall.add(wall_ns);
+    }
+
+    /// The entry of pairing `pairing` (whose game `game` is).
+    fn slot(&self, pairing: u64, game: &ScheduledGame) -> usize {
+        if self.coarse {
+            game.variant
+        } else {
+            pairing as usize
+        }
     }
 
     /// The estimate after `elapsed` of this run.
@@ -190,6 +223,9 @@ impl Estimate {
         let mut unknown = BTreeSet::new();
         for p in self.pairings.iter().filter(|p| p.remaining > 0) {
             let per_game = p.wall.get().or_else(|| {
+                if self.coarse {
+                    return None;
+                }
                 let mut thinking = 0.0;
                 for &agent in &p.agents {
                     thinking += self.thinking.get(&(p.variant, agent))?.get()?;

@@ -4,7 +4,9 @@
 //! a variant of three or four players writes schema version 2: the same 20 columns followed by
 //! [`SEAT_COLUMNS`] (`players`, then the third and fourth seats' agents, specs, scores, times
 //! and nodes), empty where a game has fewer seats. A two-player row is the same in both
-//! schemas but for the empty columns at its end.
+//! schemas but for the empty columns at its end. An experiment with a time control (`tc`,
+//! `st`) writes schema version 3: schema 2's columns followed by [`CLOCK_COLUMNS`] (the time
+//! control, then each seat's time left on its game clock at the end, empty without a clock).
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -21,6 +23,10 @@ pub const CSV_SCHEMA: u32 = 1;
 /// The version of the schema with seats for three and four players ([`COLUMNS`] then
 /// [`SEAT_COLUMNS`]).
 pub const CSV_SCHEMA_SEATS: u32 = 2;
+
+/// The version of the schema with the time control and the clocks ([`COLUMNS`],
+/// [`SEAT_COLUMNS`], then [`CLOCK_COLUMNS`]).
+pub const CSV_SCHEMA_CLOCKS: u32 = 3;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 20] = [
@@ -63,9 +69,18 @@ pub const SEAT_COLUMNS: [&str; 13] = [
     "fourth_nodes",
 ];
 
+/// The columns schema version 3 adds after [`SEAT_COLUMNS`], for games with a time control.
+pub const CLOCK_COLUMNS: [&str; 5] = [
+    "time_control",
+    "first_clock_ms",
+    "second_clock_ms",
+    "third_clock_ms",
+    "fourth_clock_ms",
+];
+
 /// The columns that hold wall-clock measurements: the only ones that may differ between two
 /// runs of the same experiment.
-pub const TIMING_COLUMNS: [&str; 8] = [
+pub const TIMING_COLUMNS: [&str; 12] = [
     "first_ms",
     "second_ms",
     "first_max_ms",
@@ -74,13 +89,20 @@ pub const TIMING_COLUMNS: [&str; 8] = [
     "fourth_ms",
     "third_max_ms",
     "fourth_max_ms",
+    "first_clock_ms",
+    "second_clock_ms",
+    "third_clock_ms",
+    "fourth_clock_ms",
 ];
 
-/// The columns of schema version `schema` (1 or 2), in order.
+/// The columns of schema version `schema` (1, 2 or 3), in order.
 pub fn columns(schema: u32) -> Vec<&'static str> {
     let mut all = COLUMNS.to_vec();
     if schema >= CSV_SCHEMA_SEATS {
         all.extend(SEAT_COLUMNS);
+    }
+    if schema >= CSV_SCHEMA_CLOCKS {
+        all.extend(CLOCK_COLUMNS);
     }
     all
 }
@@ -167,6 +189,21 @@ pub struct Row {
     /// The fourth seat's nodes or simulations.
     #[serde(default)]
     pub fourth_nodes: Option<u64>,
+    /// The time control (schema 3): `tc=40/60+0.6`, `st=1`, `tc=180 st=30`.
+    #[serde(default)]
+    pub time_control: Option<String>,
+    /// Time left on the first seat's game clock at the end, ms (schema 3, with a game clock).
+    #[serde(default)]
+    pub first_clock_ms: Option<f64>,
+    /// Time left on the second seat's game clock at the end, ms.
+    #[serde(default)]
+    pub second_clock_ms: Option<f64>,
+    /// Time left on the third seat's game clock at the end, ms.
+    #[serde(default)]
+    pub third_clock_ms: Option<f64>,
+    /// Time left on the fourth seat's game clock at the end, ms.
+    #[serde(default)]
+    pub fourth_clock_ms: Option<f64>,
 }
 
 impl Row {
@@ -264,6 +301,16 @@ impl Row {
                 count(self.fourth_nodes),
             ]);
         }
+        if schema >= CSV_SCHEMA_CLOCKS {
+            let time = |v: Option<f64>| v.map(ms).unwrap_or_default();
+            out.extend([
+                self.time_control.clone().unwrap_or_default(),
+                time(self.first_clock_ms),
+                time(self.second_clock_ms),
+                time(self.third_clock_ms),
+                time(self.fourth_clock_ms),
+            ]);
+        }
         out
     }
 }
@@ -354,9 +401,9 @@ pub fn normalised(mut row: Row) -> Row {
     row
 }
 
-/// The schema version of a header (1 or 2), or `None` if it is neither.
+/// The schema version of a header (1, 2 or 3), or `None` if it is none of them.
 pub fn schema_of_header(found: &[&str]) -> Option<u32> {
-    [CSV_SCHEMA, CSV_SCHEMA_SEATS]
+    [CSV_SCHEMA, CSV_SCHEMA_SEATS, CSV_SCHEMA_CLOCKS]
         .into_iter()
         .find(|&schema| found == columns(schema).as_slice())
 }
@@ -378,10 +425,12 @@ fn header_error(path: &Path, found: &[&str]) -> ArenaError {
         path,
         1,
         format!(
-            "the header is not the arena's CSV schema {CSV_SCHEMA} or {CSV_SCHEMA_SEATS}: \
-             expected `{}` (or it followed by `{}`), found `{}`",
+            "the header is not the arena's CSV schema {CSV_SCHEMA}, {CSV_SCHEMA_SEATS} or \
+             {CSV_SCHEMA_CLOCKS}: expected `{}` (or it followed by `{}`, or by that and `{}`), \
+             found `{}`",
             header_line(),
             SEAT_COLUMNS.join(","),
+            CLOCK_COLUMNS.join(","),
             found.join(",")
         ),
     )
@@ -446,9 +495,9 @@ pub fn read_rows_from(
         .map_err(|e| csv_error(path, 1, e.to_string()))?
         .clone();
     let found: Vec<&str> = headers.iter().collect();
-    if schema_of_header(&found).is_none() {
+    let Some(schema) = schema_of_header(&found) else {
         return Err(header_error(path, &found));
-    }
+    };
     for record in reader.records() {
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, |p| p.line());
@@ -458,7 +507,69 @@ pub fn read_rows_from(
         let row: Row = record
             .deserialize(Some(&headers))
             .map_err(|e| csv_error(path, line, e.to_string()))?;
-        each(line, normalised(row))?;
+        let row = normalised(row);
+        check_written_form(&record, &row, schema).map_err(|(column, problem)| {
+            ArenaError::Mismatch {
+                path: path.to_path_buf(),
+                line,
+                game: row.game,
+                column,
+                problem,
+            }
+        })?;
+        each(line, row)?;
+    }
+    Ok(())
+}
+
+/// Checks that `record` (read as `row`) is written as the arena writes it: every time a finite,
+/// non-negative number of milliseconds with three decimals, every other field in the one form
+/// the arena writes (numbers without sign or leading zeros). Returns the column at fault and
+/// what is wrong. Every reader of recorded rows (resume, merge, sprt, verify) goes through it,
+/// so that a value the report would refuse is refused where the row is checked.
+fn check_written_form(
+    record: &csv::StringRecord,
+    row: &Row,
+    schema: u32,
+) -> Result<(), (&'static str, String)> {
+    let times = [
+        ("first_ms", Some(row.first_ms)),
+        ("second_ms", Some(row.second_ms)),
+        ("first_max_ms", Some(row.first_max_ms)),
+        ("second_max_ms", Some(row.second_max_ms)),
+        ("third_ms", row.third_ms),
+        ("fourth_ms", row.fourth_ms),
+        ("third_max_ms", row.third_max_ms),
+        ("fourth_max_ms", row.fourth_max_ms),
+    ];
+    let columns = columns(schema);
+    let text_of = |column: &str| {
+        columns
+            .iter()
+            .position(|c| *c == column)
+            .and_then(|at| record.get(at))
+            .unwrap_or("")
+    };
+    for (column, value) in times {
+        if let Some(value) = value
+            && (!value.is_finite() || value.is_sign_negative())
+        {
+            return Err((
+                column,
+                format!(
+                    "is `{}`: a time in milliseconds is a finite number, 0 or more",
+                    text_of(column)
+                ),
+            ));
+        }
+    }
+    for ((column, found), written) in columns.iter().zip(record.iter()).zip(row.fields(schema)) {
+        if found != written {
+            return Err((
+                column,
+                format!("is written `{found}`; the arena writes it `{written}`"),
+            ));
+        }
     }
     Ok(())
 }
@@ -541,5 +652,7 @@ pub fn has_header(path: &Path) -> Result<bool, ArenaError> {
         .read_line(&mut first)
         .map_err(|e| io_error(path, "read the CSV", e))?;
     let line = first.trim_end();
-    Ok(line == header_line() || line == header_line_of(CSV_SCHEMA_SEATS))
+    Ok(line == header_line()
+        || line == header_line_of(CSV_SCHEMA_SEATS)
+        || line == header_line_of(CSV_SCHEMA_CLOCKS))
 }

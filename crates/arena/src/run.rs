@@ -13,13 +13,11 @@ use rules::Variant;
 
 use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
-use crate::lock::lock_writer;
 use crate::play::{GameSettings, play_game_from};
 use crate::progress::{Estimate, ProgressDisplay};
-use crate::record::{self, Row, RowWriter};
-use crate::recorded::Recorded;
+use crate::record::Row;
+use crate::results::{OpenOptions, ResultsFile};
 use crate::schedule::{Schedule, ScheduledGame, Shard, position_in_shard};
-use crate::verify::{check_in_shard, check_row};
 use crate::{ArenaError, Termination};
 
 /// How `run` shows progress.
@@ -153,11 +151,16 @@ impl Meta {
     }
 }
 
+/// The most worker threads a run takes (`--threads`, an experiment's `threads`): games are
+/// CPU work, so more threads than this only add stacks and a larger writer window; outside
+/// agents that wait on I/O are well served far below it.
+pub const MAX_THREADS: usize = 256;
+
 /// The number of worker threads: `requested`, else `SLURM_CPUS_PER_TASK`, else the
-/// experiment's `threads`, else all cores.
+/// experiment's `threads`, else all cores; at most [`MAX_THREADS`].
 pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize {
     let all = || std::thread::available_parallelism().map_or(1, |n| n.get());
-    requested
+    let count = requested
         .filter(|&n| n > 0)
         .or_else(|| {
             std::env::var("SLURM_CPUS_PER_TASK")
@@ -166,7 +169,19 @@ pub fn thread_count(requested: Option<usize>, experiment: &Experiment) -> usize 
                 .filter(|&n| n > 0)
         })
         .or((experiment.threads > 0).then_some(experiment.threads))
-        .unwrap_or_else(all)
+        .unwrap_or_else(all);
+    count.min(MAX_THREADS)
+}
+
+/// Reads a `--threads` value: 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a thread count: give 1 to {MAX_THREADS} (the workers play games \
+             side by side; more threads than cores only wait)"
+        )),
+    }
 }
 
 /// Plays one scheduled game and returns its row. The same game always gives the same row
@@ -196,11 +211,12 @@ fn play_typed<G: AgentGame>(
 ) -> (Row, Option<String>) {
     let seated: Vec<&crate::experiment::AgentEntry> =
         game.seats.iter().map(|&i| &experiment.agents[i]).collect();
+    let time_control = experiment.games_time_control();
     let settings = GameSettings {
         max_plies: experiment.max_plies,
         opening_plies: experiment.opening_plies,
-        move_time: (experiment.move_time_ms > 0)
-            .then(|| Duration::from_millis(experiment.move_time_ms)),
+        move_time: time_control.per_move,
+        clock: time_control.clock,
     };
     let players = seated.len();
     let mut built = Vec::with_capacity(players);
@@ -263,6 +279,12 @@ fn play_typed<G: AgentGame>(
         second_spec: seated[1].spec.to_string(),
         // Two-player rows leave it empty: `Row::seats` reads that as 2 in both schemas.
         players: (players > 2).then_some(players as u8),
+        // Schema 3 (an experiment with `tc`/`st`): the time control and the clocks left.
+        time_control: experiment.time_control.map(|tc| tc.to_string()),
+        first_clock_ms: record.clock_left[0].map(ms),
+        second_clock_ms: record.clock_left[1].map(ms),
+        third_clock_ms: record.clock_left[2].map(ms),
+        fourth_clock_ms: record.clock_left[3].map(ms),
         ..Row::default()
     };
     for seat in 2..players.min(4) {
@@ -364,20 +386,6 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
     }
 }
 
-/// A place to move an old CSV aside to: `<file>.old-N`, the first N not taken by it or by the
-/// files that go with it (`.meta.toml`, `.faults.log`, `.logs`).
-fn aside_path(path: &Path) -> PathBuf {
-    (1..)
-        .map(|n| PathBuf::from(format!("{}.old-{n}", path.display())))
-        .find(|p| {
-            !p.exists()
-                && ["meta.toml", "faults.log", "logs"]
-                    .iter()
-                    .all(|suffix| !Path::new(&format!("{}.{suffix}", p.display())).exists())
-        })
-        .expect("some suffix is free")
-}
-
 /// Runs (or resumes) `experiment` into `options.out_dir`.
 ///
 /// Takes the writer lock on the CSV first ([`crate::lock::lock_writer`]): a second run into
@@ -396,84 +404,36 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         error: e.to_string(),
     })?;
     let csv = out.join(shard.csv_name());
-    let _lock = lock_writer(&csv, "arena run")?;
+    let mut file = ResultsFile::open(
+        &csv,
+        experiment,
+        &OpenOptions {
+            fresh: options.fresh,
+            ..OpenOptions::new("arena run")
+        },
+    )?;
     let mut summary = RunSummary {
         csv: csv.clone(),
         games: schedule.shard_len(shard),
+        moved_aside: file.moved_aside.clone(),
+        cut_partial_line: file.cut_partial_line,
         ..RunSummary::default()
     };
-
     let log_path = csv.with_extension("faults.log");
     let agent_logs = csv.with_extension("logs");
     let roster = experiment.roster().with_log_folder(&agent_logs);
-    if options.fresh && (csv.exists() || log_path.exists() || agent_logs.exists()) {
-        let aside = aside_path(&csv);
-        if csv.exists() {
-            fs::rename(&csv, &aside).map_err(|e| ArenaError::Io {
-                path: csv.clone(),
-                action: "move the old CSV aside",
-                error: e.to_string(),
-            })?;
-            summary.moved_aside = Some(aside.clone());
-        }
-        let meta = meta_path(&csv);
-        if meta.exists() {
-            let _ = fs::rename(&meta, format!("{}.meta.toml", aside.display()));
-        }
-        // The old run's fault log and agent logs go with its CSV, so that the new run's are
-        // its own.
-        for (old, suffix) in [(&log_path, "faults.log"), (&agent_logs, "logs")] {
-            if old.exists() {
-                let to = PathBuf::from(format!("{}.{suffix}", aside.display()));
-                fs::rename(old, &to).map_err(|e| ArenaError::Io {
-                    path: old.to_path_buf(),
-                    action: "move the old run's log aside",
-                    error: e.to_string(),
-                })?;
-            }
-        }
-    }
 
-    // What is recorded already, as positions within the shard.
-    let mut recorded = Recorded::new();
-    let mut needs_header = true;
-    let mut in_order = true;
-    let mut last: Option<u64> = None;
+    // What is recorded already, as positions within the shard: every row checked.
     let threads = thread_count(options.threads, experiment);
     let mut estimate = Estimate::new(experiment, &schedule, shard, threads);
-    if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
-        let hash = experiment.hash();
-        match Meta::read(&csv)?.map(|m| m.experiment_hash) {
-            Some(recorded) if recorded == hash => {}
-            Some(recorded) => {
-                return Err(ArenaError::ExperimentChanged {
-                    csv: csv.clone(),
-                    recorded,
-                    current: hash,
-                });
-            }
-            None => return Err(ArenaError::ForeignCsv { csv: csv.clone() }),
-        }
-        summary.cut_partial_line = record::cut_partial_line(&csv)?;
-        if record::has_header(&csv)? {
-            needs_header = false;
-            record::read_rows(&csv, |line, row| {
-                check_in_shard(&csv, line, &row, &schedule, shard, &mut recorded)?;
-                let game = check_row(experiment, &schedule, &csv, line, &row)?;
-                if last.is_some_and(|l| l > row.game) {
-                    in_order = false;
-                }
-                last = Some(row.game);
-                summary.resumed += 1;
-                count_fault(&mut summary.faults, &row);
-                // Recorded games price the pairings ahead for the time estimate.
-                estimate.recorded(schedule.pairing_of(row.game), &game, &row);
-                Ok(())
-            })?;
-        } else if fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
-            return Err(ArenaError::ForeignCsv { csv: csv.clone() });
-        }
-    }
+    let checked = file.check_rows(experiment, &schedule, shard, |_, row, game| {
+        summary.resumed += 1;
+        count_fault(&mut summary.faults, row);
+        // Recorded games price the pairings ahead for the time estimate.
+        estimate.recorded(schedule.pairing_of(row.game), game, row);
+        Ok(())
+    })?;
+    let (recorded, in_order, last) = (checked.recorded, checked.in_order, checked.last);
     // The reasons of the faults already recorded.
     if summary.resumed > 0
         && let Ok(text) = fs::read_to_string(&log_path)
@@ -486,15 +446,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     if any_left {
         preflight(experiment, &roster)?;
     }
-    Meta::new(experiment, &schedule, shard).write(&csv)?;
-    // A copy of the experiment next to its results, so anyone can rerun it.
-    let source_copy = out.join("experiment.toml");
-    fs::write(&source_copy, &experiment.text).map_err(|e| ArenaError::Io {
-        path: source_copy.clone(),
-        action: "write the copy of the experiment",
-        error: e.to_string(),
-    })?;
-    write_openings_copy(experiment, out)?;
+    let mut writer = file.begin(experiment, &schedule, shard)?;
 
     // The games left, generated lazily in schedule order.
     let recorded_ref = &recorded;
@@ -510,7 +462,6 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             .is_some_and(|&first| last.is_some_and(|l| l > first));
 
     summary.threads = threads;
-    let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
     let mut fault_log: Option<fs::File> = None;
 
     let mut progress = ProgressDisplay::new(options.progress, summary.games, summary.resumed);
@@ -596,7 +547,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     result?;
     drop(writer);
     if sort_at_end {
-        record::sort_rows(&csv)?;
+        file.sort()?;
     }
     summary.wall = started.elapsed();
     Ok(summary)
@@ -622,7 +573,7 @@ struct Finished {
 /// Checks every outside agent of `experiment` before the first game: its command starts, it
 /// answers the protocol's handshake and accepts each variant it is to play. A failure is a
 /// setup error that names the agent, not a game result.
-fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
+pub(crate) fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError> {
     for agent in experiment
         .agents
         .iter()
@@ -634,21 +585,25 @@ fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), ArenaError>
             .filter(|v| agent.plays(v))
             .copied()
             .collect();
-        protocol::preflight(&agent.spec, &variants, roster.stderr_of(&agent.name)).map_err(
-            |error| {
-                let advice = match error {
-                    protocol::SetupError::Refused { .. } => {
-                        "; leave the variant out of this agent's `variants` list in the experiment"
-                    }
-                    _ => "",
-                };
-                ArenaError::Setup {
-                    agent: agent.name.clone(),
-                    spec: agent.spec.to_string(),
-                    message: format!("{error}{advice}"),
+        protocol::preflight(
+            &agent.spec,
+            &variants,
+            roster.stderr_of(&agent.name),
+            experiment.games_time_control(),
+        )
+        .map_err(|error| {
+            let advice = match error {
+                protocol::SetupError::Refused { .. } => {
+                    "; leave the variant out of this agent's `variants` list in the experiment"
                 }
-            },
-        )?;
+                _ => "",
+            };
+            ArenaError::Setup {
+                agent: agent.name.clone(),
+                spec: agent.spec.to_string(),
+                message: format!("{error}{advice}"),
+            }
+        })?;
     }
     Ok(())
 }
@@ -677,20 +632,38 @@ fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Resu
 }
 
 /// The number of games per variant and group of agents (a pair, or 3 or 4 agents), for
-/// `--dry-run`: (variant id, the agents' names, games).
-pub fn schedule_table(experiment: &Experiment) -> Vec<(String, Vec<String>, u64)> {
+/// `--dry-run`: (variant index, the agents' names, games), made one by one in schedule order
+/// (an experiment of thousands of agents has millions of groups).
+pub fn schedule_table(
+    experiment: &Experiment,
+) -> impl Iterator<Item = (usize, Vec<String>, u64)> + '_ {
     let schedule = Schedule::new(experiment);
-    schedule
-        .pairings()
-        .iter()
-        .map(|p| {
+    (0..schedule.pairing_count()).map(move |number| {
+        let p = schedule.pairing(number);
+        (
+            p.variant,
+            p.agents
+                .iter()
+                .map(|&a| experiment.agents[a].name.clone())
+                .collect(),
+            p.games,
+        )
+    })
+}
+
+/// The games and groups of each variant of `experiment`, in its order.
+pub fn variant_totals(experiment: &Experiment) -> Vec<(u64, u64)> {
+    let schedule = Schedule::new(experiment);
+    (0..experiment.variants.len())
+        .map(|v| {
+            let games = schedule.variant_games(v);
+            let per_group = match experiment.variants[v].players() {
+                2 => experiment.games_per_pair,
+                n => experiment.games_per_pair * n as u64,
+            };
             (
-                experiment.variants[p.variant].to_string(),
-                p.agents
-                    .iter()
-                    .map(|&a| experiment.agents[a].name.clone())
-                    .collect(),
-                p.games,
+                games.end - games.start,
+                (games.end - games.start) / per_group,
             )
         })
         .collect()
@@ -704,34 +677,4 @@ pub fn idle_agents(experiment: &Experiment, variant: &Variant) -> Vec<String> {
         .filter(|a| !a.plays(variant))
         .map(|a| a.name.clone())
         .collect()
-}
-
-/// The experiment's openings files, written next to its copy under the names it gives them,
-/// so that the copy (which names them relative to itself) reads the same suite: `arena verify`
-/// and `arena report` on the folder alone then work. A name that is absolute or leaves its
-/// folder (`..`) is not written: such a folder is verified with `--experiment`.
-fn write_openings_copy(experiment: &Experiment, out: &Path) -> Result<(), ArenaError> {
-    let Some(suite) = &experiment.openings else {
-        return Ok(());
-    };
-    for (name, text) in &suite.files {
-        let relative = Path::new(name);
-        let inside = relative
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-        if !inside {
-            continue;
-        }
-        let path = out.join(relative);
-        let written = path
-            .parent()
-            .map_or(Ok(()), fs::create_dir_all)
-            .and_then(|()| fs::write(&path, text));
-        written.map_err(|e| ArenaError::Io {
-            path: path.clone(),
-            action: "write the copy of the openings file",
-            error: e.to_string(),
-        })?;
-    }
-    Ok(())
 }

@@ -61,21 +61,55 @@ pub struct ScheduledGame {
     pub block: u64,
 }
 
-/// The whole schedule of an experiment, kept as pairings so it takes no memory per game.
+/// The groups of one variant: every `seats`-subset of its agents, in lexicographic order, each
+/// playing `games` games. Kept as the list of agents, so that it takes no memory per group.
+#[derive(Clone, Debug)]
+struct Block {
+    variant: usize,
+    /// The agents that play the variant, in file order.
+    players: Vec<usize>,
+    seats: usize,
+    /// Games per group.
+    games: u64,
+    /// The number of groups, C(players, seats).
+    groups: u64,
+    /// The index of the block's first game.
+    first_game: u64,
+    /// The number of the block's first group among all the schedule's groups.
+    first_group: u64,
+}
+
+/// The whole schedule of an experiment, kept as one block of groups per variant, so that it
+/// takes no memory per game nor per group: the group of a game is found by arithmetic (the
+/// k-th subset in lexicographic order), however many agents an experiment has.
 #[derive(Clone, Debug)]
 pub struct Schedule {
-    pairings: Vec<Pairing>,
+    blocks: Vec<Block>,
     total: u64,
+    groups: u64,
     seed: u64,
     variant_ids: Vec<String>,
     agent_names: Vec<String>,
 }
 
+/// C(n, k) for k <= 4, saturating.
+fn choose(n: u64, k: usize) -> u64 {
+    let mut c: u128 = 1;
+    for i in 0..k as u128 {
+        if u128::from(n) < i + 1 {
+            return 0;
+        }
+        c = c * (u128::from(n) - i) / (i + 1);
+    }
+    u64::try_from(c).unwrap_or(u64::MAX)
+}
+
 impl Schedule {
     /// The schedule of `experiment`.
     pub fn new(experiment: &Experiment) -> Schedule {
-        let mut pairings = Vec::new();
+        let mut blocks = Vec::new();
         let mut next = 0u64;
+        let mut next_group = 0u64;
         for (v, variant) in experiment.variants.iter().enumerate() {
             let players: Vec<usize> = (0..experiment.agents.len())
                 .filter(|&i| experiment.agents[i].plays(variant))
@@ -86,19 +120,28 @@ impl Schedule {
             } else {
                 experiment.games_per_pair * seats as u64
             };
-            for group in subsets(&players, seats) {
-                pairings.push(Pairing {
-                    variant: v,
-                    agents: group,
-                    first_game: next,
-                    games,
-                });
-                next += games;
-            }
+            let groups = if (1..=MAX_PLAYERS).contains(&seats) {
+                choose(players.len() as u64, seats)
+            } else {
+                0
+            };
+            blocks.push(Block {
+                variant: v,
+                players,
+                seats,
+                games,
+                groups,
+                first_game: next,
+                first_group: next_group,
+            });
+            // The experiment refuses schedules of 2^63 games or more.
+            next = next.saturating_add(groups.saturating_mul(games));
+            next_group = next_group.saturating_add(groups);
         }
         Schedule {
-            pairings,
+            blocks,
             total: next,
+            groups: next_group,
             seed: experiment.seed,
             variant_ids: experiment.variants.iter().map(Variant::to_string).collect(),
             agent_names: experiment.agents.iter().map(|a| a.name.clone()).collect(),
@@ -115,25 +158,53 @@ impl Schedule {
         self.total == 0
     }
 
-    /// The pairings in schedule order.
-    pub fn pairings(&self) -> &[Pairing] {
-        &self.pairings
+    /// The number of pairings (groups of agents on a variant).
+    pub fn pairing_count(&self) -> u64 {
+        self.groups
+    }
+
+    /// The games of variant `variant` (its index in the experiment): a range of indices.
+    pub fn variant_games(&self, variant: usize) -> std::ops::Range<u64> {
+        self.blocks
+            .iter()
+            .find(|b| b.variant == variant)
+            .map_or(0..0, |b| b.first_game..b.first_game + b.groups * b.games)
+    }
+
+    /// The pairings in schedule order, made one by one.
+    pub fn pairings(&self) -> Pairings<'_> {
+        Pairings {
+            schedule: self,
+            next: 0,
+        }
+    }
+
+    /// Pairing number `number` (< `pairing_count()`), in schedule order.
+    pub fn pairing(&self, number: u64) -> Pairing {
+        let at = self
+            .blocks
+            .partition_point(|b| b.first_group + b.groups <= number);
+        let block = &self.blocks[at];
+        let k = number - block.first_group;
+        Pairing {
+            variant: block.variant,
+            agents: unrank(&block.players, block.seats, k),
+            first_game: block.first_game + k * block.games,
+            games: block.games,
+        }
     }
 
     /// The game with schedule index `index` (< `len()`).
     pub fn game(&self, index: u64) -> ScheduledGame {
         assert!(index < self.total, "game {index} is beyond the schedule");
-        let at = self
-            .pairings
-            .partition_point(|p| p.first_game + p.games <= index);
-        let pairing = &self.pairings[at];
+        let pairing = self.pairing(self.pairing_of(index));
         let nth = index - pairing.first_game;
         let size = pairing.agents.len();
         let rotation = (nth % size as u64) as usize;
         let seats: ArrayVec<usize, MAX_PLAYERS> = (0..size)
             .map(|seat| pairing.agents[(seat + rotation) % size])
             .collect();
-        let key = self.pair_key(pairing);
+        let key = self.pair_key(&pairing);
         ScheduledGame {
             index,
             variant: pairing.variant,
@@ -161,29 +232,48 @@ impl Schedule {
     }
 }
 
-/// Every `size`-subset of `items`, each in the order of `items`, the subsets in lexicographic
-/// order (for pairs: `(a, b)` for each `a`, then each later `b`).
-fn subsets(items: &[usize], size: usize) -> Vec<ArrayVec<usize, MAX_PLAYERS>> {
-    fn extend(
-        items: &[usize],
-        size: usize,
-        from: usize,
-        current: &mut ArrayVec<usize, MAX_PLAYERS>,
-        out: &mut Vec<ArrayVec<usize, MAX_PLAYERS>>,
-    ) {
-        if current.len() == size {
-            out.push(current.clone());
-            return;
-        }
-        for at in from..items.len() {
-            current.push(items[at]);
-            extend(items, size, at + 1, current, out);
-            current.pop();
-        }
+/// The pairings of a schedule, made one by one ([`Schedule::pairings`]).
+pub struct Pairings<'a> {
+    schedule: &'a Schedule,
+    next: u64,
+}
+
+impl Iterator for Pairings<'_> {
+    type Item = Pairing;
+
+    fn next(&mut self) -> Option<Pairing> {
+        (self.next < self.schedule.groups).then(|| {
+            self.next += 1;
+            self.schedule.pairing(self.next - 1)
+        })
     }
-    let mut out = Vec::new();
-    if (1..=MAX_PLAYERS).contains(&size) {
-        extend(items, size, 0, &mut ArrayVec::new(), &mut out);
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = usize::try_from(self.schedule.groups - self.next).unwrap_or(usize::MAX);
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Pairings<'_> {}
+
+/// The `k`-th `size`-subset of `items` in lexicographic order (the order in which, for pairs,
+/// `(a, b)` comes for each `a`, then each later `b`), each subset in the order of `items`.
+fn unrank(items: &[usize], size: usize, mut k: u64) -> ArrayVec<usize, MAX_PLAYERS> {
+    let mut out = ArrayVec::new();
+    let n = items.len();
+    let mut from = 0;
+    for slot in 0..size {
+        let rest = size - slot - 1;
+        // The first item whose subsets (the rest chosen after it) reach the k-th.
+        for (at, &item) in items.iter().enumerate().skip(from) {
+            let with_this = choose((n - at - 1) as u64, rest);
+            if k < with_this {
+                out.push(item);
+                from = at + 1;
+                break;
+            }
+            k -= with_this;
+        }
     }
     out
 }
@@ -246,10 +336,13 @@ impl Schedule {
         shard_games_below(self.total, shard)
     }
 
-    /// The index of the pairing that holds game `index` (< `len()`).
-    pub fn pairing_of(&self, index: u64) -> usize {
-        self.pairings
-            .partition_point(|p| p.first_game + p.games <= index)
+    /// The number of the pairing that holds game `index` (< `len()`).
+    pub fn pairing_of(&self, index: u64) -> u64 {
+        let at = self
+            .blocks
+            .partition_point(|b| b.first_game + b.groups * b.games <= index);
+        let block = &self.blocks[at];
+        block.first_group + (index - block.first_game) / block.games
     }
 }
 
@@ -267,4 +360,51 @@ pub fn shard_games_below(end: u64, shard: Shard) -> u64 {
 /// first game, 1 for its second, and so on.
 pub fn position_in_shard(index: u64, shard: Shard) -> u64 {
     (index - u64::from(shard.index)) / u64::from(shard.count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subset in lexicographic order, listed: what the schedule held before it was lazy.
+    fn listed(items: &[usize], size: usize) -> Vec<Vec<usize>> {
+        fn extend(
+            items: &[usize],
+            size: usize,
+            from: usize,
+            now: &mut Vec<usize>,
+            out: &mut Vec<Vec<usize>>,
+        ) {
+            if now.len() == size {
+                out.push(now.clone());
+                return;
+            }
+            for at in from..items.len() {
+                now.push(items[at]);
+                extend(items, size, at + 1, now, out);
+                now.pop();
+            }
+        }
+        let mut out = Vec::new();
+        extend(items, size, 0, &mut Vec::new(), &mut out);
+        out
+    }
+
+    #[test]
+    fn the_k_th_subset_is_the_k_th_of_the_listed_order() {
+        let items = [0, 2, 3, 5, 8, 9, 11];
+        for size in 2..=4 {
+            let all = listed(&items, size);
+            assert_eq!(all.len() as u64, choose(items.len() as u64, size));
+            for (k, subset) in all.iter().enumerate() {
+                assert_eq!(
+                    unrank(&items, size, k as u64).to_vec(),
+                    *subset,
+                    "{size} {k}"
+                );
+            }
+        }
+        assert_eq!(choose(3, 4), 0);
+        assert_eq!(choose(5000, 2), 12_497_500);
+    }
 }

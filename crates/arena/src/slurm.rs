@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::experiment::Experiment;
+use crate::schedule::Schedule;
 
 /// What the job scripts ask of the scheduler.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,8 +30,87 @@ pub struct SlurmOptions {
     pub arena_binary: PathBuf,
 }
 
-/// The generated files: (file name inside `<out>/slurm/`, content, executable).
-pub fn scripts(experiment: &Experiment, options: &SlurmOptions) -> Vec<(String, String, bool)> {
+/// Checks what goes into the scripts: every value lands in a `#SBATCH` line or a shell line,
+/// so a newline or a character Slurm does not take there is refused rather than written; and
+/// every shard must have a game (no more shards than games).
+pub fn check(experiment: &Experiment, options: &SlurmOptions) -> Result<(), String> {
+    let games = Schedule::new(experiment).len();
+    if options.shards == 0 || u64::from(options.shards) > games {
+        return Err(format!(
+            "--shards {}: give 1 to {games} (the experiment has {games} games, and each shard \
+             plays at least one)",
+            options.shards
+        ));
+    }
+    if options.cpus_per_task == 0 || options.cpus_per_task as usize > crate::run::MAX_THREADS {
+        return Err(format!(
+            "--cpus-per-task {}: give 1 to {} (the worker threads of each shard)",
+            options.cpus_per_task,
+            crate::run::MAX_THREADS
+        ));
+    }
+    if let Some(partition) = &options.partition
+        && (partition.is_empty()
+            || !partition
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)))
+    {
+        return Err(format!(
+            "--partition `{}`: a partition name (or a comma-separated list of them) holds \
+             letters, digits, `-`, `_` and `.`",
+            partition.escape_debug()
+        ));
+    }
+    if let Some(time) = &options.time
+        && !is_slurm_time(time)
+    {
+        return Err(format!(
+            "--time `{}`: give a time in Slurm's format: MINUTES, MINUTES:SECONDS, \
+             HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES or DAYS-HOURS:MINUTES:SECONDS \
+             (like 01:30:00), or UNLIMITED",
+            time.escape_debug()
+        ));
+    }
+    for (what, path) in [
+        ("the output folder", &options.out_dir),
+        ("the arena binary's path", &options.arena_binary),
+    ] {
+        let text = path.display().to_string();
+        if text.chars().any(|c| c.is_control() || "\"$`\\".contains(c)) {
+            return Err(format!(
+                "{what} `{}` holds a control character, a quote, `$`, a backquote or a \
+                 backslash, which a job script cannot hold safely: choose another",
+                text.escape_debug()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `text` is a time limit in one of Slurm's formats.
+fn is_slurm_time(text: &str) -> bool {
+    if ["unlimited", "infinite"].contains(&text.to_ascii_lowercase().as_str()) {
+        return true;
+    }
+    let number = |part: &str| {
+        !part.is_empty() && part.len() <= 6 && part.bytes().all(|b| b.is_ascii_digit())
+    };
+    let (days, clock) = match text.split_once('-') {
+        Some((days, clock)) => (Some(days), clock),
+        None => (None, text),
+    };
+    let parts: Vec<&str> = clock.split(':').collect();
+    // MINUTES[:SECONDS], HOURS:MINUTES:SECONDS, or DAYS-HOURS[:MINUTES[:SECONDS]].
+    days.is_none_or(number) && parts.len() <= 3 && parts.iter().all(|p| number(p))
+}
+
+/// The generated files: (file name inside `<out>/slurm/`, content, executable), once
+/// [`check`] has passed.
+pub fn scripts(
+    experiment: &Experiment,
+    options: &SlurmOptions,
+) -> Result<Vec<(String, String, bool)>, String> {
+    check(experiment, options)?;
     let out = shell_quote(&options.out_dir);
     let slurm_dir = options.out_dir.join("slurm");
     let experiment_copy = shell_quote(&slurm_dir.join("experiment.toml"));
@@ -104,12 +184,12 @@ pub fn scripts(experiment: &Experiment, options: &SlurmOptions) -> Vec<(String, 
          echo \"merge job: $merge\"\n",
         dir = shell_quote(&slurm_dir),
     );
-    vec![
+    Ok(vec![
         ("experiment.toml".into(), experiment.text.clone(), false),
         ("array.sbatch".into(), array, true),
         ("merge.sbatch".into(), merge, true),
         ("submit.sh".into(), submit, true),
-    ]
+    ])
 }
 
 /// Quotes a path for a POSIX shell when it needs it.

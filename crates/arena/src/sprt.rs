@@ -25,10 +25,14 @@ use std::time::{Duration, Instant};
 use agents::AgentSpec;
 use rules::Variant;
 
-use crate::record::{self, Row, RowWriter};
-use crate::run::{Meta, meta_path, play_scheduled, thread_count};
+use crate::record::Row;
+use crate::results::{OpenOptions, ResultsFile};
+use crate::run::{play_scheduled_with, thread_count};
 use crate::schedule::{Schedule, Shard};
 use crate::{ArenaError, Experiment};
+
+/// The file next to a match's games that holds the settings of its test.
+pub const TEST_FILE: &str = "sprt.toml";
 
 /// The display name of the agent under test.
 pub const CANDIDATE: &str = "candidate";
@@ -52,6 +56,8 @@ pub struct MatchSettings {
     pub opening_plies: u32,
     /// The most game pairs to play if the test never decides.
     pub max_pairs: u32,
+    /// The time control (cutechess's `tc=`/`st=`), if the match has one.
+    pub time_control: Option<agents::clock::TimeControl>,
 }
 
 impl MatchSettings {
@@ -65,7 +71,7 @@ impl MatchSettings {
              seed = {}\n\
              games_per_pair = {}\n\
              opening_plies = {}\n\
-             variants = [\"{}\"]\n\n\
+             {}variants = [\"{}\"]\n\n\
              [[agents]]\n\
              name = \"{CANDIDATE}\"\n\
              spec = \"{}\"\n\n\
@@ -76,10 +82,26 @@ impl MatchSettings {
             self.seed,
             2 * u64::from(self.max_pairs),
             self.opening_plies,
+            self.time_control_lines(),
             self.variant,
             self.candidate,
             self.baseline,
         )
+    }
+
+    /// The experiment file's `tc` and `st` lines, if the match has a time control.
+    fn time_control_lines(&self) -> String {
+        let Some(tc) = self.time_control.filter(|tc| tc.is_limited()) else {
+            return String::new();
+        };
+        let mut lines = String::new();
+        if let Some(clock) = tc.clock {
+            lines.push_str(&format!("tc = \"{clock}\"\n"));
+        }
+        if let Some(limit) = tc.per_move {
+            lines.push_str(&format!("st = \"{}\"\n", limit.as_secs_f64()));
+        }
+        lines
     }
 
     /// The checked experiment.
@@ -115,6 +137,10 @@ pub struct MatchOptions {
     pub threads: Option<usize>,
     /// Start over: move the old CSV aside (never deleting it).
     pub fresh: bool,
+    /// The test's settings as text, kept in `sprt.toml` next to the games (`None`: no file).
+    /// Games recorded under another test, or under no known one, are refused: a sequential
+    /// test's error rates hold only with the bounds it started with.
+    pub test: Option<String>,
 }
 
 /// What a match did.
@@ -174,14 +200,6 @@ impl Counter {
     }
 }
 
-/// A place to move an old file aside to: `<file>.old-N`, the first N not taken.
-fn aside_path(path: &Path) -> PathBuf {
-    (1..)
-        .map(|n| PathBuf::from(format!("{}.old-{n}", path.display())))
-        .find(|p| !p.exists())
-        .expect("some suffix is free")
-}
-
 fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
     ArenaError::Io {
         path: path.to_path_buf(),
@@ -202,62 +220,63 @@ pub fn run_match(
     let experiment = settings.experiment()?;
     let schedule = Schedule::new(&experiment);
     let out = &options.out_dir;
-    fs::create_dir_all(out).map_err(|e| io_error(out, "create the output folder", e))?;
     let csv = out.join(Shard::WHOLE.csv_name());
-    let mut moved_aside = None;
-    if options.fresh && csv.exists() {
-        let aside = aside_path(&csv);
-        fs::rename(&csv, &aside).map_err(|e| io_error(&csv, "move the old CSV aside", e))?;
-        let meta = meta_path(&csv);
-        if meta.exists() {
-            let _ = fs::rename(&meta, format!("{}.meta.toml", aside.display()));
+    let test_file = out.join(TEST_FILE);
+    let also_aside = [(test_file.clone(), TEST_FILE)];
+    // `--max-pairs` only sets how far the one pairing's games go: a larger one extends a match.
+    let mut file = ResultsFile::open(
+        &csv,
+        &experiment,
+        &OpenOptions {
+            fresh: options.fresh,
+            also_aside: &also_aside,
+            more_games: true,
+            ..OpenOptions::new("arena sprt")
+        },
+    )?;
+    if let Some(test) = &options.test {
+        if file.holds_rows() {
+            let recorded = fs::read_to_string(&test_file).ok();
+            if recorded.as_deref() != Some(test.as_str()) {
+                return Err(ArenaError::TestChanged {
+                    csv,
+                    recorded: recorded.map(|text| {
+                        text.lines()
+                            .filter(|l| !l.starts_with('#'))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }),
+                });
+            }
         }
-        moved_aside = Some(aside);
+        fs::write(&test_file, test).map_err(|e| io_error(&test_file, "write the test file", e))?;
     }
 
     // What is recorded already: it must be the schedule's first games, in order.
     let mut counter = Counter::default();
     let mut resumed = 0u64;
-    let mut needs_header = true;
-    let mut cut = false;
-    if csv.exists() && fs::metadata(&csv).map(|m| m.len() > 0).unwrap_or(false) {
-        let hash = experiment.hash();
-        match Meta::read(&csv)?.map(|m| m.experiment_hash) {
-            Some(recorded) if recorded == hash => {}
-            Some(recorded) => {
-                return Err(ArenaError::ExperimentChanged {
-                    csv,
-                    recorded,
-                    current: hash,
-                });
-            }
-            None => return Err(ArenaError::ForeignCsv { csv }),
+    file.check_rows(&experiment, &schedule, Shard::WHOLE, |line, row, _| {
+        if row.game != resumed {
+            return Err(ArenaError::Csv {
+                path: csv.clone(),
+                line,
+                message: format!(
+                    "expected game {resumed} here: a sequential match records its games \
+                     in schedule order, one after another"
+                ),
+            });
         }
-        cut = record::cut_partial_line(&csv)?;
-        if !record::has_header(&csv)? {
-            return Err(ArenaError::ForeignCsv { csv });
-        }
-        needs_header = false;
-        record::read_rows(&csv, |line, row| {
-            if row.game != resumed {
-                return Err(ArenaError::Csv {
-                    path: csv.clone(),
-                    line,
-                    message: format!(
-                        "expected game {resumed} here: a sequential match records its games \
-                         in schedule order, one after another"
-                    ),
-                });
-            }
-            counter.add(&row);
-            resumed += 1;
-            Ok(())
-        })?;
+        counter.add(row);
+        resumed += 1;
+        Ok(())
+    })?;
+    let roster = experiment
+        .roster()
+        .with_log_folder(&csv.with_extension("logs"));
+    if resumed < schedule.len() {
+        crate::run::preflight(&experiment, &roster)?;
     }
-    Meta::new(&experiment, &schedule, Shard::WHOLE).write(&csv)?;
-    let copy = out.join("experiment.toml");
-    fs::write(&copy, &experiment.text)
-        .map_err(|e| io_error(&copy, "write the copy of the experiment", e))?;
+    let mut writer = file.begin(&experiment, &schedule, Shard::WHOLE)?;
 
     let threads = thread_count(options.threads, &experiment);
     let mut summary = MatchSummary {
@@ -266,8 +285,8 @@ pub fn run_match(
         played: 0,
         count: counter.count,
         decided: false,
-        moved_aside,
-        cut_partial_line: cut,
+        moved_aside: file.moved_aside.clone(),
+        cut_partial_line: file.cut_partial_line,
         wall: Duration::ZERO,
         threads,
     };
@@ -285,7 +304,6 @@ pub fn run_match(
         return Ok(summary);
     }
 
-    let mut writer = RowWriter::append(&csv, experiment.csv_schema(), needs_header)?;
     let log_path = csv.with_extension("faults.log");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -297,7 +315,7 @@ pub fn run_match(
     let (sender, receiver) = mpsc::channel::<(u64, Row, Option<String>)>();
     let total = schedule.len();
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
-        let (schedule, experiment) = (&schedule, &experiment);
+        let (schedule, experiment, roster) = (&schedule, &experiment, &roster);
         let (next, halt) = (&next, &halt);
         scope.spawn(move || {
             pool.scope(|workers| {
@@ -309,7 +327,8 @@ pub fn run_match(
                             if index >= total {
                                 break;
                             }
-                            let (row, fault) = play_scheduled(experiment, &schedule.game(index));
+                            let game = schedule.game(index);
+                            let (row, fault) = play_scheduled_with(experiment, &game, roster);
                             if sender.send((index, row, fault)).is_err() {
                                 break;
                             }
@@ -348,7 +367,10 @@ pub fn run_match(
         }
         Ok(())
     });
+    // Outside processes kept between games stop now.
+    drop(roster);
     result?;
+    drop(file);
     summary.count = counter.count;
     summary.wall = started.elapsed();
     Ok(summary)

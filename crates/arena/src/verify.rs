@@ -32,6 +32,7 @@ use crate::play::{Termination, forfeit_outcome, play_opening};
 use crate::played;
 use crate::record::{self, Row, TIMING_COLUMNS};
 use crate::recorded::Recorded;
+use crate::results;
 use crate::run::Meta;
 use crate::schedule::{Schedule, ScheduledGame, Shard};
 use crate::{ArenaError, schedule};
@@ -585,13 +586,23 @@ pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySumma
         })?;
         let experiment = folder_experiment(dir, &meta, experiment)?;
         let schedule = Schedule::new(&experiment);
-        let mut seen = Recorded::new();
-        summary.partial_line |= record::read_complete_rows(csv, |line, row| {
-            check_in_shard(csv, line, &row, &schedule, shard, &mut seen)?;
-            check_row(&experiment, &schedule, csv, line, &row)?;
-            Ok(())
-        })?;
-        summary.games += seen.len();
+        let checked =
+            results::check_rows(csv, &experiment, &schedule, shard, true, |_, _, _| Ok(()))?;
+        // One writer appends in schedule order: the rows are a prefix of the shard's games,
+        // and a game missing before a later one is a row lost.
+        if let Some((missing, line, later)) = results::first_gap(csv, &checked, shard)? {
+            return Err(ArenaError::Csv {
+                path: csv.clone(),
+                line,
+                message: format!(
+                    "game {missing} is missing, yet game {later} after it is recorded here: \
+                     rows are written in schedule order, so a row was lost (restore it from a \
+                     copy, or let `arena run` play it again: it resumes and sorts the file)"
+                ),
+            });
+        }
+        summary.partial_line |= checked.partial_line;
+        summary.games += checked.recorded.len();
         summary.scheduled += schedule.shard_len(shard);
         summary.experiment = experiment.name.clone();
     }

@@ -171,10 +171,15 @@ fn an_agent_restricted_to_a_game_it_does_not_play_is_refused() {
         &error(&text),
         &["agents[0].spec", "plays none of the experiment's variants"],
     );
-    // Unrestricted, it simply sits out the games it does not play.
-    let text = GOOD.replace("spec = \"random\"", "spec = \"greedy\"");
+    // Unrestricted, it simply sits out the games it does not play (here `b` and `c` play
+    // tic-tac-toe without it: a variant nobody could play is refused, see below).
+    let text = format!(
+        "{}\n[[agents]]\nname = \"c\"\nspec = \"random\"\n",
+        GOOD.replace("spec = \"random\"", "spec = \"greedy\"")
+    );
     let exp = Experiment::from_toml(&text, "exp.toml").unwrap();
-    assert_eq!(arena::Schedule::new(&exp).len(), 2);
+    // One pair on tic-tac-toe, three on O An Quan, two games each.
+    assert_eq!(arena::Schedule::new(&exp).len(), 2 + 3 * 2);
 }
 
 #[test]
@@ -229,5 +234,115 @@ fn a_missing_file_is_named() {
     assert_mentions(
         &error,
         &["no/such/experiment.toml", "read the experiment file"],
+    );
+}
+
+#[test]
+fn a_variant_with_fewer_agents_than_seats_is_refused() {
+    // Two agents cannot fill a table of three.
+    let text = GOOD.replace(
+        "variants = [\"mnk-3x3k3\", \"oanquan\"]",
+        "variants = [\"mnk-3x3k3\", \"oanquan-3p\"]",
+    );
+    let text = text.replace("spec = \"fault:after=100\"", "spec = \"random\"");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:4:26",
+            "key `variants[1]`",
+            "`oanquan-3p` seats 3 players, but 2 of the experiment's agents play it (a, b)",
+            "it would play no game",
+        ],
+    );
+    // Nor can one agent, its partner kept to another variant, fill a pair.
+    let text = GOOD.replace(
+        "spec = \"fault:after=100\"",
+        "spec = \"random\"\nvariants = [\"oanquan\"]",
+    );
+    let text = text.replace(
+        "name = \"a\"\nspec = \"random\"",
+        "name = \"a\"\nspec = \"random\"\nvariants = [\"oanquan\"]",
+    );
+    assert_mentions(
+        &error(&text),
+        &["key `variants[0]`", "`mnk-3x3k3` seats 2 players, but 0"],
+    );
+}
+
+#[test]
+fn a_random_opening_that_reaches_the_board_or_the_ply_cap_is_refused() {
+    let with = |extra: &str| {
+        GOOD.replace(
+            "games_per_pair = 2",
+            &format!("games_per_pair = 2\n{extra}"),
+        )
+    };
+    assert_mentions(
+        &error(&with("opening_plies = 9")),
+        &[
+            "key `opening_plies`",
+            "9 random plies reach the board's cells of `mnk-3x3k3` (9)",
+            "give at most 8",
+        ],
+    );
+    assert_mentions(
+        &error(&with("max_plies = 6\nopening_plies = 6")),
+        &["6 random plies reach the ply cap of `mnk-3x3k3` (6)"],
+    );
+    let oanquan = with("opening_plies = 1000").replace("\"mnk-3x3k3\", ", "");
+    assert_mentions(
+        &error(&oanquan),
+        &["1000 random plies reach the ply cap of `oanquan` (1000)"],
+    );
+    assert!(Experiment::from_toml(&with("opening_plies = 8"), "exp.toml").is_ok());
+}
+
+#[test]
+fn threads_beyond_the_bound_are_refused() {
+    let text = GOOD.replace("seed = 1", "seed = 1\nthreads = 100000");
+    assert_mentions(
+        &error(&text),
+        &["key `threads`", "100000 worker threads: give at most 256"],
+    );
+    assert_eq!(arena::run::parse_threads("256"), Ok(256));
+    for bad in ["0", "257", "100000", "-1", "x"] {
+        assert!(arena::run::parse_threads(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_time_control_is_read_as_cutechess_writes_it_and_its_errors_are_named() {
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    let exp = Experiment::from_toml(&with("tc = \"40/60+0.6\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=40/60+0.6");
+    assert_eq!((exp.move_time_ms, exp.csv_schema()), (0, 3));
+    assert!(exp.depends_on_timing());
+    let exp = Experiment::from_toml(&with("st = 0.5\ntc = \"180\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=180 st=0.5");
+    assert_eq!(exp.move_time_ms, 500);
+    // `st` is `move_time_ms` with the time control recorded: the same games, schema 3.
+    let st = Experiment::from_toml(&with("st = 1"), "exp.toml").unwrap();
+    let ms = Experiment::from_toml(&with("move_time_ms = 1000"), "exp.toml").unwrap();
+    assert_eq!(st.games_time_control(), ms.games_time_control());
+    assert_eq!((st.csv_schema(), ms.csv_schema()), (3, 1));
+    // Without a time control nothing of the experiment's identity changes.
+    let plain = Experiment::from_toml(GOOD, "exp.toml").unwrap();
+    assert!(!plain.normalised().contains("time_control"));
+    assert!(st.normalised().contains("time_control = st=1"));
+
+    assert_mentions(
+        &error(&with("tc = \"60+x\"")),
+        &["exp.toml:3:6", "tc", "`x` is not a time"],
+    );
+    assert_mentions(&error(&with("tc = \"0/60\"")), &["tc", "moves per period"]);
+    assert_mentions(&error(&with("tc = \"inf\"")), &["tc", "leave `tc` out"]);
+    assert_mentions(
+        &error(&with("st = 0")),
+        &["exp.toml:3:6", "st", "more than 0"],
+    );
+    assert_mentions(&error(&with("st = true")), &["st", "seconds a move"]);
+    assert_mentions(
+        &error(&with("st = 1\nmove_time_ms = 1000")),
+        &["move_time_ms", "not both"],
     );
 }

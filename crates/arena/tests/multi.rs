@@ -340,6 +340,7 @@ fn mean_places(variant: &str, hero: &str, villain: &str, games: u64) -> (f64, f6
             max_plies: 0,
             opening_plies: 2,
             move_time: None::<Duration>,
+            clock: None,
         };
         let record = play_game(&start, &mut seats, 1000 + game, 77 + game / 3, settings);
         assert!(!record.termination.is_fault());

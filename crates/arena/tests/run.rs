@@ -383,7 +383,6 @@ fn the_default_experiment_parses_and_its_schedule_is_what_the_file_says() {
         let games = per_pair * players * (players.saturating_sub(1)) / 2;
         let scheduled: u64 = Schedule::new(&exp)
             .pairings()
-            .iter()
             .filter(|p| p.variant == v)
             .map(|p| p.games)
             .sum();

@@ -137,7 +137,7 @@ fn slurm_scripts_run_each_shard_as_an_array_task_and_merge_after() {
         cpus_per_task: 2,
         arena_binary: PathBuf::from("/opt/arena/bin/arena"),
     };
-    let files = arena::slurm::scripts(&exp, &options);
+    let files = arena::slurm::scripts(&exp, &options).unwrap();
     let get = |name: &str| files.iter().find(|f| f.0 == name).unwrap().1.clone();
     let array = get("array.sbatch");
     for needle in [
@@ -154,4 +154,62 @@ fn slurm_scripts_run_each_shard_as_an_array_task_and_merge_after() {
     assert!(get("merge.sbatch").contains("merge results/sharded"));
     assert!(get("submit.sh").contains("--dependency=afterok:\"$array\""));
     assert_eq!(get("experiment.toml"), EXPERIMENT);
+}
+
+#[test]
+fn slurm_values_that_would_break_a_job_script_are_refused() {
+    let exp = Experiment::from_toml(EXPERIMENT, "sharded.toml").unwrap();
+    let games = arena::Schedule::new(&exp).len();
+    let good = arena::slurm::SlurmOptions {
+        shards: 4,
+        out_dir: PathBuf::from("results/sharded"),
+        partition: Some("short,long".into()),
+        time: Some("1-12:00".into()),
+        cpus_per_task: 2,
+        arena_binary: PathBuf::from("/opt/arena/bin/arena"),
+    };
+    assert!(arena::slurm::scripts(&exp, &good).is_ok());
+    for time in ["90", "90:30", "01:30:00", "2-0", "2-03:00:00", "UNLIMITED"] {
+        let options = arena::slurm::SlurmOptions {
+            time: Some(time.into()),
+            ..good.clone()
+        };
+        assert!(arena::slurm::check(&exp, &options).is_ok(), "{time}");
+    }
+    let bad = |change: &dyn Fn(&mut arena::slurm::SlurmOptions), says: &str| {
+        let mut options = good.clone();
+        change(&mut options);
+        let error = arena::slurm::scripts(&exp, &options).unwrap_err();
+        assert!(error.contains(says), "{says}: {error}");
+    };
+    bad(
+        &|o| o.time = Some("01:00:00\nrm -rf ~".into()),
+        "--time `01:00:00\\nrm -rf ~`",
+    );
+    bad(&|o| o.time = Some("1:2:3:4".into()), "Slurm's format");
+    bad(
+        &|o| o.partition = Some("short\n#SBATCH --mem=1T".into()),
+        "--partition",
+    );
+    bad(&|o| o.partition = Some(String::new()), "--partition");
+    bad(&|o| o.shards = 0, "--shards 0");
+    bad(
+        &|o| o.shards = games as u32 + 1,
+        &format!("give 1 to {games}"),
+    );
+    bad(&|o| o.cpus_per_task = 0, "--cpus-per-task 0");
+    bad(
+        &|o| o.out_dir = PathBuf::from("results/x\ny"),
+        "the output folder",
+    );
+    assert!(
+        arena::slurm::check(
+            &exp,
+            &arena::slurm::SlurmOptions {
+                shards: games as u32,
+                ..good.clone()
+            }
+        )
+        .is_ok()
+    );
 }

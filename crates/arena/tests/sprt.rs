@@ -19,6 +19,7 @@ fn settings() -> MatchSettings {
         seed: 7,
         opening_plies: 1,
         max_pairs: 40,
+        time_control: None,
     }
 }
 
@@ -27,6 +28,7 @@ fn match_options(dir: &std::path::Path, threads: usize) -> MatchOptions {
         out_dir: dir.to_path_buf(),
         threads: Some(threads),
         fresh: false,
+        test: None,
     }
 }
 

@@ -269,6 +269,7 @@ fn protocol_overhead<G: AgentGame>(
         max_plies: 0,
         opening_plies: 0,
         move_time: None,
+        clock: None,
     };
     let mut games = 0u64;
     let mut play = || -> Result<u64> {

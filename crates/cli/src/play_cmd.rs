@@ -163,6 +163,7 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
         &spec,
         std::slice::from_ref(variant),
         protocol::Stderr::Discard,
+        agents::clock::TimeControl::NONE,
     )
     .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))

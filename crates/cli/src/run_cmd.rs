@@ -19,8 +19,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Worker threads (default: SLURM_CPUS_PER_TASK when set, else the experiment's
-    /// `threads`, else all cores). The CSV does not depend on it.
-    #[arg(long)]
+    /// `threads`, else all cores; at most 256). The CSV does not depend on it.
+    #[arg(long, value_parser = arena::run::parse_threads)]
     pub threads: Option<usize>,
     /// Start over: move the old CSV aside (it is never deleted) and play every game.
     #[arg(long)]
@@ -92,12 +92,6 @@ pub struct SlurmArgs {
 /// `arena slurm`: writes the job scripts, and submits them with `--submit`.
 pub fn slurm(args: SlurmArgs) -> Result<()> {
     let experiment = load_experiment(Some(&args.experiment))?;
-    if args.shards == 0 {
-        anyhow::bail!("--shards must be at least 1");
-    }
-    if args.cpus_per_task == 0 {
-        anyhow::bail!("--cpus-per-task must be at least 1");
-    }
     let out_dir = args
         .out
         .clone()
@@ -113,10 +107,12 @@ pub fn slurm(args: SlurmArgs) -> Result<()> {
         cpus_per_task: args.cpus_per_task,
         arena_binary,
     };
+    // Checked before anything is written.
+    let files = arena::slurm::scripts(&experiment, &options).map_err(anyhow::Error::msg)?;
     let dir = out_dir.join("slurm");
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the folder `{}`", dir.display()))?;
-    for (name, content, executable) in arena::slurm::scripts(&experiment, &options) {
+    for (name, content, executable) in files {
         let path = dir.join(&name);
         std::fs::write(&path, content)
             .with_context(|| format!("cannot write `{}`", path.display()))?;
@@ -190,8 +186,8 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     if experiment.depends_on_timing() {
         eprintln!(
-            "note: this experiment has a per-move time limit or time-budgeted agents, so a \
-             rerun will not reproduce its results exactly"
+            "note: this experiment has a time control or time-budgeted agents, so a rerun will \
+             not reproduce its results exactly (its schedule and seeds, yes)"
         );
     }
     let options = RunOptions {
@@ -227,8 +223,10 @@ pub fn run(args: RunArgs) -> Result<()> {
             "faults (crash / illegal move / timeout), details in {}:",
             summary.csv.with_extension("faults.log").display()
         );
+        // What agents wrote is shown with its control characters escaped.
+        let shown = protocol::line::escape;
         for (agent, [crash, illegal, timeout]) in &summary.faults {
-            println!("  {agent}: {crash} / {illegal} / {timeout}");
+            println!("  {}: {crash} / {illegal} / {timeout}", shown(agent));
             let reasons = summary
                 .fault_reasons
                 .get(agent)
@@ -239,7 +237,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             reasons.sort_by_key(|r| std::cmp::Reverse(r.count));
             const SHOWN: usize = 4;
             for reason in reasons.iter().take(SHOWN) {
-                println!("    {} x {}", reason.count, reason.example);
+                println!("    {} x {}", reason.count, shown(&reason.example));
             }
             if reasons.len() > SHOWN {
                 println!("    ... and {} more kinds of fault", reasons.len() - SHOWN);
@@ -269,8 +267,8 @@ pub fn run(args: RunArgs) -> Result<()> {
 }
 
 fn dry_run(experiment: &Experiment) -> Result<()> {
-    let table = arena::schedule_table(experiment);
-    let total: u64 = table.iter().map(|row| row.2).sum();
+    let totals = arena::run::variant_totals(experiment);
+    let total: u64 = totals.iter().map(|t| t.0).sum();
     let per_seating = if experiment.variants.iter().any(|v| v.players() > 2) {
         " (per seat order for 3-4 players)"
     } else {
@@ -283,16 +281,16 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
         experiment.agents.len(),
         experiment.games_per_pair
     );
-    for variant in &experiment.variants {
-        let id = variant.to_string();
-        let rows: Vec<_> = table.iter().filter(|row| row.0 == id).collect();
-        let games: u64 = rows.iter().map(|row| row.2).sum();
-        let groups = match variant.players() {
+    // Groups are made one by one: a schedule of millions of groups prints without holding them.
+    let mut groups = arena::schedule_table(experiment).peekable();
+    for (v, variant) in experiment.variants.iter().enumerate() {
+        let (games, count) = totals[v];
+        let kind = match variant.players() {
             2 => "pairs".to_string(),
             n => format!("groups of {n} (each in its {n} seat orders)"),
         };
-        println!("{id}: {games} games in {} {groups}", rows.len());
-        for (_, names, n) in rows {
+        println!("{variant}: {games} games in {count} {kind}");
+        while let Some((_, names, n)) = groups.next_if(|group| group.0 == v) {
             println!("  {}: {n}", names.join(" vs "));
         }
         let idle = arena::run::idle_agents(experiment, variant);
@@ -311,6 +309,12 @@ pub fn merge(args: MergeArgs) -> Result<()> {
         .map(|path| Experiment::from_file(path))
         .transpose()?;
     let summary = arena::merge_with(&args.dir, experiment.as_ref())?;
+    if let Some(aside) = &summary.moved_aside {
+        println!(
+            "moved the games.csv that was there aside to {} (it was not this merge)",
+            aside.display()
+        );
+    }
     println!(
         "merged {} games into {}",
         summary.games,

@@ -3,7 +3,7 @@
 
 use std::io::IsTerminal;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use agents::dfpn::{self, DfpnLimits};
@@ -288,6 +288,12 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 Method::Vcf | Method::Vct => solve_threats(&position, method, time),
             }
         }
+        // The solver's values are a side's win, draw or loss: games of two players only.
+        other if other.players() > 2 => bail!(
+            "`{other}` seats {} players, and the solver plays games of two: ask an agent \
+             what it plays there (`arena analyze {other} --agent mcts`)",
+            other.players()
+        ),
         // Every other game: the generic solver.
         other => rules::with_game!(other, |start| {
             let position = position_after(start, &args.moves)?;
@@ -315,7 +321,7 @@ fn watched<T: Send>(
     monitor: &Arc<Monitor>,
     what: impl Fn(&Monitor) -> String + Sync,
     work: impl FnOnce() -> T + Send,
-) -> T {
+) -> Result<T> {
     let stop_flag = monitor.clone();
     // A handler can be installed once per process; a second solve in the same process keeps
     // the first (`arena` runs one).
@@ -326,23 +332,26 @@ fn watched<T: Send>(
         stop_flag.stop.store(true, Ordering::Relaxed);
     });
     let started = Instant::now();
-    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let result = work();
-            done.store(true, Ordering::Relaxed);
-            result
-        });
+        let worker = scope.spawn(work);
         let mut display = Progress::new();
-        while !done.load(Ordering::Relaxed) {
+        // Until the worker ends, whichever way: a panic ends it too, and is an error then.
+        while !worker.is_finished() {
             std::thread::sleep(Duration::from_millis(100));
-            if done.load(Ordering::Relaxed) {
+            if worker.is_finished() {
                 break;
             }
             display.show(started.elapsed(), &what(monitor));
         }
         display.finish();
-        worker.join().expect("the solver does not panic")
+        worker.join().map_err(|panic| {
+            let message = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            anyhow!("the solver failed: {message}")
+        })
     })
 }
 
@@ -440,7 +449,7 @@ fn solve_game<G: AgentGame>(
             format!("{depth}{}", nodes_and_memory(m, started.elapsed()))
         },
         || agents::solve::try_solve(&position, limits),
-    )?;
+    )??;
     let mover = player_name(&position, solution.to_move);
     match (solution.outcome(), solution.value) {
         (Some(outcome), Some(value)) => {
@@ -543,7 +552,7 @@ fn solve_dfpn(
             )
         },
         || dfpn::try_solve(position, &dfpn_limits),
-    )?;
+    )??;
     let mover = player_name(position, solution.to_move);
     let verb = |value: Value| match value {
         Value::Win => "wins",

@@ -2,7 +2,7 @@
 //! probability ratio test decides.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
@@ -71,6 +71,15 @@ pub struct SprtArgs {
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub opening_plies: u32,
 
+    /// A game clock, as cutechess writes it: `40/60+0.6` (60 s for 40 moves, 0.6 s added
+    /// after each move), `60+0.6`, `180`.
+    #[arg(long, value_name = "TC")]
+    pub tc: Option<String>,
+
+    /// A time per move in seconds (cutechess's `st`), alone or with `--tc`.
+    #[arg(long, value_name = "SECONDS")]
+    pub st: Option<String>,
+
     /// Stop without a decision after this many pairs.
     #[arg(long, value_name = "N", default_value_t = 50_000)]
     pub max_pairs: u32,
@@ -79,8 +88,8 @@ pub struct SprtArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
 
-    /// Worker threads [default: as `arena run`].
-    #[arg(long, value_name = "N")]
+    /// Worker threads, 1 to 256 [default: as `arena run`].
+    #[arg(long, value_name = "N", value_parser = arena::run::parse_threads)]
     pub threads: Option<usize>,
 
     /// Start over: move the old games aside (never deleting them).
@@ -90,6 +99,27 @@ pub struct SprtArgs {
     /// Do not write the report at the end.
     #[arg(long)]
     pub no_report: bool,
+}
+
+/// `--tc` and `--st` as one time control.
+fn time_control(
+    tc: Option<&str>,
+    st: Option<&str>,
+) -> anyhow::Result<Option<agents::clock::TimeControl>> {
+    if tc.is_none() && st.is_none() {
+        return Ok(None);
+    }
+    let mut text = String::new();
+    if let Some(tc) = tc {
+        text.push_str(&format!("tc={} ", tc.trim()));
+    }
+    if let Some(st) = st {
+        text.push_str(&format!("st={}", st.trim()));
+    }
+    let control: agents::clock::TimeControl = text
+        .parse()
+        .with_context(|| "--tc/--st: expected --tc 40/60+0.6 or --st 1".to_string())?;
+    Ok(Some(control))
 }
 
 fn parse_model(text: &str) -> Result<EloModel, String> {
@@ -159,7 +189,8 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
         .with_context(|| format!("`{}` is not a variant", args.variant))?;
     let spec = |flag: &str, text: &str| -> anyhow::Result<agents::AgentSpec> {
         let spec: agents::AgentSpec = text.parse().with_context(|| format!("--{flag} `{text}`"))?;
-        agents::check(&spec, &variant).with_context(|| format!("--{flag} `{text}`"))?;
+        // The registry's check: every kind, outside agents (`proc`, `engine`) included.
+        protocol::check(&spec, &variant).with_context(|| format!("--{flag} `{text}`"))?;
         Ok(spec)
     };
     let candidate = spec("candidate", &args.candidate)?;
@@ -180,11 +211,8 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
         seed: args.seed,
         opening_plies: args.opening_plies,
         max_pairs: args.max_pairs,
+        time_control: time_control(args.tc.as_deref(), args.st.as_deref())?,
     };
-    check_test_file(&out, &test, args.fresh)?;
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    std::fs::write(out.join("sprt.toml"), test_text(&test))
-        .with_context(|| format!("writing {}", out.join("sprt.toml").display()))?;
 
     println!(
         "sprt on {}: candidate `{}` against baseline `{}`",
@@ -210,6 +238,7 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
             out_dir: out.clone(),
             threads: args.threads,
             fresh: args.fresh,
+            test: Some(test_text(&test)),
         },
         |count| {
             let decision = if count.pairs == 0 {
@@ -274,31 +303,6 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
             seed: 1,
             drop_duplicates: false,
         })?;
-    }
-    Ok(())
-}
-
-/// Refuses to continue games recorded under another test: the error rates hold only when the
-/// bounds are fixed before the first game.
-fn check_test_file(out: &Path, test: &Sprt, fresh: bool) -> anyhow::Result<()> {
-    let path = out.join("sprt.toml");
-    if fresh || !path.exists() || !out.join("games.csv").exists() {
-        return Ok(());
-    }
-    let recorded =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    if recorded != test_text(test) {
-        bail!(
-            "the games in {} belong to another test ({}): its error rates hold only with the \
-             bounds it started with. Run with --fresh to start over (the old games are moved \
-             aside), or --out to write elsewhere",
-            out.display(),
-            recorded
-                .lines()
-                .filter(|l| !l.starts_with('#'))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
     }
     Ok(())
 }

@@ -217,7 +217,7 @@ fn misbehaving_engines_lose_with_the_matching_termination() {
     for ((mode, _), board) in modes.iter().chain([("fine", "")].iter()).zip(boards) {
         text.push_str(&format!(
             "\n[[agents]]\nname = \"{mode}\"\nvariants = [\"{board}\"]\n\
-             spec = \"engine:cmd=python3,timeout_ms=400,start_ms=5000,args={} {mode} {marker}\"\n",
+             spec = \"engine:cmd=python3,timeout_ms=400,start_ms=5000,setup_ms=0,args={} {mode} {marker}\"\n",
             script.display()
         ));
     }
@@ -324,23 +324,27 @@ fn an_engine_like_the_strongest_open_source_one_plays_clean_games() {
     }
     assert!(!out.join("games.csv").exists());
 
-    // What went wrong before: the private key it does not know, and no margin for its first
-    // move.
+    // What went wrong before, and no longer does: the private key it does not know is
+    // answered `ERROR Unknown command`, a warning in its log; its slow first move (240 ms on a
+    // 200 ms budget, with no margin) is within the first move's set-up allowance.
     let out = scratch("strong-private");
-    run(
-        &strong_experiment("private=on,", true, &marker),
+    let summary = run(
+        &strong_experiment("private=on,margin_ms=0,", true, &marker),
         &options(&out),
     )
     .unwrap();
-    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
-    assert_eq!(log.lines().count(), 8, "{log}");
-    assert!(
-        log.lines().all(|l| l.contains("ERROR Unknown command")),
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    let log = fs::read_to_string(out.join("games.logs/strong.log")).unwrap();
+    assert_eq!(
+        log.matches("warning: the engine answered an INFO line with `ERROR Unknown command")
+            .count(),
+        8,
         "{log}"
     );
+    // Without the allowance, its first move is late in every game.
     let out = scratch("strong-margin");
     run(
-        &strong_experiment("margin_ms=0,", true, &marker),
+        &strong_experiment("margin_ms=0,setup_ms=0,", true, &marker),
         &options(&out),
     )
     .unwrap();
@@ -372,4 +376,163 @@ fn an_agent_of_the_arena_protocol_serves_as_a_gomocup_engine() {
         "{lines:?}"
     );
     assert_eq!(lines.len(), 4, "{lines:?}");
+}
+
+/// An experiment of 16 games on gomoku from the opening suite between `threat` (a small node
+/// budget: it answers fast) and the strict scripted engine, under `time`.
+fn strict_experiment(time: &str, engine: &str, games: u32, marker: &str) -> Experiment {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let script = root.join("crates/cli/tests/engines/pisq.py");
+    let openings = root.join("experiments/openings/gomoku.txt");
+    experiment(&format!(
+        "name = \"strict\"\nseed = 28\ngames_per_pair = {games}\n{time}\n\
+         openings = \"{}\"\nvariants = [\"gomoku\"]\n\
+         [[agents]]\nname = \"threat\"\nspec = \"threat:nodes=3000\"\n\
+         [[agents]]\nname = \"pisq\"\nspec = \"engine:cmd=python3,{engine}args={} {marker}\"\n",
+        openings.display(),
+        script.display()
+    ))
+}
+
+/// The games `pisq` played first and second, and its log: the colour it took in each game and
+/// every protocol violation it saw.
+fn strict_colours(out: &Path) -> ((usize, usize), String) {
+    let games = rows(&out.join("games.csv"));
+    let first = games.iter().filter(|r| r.first == "pisq").count();
+    let second = games.iter().filter(|r| r.second == "pisq").count();
+    let log = fs::read_to_string(out.join("games.logs/pisq.log")).unwrap_or_default();
+    ((first, second), log)
+}
+
+#[test]
+fn a_strict_engine_plays_an_opening_suite_on_its_right_colour_at_a_move_time_and_a_clock() {
+    let marker = format!("arena-pisq-marker-{}", std::process::id());
+    for time in ["st = 1", "tc = \"60+0.6\""] {
+        let out = scratch("strict");
+        let summary = run(&strict_experiment(time, "", 16, &marker), &options(&out)).unwrap();
+        assert!(
+            summary.faults.is_empty(),
+            "{time}: {:?}",
+            summary.fault_reasons
+        );
+        assert_eq!(summary.played, 16);
+        let ((first, second), log) = strict_colours(&out);
+        assert_eq!((first, second), (8, 8), "{time}");
+        // Colours from what it received: BEGIN, TURN, or a BOARD replayed in order.
+        assert_eq!(log.matches("colour black").count(), first, "{time}: {log}");
+        assert_eq!(log.matches("colour white").count(), second, "{time}: {log}");
+        assert!(!log.contains("VIOLATION"), "{time}: {log}");
+        assert!(!log.contains("warning"), "{time}: {log}");
+        // Gomocup's memory limit, 350 MiB, in every game (and the pre-flight check).
+        assert_eq!(
+            log.matches("max_memory 367001600").count(),
+            17,
+            "{time}: {log}"
+        );
+        let games = rows(&out.join("games.csv"));
+        for row in &games {
+            assert!(
+                ["win", "draw"].contains(&row.termination.as_str()),
+                "{row:?}"
+            );
+        }
+        // The time control and, under a clock, what is left of both clocks.
+        let control = if time.starts_with("st") {
+            "st=1"
+        } else {
+            "tc=60+0.6"
+        };
+        assert!(
+            games
+                .iter()
+                .all(|r| r.time_control.as_deref() == Some(control))
+        );
+        let clocked = games.iter().all(|r| {
+            r.first_clock_ms.is_some_and(|ms| ms > 0.0)
+                && r.second_clock_ms.is_some_and(|ms| ms > 0.0)
+        });
+        assert_eq!(clocked, control.starts_with("tc"), "{games:?}");
+    }
+    assert!(processes_with(&marker).is_empty());
+}
+
+#[test]
+fn a_clocked_experiment_has_the_same_schedule_and_seeds_twice_and_is_flagged_as_timed() {
+    let marker = format!("arena-pisq-twice-{}", std::process::id());
+    let experiment = strict_experiment("tc = \"40/20+0.1\"", "", 4, &marker);
+    assert!(experiment.depends_on_timing());
+    assert_eq!(experiment.csv_schema(), 3);
+    let (a, b) = (scratch("twice-a"), scratch("twice-b"));
+    run(&experiment, &options(&a)).unwrap();
+    run(&experiment, &options(&b)).unwrap();
+    let (ra, rb) = (rows(&a.join("games.csv")), rows(&b.join("games.csv")));
+    assert_eq!(ra.len(), 4);
+    for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!(
+            (x.game, x.seed, &x.first, &x.second),
+            (y.game, y.seed, &y.first, &y.second)
+        );
+    }
+    // Both agents are deterministic here: only the timing and clock columns differ.
+    let same = arena::verify::compare(&a.join("games.csv"), &b.join("games.csv")).unwrap();
+    assert_eq!(same.difference, None);
+}
+
+#[test]
+fn an_error_that_answers_an_info_line_is_a_warning_not_a_fault() {
+    let marker = format!("arena-pisq-refuse-{}", std::process::id());
+    let out = scratch("refuse");
+    // `arena_rng` is sent only to engines that ask for it (`private=on`), and not at the
+    // pre-flight check: there an ERROR to the set-up refuses the variant.
+    let experiment = strict_experiment(
+        "st = 1",
+        "private=on,",
+        2,
+        &format!("--refuse-info arena_rng {marker}"),
+    );
+    let summary = run(&experiment, &options(&out)).unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    let (_, log) = strict_colours(&out);
+    assert_eq!(
+        log.matches(
+            "warning: the engine answered an INFO line with `ERROR unsupported INFO arena_rng`"
+        )
+        .count(),
+        2,
+        "{log}"
+    );
+}
+
+#[test]
+fn the_first_move_has_the_set_up_allowance_and_max_memory_is_sent() {
+    let marker = format!("arena-pisq-memory-{}", std::process::id());
+    // No memory limit: the engine takes a second to set up its table on its first move, at
+    // half a second a move; the set-up allowance (start_ms) covers it.
+    let out = scratch("memory");
+    let summary = run(
+        &strict_experiment("st = 0.5", "max_memory_mb=0,", 2, &marker),
+        &options(&out),
+    )
+    .unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    // With a shorter allowance, both games are lost on the first move.
+    let out = scratch("memory-no-allowance");
+    run(
+        &strict_experiment(
+            "st = 0.5",
+            "max_memory_mb=0,margin_ms=0,setup_ms=400,",
+            2,
+            &marker,
+        ),
+        &options(&out),
+    )
+    .unwrap();
+    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
+    assert_eq!(log.lines().count(), 2, "{log}");
+    assert!(
+        log.lines()
+            .all(|l| l.contains("`pisq` timeout") && l.contains("set-up allowance 400 ms")),
+        "{log}"
+    );
+    assert!(processes_with(&marker).is_empty());
 }

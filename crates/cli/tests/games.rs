@@ -351,3 +351,31 @@ fn a_table_larger_than_the_machine_or_the_process_may_hold_is_a_clear_error() {
         assert!(!error.contains("memory allocation of"), "{args}: {error}");
     }
 }
+
+#[test]
+fn solving_a_game_of_three_or_four_players_is_refused_at_once() {
+    for variant in ["oanquan-3p", "oanquan-4p"] {
+        // Spawned and bounded: the solver once panicked here and then waited for ever.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["solve", variant, "--time-limit", "1"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let give_up = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > give_up {
+                child.kill().unwrap();
+                panic!("`arena solve {variant}` did not end");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        assert!(!output.status.success());
+        let error = stderr(&output);
+        assert!(
+            error.contains("the solver plays games of two") && !error.contains("panicked"),
+            "{variant}: {error}"
+        );
+    }
+}

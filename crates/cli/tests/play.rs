@@ -643,7 +643,7 @@ fn a_finished_game_is_recorded_and_rated_and_counted_in_the_stats() {
     );
 
     let report = arena()
-        .args(["report", record_text, "--bootstrap", "0", "--out"])
+        .args(["report", record_text, "--intervals", "none", "--out"])
         .arg(dir.join("report"))
         .output()
         .unwrap();
@@ -807,7 +807,7 @@ fn a_record_of_two_three_and_four_players_is_verified_rated_and_counted() {
     // Rated: a pool per variant, the person among the three-player one.
     let out = dir.join("report");
     let report = arena()
-        .args(["report", record_text, "--bootstrap", "0", "--out"])
+        .args(["report", record_text, "--intervals", "none", "--out"])
         .arg(&out)
         .output()
         .unwrap();

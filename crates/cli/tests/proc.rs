@@ -249,6 +249,15 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
             "a line longer than 1048576 bytes",
         ),
         ("badinfo", "illegal-move", "`nodes=-1`: expected an integer"),
+        // Exits while a helper it started holds its output: seen exiting, not waited out.
+        (
+            "helper",
+            "crash",
+            "exited (exit status: 0) before answering `go`",
+        ),
+        // Output without end and without a newline: the over-long line, at once.
+        ("flood", "illegal-move", "a line longer than 1048576 bytes"),
+        ("escape", "crash", "gave up: `\\u{1b}[2J\\u{1b}[31m boom`"),
     ];
     // Each agent plays `steady` alone, on a board of its own, so that the slow ones do not
     // make every pairing slow.
@@ -265,6 +274,9 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         "mnk-7x5k4",
         "mnk-4x4k3",
         "mnk-5x5k3",
+        "mnk-6x7k4",
+        "mnk-7x6k4",
+        "mnk-7x7k4",
     ];
     let mut text = format!(
         "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = {boards:?}\n\n\
@@ -280,7 +292,7 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
     let exp = experiment(&text);
     let out = scratch("misbehave");
     let summary = run(&exp, &options(&out)).unwrap();
-    assert_eq!(summary.played, 24);
+    assert_eq!(summary.played, 2 * (modes.len() as u64 + 1));
     let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
     for row in rows(&out.join("games.csv")) {
         let agents = [row.first.as_str(), row.second.as_str()];
@@ -334,8 +346,148 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         crash_log.contains("the last lines exchanged"),
         "{crash_log}"
     );
+    // Nothing an agent wrote reaches the terminal raw.
+    let escaped = &summary.fault_reasons["escape"][0].example;
+    assert!(!escaped.contains('\u{1b}'), "{escaped}");
+    assert!(!log.contains('\u{1b}'));
+    // Every agent and every helper an agent started is gone (a moment for the kernel).
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !processes_with(&marker).is_empty() && std::time::Instant::now() < give_up {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let left = processes_with(&marker);
     assert!(left.is_empty(), "agents left running: {left:?}");
+}
+
+/// The live processes (zombies left out) of process group `group`, from `/proc`.
+fn group_members(group: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid pgrp ...`: the command may hold spaces and parentheses.
+        let Some((head, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let pid = head.split_whitespace().next().and_then(|p| p.parse().ok());
+        if let (Some(pid), Some(&state), Some(pgrp)) = (pid, fields.first(), fields.get(2))
+            && state != "Z"
+            && pgrp.parse() == Ok(group)
+        {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+/// The process groups the agents of a run wrote into `dir` (`ARENA_TEST_GROUPS`).
+fn agent_groups(dir: &Path) -> Vec<u32> {
+    fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| fs::read_to_string(e.path()).ok()?.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn agents_and_their_helpers_die_with_the_arena_however_it_dies() {
+    use std::time::{Duration, Instant};
+    // (signal, agent mode): `hang` starts a helper on its first `go` and never answers;
+    // `noready` never finishes the pre-flight handshake.
+    for (signal, mode) in [
+        ("TERM", "hang"),
+        ("INT", "hang"),
+        ("KILL", "hang"),
+        ("KILL", "noready"),
+    ] {
+        let dir = scratch(&format!("die-{signal}-{mode}"));
+        let groups = dir.join("groups");
+        fs::create_dir_all(&groups).unwrap();
+        let file = dir.join("die.toml");
+        fs::write(
+            &file,
+            format!(
+                "name = \"die\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\n\
+                 [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
+                 [[agents]]\nname = \"{mode}\"\n\
+                 spec = \"proc:cmd=python3,timeout_ms=600000,start_ms=600000,args={} {mode}\"\n",
+                script("misbehave.py")
+            ),
+        )
+        .unwrap();
+        let mut arena = Command::new(ARENA)
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--no-report",
+                "--threads",
+                "1",
+            ])
+            .args(["--out", dir.join("out").to_str().unwrap()])
+            .env("ARENA_TEST_GROUPS", &groups)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Until the agent waits on its move with its helper beside it (or hangs in the
+        // handshake).
+        let members = if mode == "hang" { 2 } else { 1 };
+        let waited = Instant::now();
+        while !agent_groups(&groups)
+            .iter()
+            .any(|&g| group_members(g).len() >= members)
+        {
+            assert!(
+                waited.elapsed() < Duration::from_secs(60),
+                "{mode}: no agent"
+            );
+            assert!(arena.try_wait().unwrap().is_none(), "the run ended");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), arena.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = arena.wait().unwrap();
+        assert!(!status.success(), "{signal}: {status}");
+        let give_up = Instant::now() + Duration::from_secs(10);
+        let left = loop {
+            let left: Vec<u32> = agent_groups(&groups)
+                .into_iter()
+                .flat_map(group_members)
+                .collect();
+            if left.is_empty() || Instant::now() >= give_up {
+                break left;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            left.is_empty(),
+            "SIG{signal} of the arena ({mode}) left {left:?} running"
+        );
+    }
+}
+
+#[test]
+fn agent_names_with_control_characters_are_refused() {
+    let error = Experiment::from_toml(
+        "name = \"x\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-3x3k3\"]\n\n\
+         [[agents]]\nname = \"a\\u001b[2J\"\nspec = \"random\"\n\n\
+         [[agents]]\nname = \"b\"\nspec = \"random\"\n",
+        "names.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("agents[0].name") && error.contains("control character"),
+        "{error}"
+    );
 }
 
 fn run_cli(args: &[&str]) -> (bool, String, String) {
@@ -499,4 +651,42 @@ fn an_agent_that_can_play_again_keeps_its_process_between_games() {
     let starts = log.lines().filter(|l| l.contains("started")).count();
     // One for the pre-flight check, then at most one per worker thread for 20 games.
     assert!(starts <= 3, "{starts} processes for 20 games:\n{log}");
+}
+
+#[test]
+fn only_an_agent_that_keeps_a_clock_plays_a_game_clock() {
+    let clocked = |spec: &str| {
+        experiment(&format!(
+            "name = \"clock\"\nseed = 3\ngames_per_pair = 2\ntc = \"10+0.1\"\n\
+             variants = [\"mnk-5x5k4\"]\n\
+             [[agents]]\nname = \"random\"\nspec = \"random\"\n\
+             [[agents]]\nname = \"outside\"\nspec = \"{spec}\"\n"
+        ))
+    };
+    // It did not announce `feature clock`: `time_ms` would be its whole clock.
+    let out = scratch("no-clock");
+    let spec = format!("proc:cmd=python3,args={} fine", script("misbehave.py"));
+    match run(&clocked(&spec), &options(&out)) {
+        Err(ArenaError::Setup { agent, message, .. }) => {
+            assert_eq!(agent, "outside");
+            assert!(message.contains("tc=10+0.1"), "{message}");
+            assert!(message.contains("feature clock"), "{message}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!out.join("games.csv").exists());
+    // Our agents behind the protocol keep one: they are sent the clock and play.
+    let out = scratch("clock");
+    let spec = format!("proc:cmd={ARENA},args=serve-agent --agent alphabeta:depth=2");
+    let summary = run(&clocked(&spec), &options(&out)).unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    for row in rows(&out.join("games.csv")) {
+        assert_eq!(row.time_control.as_deref(), Some("tc=10+0.1"));
+        let left = [row.first_clock_ms.unwrap(), row.second_clock_ms.unwrap()];
+        assert!(
+            left.iter()
+                .all(|&ms| ms > 0.0 && ms <= 10_000.0 + 0.1 * 13.0 * 1e3),
+            "{row:?}"
+        );
+    }
 }

@@ -67,8 +67,64 @@ fn the_console_says_which_groups_and_tiers_there_are() {
     );
     let ratings = fs::read_to_string(dir.join("ratings.csv")).unwrap();
     assert!(ratings.starts_with(
-        "variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate\n"
+        "variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate,interval\n"
     ));
     let markdown = fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(markdown.contains("no `first_spec`/`second_spec` columns"));
+}
+
+#[test]
+fn out_of_range_options_and_endless_input_are_refused_with_the_reason() {
+    let dir = scratch("bounds");
+    let csv = dir.join("games.csv");
+    fs::write(&csv, GAMES).unwrap();
+    let csv = csv.to_str().unwrap();
+    // 9e307 used to spin in the chart's axis; 1e300 gave every agent the same Elo.
+    for anchor in ["a=9e307", "a=1e300", "a=-2e5"] {
+        let output = arena(&["report", csv, "--anchor", anchor]);
+        assert!(!output.status.success(), "{anchor}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            error.contains("the anchor's rating must be from -100000 to 100000"),
+            "{anchor}: {error}"
+        );
+    }
+    for replicates in ["0", "1", "1000000"] {
+        let output = arena(&["report", csv, "--bootstrap", replicates]);
+        assert!(!output.status.success(), "{replicates}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            error.contains("expected a number of replicates from 40 to 100000"),
+            "{replicates}: {error}"
+        );
+    }
+    // Bootstrap intervals are marked as unreliable on the console too.
+    let output = arena(&[
+        "report",
+        csv,
+        "--intervals",
+        "bootstrap",
+        "--bootstrap",
+        "40",
+        "--out",
+        dir.join("bootstrap").to_str().unwrap(),
+    ]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("note: ‡ unreliable: in simulated pools with few games, percentile"),
+        "{text}"
+    );
+    // `/dev/zero` has no line end: refused at its first megabyte, naming file and line.
+    #[cfg(unix)]
+    {
+        let output = arena(&["report", "/dev/zero", "--out", dir.to_str().unwrap()]);
+        assert!(!output.status.success());
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            error.contains("/dev/zero: line 1: a row longer than 1048576 bytes"),
+            "{error}"
+        );
+    }
+    let _ = fs::remove_dir_all(&dir);
 }

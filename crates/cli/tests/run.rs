@@ -199,7 +199,7 @@ fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
     let third = text.lines().nth(3).unwrap();
     fs::write(&csv, format!("{text}{third}\n")).unwrap();
     let csv = csv.to_str().unwrap();
-    let refused = arena(&["report", csv, "--bootstrap", "0"]);
+    let refused = arena(&["report", csv, "--intervals", "none"]);
     assert!(!refused.status.success());
     let error = String::from_utf8_lossy(&refused.stderr);
     assert!(
@@ -209,7 +209,7 @@ fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
         "{error}"
     );
     assert!(error.contains("--drop-duplicates"), "{error}");
-    let dropped = arena(&["report", csv, "--bootstrap", "0", "--drop-duplicates"]);
+    let dropped = arena(&["report", csv, "--intervals", "none", "--drop-duplicates"]);
     assert!(
         dropped.status.success(),
         "{}",
@@ -224,7 +224,14 @@ fn report_refuses_a_game_read_twice_or_drops_it_with_a_count() {
     );
     // The same file given twice: every game of the second copy is a duplicate too (9 rows),
     // besides the one within the file.
-    let twice = arena(&["report", csv, csv, "--bootstrap", "0", "--drop-duplicates"]);
+    let twice = arena(&[
+        "report",
+        csv,
+        csv,
+        "--intervals",
+        "none",
+        "--drop-duplicates",
+    ]);
     let text = String::from_utf8_lossy(&twice.stdout);
     assert!(text.contains("dropped 10 duplicated game(s)"), "{text}");
     assert!(text.contains("8 games; report written"), "{text}");
@@ -248,8 +255,8 @@ fn report_says_what_is_wrong_with_its_input_in_plain_words() {
         csv.to_str().unwrap(),
         "--anchor",
         "abx=0",
-        "--bootstrap",
-        "0",
+        "--intervals",
+        "none",
     ]);
     assert!(!output.status.success());
     let error = String::from_utf8_lossy(&output.stderr);
@@ -263,7 +270,7 @@ fn report_says_what_is_wrong_with_its_input_in_plain_words() {
     let text = fs::read_to_string(&csv).unwrap();
     let cut = &text[..text.len() - 30];
     fs::write(&csv, cut).unwrap();
-    let output = arena(&["report", csv.to_str().unwrap(), "--bootstrap", "0"]);
+    let output = arena(&["report", csv.to_str().unwrap(), "--intervals", "none"]);
     assert!(
         output.status.success(),
         "{}",
@@ -331,4 +338,75 @@ fn verify_checks_a_folder_and_compares_it_with_another_run() {
         error.contains("line 3 (game 1): column `first_nodes`"),
         "{error}"
     );
+}
+
+/// An experiment of `agents` random agents on `variant`, one game per group.
+fn crowd(variant: &str, agents: usize) -> String {
+    let mut text =
+        format!("name = \"crowd\"\nseed = 1\ngames_per_pair = 1\nvariants = [\"{variant}\"]\n");
+    for i in 0..agents {
+        text.push_str(&format!(
+            "\n[[agents]]\nname = \"r{i}\"\nspec = \"random\"\n"
+        ));
+    }
+    text
+}
+
+/// The peak resident memory of process `pid`, in KiB (`VmHWM`).
+fn peak_kib(pid: u32) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn memory_before_the_first_game_does_not_grow_with_the_number_of_groups() {
+    use std::time::{Duration, Instant};
+    // 200 agents on a 4-player variant: 64,684,950 groups; 5,000 on tic-tac-toe: 12,497,500
+    // pairs. Both once took gigabytes before their first game.
+    for (variant, agents) in [("oanquan-4p", 200), ("tictactoe", 5_000)] {
+        let dir = scratch("crowd");
+        let file = dir.join("crowd.toml");
+        fs::write(&file, crowd(variant, agents)).unwrap();
+        let out = dir.join("out");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--no-report",
+                "--threads",
+                "1",
+            ])
+            .args(["--out", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let csv = out.join("games.csv");
+        let waited = Instant::now();
+        let mut peak = 0;
+        while fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 11 {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "{variant}: the run ended"
+            );
+            assert!(
+                waited.elapsed() < Duration::from_secs(300),
+                "{variant}: no game in 300 s"
+            );
+            peak = peak.max(peak_kib(child.id()));
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        peak = peak.max(peak_kib(child.id()));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            peak < 200 * 1024,
+            "{agents} agents on {variant}: {} MiB before the tenth game",
+            peak / 1024
+        );
+    }
 }

@@ -151,3 +151,36 @@ fn bad_arguments_are_clear_errors() {
         assert!(!message.contains("panicked"), "{message}");
     }
 }
+
+#[test]
+fn outside_agents_play_a_match_through_the_registry() {
+    let dir = scratch("sprt-proc");
+    let out = dir.join("out");
+    let served = format!(
+        "proc:cmd={},args=serve-agent --agent random",
+        env!("CARGO_BIN_EXE_arena")
+    );
+    let output = arena(&[
+        "sprt",
+        "mnk-3x3k3",
+        "--candidate",
+        &served,
+        "--baseline",
+        "random",
+        "--max-pairs",
+        "3",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(text.contains("no decision after 3 pairs"), "{text}");
+    let games = fs::read_to_string(out.join("games.csv")).unwrap();
+    assert_eq!(games.lines().count(), 1 + 6);
+    assert!(!games.contains("crash"), "{games}");
+}

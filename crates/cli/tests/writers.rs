@@ -275,3 +275,111 @@ fn ten_kills_at_random_moments_and_resumes_give_the_uninterrupted_csv() {
     );
     assert_verifies_complete(&out);
 }
+
+/// Waits until the process `child` holds the lock of `csv` (its lock file names it).
+fn wait_for_lock(child: &mut Child, csv: &Path) {
+    let lock = PathBuf::from(format!("{}.lock", csv.display()));
+    let holder = format!("pid = {}", child.id());
+    let waited = Instant::now();
+    while !fs::read_to_string(&lock).is_ok_and(|text| text.contains(&holder)) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the writer ended before it was seen holding the lock"
+        );
+        assert!(waited.elapsed() < Duration::from_secs(60), "no lock file");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn spawn_sprt(out: &Path, fresh: bool) -> Child {
+    let mut command = arena();
+    command
+        .args(["sprt", "mnk-5x5k4", "--candidate", "mcts:iterations=300"])
+        .args(["--baseline", "mc-flat:rollouts=30", "--max-pairs", "150"])
+        .args([
+            "--no-report",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if fresh {
+        command.arg("--fresh");
+    }
+    command.spawn().unwrap()
+}
+
+#[test]
+fn a_second_sprt_or_a_fresh_one_into_a_match_being_played_fails_at_once() {
+    let dir = scratch("sprt");
+    let out = dir.join("out");
+    let csv = out.join("games.csv");
+    let mut first = spawn_sprt(&out, false);
+    wait_for_lock(&mut first, &csv);
+    for fresh in [false, true] {
+        let second = spawn_sprt(&out, fresh).wait_with_output().unwrap();
+        assert!(!second.status.success());
+        let error = String::from_utf8_lossy(&second.stderr);
+        assert!(
+            error.contains(&format!("PID {}, `arena sprt`", first.id())),
+            "{error}"
+        );
+    }
+    assert!(first.try_wait().unwrap().is_none(), "make the match longer");
+    assert!(
+        !out.join("games.csv.old-1").exists(),
+        "--fresh moved a live file"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // Every row once, each the game the schedule says.
+    let output = arena()
+        .args(["verify", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn deleting_the_lock_file_during_a_run_lets_no_second_writer_in() {
+    let dir = scratch("unlocked");
+    let file = dir.join("writers.toml");
+    fs::write(&file, EXPERIMENT).unwrap();
+    let out = dir.join("out");
+    let mut first = spawn_run(&file, &out);
+    wait_for_lock(&mut first, &out.join("games.csv"));
+    fs::remove_file(out.join("games.csv.lock")).unwrap();
+    let second = arena()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "2", "--no-report"])
+        .output()
+        .unwrap();
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first run finished before the second gave up: make the experiment longer"
+    );
+    assert!(!second.status.success());
+    let error = String::from_utf8_lossy(&second.stderr);
+    assert!(
+        error.contains("is being written by another arena process") && error.contains("deleted"),
+        "{error}"
+    );
+    let output = first.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_verifies_complete(&out);
+}

@@ -1,12 +1,22 @@
 //! One outside agent process, shared by both protocols: starting it, lines in and out with
-//! deadlines, its standard error into the agent's log file, the last lines exchanged kept for the
-//! fault report, and stopping it so that none is left behind.
+//! deadlines, its standard error into the agent's log file (capped), the last lines exchanged
+//! kept for the fault report, and stopping it so that none is left behind.
+//!
+//! Each agent runs in a process group of its own, and stopping it kills the group: a helper the
+//! agent started (a worker, a shell pipeline) goes with it. An agent that exits while a helper
+//! still holds its output is seen exiting (its output then closes as the group is killed), so
+//! the game is a crash, not a timeout. The groups of the agents still running when the arena
+//! dies, however it dies (`kill -9` included), are killed by a watchdog ([`watchdog`]): a small
+//! `sh` process that reads the groups from a pipe and kills them when the pipe closes. It stands
+//! for a parent-death signal, which std cannot set without `unsafe` code (a `pre_exec` hook) and
+//! which Linux ties to the thread that spawned the child, not to the process.
 
 use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, BufWriter, Write};
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -24,6 +34,22 @@ const BATCH: usize = 4;
 
 /// How long a stopped process has to exit by itself before it is killed.
 const GRACE: Duration = Duration::from_millis(300);
+
+/// How often a process waited on is checked for having exited (its output may stay open, held
+/// by a helper it started).
+const EXIT_POLL: Duration = Duration::from_millis(20);
+
+/// How long the lines an exited process wrote have to arrive before its output counts as
+/// closed.
+const AFTER_EXIT: Duration = Duration::from_millis(200);
+
+/// The most of a process's standard error written to its log file; the rest is read and
+/// dropped (a note says so), so a flood of debugging output cannot fill the disk.
+pub const LOG_CAP: u64 = 1 << 20;
+
+/// A log file already this long gets no more standard error (a note says so): with
+/// [`LOG_CAP`] per process, an agent started for every game cannot fill the disk either.
+pub const LOG_FILE_CAP: u64 = 64 << 20;
 
 /// Where an outside agent's standard error goes.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -70,6 +96,10 @@ pub enum Received {
 /// A running outside agent.
 pub struct Process {
     child: Child,
+    /// When the process was first seen to have exited (not yet reaped).
+    exited_at: Option<Instant>,
+    /// Its exit status once its group is killed and it is reaped.
+    finished: Option<Option<ExitStatus>>,
     stdin: Option<BufWriter<ChildStdin>>,
     lines: Receiver<Vec<Event>>,
     /// Events received together and not yet taken.
@@ -110,6 +140,9 @@ impl Process {
         };
         let mut child = Command::new(command)
             .args(args)
+            // A group of its own: stopping the agent kills what it started too, and a signal
+            // for the arena's terminal group (Ctrl-C) is the arena's to handle.
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(match stderr {
@@ -119,9 +152,11 @@ impl Process {
             .spawn()
             .map_err(|e| start_error(describe_spawn_error(command, &e)))?;
         let pid = child.id();
+        watchdog::watch(pid);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
+            kill_group(pid);
             let _ = child.wait();
+            watchdog::unwatch(pid);
             return Err(start_error(
                 "its standard input or output is not a pipe".into(),
             ));
@@ -167,15 +202,18 @@ impl Process {
                 .name(format!("agent-{pid}-stderr"))
                 .spawn(move || {
                     let mut reader = LineReader::new(BufReader::new(pipe));
+                    let mut log = LogBudget::new(file.as_ref());
                     while let Some(Ok(line)) = reader.next_line() {
                         let text = match line {
                             Ok(text) => text,
                             Err(bad) => format!("({bad})"),
                         };
-                        if let Some(file) = &mut file {
+                        if let Some(out) = &mut file
+                            && let Some(entry) = log.entry(pid, &text)
+                        {
                             // One write per line, so processes sharing the file interleave
                             // whole lines.
-                            let _ = file.write_all(format!("[pid {pid}] {text}\n").as_bytes());
+                            let _ = out.write_all(entry.as_bytes());
                         }
                         if !text.trim().is_empty()
                             && let Ok(mut tail) = tail.lock()
@@ -188,6 +226,8 @@ impl Process {
         }
         Ok(Process {
             child,
+            exited_at: None,
+            finished: None,
             stdin: Some(BufWriter::new(stdin)),
             lines,
             pending: VecDeque::new(),
@@ -273,17 +313,35 @@ impl Process {
         self.flush()
     }
 
-    /// The next line from the process before `deadline`.
+    /// The next line from the process before `deadline`. A process that exits is seen within
+    /// [`EXIT_POLL`] even while a helper it started holds its output open: the helper's group is
+    /// killed, the lines already written are still read, and then the output counts as closed.
     pub fn receive(&mut self, deadline: Instant) -> Received {
         if self.closed {
             return Received::Closed(self.exit_status());
         }
-        if self.pending.is_empty() {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+        while self.pending.is_empty() {
+            let now = Instant::now();
+            let left = deadline.saturating_duration_since(now);
+            match self.lines.recv_timeout(left.min(EXIT_POLL)) {
                 Ok(batch) => self.pending.extend(batch),
-                Err(RecvTimeoutError::Timeout) => return Received::Timeout,
                 Err(RecvTimeoutError::Disconnected) => self.pending.push_back(Event::Closed),
+                Err(RecvTimeoutError::Timeout) => {
+                    if Instant::now() >= deadline {
+                        return Received::Timeout;
+                    }
+                    match self.exited_at {
+                        None if self.has_exited() => {
+                            // Its helpers hold the output open: they go now.
+                            kill_group(self.child.id());
+                            self.exited_at = Some(Instant::now());
+                        }
+                        Some(at) if at.elapsed() >= AFTER_EXIT => {
+                            self.pending.push_back(Event::Closed);
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
         match self.pending.pop_front() {
@@ -302,18 +360,46 @@ impl Process {
         }
     }
 
-    /// The exit status, when the process has exited (waiting a moment for it).
+    /// Whether the process has exited, without reaping it: until it is reaped its id stays
+    /// its group's, so the group can still be killed safely.
+    fn has_exited(&self) -> bool {
+        use rustix::process::{Pid, WaitId, WaitIdOptions, waitid};
+        if self.finished.is_some() {
+            return true;
+        }
+        let Some(pid) = Pid::from_raw(self.child.id() as i32) else {
+            return true;
+        };
+        let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        matches!(waitid(WaitId::Pid(pid), options), Ok(Some(_)) | Err(_))
+    }
+
+    /// Kills the process's group (the process and whatever it started that stayed in its
+    /// group), reaps the process and returns its exit status. Done once.
+    fn finish(&mut self) -> Option<ExitStatus> {
+        if let Some(status) = self.finished {
+            return status;
+        }
+        self.stdin = None;
+        let pid = self.child.id();
+        kill_group(pid);
+        let status = self.child.wait().ok();
+        watchdog::unwatch(pid);
+        self.finished = Some(status);
+        status
+    }
+
+    /// The exit status, when the process has exited (waiting a moment for it); its group is
+    /// killed then.
     fn exit_status(&mut self) -> Option<String> {
         let give_up = Instant::now() + Duration::from_millis(100);
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status.to_string()),
-                Ok(None) if Instant::now() < give_up => {
-                    std::thread::sleep(Duration::from_millis(2));
-                }
-                _ => return None,
+        while !self.has_exited() {
+            if Instant::now() >= give_up {
+                return None;
             }
+            std::thread::sleep(Duration::from_millis(2));
         }
+        self.finish().map(|status| status.to_string())
     }
 
     /// The last non-empty line the process wrote to its standard error, quoted safely.
@@ -375,7 +461,7 @@ impl Process {
     }
 
     /// Sends `farewell` (if any), closes the input, gives the process a moment to exit, then
-    /// kills it. Always reaps it.
+    /// kills its group (what it started goes too). Always reaps it.
     pub fn stop(&mut self, farewell: Option<&str>) {
         if let Some(line) = farewell {
             let _ = self.send(line);
@@ -383,29 +469,65 @@ impl Process {
         // Closing stdin tells a reading process the session is over.
         self.stdin = None;
         let give_up = Instant::now() + GRACE;
-        while Instant::now() < give_up {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < give_up && !self.has_exited() {
             std::thread::sleep(Duration::from_millis(2));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.finish();
     }
 
-    /// Kills the process at once and reaps it.
+    /// Kills the process and its group at once and reaps it.
     pub fn kill(&mut self) {
-        self.stdin = None;
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.finish();
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
+        self.finish();
+    }
+}
+
+/// Sends SIGKILL to the process group `pid` leads (the agent's: see [`Process::start`]).
+fn kill_group(pid: u32) {
+    use rustix::process::{Pid, Signal, kill_process_group};
+    if let Some(group) = Pid::from_raw(pid as i32) {
+        // Gone already (ESRCH) is fine.
+        let _ = kill_process_group(group, Signal::KILL);
+    }
+}
+
+/// How much of one process's standard error still goes to its log file.
+struct LogBudget {
+    left: u64,
+    noted: bool,
+}
+
+impl LogBudget {
+    fn new(file: Option<&File>) -> LogBudget {
+        let length = file.and_then(|f| f.metadata().ok()).map_or(0, |m| m.len());
+        LogBudget {
+            left: if length >= LOG_FILE_CAP { 0 } else { LOG_CAP },
+            noted: false,
         }
+    }
+
+    /// The log entry of `text`, or the note that the cap is reached (once), or nothing.
+    fn entry(&mut self, pid: u32, text: &str) -> Option<String> {
+        let entry = format!("[pid {pid}] {text}\n");
+        if (entry.len() as u64) <= self.left {
+            self.left -= entry.len() as u64;
+            return Some(entry);
+        }
+        self.left = 0;
+        if std::mem::replace(&mut self.noted, true) {
+            return None;
+        }
+        Some(format!(
+            "[pid {pid}] (the rest of its stderr is not logged: at most {} MiB a process, and \
+             {} MiB a log file)\n",
+            LOG_CAP >> 20,
+            LOG_FILE_CAP >> 20
+        ))
     }
 }
 
@@ -432,6 +554,78 @@ fn describe_spawn_error(command: &str, error: &std::io::Error) -> String {
                 .to_string()
         }
         _ => error.to_string(),
+    }
+}
+
+/// Kills the process groups of the agents still running when the arena's process dies.
+///
+/// One `sh` process per arena process, started with the first agent: the arena writes `+ PGID`
+/// when an agent starts and `- PGID` once its group is killed and it is reaped; when the pipe
+/// closes (the arena exited, however: a signal, `kill -9`, a panic) the watchdog kills every
+/// group still listed and exits. It ignores the terminal's signals and lives in a group of its
+/// own, so that Ctrl-C reaches the arena and not it. Only a kill in the instant between an
+/// agent's start and its `+` line escapes it.
+pub mod watchdog {
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::{ChildStdin, Command, Stdio};
+    use std::sync::Mutex;
+
+    const SCRIPT: &str = r#"trap '' INT TERM HUP QUIT PIPE
+groups=' '
+while read -r op group; do
+  case $op in
+    +) groups="$groups$group " ;;
+    -) case $groups in
+         *" $group "*) groups="${groups%% $group *} ${groups#* $group }" ;;
+       esac ;;
+  esac
+done
+for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
+"#;
+
+    /// The pipe to the watchdog, once started (`None` inside: it could not start).
+    static PIPE: Mutex<Option<Option<ChildStdin>>> = Mutex::new(None);
+
+    fn tell(line: &str) {
+        let mut pipe = PIPE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let pipe = pipe.get_or_insert_with(|| {
+            Command::new("sh")
+                .args(["-c", SCRIPT])
+                .process_group(0)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .ok()
+                .and_then(|mut child| child.stdin.take())
+        });
+        if let Some(stdin) = pipe {
+            // A line is far below PIPE_BUF: one write, never interleaved.
+            let _ = stdin.write_all(line.as_bytes());
+        }
+    }
+
+    /// Lists the group `pgid` (an agent just started).
+    pub fn watch(pgid: u32) {
+        tell(&format!("+ {pgid}\n"));
+    }
+
+    /// Takes the group `pgid` off the list (killed, its leader reaped).
+    pub fn unwatch(pgid: u32) {
+        tell(&format!("- {pgid}\n"));
+    }
+
+    /// Whether the watchdog runs.
+    pub fn started() -> bool {
+        matches!(
+            *PIPE
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+            Some(Some(_))
+        )
     }
 }
 
@@ -504,5 +698,137 @@ mod tests {
             Received::Closed(Some(status)) => assert!(status.contains('3'), "{status}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The live processes (zombies left out) of process group `group`, from `/proc`.
+    pub(crate) fn group_members(group: u32) -> Vec<u32> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // `pid (comm) state ppid pgrp ...`: the command may hold spaces and parentheses.
+            let Some((head, rest)) = stat.rsplit_once(") ") else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let pid = head.split_whitespace().next().and_then(|p| p.parse().ok());
+            if let (Some(pid), Some(&state), Some(pgrp)) = (pid, fields.first(), fields.get(2))
+                && state != "Z"
+                && pgrp.parse() == Ok(group)
+            {
+                found.push(pid);
+            }
+        }
+        found
+    }
+
+    /// Waits (10 s at most) until group `group` has no live process; returns those left.
+    pub(crate) fn group_gone(group: u32) -> Vec<u32> {
+        let give_up = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = group_members(group);
+            if left.is_empty() || Instant::now() >= give_up {
+                return left;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    #[test]
+    fn an_agent_that_exits_while_a_helper_holds_its_output_is_seen_closed_and_the_helper_dies() {
+        // The helper (a subshell's sleep) inherits stdout and keeps it open after `exit 3`.
+        let mut process = Process::start(
+            "sh",
+            &["-c".into(), "sleep 60 & echo started; exit 3".into()],
+            &Stderr::Discard,
+            "the agent",
+        )
+        .unwrap();
+        let group = process.id();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        match process.receive(deadline) {
+            Received::Line(line) => assert_eq!(line, "started"),
+            other => panic!("{other:?}"),
+        }
+        match process.receive(deadline) {
+            Received::Closed(Some(status)) => assert!(status.contains('3'), "{status}"),
+            other => panic!("a closed output with the exit status, not {other:?}"),
+        }
+        assert!(Instant::now() < deadline);
+        assert_eq!(
+            group_gone(group),
+            Vec::<u32>::new(),
+            "the helper outlived its agent"
+        );
+    }
+
+    #[test]
+    fn stopping_an_agent_kills_what_it_started() {
+        let mut process = Process::start(
+            "sh",
+            &[
+                "-c".into(),
+                "sleep 60 & (sleep 60; echo never) & echo ready; read line; sleep 60".into(),
+            ],
+            &Stderr::Discard,
+            "the agent",
+        )
+        .unwrap();
+        let group = process.id();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        assert!(matches!(process.receive(deadline), Received::Line(_)));
+        assert!(
+            group_members(group).len() >= 3,
+            "{:?}",
+            group_members(group)
+        );
+        assert!(watchdog::started());
+        process.stop(Some("quit"));
+        assert_eq!(group_gone(group), Vec::<u32>::new());
+        // And dropping an agent that was never stopped does the same.
+        let process = Process::start(
+            "sh",
+            &["-c".into(), "sleep 60 & sleep 60".into()],
+            &Stderr::Discard,
+            "the agent",
+        )
+        .unwrap();
+        let group = process.id();
+        drop(process);
+        assert_eq!(group_gone(group), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn a_flood_of_stderr_is_logged_up_to_the_cap_and_read_to_the_end() {
+        let dir = std::env::temp_dir().join(format!("arena-child-cap-{}", std::process::id()));
+        let log = dir.join("agent.log");
+        // 4 MiB of stderr in lines of 1 KiB, then an answer: the agent is never blocked.
+        let mut process = Process::start(
+            "sh",
+            &[
+                "-c".into(),
+                "head -c 4194304 /dev/zero | tr '\\0' x | fold -w 1024 >&2; echo done; read x"
+                    .into(),
+            ],
+            &Stderr::File(log.clone()),
+            "the agent",
+        )
+        .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(60);
+        match process.receive(deadline) {
+            Received::Line(line) => assert_eq!(line, "done"),
+            other => panic!("{other:?}"),
+        }
+        process.stop(None);
+        let length = std::fs::metadata(&log).unwrap().len();
+        assert!(length <= LOG_CAP + 1024, "{length}");
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            text.contains("the rest of its stderr is not logged"),
+            "{}",
+            &text[text.len() - 300..]
+        );
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

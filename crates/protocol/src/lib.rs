@@ -32,6 +32,7 @@ pub mod wire;
 
 use std::path::{Path, PathBuf};
 
+use agents::clock::TimeControl;
 use agents::{Agent, AgentGame, AgentSpec, Kind, Params, SpecError};
 use rules::{Mnk, Variant};
 
@@ -276,7 +277,18 @@ fn file_name(name: &str) -> String {
 /// The pre-flight check of an outside agent before a run: its command starts, it answers the
 /// protocol's handshake, and it accepts a game of each of `variants`; then it is stopped.
 /// Agents of other kinds pass at once. `stderr` is where its stderr goes meanwhile.
-pub fn preflight(spec: &AgentSpec, variants: &[Variant], stderr: Stderr) -> Result<(), SetupError> {
+///
+/// What each kind can play is declared here: an `engine` is set up for each variant (the
+/// rule it answers `OK` to) and understands every time control (Gomocup's `timeout_turn`,
+/// `timeout_match` and `time_left`: an increment and periods reach it through `time_left`); a
+/// `proc` agent accepts each variant with `ok` and plays a game clock only when it announces
+/// `feature clock`.
+pub fn preflight(
+    spec: &AgentSpec,
+    variants: &[Variant],
+    stderr: Stderr,
+    time_control: TimeControl,
+) -> Result<(), SetupError> {
     if !is_outside(spec) {
         return Ok(());
     }
@@ -288,13 +300,13 @@ pub fn preflight(spec: &AgentSpec, variants: &[Variant], stderr: Stderr) -> Resu
             let config = proc::ProcConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             let ids: Vec<String> = variants.iter().map(Variant::to_string).collect();
-            proc::preflight(&config.launch, &ids)
+            proc::preflight(&config.launch, &ids, time_control)
         }
         _ => {
             let config = gomocup::EngineConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             let boards: Vec<_> = variants.iter().filter_map(Variant::mnk).collect();
-            gomocup::preflight(&config.launch, &boards)
+            gomocup::preflight(&config.launch, &boards, config.max_memory)
         }
     }
 }
@@ -337,13 +349,25 @@ mod tests {
     #[test]
     fn a_missing_command_fails_the_preflight_naming_it() {
         let spec: AgentSpec = "engine:cmd=/nonexistent/x".parse().unwrap();
-        let error = preflight(&spec, &["gomoku".parse().unwrap()], Stderr::Discard).unwrap_err();
+        let error = preflight(
+            &spec,
+            &["gomoku".parse().unwrap()],
+            Stderr::Discard,
+            TimeControl::NONE,
+        )
+        .unwrap_err();
         assert_eq!(
             error.to_string(),
             "cannot start `/nonexistent/x`: no such file"
         );
         let spec: AgentSpec = "proc:cmd=/nonexistent/y".parse().unwrap();
-        let error = preflight(&spec, &["oanquan".parse().unwrap()], Stderr::Discard).unwrap_err();
+        let error = preflight(
+            &spec,
+            &["oanquan".parse().unwrap()],
+            Stderr::Discard,
+            TimeControl::NONE,
+        )
+        .unwrap_err();
         assert_eq!(
             error.to_string(),
             "cannot start `/nonexistent/y`: no such file"

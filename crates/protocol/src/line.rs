@@ -66,6 +66,16 @@ pub fn quote_n(text: &str, limit: usize) -> String {
     out
 }
 
+/// `text` with its control characters shown as `\u{..}` (or `\t`, `\n`): safe to print on a
+/// terminal whatever an agent wrote, at any length.
+pub fn escape(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(char::is_control) {
+        std::borrow::Cow::Owned(quote_n(text, usize::MAX))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 fn quote_bytes(bytes: &[u8]) -> String {
     let take = bytes.len().min(4 * QUOTE);
     let text = String::from_utf8_lossy(&bytes[..take]);
@@ -80,6 +90,8 @@ fn quote_bytes(bytes: &[u8]) -> String {
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
+    /// Whether the rest of an over-long line, already reported, is still to be skipped.
+    skipping: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -88,15 +100,16 @@ impl<R: BufRead> LineReader<R> {
         LineReader {
             inner,
             buf: Vec::new(),
+            skipping: false,
         }
     }
 
     /// The next line without its terminator: `None` at the end of the input, `Some(Err(..))`
     /// for an I/O error, `Some(Ok(Err(..)))` for a line that is too long or not UTF-8 (the
-    /// reader goes on with the line after it).
+    /// reader goes on with the line after it). A line is reported too long as soon as it passes
+    /// [`MAX_LINE`], not when it ends: a flood without a newline is seen at once.
     pub fn next_line(&mut self) -> Option<io::Result<Result<String, LineError>>> {
         self.buf.clear();
-        let mut too_long = false;
         let mut seen_any = false;
         loop {
             let available = match self.inner.fill_buf() {
@@ -105,35 +118,45 @@ impl<R: BufRead> LineReader<R> {
                 Err(error) => return Some(Err(error)),
             };
             if available.is_empty() {
+                self.skipping = false;
                 // The end of the input: a last line without terminator still counts.
                 if !seen_any {
                     return None;
                 }
                 break;
             }
-            seen_any = true;
             let end = available.iter().position(|&b| b == b'\n' || b == b'\r');
             let chunk = &available[..end.unwrap_or(available.len())];
-            if !too_long {
-                if self.buf.len() + chunk.len() > MAX_LINE {
-                    let room = MAX_LINE - self.buf.len();
-                    self.buf.extend_from_slice(&chunk[..room.min(4 * QUOTE)]);
-                    too_long = true;
-                } else {
-                    self.buf.extend_from_slice(chunk);
+            if self.skipping {
+                // The tail of a line reported too long: dropped up to its end.
+                let used = chunk.len() + usize::from(end.is_some());
+                self.inner.consume(used);
+                if end.is_some() {
+                    self.skipping = false;
                 }
+                continue;
             }
+            seen_any = true;
+            if self.buf.len() + chunk.len() > MAX_LINE {
+                let room = MAX_LINE - self.buf.len();
+                let keep = room.min(4 * QUOTE).min(chunk.len());
+                self.buf.extend_from_slice(&chunk[..keep]);
+                // The line is not kept: what is left of it is skipped on the next call.
+                let used = chunk.len() + usize::from(end.is_some());
+                self.inner.consume(used);
+                self.skipping = end.is_none();
+                let start = self.buf.len().min(4 * QUOTE);
+                return Some(Ok(Err(LineError::TooLong {
+                    limit: MAX_LINE,
+                    start: quote_bytes(&self.buf[..start]),
+                })));
+            }
+            self.buf.extend_from_slice(chunk);
             let used = chunk.len() + usize::from(end.is_some());
             self.inner.consume(used);
             if end.is_some() {
                 break;
             }
-        }
-        if too_long {
-            return Some(Ok(Err(LineError::TooLong {
-                limit: MAX_LINE,
-                start: quote_bytes(&self.buf),
-            })));
         }
         Some(Ok(match std::str::from_utf8(&self.buf) {
             Ok(text) => Ok(text.to_string()),
@@ -224,8 +247,20 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_without_a_newline_is_reported_too_long_at_once() {
+        // An endless line: the reader must answer, not read for ever.
+        let mut reader = LineReader::new(io::BufReader::new(io::repeat(b'x')));
+        match reader.next_line() {
+            Some(Ok(Err(LineError::TooLong { start, .. }))) => assert!(start.starts_with("xxx")),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn quotes_are_short_and_show_control_characters() {
         assert_eq!(quote("a\tb"), "a\\tb");
+        assert_eq!(escape("\u{1b}[2J clear"), "\\u{1b}[2J clear");
+        assert_eq!(escape("plain"), "plain");
         assert_eq!(quote(&"z".repeat(100)), format!("{}...", "z".repeat(QUOTE)));
     }
 }

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
+use agents::clock::TimeControl;
 use agents::{
     Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays, SearchStats,
     SpecError,
@@ -19,7 +20,7 @@ use crate::line::{Quoted, quote};
 use crate::outside::{
     ARGS, CMD, Idle, LOG, Launch, MARGIN, Pool, START, SetupError, TIMEOUT, rng_state,
 };
-use crate::wire::{FromAgent, GameStart, Info, ToAgent, VERSION};
+use crate::wire::{FromAgent, GameStart, GoClock, Info, ToAgent, VERSION};
 
 /// What an arena-protocol process is called in messages.
 pub const ROLE: &str = "the agent";
@@ -210,13 +211,29 @@ fn set_up_game(session: &mut Session, launch: &Launch, start: GameStart) -> Resu
 
 /// Checks that `launch` starts, answers the handshake, and accepts a game of each variant
 /// (seat 1 of its number of players), then stops it: the arena's pre-flight check.
-pub(crate) fn preflight(launch: &Launch, variants: &[String]) -> Result<(), SetupError> {
+pub(crate) fn preflight(
+    launch: &Launch,
+    variants: &[String],
+    time_control: TimeControl,
+) -> Result<(), SetupError> {
     let mut session: Option<Session> = None;
     for variant in variants {
         let mut current = match session.take() {
             Some(s) => s,
             None => handshake(launch)?,
         };
+        // Under a game clock `time_ms` is what is left on it: an agent that spends it all on
+        // one move loses on time, so only one that says it keeps a clock plays.
+        if let Some(clock) = time_control.clock
+            && !current.has("clock")
+        {
+            current.process.stop(Some("quit"));
+            return Err(SetupError::Protocol(format!(
+                "it cannot play the game clock `tc={clock}`: it announced no `feature clock` \
+                 (an agent that reads `time_left=` of `go` and keeps its own clock says so at \
+                 the handshake; play it with `st=` alone otherwise)"
+            )));
+        }
         let players = variant
             .parse::<rules::Variant>()
             .map_or(2, |v| v.players() as u8);
@@ -428,7 +445,15 @@ impl<G: AgentGame> Agent<G> for ProcAgent<G> {
             text.push(' ');
             position.write_move(mv, &mut text);
         }
-        let _ = write!(text, "\ngo time_ms={}\n", budget.as_millis());
+        let go = ToAgent::Go {
+            time_ms: budget.as_millis() as u64,
+            clock: ctx.clock.map(|clock| GoClock {
+                time_left: clock.left.as_millis() as u64,
+                inc_ms: clock.control.increment.as_millis() as u64,
+                moves_to_go: clock.moves_to_go,
+            }),
+        };
+        let _ = write!(text, "\n{go}\n");
         if let Err(error) = session.process.send_lines(&text) {
             return Err(self.fault(AgentError::Crash(error)));
         }
@@ -510,6 +535,10 @@ impl<G: AgentGame> Agent<G> for ProcAgent<G> {
             session.in_game = false;
         }
         self.release();
+    }
+
+    fn in_process(&self) -> bool {
+        false
     }
 
     fn time_margin(&self) -> Duration {

@@ -5,20 +5,42 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use agents::clock::{ClockState, GameClock};
 use agents::{Agent, AgentRng, AgentSpec, Context, SearchStats};
 use rand::SeedableRng;
 use rules::Variant;
 
 use crate::line::{LineReader, quote};
 use crate::outside::parse_rng_state;
-use crate::wire::{FromAgent, GameStart, Info, ToAgent, VERSION};
+use crate::wire::{FromAgent, GameStart, GoClock, Info, ToAgent, VERSION};
 use agents::AgentGame;
 
 /// A game in progress on our side.
 trait Table {
     /// Our move after `moves` (the `position` line's moves from the start, space-separated),
-    /// within `time`: its text and what was searched.
-    fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String>;
+    /// within `time` (and the game clock, if the game has one): its text and what was searched.
+    fn go(
+        &mut self,
+        moves: &str,
+        time: Duration,
+        clock: Option<GoClock>,
+    ) -> Result<(String, SearchStats), String>;
+}
+
+/// The clock of a `go` line as our agents are told it.
+fn clock_state(clock: GoClock, time: Duration) -> ClockState {
+    let left = Duration::from_millis(clock.time_left);
+    ClockState {
+        control: GameClock {
+            moves: None,
+            time: left,
+            increment: Duration::from_millis(clock.inc_ms),
+        },
+        left,
+        moves_to_go: clock.moves_to_go,
+        // A per-move limit shorter than the clock is the only way `time_ms` falls below it.
+        per_move: (time < left).then_some(time),
+    }
 }
 
 struct Playing<G: AgentGame> {
@@ -70,16 +92,24 @@ impl<G: AgentGame> Playing<G> {
 }
 
 impl<G: AgentGame> Table for Playing<G> {
-    fn go(&mut self, moves: &str, time: Duration) -> Result<(String, SearchStats), String> {
+    fn go(
+        &mut self,
+        moves: &str,
+        time: Duration,
+        clock: Option<GoClock>,
+    ) -> Result<(String, SearchStats), String> {
         self.catch_up(moves)?;
         if self.position.is_over() {
             return Err("the game is over after these moves".into());
         }
-        // Answer a little before the arena's limit.
-        let deadline = Instant::now() + time.mul_f64(0.9).saturating_sub(Duration::from_millis(5));
+        let clock = clock.map(|c| clock_state(c, time));
+        // The arena's own time management: inside the limit by the safety share, a share of
+        // the clock. `time_ms=0` is "as fast as possible": the deadline is now.
+        let deadline = agents::clock::plan(Instant::now(), Some(time), clock.as_ref());
         let mut ctx = Context::new(&mut self.rng)
-            .with_deadline((!time.is_zero()).then_some(deadline))
+            .with_deadline(deadline)
             .with_move_time(Some(time))
+            .with_clock(clock)
             .with_moves(&self.moves);
         let choice = self
             .agent
@@ -193,6 +223,7 @@ pub fn serve(
                 });
                 answer.push(FromAgent::Feature("reuse".into()));
                 answer.push(FromAgent::Feature("private".into()));
+                answer.push(FromAgent::Feature("clock".into()));
                 answer.push(FromAgent::Ready);
             }
             ToAgent::Game(game) => {
@@ -209,9 +240,9 @@ pub fn serve(
                 }
             }
             ToAgent::Position(_) | ToAgent::Board(_) | ToAgent::Legal(_) => {}
-            ToAgent::Go { time_ms } => match table.as_mut() {
+            ToAgent::Go { time_ms, clock } => match table.as_mut() {
                 None => answer.push(FromAgent::Error("no game: `go` before `game`".into())),
-                Some(table) => match table.go(&moves, Duration::from_millis(time_ms)) {
+                Some(table) => match table.go(&moves, Duration::from_millis(time_ms), clock) {
                     Ok((mv, stats)) => {
                         answer.push(FromAgent::Info(Info {
                             depth: stats.depth,
@@ -268,24 +299,25 @@ mod tests {
               go time_ms=1000\nquit\ngo time_ms=1\n",
         );
         assert_eq!(
-            lines[..5],
+            lines[..6],
             [
                 "id name arena alphabeta:depth=2",
                 "id author arena developers",
                 "feature reuse",
                 "feature private",
+                "feature clock",
                 "ready"
             ]
         );
-        assert_eq!(lines[5], "ok");
-        assert!(lines[6].starts_with("info "), "{lines:?}");
-        assert!(lines[7].starts_with("move "), "{lines:?}");
-        assert_eq!(lines[8], "ok");
+        assert_eq!(lines[6], "ok");
+        assert!(lines[7].starts_with("info "), "{lines:?}");
+        assert!(lines[8].starts_with("move "), "{lines:?}");
+        assert_eq!(lines[9], "ok");
         assert!(
-            lines[10].starts_with("move ") && lines[10].ends_with(['P', 'T']),
+            lines[11].starts_with("move ") && lines[11].ends_with(['P', 'T']),
             "{lines:?}"
         );
-        assert_eq!(lines.len(), 11, "{lines:?}");
+        assert_eq!(lines.len(), 12, "{lines:?}");
         assert!(log.is_empty(), "{log}");
     }
 
@@ -299,10 +331,29 @@ mod tests {
         );
         assert!(log.contains("line 2"), "{log}");
         assert!(log.contains("not UTF-8"), "{log}");
-        assert!(lines[5].starts_with("error unknown game"), "{lines:?}");
-        assert_eq!(lines[6], "ok");
-        assert!(lines[7].starts_with("error move 2"), "{lines:?}");
-        assert!(lines[8].starts_with("error move 1"), "{lines:?}");
-        assert!(lines[10].starts_with("move "), "{lines:?}");
+        assert!(lines[6].starts_with("error unknown game"), "{lines:?}");
+        assert_eq!(lines[7], "ok");
+        assert!(lines[8].starts_with("error move 2"), "{lines:?}");
+        assert!(lines[9].starts_with("error move 1"), "{lines:?}");
+        assert!(lines[11].starts_with("move "), "{lines:?}");
+    }
+
+    #[test]
+    fn go_with_no_time_is_as_fast_as_possible_not_unlimited() {
+        // Ten million simulations would take minutes: `time_ms=0` stops at the first check.
+        let (lines, _) = session(
+            "mcts:iterations=10000000",
+            b"arena 1\ngame variant=mnk-9x9k5 seat=1 players=2 seed=5 margin_ms=100\n\
+              position\ngo time_ms=0\nquit\n",
+        );
+        let info = lines.iter().find(|l| l.starts_with("info ")).unwrap();
+        let nodes: u64 = info
+            .split_whitespace()
+            .find_map(|f| f.strip_prefix("nodes="))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(nodes < 10_000, "{info}");
+        assert!(lines.last().unwrap().starts_with("move "), "{lines:?}");
     }
 }

@@ -14,7 +14,7 @@ use crate::line::quote;
 pub const VERSION: u32 = 1;
 
 /// The capabilities an agent can announce with `feature NAME`.
-pub const FEATURES: &[&str] = &["reuse", "private"];
+pub const FEATURES: &[&str] = &["reuse", "private", "clock"];
 
 /// What is wrong with a line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,10 +49,13 @@ pub enum ToAgent {
     Board(Vec<(String, String)>),
     /// `legal MOVE...`: the legal moves.
     Legal(Vec<String>),
-    /// `go time_ms=T`: choose a move within T milliseconds.
+    /// `go time_ms=T [time_left=L inc_ms=I [moves_to_go=N]]`: choose a move within T
+    /// milliseconds (the hard limit of this move); under a game clock, the clock too.
     Go {
         /// The time budget of this move.
         time_ms: u64,
+        /// The game clock, if the game has one.
+        clock: Option<GoClock>,
     },
     /// `end places=P termination=T`: the game is over.
     End {
@@ -81,6 +84,18 @@ pub struct GameStart {
     /// The full state of the arena's generator for this agent (only to agents that announced
     /// `feature private`).
     pub rng: Option<String>,
+}
+
+/// The game clock of `go`: what is left, the increment after the move, and the moves to the
+/// next period (only with periods).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GoClock {
+    /// `time_left`: ms on the clock before this move.
+    pub time_left: u64,
+    /// `inc_ms`: added to the clock after the move.
+    pub inc_ms: u64,
+    /// `moves_to_go`: moves until the period's time is added again.
+    pub moves_to_go: Option<u32>,
 }
 
 /// The longest time budget or margin the protocol carries: a day, in milliseconds.
@@ -119,7 +134,16 @@ impl fmt::Display for ToAgent {
                 Ok(())
             }
             ToAgent::Legal(moves) => words(f, "legal", moves),
-            ToAgent::Go { time_ms } => write!(f, "go time_ms={time_ms}"),
+            ToAgent::Go { time_ms, clock } => {
+                write!(f, "go time_ms={time_ms}")?;
+                if let Some(clock) = clock {
+                    write!(f, " time_left={} inc_ms={}", clock.time_left, clock.inc_ms)?;
+                    if let Some(moves) = clock.moves_to_go {
+                        write!(f, " moves_to_go={moves}")?;
+                    }
+                }
+                Ok(())
+            }
             ToAgent::End {
                 places,
                 termination,
@@ -399,8 +423,21 @@ impl ToAgent {
                 let (pairs, _) = fields(line, rest, false)?;
                 let time = pairs.iter().find(|(k, _)| *k == "time_ms").map(|(_, v)| *v);
                 let time = time.ok_or_else(|| wire_error(line, "`time_ms=` is missing"))?;
+                let get = |key: &str| pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+                let clock = match get("time_left") {
+                    None => None,
+                    Some(left) => Some(GoClock {
+                        time_left: number(line, "time_left", left, 0, MAX_MS)?,
+                        inc_ms: get("inc_ms")
+                            .map_or(Ok(0), |v| number(line, "inc_ms", v, 0, MAX_MS))?,
+                        moves_to_go: get("moves_to_go")
+                            .map(|v| number(line, "moves_to_go", v, 1u32, 10_000u32))
+                            .transpose()?,
+                    }),
+                };
                 Ok(ToAgent::Go {
                     time_ms: number(line, "time_ms", time, 0, MAX_MS)?,
+                    clock,
                 })
             }
             "end" => {
@@ -453,7 +490,18 @@ mod tests {
                 ("cols".into(), "5".into()),
             ]),
             ToAgent::Legal(vec!["a1".into()]),
-            ToAgent::Go { time_ms: 1000 },
+            ToAgent::Go {
+                time_ms: 1000,
+                clock: None,
+            },
+            ToAgent::Go {
+                time_ms: 60_000,
+                clock: Some(GoClock {
+                    time_left: 60_000,
+                    inc_ms: 600,
+                    moves_to_go: Some(40),
+                }),
+            },
             ToAgent::End {
                 places: vec![1, 2],
                 termination: "win".into(),

@@ -1,5 +1,5 @@
-//! Prints the simulated coverage of the 95% intervals of every method on every scenario, at 10
-//! and 40 games per pair: the figures behind the choice of the profile-likelihood interval.
+//! Prints the simulated coverage of the 95% intervals of every method on every scenario, at 1,
+//! 10 and 40 games per pair: the figures behind the choice of the profile-likelihood interval.
 //!
 //! ```sh
 //! cargo run --release -p report --example coverage            # 2000 round robins per cell
@@ -60,7 +60,7 @@ fn main() {
         .chain(Scenario::wide())
         .collect();
     for scenario in &scenarios {
-        for games in [10, 40] {
+        for games in [1, 10, 40] {
             for (name, method) in methods.iter().copied().filter(|(n, _)| n.contains(&only)) {
                 let bootstrap = matches!(method, Method::Bootstrap { .. });
                 // The bootstrap refits 1000 times per round robin: fewer round robins.

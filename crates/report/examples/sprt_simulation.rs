@@ -1,7 +1,9 @@
 //! The SPRT's error rates by simulation: many tests of elo0 = 0 against elo1 = 10 (logistic,
-//! then normalized; alpha = beta = 0.05) with a candidate whose true strength is 0, 5 or 10 Elo above the
-//! baseline. Games have a first-move advantage of 50 Elo and 20% draws; a pair plays the
-//! same opening with each side first once (the pairs are simulated, not played).
+//! then normalized; alpha = beta = 0.05) with a candidate whose true strength is 0, 5 or 10
+//! logistic Elo above the baseline: its expected score per game pair is `L(true Elo)`. Games
+//! have a first-move advantage of 50 Elo and 20% draws; a pair plays the same opening with each
+//! side first once (the pairs are simulated, not played), so the per-game difference is a
+//! little larger than the true Elo ([`per_game_elo`]: 10.2 for 10).
 //!
 //! ```sh
 //! cargo run --release -p report --example sprt_simulation          # 2000 tests per row
@@ -11,7 +13,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use report::sprt::{Decision, EloModel, Sprt, logistic_score};
+use report::sprt::{Decision, EloModel, Sprt, logistic_score, per_game_elo};
 
 /// The candidate's half-points from one game with expected score `score` and 20% draws.
 fn game(score: f64, rng: &mut ChaCha8Rng) -> usize {
@@ -43,6 +45,7 @@ fn main() {
         // logistic Elo: only their first row (0 is 0 on both scales) is the false-positive rate.
         let test = Sprt::new(0.0, 10.0, 0.05, 0.05, model).expect("valid test");
         for truth in [0.0, 5.0, 10.0] {
+            let per_game = per_game_elo(truth, 50.0);
             let results: Vec<(Decision, u64)> = (0..runs)
                 .into_par_iter()
                 .map(|run| {
@@ -50,8 +53,8 @@ fn main() {
                     rng.set_stream(run);
                     let mut counts = [0u64; 5];
                     loop {
-                        let first = game(logistic_score(truth + 50.0), &mut rng);
-                        let second = game(logistic_score(truth - 50.0), &mut rng);
+                        let first = game(logistic_score(per_game + 50.0), &mut rng);
+                        let second = game(logistic_score(per_game - 50.0), &mut rng);
                         counts[first + second] += 1;
                         let decision = test.decide(test.llr(&counts));
                         if decision != Decision::Continue {

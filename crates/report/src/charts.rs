@@ -375,7 +375,11 @@ impl EloChart {
         } else {
             pool.pool.clone()
         };
-        let title = format!("Elo with 95% interval: {pool_name}");
+        let title = if pool.intervals_reliable() {
+            format!("Elo with 95% interval: {pool_name}")
+        } else {
+            format!("Elo with bootstrap interval (unreliable: coverage below 95%): {pool_name}")
+        };
         let mut x_label = elo_axis_label(options, pool);
         if pool.standings.iter().any(|s| !s.finite) {
             x_label.push_str("; † no finite maximum: tiers placed by the weak prior");

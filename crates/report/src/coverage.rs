@@ -16,7 +16,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::elo::{self, Method, Pairing};
+use crate::elo::{self, Method, Pairing, Unit};
+use crate::model::Group;
 
 /// A tournament to simulate: a round robin of agents with known ratings.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +158,11 @@ impl Coverage {
         (self.other_held - self.other_unbounded) as f64 / bounded.max(1) as f64
     }
 
+    /// The share of all intervals that held the truth.
+    pub fn rate(&self) -> f64 {
+        (self.finite_held + self.other_held) as f64 / (self.finite + self.other).max(1) as f64
+    }
+
     /// The mean width of the finite-case intervals.
     pub fn mean_width(&self) -> f64 {
         self.finite_width / self.finite.max(1) as f64
@@ -199,28 +205,217 @@ pub fn simulate(
                 other => other,
             };
             let rated = elo::rate(scenario.ratings.len(), &pairings, anchor, method);
-            let mut coverage = Coverage::default();
-            for (agent, interval) in rated.intervals.iter().enumerate() {
-                let Some(interval) = interval else { continue };
-                let held = u64::from(interval.contains(truth[agent]));
-                if rated.fit.finite[agent] {
-                    coverage.finite += 1;
-                    coverage.finite_held += held;
-                    if let (Some(low), Some(high)) = (interval.low, interval.high) {
-                        coverage.finite_width += high - low;
-                    }
-                } else {
-                    coverage.other += 1;
-                    coverage.other_held += held;
-                    coverage.other_open += u64::from(interval.is_open());
-                    coverage.other_unbounded +=
-                        u64::from(interval.low.is_none() && interval.high.is_none());
-                }
-            }
-            coverage
+            count(&rated, &truth)
         })
         .reduce(Coverage::default, |mut a, b| {
             a.add(&b);
             a
         })
+}
+
+/// A tournament of games of 3 or 4 players to simulate, as `arena run` schedules one: every
+/// group of `players` agents plays `games` games in each of its `players` seatings (the
+/// rotations of the group), and each game's finishing order is Plackett-Luce with strengths
+/// `10^(rating / 400)`: the first place goes to an agent with probability proportional to its
+/// strength, then the second among those left, and so on. Every pair's order in a game then
+/// follows the Bradley-Terry model the report fits, but the pairs of one game are not
+/// independent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableScenario {
+    /// A short name for tables.
+    pub name: &'static str,
+    /// The true ratings (Elo).
+    pub ratings: Vec<f64>,
+    /// Players per game: 3 or 4.
+    pub players: usize,
+}
+
+impl TableScenario {
+    /// The scenarios of the N-player coverage table: pools like the committed
+    /// `results/oanquan-multi`, a larger one, and the smallest there is.
+    pub fn standard() -> Vec<TableScenario> {
+        vec![
+            // oanquan-3p of the committed run: five agents, one far below the rest.
+            TableScenario {
+                name: "5 agents, 3 players (like oanquan-3p)",
+                ratings: vec![165.0, 155.0, 155.0, -40.0, -435.0],
+                players: 3,
+            },
+            // oanquan-4p of the committed run.
+            TableScenario {
+                name: "5 agents, 4 players (like oanquan-4p)",
+                ratings: vec![185.0, 140.0, 90.0, 45.0, -460.0],
+                players: 4,
+            },
+            // Eight agents evenly spread.
+            TableScenario {
+                name: "8 agents, 3 players, evenly spread",
+                ratings: (0..8).map(|k| 210.0 - 60.0 * k as f64).collect(),
+                players: 3,
+            },
+            // One table of four: the fewest games a pool of N-player games can have.
+            TableScenario {
+                name: "4 agents, 4 players (one table)",
+                ratings: vec![150.0, 50.0, -50.0, -150.0],
+                players: 4,
+            },
+        ]
+    }
+
+    /// The true value each agent's interval must hold: its rating minus the mean.
+    pub fn truth(&self) -> Vec<f64> {
+        let mean = self.ratings.iter().sum::<f64>() / self.ratings.len() as f64;
+        self.ratings.iter().map(|r| r - mean).collect()
+    }
+
+    /// The seatings of the schedule: every group of `players` agents, each rotation of it.
+    pub fn seatings(&self) -> Vec<Vec<usize>> {
+        let n = self.ratings.len();
+        let mut seatings = Vec::new();
+        let mut group: Vec<usize> = (0..self.players).collect();
+        loop {
+            for rotation in 0..self.players {
+                seatings.push(
+                    (0..self.players)
+                        .map(|seat| group[(seat + rotation) % self.players])
+                        .collect(),
+                );
+            }
+            // The next group in lexicographic order.
+            let Some(k) = (0..self.players)
+                .rev()
+                .find(|&k| group[k] < n - self.players + k)
+            else {
+                break;
+            };
+            group[k] += 1;
+            for next in k + 1..self.players {
+                group[next] = group[next - 1] + 1;
+            }
+        }
+        seatings
+    }
+
+    /// One tournament with `games` games per seating, drawn from `rng`: the games as the
+    /// report's totals hold them (one unit per seating) and as the model's games.
+    pub(crate) fn play(&self, games: u64, rng: &mut ChaCha8Rng) -> (Group, Vec<Unit>) {
+        let strength: Vec<f64> = self.ratings.iter().map(|r| 10f64.powf(r / 400.0)).collect();
+        let mut model = Group::new(self.ratings.len());
+        let mut units = Vec::new();
+        for seats in self.seatings() {
+            let mut unit = Unit {
+                table: seats.clone(),
+                ..Unit::default()
+            };
+            for _ in 0..games {
+                // Places by seat, drawn place by place.
+                let mut left: Vec<usize> = (0..seats.len()).collect();
+                let mut place = vec![0usize; seats.len()];
+                for p in 0..seats.len() {
+                    let total: f64 = left.iter().map(|&s| strength[seats[s]]).sum();
+                    let mut u = rng.random::<f64>() * total;
+                    let mut chosen = left.len() - 1;
+                    for (k, &s) in left.iter().enumerate() {
+                        u -= strength[seats[s]];
+                        if u < 0.0 {
+                            chosen = k;
+                            break;
+                        }
+                    }
+                    place[left.remove(chosen)] = p;
+                }
+                let mut pairwise = Vec::new();
+                for a in 0..seats.len() {
+                    for b in a + 1..seats.len() {
+                        let won = place[a] < place[b];
+                        pairwise.push((
+                            seats[a],
+                            seats[b],
+                            f64::from(u8::from(won)),
+                            0.0,
+                            f64::from(u8::from(!won)),
+                        ));
+                    }
+                }
+                model.add_table(&seats, 1.0, &pairwise);
+                match unit.outcomes.iter_mut().find(|(r, _)| *r == pairwise) {
+                    Some((_, count)) => *count += 1,
+                    None => unit.outcomes.push((pairwise, 1)),
+                }
+            }
+            units.push(unit);
+        }
+        (model, units)
+    }
+}
+
+/// How [`simulate_tables`] rates a tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableMethod {
+    /// As the report rates a pool with games of 3 or 4 players, by this method.
+    Report(Method),
+    /// The profile interval with each game's pairwise results taken as independent: what the
+    /// report's method would be without the tables' variance.
+    Independent,
+}
+
+/// Simulates `replicates` tournaments of `scenario` with `games` games per seating, rates each
+/// by `method`, and counts the intervals that hold the truth. Replicate `r` draws from
+/// ChaCha8 seeded with `seed`, stream `r`, so the figures reproduce whatever the thread count.
+pub fn simulate_tables(
+    scenario: &TableScenario,
+    games: u64,
+    method: TableMethod,
+    replicates: u64,
+    seed: u64,
+) -> Coverage {
+    let truth = scenario.truth();
+    (0..replicates)
+        .into_par_iter()
+        .map(|replicate| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            rng.set_stream(replicate);
+            let (model, units) = scenario.play(games, &mut rng);
+            let rated = match method {
+                TableMethod::Report(Method::Bootstrap { replicates, seed }) => {
+                    let method = Method::Bootstrap {
+                        replicates,
+                        seed: seed ^ replicate,
+                    };
+                    elo::rate_games(&model, &units, None, Some(method))
+                }
+                TableMethod::Report(method) => elo::rate_games(&model, &units, None, Some(method)),
+                TableMethod::Independent => {
+                    elo::rate_games(&model.without_tables(), &units, None, Some(Method::Profile))
+                }
+            };
+            count(&rated, &truth)
+        })
+        .reduce(Coverage::default, |mut a, b| {
+            a.add(&b);
+            a
+        })
+}
+
+/// Counts the intervals of one rated tournament that hold the truth.
+fn count(rated: &elo::Rated, truth: &[f64]) -> Coverage {
+    let mut coverage = Coverage::default();
+    for (agent, interval) in rated.intervals.iter().enumerate() {
+        let Some(interval) = interval else { continue };
+        let held = u64::from(interval.contains(truth[agent]));
+        if rated.fit.finite[agent] {
+            coverage.finite += 1;
+            coverage.finite_held += held;
+            if let (Some(low), Some(high)) = (interval.low, interval.high) {
+                coverage.finite_width += high - low;
+            }
+        } else {
+            coverage.other += 1;
+            coverage.other_held += held;
+            coverage.other_open += u64::from(interval.is_open());
+            coverage.other_unbounded +=
+                u64::from(interval.low.is_none() && interval.high.is_none());
+        }
+    }
+    coverage
 }

@@ -142,9 +142,11 @@ pub enum Method {
         /// with half a virtual decisive game added (so an all-draw pairing still varies).
         draws: bool,
     },
-    /// The percentile bootstrap: `replicates` redraws, with replacement, of each pairing's
-    /// games, each refitted; the interval runs from the 2.5th to the 97.5th percentile. Open
-    /// ends stay open. Replicate `b` draws from ChaCha8 seeded with `seed`, stream `b`.
+    /// The percentile bootstrap: `replicates` redraws, with replacement, of the games of each
+    /// group of agents that met (as many as it played, a game of 3 or 4 players whole), each
+    /// refitted; the interval runs from the 2.5th to the 97.5th percentile. Open ends stay
+    /// open; an interval of no width is left out ([`Rated::withheld`]). Replicate `b` draws
+    /// from ChaCha8 seeded with `seed`, stream `b`.
     Bootstrap {
         /// Replicates.
         replicates: usize,
@@ -221,7 +223,14 @@ pub struct Rated {
     /// The gaps between consecutive tiers of the groups without a finite maximum, highest
     /// first (profile-likelihood methods only).
     pub gaps: Vec<TierGap>,
+    /// Agents whose interval was left out (`None` in `intervals`) because its two ends were
+    /// less than [`MIN_WIDTH`] apart: a bootstrap whose replicates did not vary, which says
+    /// nothing about the uncertainty.
+    pub withheld: Vec<usize>,
 }
+
+/// The narrowest interval given (Elo): ends closer than this would print alike at one decimal.
+pub const MIN_WIDTH: f64 = 0.1;
 
 /// The gap between two consecutive tiers of a group (tiers by their point estimates): every
 /// game between them went the upper tier's way, so the gap has no upper bound; the games do
@@ -272,6 +281,8 @@ pub fn rate(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Unit {
     pub outcomes: Vec<(Vec<PairwiseResult>, u64)>,
+    /// The agents of a game of 3 or 4 players (by seat); empty for a two-player pairing.
+    pub table: Vec<usize>,
 }
 
 /// Agents `i` and `j`, and the wins, draws and losses of `i`.
@@ -280,12 +291,6 @@ pub(crate) type PairwiseResult = (usize, usize, f64, f64, f64);
 /// One group of agents that met: its members (pool indices), its games, and its point
 /// estimate in natural units.
 pub(crate) type GroupFit = (Vec<usize>, Group, Vec<f64>);
-
-impl Unit {
-    fn games(&self) -> u64 {
-        self.outcomes.iter().map(|(_, count)| count).sum()
-    }
-}
 
 /// One unit per unordered pairing: its wins, draws and losses as three outcomes.
 fn pairing_units(agents: usize, pairings: &[Pairing]) -> Vec<Unit> {
@@ -316,6 +321,7 @@ fn pairing_units(agents: usize, pairings: &[Pairing]) -> Vec<Unit> {
                 .filter(|o| o.3 > 0)
                 .map(|(w, d, l, count)| (vec![(i, j, w, d, l)], count))
                 .collect(),
+            table: Vec::new(),
         })
         .collect()
 }
@@ -439,6 +445,7 @@ pub(crate) fn rate_games(
             fit,
             intervals,
             gaps: Vec::new(),
+            withheld: Vec::new(),
         };
     };
     // Which ends the games leave open, per agent.
@@ -564,13 +571,25 @@ pub(crate) fn rate_games(
         }
         Method::Bootstrap { replicates, seed } => {
             if replicates > 0 {
+                // Games are redrawn within each group of agents that met, from all of its
+                // games: redrawn within a pairing (or seating), one game would always be drawn
+                // again and the interval would have no width.
+                let mut strata: Vec<Vec<&Unit>> = vec![Vec::new(); parts.len()];
+                for unit in units {
+                    let Some(&(i, ..)) = unit.outcomes.first().and_then(|(r, _)| r.first()) else {
+                        continue;
+                    };
+                    if let Some(g) = parts.iter().position(|(members, ..)| members.contains(&i)) {
+                        strata[g].push(unit);
+                    }
+                }
                 let replicated: Vec<Vec<f64>> = (0..replicates)
                     .into_par_iter()
                     .map(|replicate| {
                         // One stream per replicate: the draws do not depend on the threads.
                         let mut rng = ChaCha8Rng::seed_from_u64(seed);
                         rng.set_stream(replicate as u64);
-                        let resampled = resample(n, units, &mut rng);
+                        let resampled = resample(n, &strata, &mut rng);
                         fit_games(&resampled, anchor).0.elo
                     })
                     .collect();
@@ -594,39 +613,67 @@ pub(crate) fn rate_games(
             }
         }
     }
+    // An interval of (almost) no width is no statement about the uncertainty: left out.
+    let mut withheld = Vec::new();
+    for (agent, interval) in intervals.iter_mut().enumerate() {
+        if let Some(Interval {
+            low: Some(low),
+            high: Some(high),
+        }) = *interval
+            && high - low < MIN_WIDTH
+        {
+            *interval = None;
+            withheld.push(agent);
+        }
+    }
     Rated {
         fit,
         intervals,
         gaps,
+        withheld,
     }
 }
 
-/// Redraws every unit's games with replacement.
-fn resample(agents: usize, units: &[Unit], rng: &mut ChaCha8Rng) -> Group {
+/// Redraws every stratum's games with replacement: as many games as it has, from all of them.
+fn resample(agents: usize, strata: &[Vec<&Unit>], rng: &mut ChaCha8Rng) -> Group {
     let mut games = Group::new(agents);
-    for unit in units {
-        let total = unit.games();
+    for stratum in strata {
+        let outcomes: Vec<(&Unit, &Vec<PairwiseResult>, u64)> = stratum
+            .iter()
+            .flat_map(|unit| {
+                unit.outcomes
+                    .iter()
+                    .map(move |(r, count)| (*unit, r, *count))
+            })
+            .filter(|(.., count)| *count > 0)
+            .collect();
+        let total: u64 = outcomes.iter().map(|(.., count)| count).sum();
         if total == 0 {
             continue;
         }
-        let mut counts = vec![0u64; unit.outcomes.len()];
-        for _ in 0..total {
-            let mut pick = rng.random_range(0..total);
-            for (k, (_, count)) in unit.outcomes.iter().enumerate() {
-                if pick < *count {
-                    counts[k] += 1;
-                    break;
-                }
-                pick -= count;
-            }
+        // Cumulative counts, to find the outcome of a draw by binary search.
+        let mut ends = Vec::with_capacity(outcomes.len());
+        let mut end = 0;
+        for (.., count) in &outcomes {
+            end += count;
+            ends.push(end);
         }
-        for ((results, _), drawn) in unit.outcomes.iter().zip(counts) {
+        let mut drawn = vec![0u64; outcomes.len()];
+        for _ in 0..total {
+            let pick = rng.random_range(0..total);
+            drawn[ends.partition_point(|&e| e <= pick)] += 1;
+        }
+        for ((unit, results, _), drawn) in outcomes.iter().zip(drawn) {
             if drawn == 0 {
                 continue;
             }
             let weight = drawn as f64;
-            for &(i, j, w, d, l) in results {
-                games.add(i, j, weight * w, weight * d, weight * l);
+            if unit.table.is_empty() {
+                for &(i, j, w, d, l) in results.iter() {
+                    games.add(i, j, weight * w, weight * d, weight * l);
+                }
+            } else {
+                games.add_table(&unit.table, weight, results);
             }
         }
     }

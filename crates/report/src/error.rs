@@ -27,6 +27,30 @@ pub enum Error {
         /// What the CSV reader found wrong.
         message: String,
     },
+    /// A row (the header included) is longer than any row of a games CSV.
+    #[error(
+        "{}: line {line}: a row longer than {limit} bytes: not a games CSV (the arena's rows are \
+         a few KB)",
+        path.display()
+    )]
+    RowTooLong {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line where the row starts.
+        line: u64,
+        /// The longest row read, in bytes.
+        limit: usize,
+    },
+    /// The first line is not a header of the arena's columns: not a games CSV at all.
+    #[error(
+        "`{}` is not a games CSV: its first line is not a header with the columns experiment, \
+         variant, game, ... (give the games.csv that `arena run` writes)",
+        path.display()
+    )]
+    NotGamesCsv {
+        /// The file.
+        path: PathBuf,
+    },
     /// The header lacks a column the report needs.
     #[error("{}: missing column `{column}` in the header", path.display())]
     MissingColumn {
@@ -80,13 +104,26 @@ pub enum Error {
         /// The name given for the anchor.
         agent: String,
     },
-    /// The anchor rating is not a finite number.
-    #[error("anchor rating for `{agent}` must be a finite number, got {elo}")]
+    /// The anchor rating is not a number within [`crate::MAX_ANCHOR_ELO`] of 0.
+    #[error(
+        "anchor rating for `{agent}` must be a number from -{max} to {max}, got {elo}",
+        max = crate::MAX_ANCHOR_ELO
+    )]
     BadAnchor {
         /// The name given for the anchor.
         agent: String,
         /// The rating given.
         elo: f64,
+    },
+    /// The number of bootstrap replicates is outside [`crate::BOOTSTRAP_REPLICATES`].
+    #[error(
+        "bootstrap replicates must be from {} to {}, got {replicates}",
+        crate::BOOTSTRAP_REPLICATES.start(),
+        crate::BOOTSTRAP_REPLICATES.end()
+    )]
+    BadBootstrap {
+        /// The number given.
+        replicates: usize,
     },
     /// A report file could not be written.
     #[error("{}: cannot write: {error}", path.display())]

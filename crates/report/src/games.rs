@@ -1,4 +1,4 @@
-//! Reading the arena's CSV (schema versions 1 and 2) into running totals.
+//! Reading the arena's CSV (schema versions 1, 2 and 3) into running totals.
 //!
 //! Rows are folded into wins, draws and losses per ordered pair, into place counts per seating
 //! of N-player games, and into timing sums per agent as they stream past, so memory grows with
@@ -11,7 +11,9 @@
 //! row of an N-player game gives in `result` the places of seats 0..N-1 joined by `-`
 //! (`1-3-2`). A missing `players` column means every game has two players. The agents' spec
 //! columns and the timing columns may be missing (an older or hand-written file has the
-//! 18-column core): the report then leaves out what needs them and says so.
+//! 18-column core): the report then leaves out what needs them and says so. Schema 3 (an
+//! experiment with a time control) appends `time_control` and each seat's clock left at the
+//! end: the timing is then also kept per time control.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
@@ -375,6 +377,9 @@ pub(crate) struct VariantTally {
     pub pairs: BTreeMap<(String, String, String), PairTrack>,
     /// The number of players of its games (2 when every game had two).
     pub players: BTreeSet<usize>,
+    /// Timing per time control, then agent: games of files with schema 3's `time_control`
+    /// column (a file without it, or a row with it empty, adds nothing here).
+    pub by_time_control: BTreeMap<String, BTreeMap<String, AgentTally>>,
 }
 
 /// The totals of every game read so far.
@@ -421,6 +426,12 @@ impl Tally {
                 into.pairs.entry(key).or_default().merge(track);
             }
             into.players.extend(variant.players);
+            for (control, agents) in variant.by_time_control {
+                let into_control = into.by_time_control.entry(control).or_default();
+                for (agent, tally) in agents {
+                    into_control.entry(agent).or_default().add(&tally);
+                }
+            }
         }
     }
 
@@ -431,13 +442,20 @@ impl Tally {
         let mut csv = csv::ReaderBuilder::new()
             .has_headers(true)
             .trim(csv::Trim::All)
-            .from_reader(reader);
+            .from_reader(RowBound::new(reader));
         let malformed = |error: csv::Error| {
             let line = error.position().map_or(0, |p| p.line());
             match error.into_kind() {
-                csv::ErrorKind::Io(error) => Error::Read {
-                    path: path.to_path_buf(),
-                    error,
+                csv::ErrorKind::Io(error) => match RowTooLong::of(&error) {
+                    Some(long) => Error::RowTooLong {
+                        path: path.to_path_buf(),
+                        line: long.line,
+                        limit: MAX_ROW_BYTES,
+                    },
+                    None => Error::Read {
+                        path: path.to_path_buf(),
+                        error,
+                    },
                 },
                 kind => Error::Malformed {
                     path: path.to_path_buf(),
@@ -455,6 +473,12 @@ impl Tally {
             path: path.to_path_buf(),
             column: column.name(),
         };
+        // A header with none of the required columns is not a short games CSV but another file.
+        if REQUIRED.iter().all(|c| index[*c as usize].is_none()) {
+            return Err(Error::NotGamesCsv {
+                path: path.to_path_buf(),
+            });
+        }
         for column in REQUIRED {
             if index[column as usize].is_none() {
                 return Err(missing(column));
@@ -493,6 +517,7 @@ impl Tally {
             timing,
             specs,
             multiplayer,
+            time_control: header.iter().position(|name| name == "time_control"),
         };
         let mut duplicate = None;
         let mut record = csv::StringRecord::new();
@@ -636,6 +661,16 @@ impl Tally {
         }
         let tally = self.variants.entry(variant.to_owned()).or_default();
         tally.players.insert(players);
+        let control = layout
+            .time_control
+            .and_then(|at| row.record.get(at))
+            .filter(|text| !text.is_empty());
+        if let Some(control) = control {
+            let agents = tally.by_time_control.entry(control.to_owned()).or_default();
+            for (agent, side) in seats.iter().zip(&sides) {
+                agents.entry((*agent).to_owned()).or_default().add(side);
+            }
+        }
         for (agent, side) in seats.iter().zip(&sides) {
             tally
                 .agents
@@ -685,6 +720,8 @@ struct Layout {
     timing: bool,
     specs: bool,
     multiplayer: bool,
+    /// Where schema 3's `time_control` column is, if the file has it.
+    time_control: Option<usize>,
 }
 
 /// The games read so far, by experiment and variant, their indices kept as ranges: a file in
@@ -878,6 +915,103 @@ impl Row<'_> {
                 "expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
             )),
         }
+    }
+}
+
+/// The longest row (the header included) the report reads, in bytes: 1 MiB. A row of the
+/// arena's CSV is a few KB (a 15x15 game's moves are under 1.2 KB); anything longer is not a
+/// games CSV, and reading it whole could take all the memory there is (`/dev/zero`).
+pub const MAX_ROW_BYTES: usize = 1 << 20;
+
+/// A row longer than [`MAX_ROW_BYTES`], carried inside the `io::Error` the CSV reader passes on.
+#[derive(Debug)]
+struct RowTooLong {
+    /// The 1-based line where the row starts.
+    line: u64,
+}
+
+impl std::fmt::Display for RowTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the row at line {} is longer than {MAX_ROW_BYTES} bytes",
+            self.line
+        )
+    }
+}
+
+impl std::error::Error for RowTooLong {}
+
+impl RowTooLong {
+    fn of(error: &std::io::Error) -> Option<&RowTooLong> {
+        error.get_ref()?.downcast_ref()
+    }
+}
+
+/// Where a [`RowBound`] is within a row: the states of the CSV reader's own parser (a quote
+/// opens a quoted field only at the start of a field; `""` inside one is a quote).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RowState {
+    StartField,
+    InField,
+    InQuotes,
+    QuoteInQuotes,
+}
+
+/// A reader that fails with [`RowTooLong`] as soon as one row (a line, or several where a quoted
+/// field holds newlines) passes [`MAX_ROW_BYTES`], before the CSV reader has buffered it.
+struct RowBound<R> {
+    inner: R,
+    state: RowState,
+    /// Bytes of the current row so far.
+    row_bytes: usize,
+    /// The line the current row started on, and the current line (1-based).
+    row_line: u64,
+    line: u64,
+}
+
+impl<R> RowBound<R> {
+    fn new(inner: R) -> Self {
+        Self {
+            inner,
+            state: RowState::StartField,
+            row_bytes: 0,
+            row_line: 1,
+            line: 1,
+        }
+    }
+}
+
+impl<R: Read> Read for RowBound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &byte in &buf[..n] {
+            let end_of_row = matches!(byte, b'\n' | b'\r') && self.state != RowState::InQuotes;
+            self.state = match (self.state, byte) {
+                (RowState::InQuotes, b'"') => RowState::QuoteInQuotes,
+                (RowState::InQuotes, _) => RowState::InQuotes,
+                (RowState::StartField, b'"') | (RowState::QuoteInQuotes, b'"') => {
+                    RowState::InQuotes
+                }
+                (_, b',' | b'\n' | b'\r') => RowState::StartField,
+                _ => RowState::InField,
+            };
+            if byte == b'\n' {
+                self.line += 1;
+            }
+            if end_of_row {
+                self.row_bytes = 0;
+                self.row_line = self.line;
+                continue;
+            }
+            self.row_bytes += 1;
+            if self.row_bytes > MAX_ROW_BYTES {
+                return Err(std::io::Error::other(RowTooLong {
+                    line: self.row_line,
+                }));
+            }
+        }
+        Ok(n)
     }
 }
 

@@ -9,7 +9,7 @@
 //!
 //! | file | what |
 //! | --- | --- |
-//! | `ratings.csv` | `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate` |
+//! | `ratings.csv` | `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate,interval` |
 //! | `standings.csv` | standings per pool: W/D/L, score %, 3/1/0 points, Elo, interval, faults, group, tier, N-player places |
 //! | `report.md` | every table, the charts, and the method |
 //! | `elo-POOL.svg/.png` | Elo with 95% error bars, one chart per variant (and `all` when there are several) |
@@ -63,10 +63,12 @@
 //! and interval ends the games leave open stay open ([`elo::Interval`]).
 //!
 //! The 95% interval is the profile-likelihood interval with the Jeffreys prior and a draw
-//! correction ([`elo::Method::Profile`]), chosen by simulated coverage ([`coverage`]); the
-//! percentile bootstrap is available ([`Intervals::Bootstrap`]) and used for pools with games
-//! of 3 or 4 players, which count as the pairwise results of their places and are resampled
-//! game by game.
+//! correction ([`elo::Method::Profile`]), chosen by simulated coverage ([`coverage`]). Games of
+//! 3 or 4 players count as the pairwise results of their places; those of one game are not
+//! independent, and the interval allows for it with the variance of the game's whole finishing
+//! order under the Plackett-Luce model (also chosen by simulation:
+//! [`coverage::simulate_tables`]). The percentile bootstrap is available
+//! ([`Intervals::Bootstrap`]), its games redrawn within each group of agents that met.
 //!
 //! Head-to-head lines follow cutechess-cli ([`elo::PairElo`]): the Elo difference implied by the
 //! pair's score, its 95% error margin from the normal approximation, and the likelihood of
@@ -94,7 +96,7 @@ use std::path::{Path, PathBuf};
 
 pub use charts::CHART_SIZE;
 pub use error::{Error, Result};
-pub use games::{ALL_POOL, board_cells};
+pub use games::{ALL_POOL, MAX_ROW_BYTES, board_cells};
 pub use ratings::{Multiplayer, PoolRatings, Standing};
 
 use games::{Seen, Tally, Wdl, complete_length};
@@ -104,13 +106,23 @@ use ratings::PoolGames;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Intervals {
     /// Profile likelihood with the draw correction ([`elo::Method::Profile`]): the default,
-    /// chosen by simulation. Pools with N-player games are resampled game by game instead.
+    /// chosen by simulation, for pools with games of 3 or 4 players too.
     Profile,
     /// The percentile bootstrap over [`Options::bootstrap`] replicates.
     Bootstrap,
     /// No intervals.
     Off,
 }
+
+/// The largest anchor rating, either side of 0: ratings a few hundred thousand Elo from 0
+/// would still print, but at 1e300 a difference of 1,000 Elo is lost in rounding and at 9e307
+/// the chart's axis overflows.
+pub const MAX_ANCHOR_ELO: f64 = 100_000.0;
+
+/// The fewest and the most bootstrap replicates: below 40, the 2.5th percentile falls below the
+/// first replicate (40 × 2.5% = 1), and one replicate gives an interval of zero width; each
+/// replicate is a refit, and 100,000 already take minutes for a pool of ten agents.
+pub const BOOTSTRAP_REPLICATES: std::ops::RangeInclusive<usize> = 40..=100_000;
 
 /// How to rate: anchor, interval method, bootstrap count and seed.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,8 +132,8 @@ pub struct Options {
     pub anchor: Option<(String, f64)>,
     /// How the 95% intervals are computed.
     pub intervals: Intervals,
-    /// Bootstrap replicates, where the bootstrap is used ([`Intervals::Bootstrap`], and pools
-    /// with N-player games).
+    /// Bootstrap replicates, where the bootstrap is used ([`Intervals::Bootstrap`]); within
+    /// [`BOOTSTRAP_REPLICATES`].
     pub bootstrap: usize,
     /// Seed of the bootstrap's random draws.
     pub seed: u64,
@@ -164,16 +176,14 @@ impl Options {
         self
     }
 
-    /// The interval method of a pool; `multiplayer` pools resample whole games.
-    pub(crate) fn method(&self, multiplayer: bool) -> Option<elo::Method> {
-        let bootstrap = elo::Method::Bootstrap {
-            replicates: self.bootstrap,
-            seed: self.seed,
-        };
+    /// The interval method of every pool.
+    pub(crate) fn method(&self) -> Option<elo::Method> {
         match self.intervals {
             Intervals::Off => None,
-            Intervals::Bootstrap => Some(bootstrap),
-            Intervals::Profile if multiplayer => Some(bootstrap),
+            Intervals::Bootstrap => Some(elo::Method::Bootstrap {
+                replicates: self.bootstrap,
+                seed: self.seed,
+            }),
             Intervals::Profile => Some(elo::Method::Profile),
         }
     }
@@ -290,7 +300,13 @@ impl Report {
             error,
         };
         let mut file = File::open(path).map_err(read)?;
-        let len = file.metadata().map_err(read)?.len();
+        let metadata = file.metadata().map_err(read)?;
+        if !metadata.is_file() {
+            // A pipe or a device has no end to look back from: read it as it comes (every row
+            // bounded, so `/dev/zero` fails at its first megabyte).
+            return self.add_csv_reader(path, BufReader::new(file));
+        }
+        let len = metadata.len();
         let whole = complete_length(&mut file).map_err(read)?;
         file.seek(SeekFrom::Start(0)).map_err(read)?;
         self.add_csv_reader(path, BufReader::new(file.take(whole)))?;
@@ -351,6 +367,34 @@ impl Report {
         })
     }
 
+    /// The time controls the games of `variant` were played at (schema 3's `time_control`),
+    /// with each agent's timing at each; empty when no file says.
+    pub fn timing_by_time_control(&self, variant: &str) -> Vec<(String, Vec<(String, Timing)>)> {
+        let Some(tally) = self.tally.variants.get(variant) else {
+            return Vec::new();
+        };
+        tally
+            .by_time_control
+            .iter()
+            .map(|(control, agents)| {
+                let timings = agents
+                    .iter()
+                    .map(|(agent, t)| {
+                        let timing = Timing {
+                            moves: t.moves,
+                            total_ms: t.thinking_ns as f64 / 1e6,
+                            max_ms_per_move: t.longest_move_ns as f64 / 1e6,
+                            nodes: t.nodes,
+                            faults: t.faults,
+                        };
+                        (agent.clone(), timing)
+                    })
+                    .collect();
+                (control.clone(), timings)
+            })
+            .collect()
+    }
+
     /// Rates every variant and the pool of all variants.
     pub fn analyse(&self, options: &Options) -> Result<Summary> {
         if self.tally.games == 0 {
@@ -358,9 +402,14 @@ impl Report {
                 files: self.sources_text(),
             });
         }
+        if !BOOTSTRAP_REPLICATES.contains(&options.bootstrap) {
+            return Err(Error::BadBootstrap {
+                replicates: options.bootstrap,
+            });
+        }
         let anchor = match &options.anchor {
             Some((agent, elo)) => {
-                if !elo.is_finite() {
+                if !(-MAX_ANCHOR_ELO..=MAX_ANCHOR_ELO).contains(elo) {
                     return Err(Error::BadAnchor {
                         agent: agent.clone(),
                         elo: *elo,
@@ -588,6 +637,7 @@ fn pool_games<'a>(
                 .filter(|(_, count)| *count > 0)
                 .map(|((w, d, l), count)| (vec![(i, j, w, d, l)], count))
                 .collect(),
+                table: Vec::new(),
             });
         }
         // N-player games: one unit per seating; each game counts as the pairwise results its
@@ -595,7 +645,10 @@ fn pool_games<'a>(
         for (seating, outcomes) in &variant.seatings {
             multiplayer = true;
             let seats: Vec<usize> = seating.iter().map(|a| index[a.as_str()]).collect();
-            let mut unit = elo::Unit::default();
+            let mut unit = elo::Unit {
+                table: seats.clone(),
+                ..elo::Unit::default()
+            };
             for (placing, &count) in outcomes {
                 let mut pairwise = Vec::new();
                 for a in 0..seats.len() {

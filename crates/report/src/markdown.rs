@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::charts::{CHART_SIZE, ChartFiles, TIME_FLOOR_MS, interval_text};
-use crate::elo::{Method, PairElo};
+use crate::elo::PairElo;
 use crate::error::{Error, Result};
 use crate::games::{ALL_POOL, board_cells};
 use crate::sprt::PentanomialElo;
@@ -23,17 +23,47 @@ pub(crate) fn write(
     charts: &ChartFiles,
     options: &Options,
 ) -> Result<()> {
-    let text = render(report, summary, charts, options);
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let text = render(report, summary, charts, options, folder);
     std::fs::write(path, text).map_err(|error| Error::Write {
         path: path.to_path_buf(),
         error,
     })
 }
 
-fn render(report: &Report, summary: &Summary, charts: &ChartFiles, options: &Options) -> String {
+/// How an input file is named in the report: by its name alone when it lies in the report's
+/// folder (the usual `games.csv` beside its report), so the text does not depend on where the
+/// report was written from; otherwise as it was given.
+fn shown(source: &str, folder: &Path) -> String {
+    let path = Path::new(source);
+    let beside = path
+        .parent()
+        .map(|parent| {
+            if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            }
+        })
+        .and_then(|parent| parent.canonicalize().ok())
+        .zip(folder.canonicalize().ok())
+        .is_some_and(|(parent, folder)| parent == folder);
+    match path.file_name() {
+        Some(name) if beside => name.to_string_lossy().into_owned(),
+        _ => source.to_owned(),
+    }
+}
+
+fn render(
+    report: &Report,
+    summary: &Summary,
+    charts: &ChartFiles,
+    options: &Options,
+    folder: &Path,
+) -> String {
     let tally = &report.tally;
     let mut out = String::new();
-    let mut sources = report.sources.clone();
+    let mut sources: Vec<String> = report.sources.iter().map(|s| shown(s, folder)).collect();
     sources.sort();
     let experiments: Vec<&str> = tally.experiments.iter().map(String::as_str).collect();
     let _ = writeln!(out, "# Arena report\n");
@@ -52,6 +82,10 @@ fn render(report: &Report, summary: &Summary, charts: &ChartFiles, options: &Opt
         if tally.variants.len() == 1 { "" } else { "s" },
     );
     let (without_specs, without_timing) = report.missing_columns();
+    let without_specs: Vec<String> = without_specs.iter().map(|s| shown(s, folder)).collect();
+    let without_specs: Vec<&str> = without_specs.iter().map(String::as_str).collect();
+    let without_timing: Vec<String> = without_timing.iter().map(|s| shown(s, folder)).collect();
+    let without_timing: Vec<&str> = without_timing.iter().map(String::as_str).collect();
     if !without_specs.is_empty() {
         let _ = writeln!(
             out,
@@ -282,28 +316,38 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              decisive game added, so a pairing of only draws still shows some variance. In \
              simulated round robins of 2 to 10 agents at 10 and 40 games per pair these \
              intervals held the true rating 94–97% of the time, where the percentile bootstrap \
-             held it 88–95% of the time (the figures are in the README)."
+             held it 84–95% of the time (the figures are in the README)."
             .to_owned(),
         Intervals::Bootstrap => format!(
             "**Intervals.** The 95% interval is a percentile bootstrap over {} replicates \
-             (seed {}): each replicate redraws, with replacement, as many games as each \
-             pairing played from that pairing's games, refits, and the interval runs from the \
-             2.5th to the 97.5th percentile. (The default, the profile-likelihood interval, \
-             has better simulated coverage.)",
+             (seed {}): each replicate redraws, with replacement, as many games as each group of \
+             agents that met played, from that group's games (a game of 3 or 4 players whole), \
+             refits, and the interval runs from the 2.5th to the 97.5th percentile. (The \
+             default, the profile-likelihood interval, has better simulated coverage: with few \
+             games the bootstrap's held the true rating as little as 78–85% of the time, not \
+             95%; the README's tables.)",
             options.bootstrap, options.seed
         ),
     };
     let multiplayer = if summary.pools.iter().any(|p| p.multiplayer) {
+        let intervals = if options.intervals == Intervals::Profile {
+            " The pairwise results of one game are not independent (an agent that beats one \
+             opponent tends to beat the others), so the profile interval's drop is divided by \
+             the ratio of their variance to that of independent pairs: a game's variance is \
+             that of the points of its whole finishing order under the Plackett-Luce model \
+             (places given from the first, each to an agent with probability proportional to \
+             its strength), whose pairs follow the Bradley-Terry model fitted here. In \
+             simulated pools of 4 to 8 agents at 1, 2, 4 and 10 games per seating these \
+             intervals held the true rating 94–96% of the time (the README's N-player table)."
+        } else {
+            ""
+        };
         format!(
             "\n\n**Games of 3 or 4 players** count as the pairwise results their places imply \
              (each game of N players gives N(N−1)/2: the better place wins, equal places draw), \
-             fitted by the same model. The pairwise results of one game are not independent, \
-             so the intervals of pools with such games come from a percentile bootstrap over \
-             {} replicates (seed {}) that redraws whole games within each seating (the same \
-             agents in the same seats). Their standings give the average place and points: \
-             one per opponent placed behind, half per opponent sharing the place (3 players: \
-             2, 1, 0 for first, second, third).",
-            options.bootstrap, options.seed
+             fitted by the same model.{intervals} Their standings give the average place and \
+             points: one per opponent placed behind, half per opponent sharing the place (3 \
+             players: 2, 1, 0 for first, second, third)."
         )
     } else {
         String::new()
@@ -444,7 +488,11 @@ fn write_pool(out: &mut String, pool: &PoolRatings, charts: &ChartFiles, report:
             row,
             " {} | {} | {} |",
             signed(s.elo),
-            interval_text(s.interval, s.anchor),
+            if pool.intervals_reliable() || s.interval.is_none() {
+                interval_text(s.interval, s.anchor)
+            } else {
+                format!("{} ‡", interval_text(s.interval, s.anchor))
+            },
             s.faults
         );
         let _ = writeln!(out, "{row}");
@@ -512,14 +560,27 @@ fn write_pool(out: &mut String, pool: &PoolRatings, charts: &ChartFiles, report:
             fixed(*elo, 1)
         );
     }
-    if pool
-        .method
-        .is_some_and(|m| matches!(m, Method::Bootstrap { .. }))
-        && pool.multiplayer
-    {
+    if !pool.intervals_reliable() {
         let _ = writeln!(
             out,
-            "Intervals: percentile bootstrap over whole games (the pool has N-player games).\n"
+            "‡ Unreliable: percentile bootstrap intervals. In simulated pools with few games they \
+             held the true rating as little as 78–85% of the time, not 95% (the README's coverage \
+             tables); the profile interval (the default) held it 94–97% of the time.\n"
+        );
+    }
+    let withheld: Vec<String> = pool
+        .standings
+        .iter()
+        .filter(|s| s.withheld)
+        .map(|s| cell(&s.agent))
+        .collect();
+    if !withheld.is_empty() {
+        let _ = writeln!(
+            out,
+            "No interval (—) for {}: the bootstrap's replicates did not vary (too few games to \
+             resample), which says nothing about the uncertainty. The profile interval (the \
+             default) gives one.\n",
+            withheld.join(", ")
         );
     }
     if let Some(stem) = charts.elo.get(&pool.pool) {
@@ -646,13 +707,44 @@ fn write_pair(
 }
 
 fn write_timing(out: &mut String, pool: &PoolRatings, report: &Report) {
+    let dash = || "—".to_owned();
+    // Games with a time control (CSV schema 3): a table per time control, each agent's
+    // timing there; the all-variants pool and files without the column keep the one table.
+    let controls = report.timing_by_time_control(&pool.pool);
+    if !controls.is_empty() {
+        let _ = writeln!(
+            out,
+            "### Timing\n\n\
+             | Time control | Agent | Moves | Mean ms/move | Max ms/move | Nodes/s | Faults |\n\
+             |---|---|---:|---:|---:|---:|---:|"
+        );
+        for (control, agents) in &controls {
+            for standing in &pool.standings {
+                let Some((_, time)) = agents.iter().find(|(a, _)| *a == standing.agent) else {
+                    continue;
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} |",
+                    cell(control),
+                    cell(&standing.agent),
+                    time.moves,
+                    time.mean_ms_per_move().map_or_else(dash, |ms| fixed(ms, 3)),
+                    fixed(time.max_ms_per_move, 3),
+                    time.nodes_per_second().map_or_else(dash, |n| fixed(n, 0)),
+                    time.faults,
+                );
+            }
+        }
+        let _ = writeln!(out);
+        return;
+    }
     let _ = writeln!(
         out,
         "### Timing\n\n\
          | Agent | Moves | Mean ms/move | Max ms/move | Nodes/s |\n\
          |---|---:|---:|---:|---:|"
     );
-    let dash = || "—".to_owned();
     for standing in &pool.standings {
         let Some(time) = report.timing(&pool.pool, &standing.agent) else {
             continue;

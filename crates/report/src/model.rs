@@ -53,6 +53,14 @@ pub(crate) struct Group {
     points: Vec<f64>,
     /// `draws[i * m + j]`: drawn games between `i` and `j` (symmetric).
     draws: Vec<f64>,
+    /// Games of 3 or 4 players: the agents at the table (any order) and how many such games.
+    /// Their pairwise results are in the matrices above; they are listed here because the
+    /// results of one game are not independent ([`Group::dispersion`]).
+    tables: Vec<(Vec<usize>, f64)>,
+    /// The share of `games`, `points` and `draws` that comes from `tables`.
+    table_games: Vec<f64>,
+    table_points: Vec<f64>,
+    table_draws: Vec<f64>,
 }
 
 /// What is added to the log-likelihood before maximising.
@@ -82,6 +90,10 @@ impl Group {
             games: vec![0.0; m * m],
             points: vec![0.0; m * m],
             draws: vec![0.0; m * m],
+            tables: Vec::new(),
+            table_games: vec![0.0; m * m],
+            table_points: vec![0.0; m * m],
+            table_draws: vec![0.0; m * m],
         }
     }
 
@@ -103,6 +115,65 @@ impl Group {
         self.draws[j * m + i] += draws;
         self.points[i * m + j] += wins + 0.5 * draws;
         self.points[j * m + i] += losses + 0.5 * draws;
+    }
+
+    /// Adds `count` games of 3 or 4 players at one table (`seats`: its agents) with the
+    /// pairwise results `pairwise` (from the first agent's side of each pair).
+    pub(crate) fn add_table(
+        &mut self,
+        seats: &[usize],
+        count: f64,
+        pairwise: &[(usize, usize, f64, f64, f64)],
+    ) {
+        for &(i, j, wins, draws, losses) in pairwise {
+            self.add(i, j, count * wins, count * draws, count * losses);
+        }
+        self.note_table(seats, count, pairwise);
+    }
+
+    /// Records games of a table whose pairwise results are already added (see
+    /// [`Group::add_table`]).
+    pub(crate) fn note_table(
+        &mut self,
+        seats: &[usize],
+        count: f64,
+        pairwise: &[(usize, usize, f64, f64, f64)],
+    ) {
+        let m = self.m;
+        for &(i, j, wins, draws, losses) in pairwise {
+            if i == j {
+                continue;
+            }
+            let n = count * (wins + draws + losses);
+            self.table_games[i * m + j] += n;
+            self.table_games[j * m + i] += n;
+            self.table_draws[i * m + j] += count * draws;
+            self.table_draws[j * m + i] += count * draws;
+            self.table_points[i * m + j] += count * (wins + 0.5 * draws);
+            self.table_points[j * m + i] += count * (losses + 0.5 * draws);
+        }
+        let mut agents = seats.to_vec();
+        agents.sort_unstable();
+        agents.dedup();
+        if agents.len() < 2 {
+            return;
+        }
+        match self.tables.iter_mut().find(|(at, _)| *at == agents) {
+            Some((_, games)) => *games += count,
+            None => self.tables.push((agents, count)),
+        }
+    }
+
+    /// The same games with the tables forgotten: every pairwise result taken as independent.
+    pub(crate) fn without_tables(&self) -> Group {
+        let m = self.m;
+        Group {
+            tables: Vec::new(),
+            table_games: vec![0.0; m * m],
+            table_points: vec![0.0; m * m],
+            table_draws: vec![0.0; m * m],
+            ..self.clone()
+        }
     }
 
     /// Games between `i` and `j`.
@@ -128,6 +199,20 @@ impl Group {
                 sub.games[a * k + b] = self.games[i * self.m + j];
                 sub.points[a * k + b] = self.points[i * self.m + j];
                 sub.draws[a * k + b] = self.draws[i * self.m + j];
+                sub.table_games[a * k + b] = self.table_games[i * self.m + j];
+                sub.table_points[a * k + b] = self.table_points[i * self.m + j];
+                sub.table_draws[a * k + b] = self.table_draws[i * self.m + j];
+            }
+        }
+        // The order of a table's agents that sit among `members` is Plackett-Luce too (the
+        // model's marginal on a subset), so a table keeps the members it has.
+        for (agents, count) in &self.tables {
+            let inside: Vec<usize> = agents
+                .iter()
+                .filter_map(|i| members.iter().position(|j| j == i))
+                .collect();
+            if inside.len() >= 2 {
+                sub.tables.push((inside, *count));
             }
         }
         sub
@@ -519,19 +604,37 @@ impl Group {
         let (mut weighted, mut total) = (0.0, 0.0);
         for i in 0..m {
             for j in i + 1..m {
-                let games = self.games[i * m + j];
-                if games == 0.0 {
+                // Two-player games only: the tables' pairwise results come below.
+                let at = i * m + j;
+                let games = self.games[at] - self.table_games[at];
+                if games <= 1e-9 {
                     continue;
                 }
                 let p = sigmoid(theta[i] - theta[j]);
                 let weight = games * p * (1.0 - p) * (b[i] - b[j]).powi(2);
-                let (wins, draws, losses) = self.wdl(i, j);
-                weighted += weight * pairing_dispersion(wins, draws, losses);
+                let draws = self.draws[at] - self.table_draws[at];
+                let wins = self.points[at] - self.table_points[at] - 0.5 * draws;
+                let losses = games - wins - draws;
+                weighted +=
+                    weight * pairing_dispersion(wins.max(0.0), draws.max(0.0), losses.max(0.0));
                 total += weight;
             }
         }
+        // A game of N players: its N(N-1)/2 pairwise results move together (an agent that
+        // beats one opponent tends to beat the others), so its variance is that of the points
+        // of the whole order, which Plackett-Luce gives, against the independent pairs the
+        // likelihood counts.
+        for (agents, count) in &self.tables {
+            for (x, &i) in agents.iter().enumerate() {
+                for &j in &agents[x + 1..] {
+                    let p = sigmoid(theta[i] - theta[j]);
+                    total += count * p * (1.0 - p) * (b[i] - b[j]).powi(2);
+                }
+            }
+            weighted += count * order_variance(agents, theta, &b);
+        }
         if total > 0.0 && weighted.is_finite() && weighted > 0.0 {
-            (weighted / total).clamp(0.0, 1.0)
+            (weighted / total).max(0.0)
         } else {
             1.0
         }
@@ -649,6 +752,56 @@ impl Group {
         let high = if open_above { None } else { end(1.0) };
         (low, high)
     }
+}
+
+/// The variance of `Σ b_i · points_i` over one game of the `agents` (3 or 4 of them) whose
+/// finishing order is Plackett-Luce with strengths `exp(θ_i)`: each place, from the first,
+/// goes to one of the agents left with probability proportional to its strength, and an agent
+/// takes one point per agent placed behind it. The order's pairwise results are then exactly
+/// the Bradley-Terry model's, pair by pair, but not independent.
+pub(crate) fn order_variance(agents: &[usize], theta: &[f64], b: &[f64]) -> f64 {
+    let n = agents.len();
+    let strength: Vec<f64> = {
+        let top = agents
+            .iter()
+            .map(|&i| theta[i])
+            .fold(f64::NEG_INFINITY, f64::max);
+        agents.iter().map(|&i| (theta[i] - top).exp()).collect()
+    };
+    let (mut mean, mut square) = (0.0, 0.0);
+    let mut order: Vec<usize> = (0..n).collect();
+    // Every order, by Heap's algorithm (24 at most).
+    let mut visit = |order: &[usize]| {
+        let mut probability = 1.0;
+        let mut left: f64 = order.iter().map(|&k| strength[k]).sum();
+        let mut value = 0.0;
+        for (place, &k) in order.iter().enumerate() {
+            probability *= strength[k] / left;
+            left -= strength[k];
+            value += b[agents[k]] * (n - 1 - place) as f64;
+        }
+        mean += probability * value;
+        square += probability * value * value;
+    };
+    let mut counters = vec![0; n];
+    visit(&order);
+    let mut i = 1;
+    while i < n {
+        if counters[i] < i {
+            if i % 2 == 0 {
+                order.swap(0, i);
+            } else {
+                order.swap(counters[i], i);
+            }
+            visit(&order);
+            counters[i] += 1;
+            i = 1;
+        } else {
+            counters[i] = 0;
+            i += 1;
+        }
+    }
+    (square - mean * mean).max(0.0)
 }
 
 /// The variance of one game's score relative to a win-or-loss game's at the same mean:

@@ -34,6 +34,9 @@ pub struct Standing {
     pub finite: bool,
     /// Whether this agent is the anchor, fixed at its rating.
     pub anchor: bool,
+    /// Whether the interval was left out because its ends would have been equal (a bootstrap
+    /// whose replicates did not vary: too few games to resample); `interval` is then `None`.
+    pub withheld: bool,
     /// The agent's games of three or four players, if it played any here.
     pub multiplayer: Option<Multiplayer>,
 }
@@ -144,6 +147,14 @@ impl PoolRatings {
         Some(PairElo::new(wdl.wins, wdl.draws, wdl.losses))
     }
 
+    /// Whether the intervals come from a method whose simulated coverage is near 95%: the
+    /// profile interval. With few games the percentile bootstrap held the true rating as
+    /// little as 78-85% of the time in the simulations (the README's tables), so its intervals
+    /// are marked as unreliable wherever they are shown.
+    pub fn intervals_reliable(&self) -> bool {
+        !matches!(self.method, Some(Method::Bootstrap { .. }))
+    }
+
     fn index(&self, agent: &str) -> Option<usize> {
         self.agents
             .binary_search_by(|name| name.as_str().cmp(agent))
@@ -181,6 +192,11 @@ impl PoolGames {
                 }
             }
         }
+        for unit in self.units.iter().filter(|u| !u.table.is_empty()) {
+            for (pairwise, count) in &unit.outcomes {
+                games.note_table(&unit.table, *count as f64, pairwise);
+            }
+        }
         games
     }
 
@@ -192,9 +208,7 @@ impl PoolGames {
             Some((index, elo))
         });
         let games = self.model();
-        // The pairwise results of one N-player game are not independent: such pools are
-        // resampled game by game.
-        let method = options.method(self.is_multiplayer).map(|m| match m {
+        let method = options.method().map(|m| match m {
             Method::Bootstrap { replicates, seed } => Method::Bootstrap {
                 replicates,
                 seed: seed ^ fnv1a(self.pool.as_bytes()),
@@ -222,6 +236,7 @@ impl PoolGames {
                     tier: rated.fit.tier[i] + 1,
                     finite: rated.fit.finite[i],
                     anchor: anchor.is_some_and(|(k, _)| k == i),
+                    withheld: rated.withheld.contains(&i),
                     multiplayer: self.multiplayer[i].clone(),
                 }
             })

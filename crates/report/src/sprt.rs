@@ -217,6 +217,47 @@ pub fn logistic_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The Elo difference per game that gives a game pair (one game with each agent first) the
+/// expected score of `pair_elo` logistic Elo when the first player is `advantage` Elo
+/// stronger: the solution `d` of `(L(d + advantage) + L(d − advantage)) / 2 = L(pair_elo)`.
+/// With an advantage it is a little larger than `pair_elo` (10.2 for 10 at 50): the logistic
+/// curve flattens away from even.
+///
+/// # Example
+///
+/// ```
+/// use report::sprt::{logistic_score, per_game_elo};
+///
+/// let d = per_game_elo(10.0, 50.0);
+/// let pair = (logistic_score(d + 50.0) + logistic_score(d - 50.0)) / 2.0;
+/// assert!((pair - logistic_score(10.0)).abs() < 1e-12);
+/// assert_eq!(per_game_elo(10.0, 0.0), 10.0);
+/// ```
+pub fn per_game_elo(pair_elo: f64, advantage: f64) -> f64 {
+    let target = logistic_score(pair_elo);
+    let pair = |d: f64| (logistic_score(d + advantage) + logistic_score(d - advantage)) / 2.0;
+    if advantage == 0.0 {
+        return pair_elo;
+    }
+    // The pair score grows with d; the root lies within `advantage` of `pair_elo` and beyond it.
+    let (mut low, mut high) = (
+        pair_elo - advantage.abs() - 1.0,
+        pair_elo + advantage.abs() + 1.0,
+    );
+    for _ in 0..200 {
+        let middle = 0.5 * (low + high);
+        if middle <= low || middle >= high {
+            break;
+        }
+        if pair(middle) < target {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    0.5 * (low + high)
+}
+
 /// Expected score to logistic Elo; `None` at 0 or 1.
 fn score_to_elo(score: f64) -> Option<f64> {
     (score > 0.0 && score < 1.0).then(|| -400.0 * (1.0 / score - 1.0).log10())

@@ -32,6 +32,15 @@ pub(crate) fn signed(x: f64) -> String {
     }
 }
 
+/// The interval column: how the interval was computed, and whether it can be trusted.
+pub(crate) fn interval_method(pool: &crate::PoolRatings, s: &Standing) -> &'static str {
+    match (s.interval, pool.intervals_reliable()) {
+        (None, _) => "",
+        (Some(_), true) => "profile",
+        (Some(_), false) => "bootstrap-unreliable",
+    }
+}
+
 /// The estimate column: what a rating rests on.
 pub(crate) fn estimate(s: &Standing) -> &'static str {
     if s.anchor {
@@ -76,13 +85,14 @@ fn interval_fields(interval: Option<Interval>) -> [String; 2] {
     }
 }
 
-/// `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate`, one
-/// row per agent and pool, pools in the summary's order and agents as in the standings. An
-/// interval end the games leave open is empty; so are both for the anchor.
+/// `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate,interval`,
+/// one row per agent and pool, pools in the summary's order and agents as in the standings. An
+/// interval end the games leave open is empty; so are both for the anchor. `interval` says how
+/// the interval was computed: `profile`, `bootstrap-unreliable`, or empty without one.
 pub(crate) fn write_ratings(path: &Path, summary: &Summary) -> Result<PathBuf> {
     let header = [
         "variant", "agent", "elo", "elo_low", "elo_high", "games", "score", "wins", "draws",
-        "losses", "group", "tier", "estimate",
+        "losses", "group", "tier", "estimate", "interval",
     ]
     .into_iter()
     .map(str::to_owned)
@@ -104,6 +114,7 @@ pub(crate) fn write_ratings(path: &Path, summary: &Summary) -> Result<PathBuf> {
                 s.group.to_string(),
                 s.tier.to_string(),
                 estimate(s).to_owned(),
+                interval_method(pool, s).to_owned(),
             ]
         })
     });
@@ -133,6 +144,7 @@ pub(crate) fn write_standings(path: &Path, summary: &Summary) -> Result<PathBuf>
         "average_place",
         "place_points",
         "places",
+        "interval",
     ]
     .into_iter()
     .map(str::to_owned)
@@ -175,6 +187,7 @@ pub(crate) fn write_standings(path: &Path, summary: &Summary) -> Result<PathBuf>
                         .collect::<Vec<_>>()
                         .join("/")
                 }),
+                interval_method(pool, s).to_owned(),
             ]
         })
     });

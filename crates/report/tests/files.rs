@@ -140,3 +140,47 @@ fn game_pairs_are_counted_beside_the_cutechess_line() {
     assert!(row.contains(&format!("+{nelo:.1} ±")), "{row} vs {nelo}");
     assert!(markdown.contains("1 two-player game had no partner game"));
 }
+
+#[test]
+fn the_timing_table_has_a_line_per_time_control_and_agent() {
+    // Schema 3: schema 2's columns, then the time control and the clocks left.
+    let header = "experiment,variant,game,seed,first,second,result,termination,plies,\
+                  first_score,second_score,first_ms,second_ms,first_max_ms,second_max_ms,\
+                  first_nodes,second_nodes,moves,first_spec,second_spec,players,third,fourth,\
+                  third_spec,fourth_spec,third_score,fourth_score,third_ms,fourth_ms,\
+                  third_max_ms,fourth_max_ms,third_nodes,fourth_nodes,time_control,\
+                  first_clock_ms,second_clock_ms,third_clock_ms,fourth_clock_ms";
+    let row = |game: u32, first: &str, second: &str, control: &str, ms: f64| {
+        format!(
+            "tc,gomoku,{game},{game},{first},{second},1-0,win,9,,,{ms},{ms},{ms},{ms},10,10,\
+             h8 a1 h9 a2 h10 a3 h11 a4 h12,{first},{second},2,,,,,,,,,,,,,{control},100.000,\
+             200.000,,"
+        )
+    };
+    let csv = [
+        header.to_owned(),
+        row(0, "a", "b", "tc=60+0.6", 10.0),
+        row(1, "b", "a", "tc=60+0.6", 10.0),
+        row(2, "a", "b", "st=1", 500.0),
+        row(3, "b", "a", "st=1", 500.0),
+    ]
+    .join("\n")
+        + "\n";
+    let report = Report::from_csv_reader("tc.csv", csv.as_bytes()).unwrap();
+    let controls = report.timing_by_time_control("gomoku");
+    let names: Vec<&str> = controls.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(names, ["st=1", "tc=60+0.6"]);
+    let (_, agents) = &controls[0];
+    assert_eq!(agents.len(), 2);
+    // `a` made 5 moves as first and 4 as second at st=1, 500 ms each game's side.
+    assert_eq!(agents[0].1.moves, 9);
+    assert_eq!(agents[0].1.total_ms, 1000.0);
+    let dir = fresh_dir("time-controls");
+    report
+        .write(&dir, &Options::default().with_bootstrap(10))
+        .unwrap();
+    let text = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(text.contains("| Time control | Agent |"), "{text}");
+    assert!(text.contains("| st=1 | a | 9 | 111.111 |"), "{text}");
+    assert!(text.contains("| tc=60+0.6 | b | 9 |"), "{text}");
+}

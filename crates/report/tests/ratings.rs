@@ -101,7 +101,7 @@ fn three_agents_solved_by_hand() {
 #[test]
 fn ratings_do_not_depend_on_the_order_of_rows_or_files() {
     let games = common::sample_tournament(6);
-    let options = Options::default().with_bootstrap(30);
+    let options = Options::default().with_bootstrap(40);
     let in_order = analyse(&games, &options);
 
     let mut shuffled = games.clone();

@@ -16,15 +16,32 @@ first `go`:
   longline  answers a line of 2 MiB
   badinfo   sends `info nodes=-1`, then a legal move
   fine      answers the first legal move, with an info line
+  helper    starts a helper process that keeps stdout open, then exits (status 0)
+  flood     writes `x` to stdout without end and without a newline
+  escape    writes a terminal escape sequence to stderr and in its `error` line
+  hang      starts a helper, then never answers
+  noisy     writes 5 MB to stderr before each (first legal) move
 and before any game:
   refuse    answers `error` to every `game`
   noready   never answers `arena 1`
-MARKER is ignored; tests use it to find leftover processes.
+MARKER is ignored; tests use it to find leftover processes (the helpers carry it too). With
+ARENA_TEST_GROUPS set to a folder, the agent writes its process group id to a file there.
 """
+import os
+import subprocess
 import sys
 import time
 
 mode = sys.argv[1]
+marker = sys.argv[2] if len(sys.argv) > 2 else "misbehave"
+if os.environ.get("ARENA_TEST_GROUPS"):
+    with open(os.path.join(os.environ["ARENA_TEST_GROUPS"], str(os.getpid())), "w") as f:
+        f.write(str(os.getpgid(0)))
+
+
+def start_helper():
+    # Inherits stdout and stderr: holds the agent's output open after the agent exits.
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker])
 position = []
 legal = []
 
@@ -59,6 +76,24 @@ def go():
     elif mode == "longline":
         sys.stdout.write("move " + "x" * (2 << 20) + "\n")
         sys.stdout.flush()
+    elif mode == "helper":
+        start_helper()
+        os._exit(0)
+    elif mode == "flood":
+        chunk = "x" * 65536
+        while True:
+            sys.stdout.write(chunk)
+            sys.stdout.flush()
+    elif mode == "escape":
+        print("\x1b[2J\x1b[31mred", file=sys.stderr, flush=True)
+        say("error \x1b[2J\x1b[31m boom")
+    elif mode == "hang":
+        start_helper()
+        time.sleep(3600)
+    elif mode == "noisy":
+        sys.stderr.write(("debug " + "x" * 94 + "\n") * 50000)
+        sys.stderr.flush()
+        say("move " + legal[0])
     elif mode == "badinfo":
         say("info nodes=-1")
         say("move " + legal[0])

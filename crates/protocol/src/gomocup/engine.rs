@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use agents::clock::ClockState;
 use agents::{Agent, AgentError, Choice, Context, SearchStats};
 use rules::{Cell, Game, Mnk, MnkConfig, Outcome, Player};
 
@@ -22,6 +23,17 @@ struct Session {
     in_game: bool,
     /// Lines sent since its last answer (an `ERROR` answers one of them).
     unanswered: Vec<String>,
+    /// `INFO` lines sent since its last answer: an `ERROR` (or `UNKNOWN`) that answers one of
+    /// them is a warning in its log, not a fault (the protocol lets an engine refuse a key).
+    infos_unanswered: usize,
+    /// The `timeout_turn` and `time_left` it was last sent: an `INFO` goes only when its value
+    /// changes.
+    sent_turn: Option<u64>,
+    sent_left: Option<u64>,
+    /// When it last answered: nothing is written to it sooner than the quiet time after.
+    answered: Instant,
+    /// Moves it made since the game was set up (the first has the set-up allowance).
+    moves: u32,
 }
 
 /// The command that sets up `config`'s board.
@@ -33,11 +45,40 @@ fn start_command(config: &MnkConfig) -> String {
     }
 }
 
-/// The `INFO` lines of a game of `config` (`arena_rng` is added by the caller).
-fn info_lines(config: &MnkConfig) -> Vec<String> {
+/// What the protocol calls an unlimited `time_left`.
+pub const UNLIMITED: u64 = i32::MAX as u64;
+
+/// What an engine is told of its time: (`timeout_turn`, `timeout_match`, `time_left`), in ms.
+///
+/// `timeout_turn` is the per-move limit, or with a game clock alone the period's time (as
+/// c-gomoku-cli does: a move may use the whole clock); without any time control the engine's
+/// own `timeout_ms`. `timeout_match` is the period's time (0: no game clock); `time_left` what
+/// is on the clock, or [`UNLIMITED`] without one.
+pub(crate) fn time_info(
+    move_time: Option<Duration>,
+    clock: Option<&ClockState>,
+    fallback: Duration,
+) -> (u64, u64, u64) {
+    let ms = |d: Duration| (d.as_millis() as u64).min(super::command::MAX_INFO);
+    match clock {
+        Some(clock) => (
+            ms(clock.per_move.unwrap_or(clock.control.time)),
+            ms(clock.control.time),
+            ms(clock.left),
+        ),
+        None => (ms(move_time.unwrap_or(fallback)), 0, UNLIMITED),
+    }
+}
+
+/// The `INFO` lines of a game of `config` (`arena_rng` is added by the caller), in piskvork's
+/// order: the time and memory limits, the game type, the rule.
+fn info_lines(config: &MnkConfig, times: (u64, u64, u64), max_memory: u64) -> Vec<String> {
+    let (turn, game, left) = times;
     let mut lines = vec![
-        "INFO max_memory 0".to_string(),
-        "INFO timeout_match 0".to_string(),
+        format!("INFO timeout_turn {turn}"),
+        format!("INFO timeout_match {game}"),
+        format!("INFO time_left {left}"),
+        format!("INFO max_memory {max_memory}"),
         "INFO game_type 1".to_string(),
         format!("INFO rule {}", rule_bits(config.rule())),
     ];
@@ -55,12 +96,16 @@ enum Answer {
     Fault(AgentError),
 }
 
-/// The next answer of the engine before `deadline`; `MESSAGE` text goes to `message`.
+/// The next answer of the engine before `deadline`; `MESSAGE` text goes to `message`. An
+/// `ERROR` or `UNKNOWN` while `infos` (the `INFO` lines it has not answered) is above zero
+/// answers one of them: it is written to its log as a warning and the wait goes on.
 fn answer(
     process: &mut Process,
     deadline: Instant,
     waiting_for: &str,
     message: &mut Option<String>,
+    infos: &mut usize,
+    warned: &mut Option<String>,
 ) -> Answer {
     loop {
         let line = match process.receive(deadline) {
@@ -94,13 +139,76 @@ fn answer(
         } else if upper.starts_with("DEBUG") {
             process.log_line(line);
         } else if upper.starts_with("SUGGEST") || line.is_empty() {
+        } else if (upper.starts_with("ERROR") || upper.starts_with("UNKNOWN")) && *infos > 0 {
+            *infos -= 1;
+            *warned = Some(quote(line));
+            process.log_line(&format!(
+                "warning: the engine answered an INFO line with `{}` (not a fault: it may refuse \
+                 a key it does not know)",
+                quote(line)
+            ));
         } else if upper.starts_with("ERROR") {
             return Answer::Error(quote(line));
         } else if upper.starts_with("UNKNOWN") {
             return Answer::Unknown(quote(line));
         } else {
+            *infos = 0;
             return Answer::Line(line.to_string());
         }
+    }
+}
+
+/// What a game is set up with besides its board.
+struct Terms {
+    /// `timeout_turn`, `timeout_match`, `time_left` ([`time_info`]).
+    times: (u64, u64, u64),
+    /// `max_memory` in bytes.
+    max_memory: u64,
+    /// The private `arena_rng`, to engines whose spec asks for it.
+    private: Option<String>,
+}
+
+/// Sends `command` (`START`, `RECTSTART` or `RESTART`) and waits for its `OK`.
+fn expect_ok(
+    process: &mut Process,
+    launch: &Launch,
+    config: &MnkConfig,
+    command: &str,
+) -> Result<(), SetupError> {
+    let fail = |process: &mut Process, message: String| {
+        let message = format!("{message}{}", process.fault_context());
+        process.log_fault(&message);
+        process.kill();
+        SetupError::Protocol(message)
+    };
+    if let Err(error) = process.send(command) {
+        return Err(fail(process, error));
+    }
+    let mut message = None;
+    match answer(
+        process,
+        launch.start_deadline(),
+        &format!("`{command}`"),
+        &mut message,
+        &mut 0,
+        &mut None,
+    ) {
+        Answer::Line(ok) if ok.eq_ignore_ascii_case("OK") => Ok(()),
+        Answer::Line(other) => Err(fail(
+            process,
+            format!(
+                "it answered `{}` to `{command}` instead of OK",
+                quote(&other)
+            ),
+        )),
+        Answer::Error(text) | Answer::Unknown(text) => {
+            process.stop(Some("END"));
+            Err(SetupError::Refused {
+                variant: config.to_string(),
+                answer: format!("{text}` to `{command}"),
+            })
+        }
+        Answer::Fault(error) => Err(fail(process, error.message().to_string())),
     }
 }
 
@@ -109,7 +217,7 @@ fn set_up(
     launch: &Launch,
     pool: Option<&Pool>,
     config: &MnkConfig,
-    private: Option<String>,
+    terms: Terms,
 ) -> Result<Session, SetupError> {
     let board = (config.cols(), config.rows());
     let reused = pool.and_then(|p| p.take(&launch.key));
@@ -118,70 +226,61 @@ fn set_up(
         Some(idle) => (idle.process, start_command(config)),
         None => (launch.start(ROLE)?, start_command(config)),
     };
-    let fail = |process: &mut Process, message: String| {
-        let message = format!("{message}{}", process.fault_context());
-        process.log_fault(&message);
-        process.kill();
-        SetupError::Protocol(message)
-    };
-    if let Err(error) = process.send(&command) {
-        return Err(fail(&mut process, error));
-    }
-    let mut message = None;
-    match answer(
-        &mut process,
-        launch.start_deadline(),
-        &format!("`{command}`"),
-        &mut message,
-    ) {
-        Answer::Line(ok) if ok.eq_ignore_ascii_case("OK") => {}
-        Answer::Line(other) => {
-            return Err(fail(
-                &mut process,
-                format!(
-                    "it answered `{}` to `{command}` instead of OK",
-                    quote(&other)
-                ),
-            ));
-        }
-        Answer::Error(text) | Answer::Unknown(text) => {
-            process.stop(Some("END"));
-            return Err(SetupError::Refused {
-                variant: config.to_string(),
-                answer: format!("{text}` to `{command}"),
-            });
-        }
-        Answer::Fault(error) => return Err(fail(&mut process, error.message().to_string())),
-    }
-    let mut unanswered = info_lines(config);
-    if let Some(state) = private {
+    expect_ok(&mut process, launch, config, &command)?;
+    let mut unanswered = info_lines(config, terms.times, terms.max_memory);
+    if let Some(state) = terms.private {
         unanswered.push(format!("INFO arena_rng {state}"));
     }
     let queued = unanswered.iter().try_for_each(|line| process.queue(line));
     if let Err(error) = queued.and_then(|()| process.flush()) {
-        return Err(fail(&mut process, error));
+        let message = format!("{error}{}", process.fault_context());
+        process.log_fault(&message);
+        process.kill();
+        return Err(SetupError::Protocol(message));
     }
     Ok(Session {
         process,
         board,
         clean: true,
         in_game: true,
+        infos_unanswered: unanswered.len(),
         unanswered,
+        sent_turn: Some(terms.times.0),
+        sent_left: Some(terms.times.2),
+        answered: Instant::now(),
+        moves: 0,
     })
 }
 
 /// The pre-flight check of an engine: for each variant, a fresh process is started and set up
 /// for a game, then asked `ABOUT`; an `ERROR` before the answer refuses the variant (a real
 /// engine answers `ERROR` to an `INFO rule` it does not have).
-pub(crate) fn preflight(launch: &Launch, variants: &[MnkConfig]) -> Result<(), SetupError> {
+pub(crate) fn preflight(
+    launch: &Launch,
+    variants: &[MnkConfig],
+    max_memory: u64,
+) -> Result<(), SetupError> {
     for config in variants {
-        let mut session = set_up(launch, None, config, None)?;
+        let terms = Terms {
+            times: time_info(None, None, launch.timeout),
+            max_memory,
+            private: None,
+        };
+        let mut session = set_up(launch, None, config, terms)?;
         let process = &mut session.process;
         let _ = process.send("ABOUT");
         // An engine that does not answer ABOUT at all is not refused for it: two seconds at most.
         let deadline = Instant::now() + launch.start_timeout.min(Duration::from_secs(2));
         let mut message = None;
-        let outcome = answer(process, deadline, "`ABOUT`", &mut message);
+        // Here an ERROR to the set-up refuses the variant: no INFO is let off.
+        let outcome = answer(
+            process,
+            deadline,
+            "`ABOUT`",
+            &mut message,
+            &mut 0,
+            &mut None,
+        );
         process.stop(Some("END"));
         match outcome {
             Answer::Error(text) => {
@@ -203,6 +302,33 @@ pub(crate) fn preflight(launch: &Launch, variants: &[MnkConfig]) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// The stones of `position` in the order they were played, from the moves `ctx` holds (the
+/// opening included); when they are missing or do not lead to `position`, alternately the
+/// first player's and the second's (the colours still alternate from the first stone).
+fn played_order(position: &Mnk, moves: Option<&[String]>) -> Vec<Cell> {
+    let config = *position.config();
+    let replayed = moves.and_then(|moves| {
+        let mut replay = config.start();
+        let mut cells = Vec::with_capacity(moves.len());
+        for text in moves {
+            let cell = replay.parse_move(text).ok()?;
+            replay = replay.play(cell).ok()?;
+            cells.push(cell);
+        }
+        (replay == *position).then_some(cells)
+    });
+    replayed.unwrap_or_else(|| {
+        let first: Vec<Cell> = position.stones(Player::First).iter().collect();
+        let second: Vec<Cell> = position.stones(Player::Second).iter().collect();
+        let mut order = Vec::with_capacity(first.len() + second.len());
+        for i in 0..first.len().max(second.len()) {
+            order.extend(first.get(i));
+            order.extend(second.get(i));
+        }
+        order
+    })
 }
 
 /// `x,y` (column,row) of a cell.
@@ -262,9 +388,17 @@ impl Engine {
             old.process.kill();
         }
         let config = *position.config();
-        let private = self.config.private.then(|| rng_state(ctx.rng));
+        let terms = Terms {
+            times: time_info(
+                ctx.move_time,
+                ctx.clock.as_ref(),
+                self.config.launch.timeout,
+            ),
+            max_memory: self.config.max_memory,
+            private: self.config.private.then(|| rng_state(ctx.rng)),
+        };
         let pool = (!self.config.restart).then_some(&self.pool);
-        match set_up(&self.config.launch, pool, &config, private) {
+        match set_up(&self.config.launch, pool, &config, terms) {
             Ok(session) => {
                 self.session = Some(session);
                 // The engine now holds the empty board: a game we join after a move gets TURN.
@@ -298,6 +432,15 @@ impl Engine {
             self.pool.put(&self.config.launch.key, idle, "END");
         }
     }
+
+    /// The allowance past the turn limit of the move being made: the set-up allowance
+    /// (`setup_ms`) on the first move of a game, which engines use to set up their tables.
+    fn allowance(&self) -> Duration {
+        match &self.session {
+            Some(session) if session.moves == 0 => self.config.setup,
+            _ => Duration::ZERO,
+        }
+    }
 }
 
 impl Agent<Mnk> for Engine {
@@ -315,27 +458,61 @@ impl Agent<Mnk> for Engine {
         position: &Mnk,
         ctx: &mut Context<'_>,
     ) -> Result<Choice<Cell>, AgentError> {
-        let asked = Instant::now();
         // After a fault the process is not trusted again (`arena play` goes on after one).
         if !self.session.as_ref().is_some_and(|s| s.in_game && s.clean) {
             self.begin(position, ctx)?;
         }
+        let (turn, _, left) = time_info(
+            ctx.move_time,
+            ctx.clock.as_ref(),
+            self.config.launch.timeout,
+        );
         let budget = ctx.move_time.unwrap_or(self.config.launch.timeout);
         let margin = self.config.launch.margin;
+        let allowance = self.allowance();
+        let config = *position.config();
         // TURN when the position is the engine's last one plus the opponent's move; the whole
-        // board otherwise.
-        let follows = self.known.as_ref().is_some_and(|known| {
+        // board otherwise (after RESTART when the engine's board is not empty).
+        let known = self.known.clone();
+        let follows = known.as_ref().is_some_and(|known| {
             position.ply() == known.ply() + 1
                 && position
                     .last_move()
                     .is_some_and(|last| known.is_legal(last) && known.child(last) == *position)
         });
-        let config = *position.config();
-        let ms = budget.as_millis().max(1);
-        let mut lines = vec![
-            format!("INFO timeout_turn {ms}"),
-            format!("INFO time_left {ms}"),
-        ];
+        let restart = !follows && known.as_ref().is_some_and(|known| known.ply() > 0);
+        // An engine still finishing its last answer may lose a word that comes too soon.
+        let session = self.session.as_mut().expect("set up above");
+        let quiet = session.answered + self.config.quiet;
+        let now = Instant::now();
+        if quiet > now {
+            std::thread::sleep(quiet - now);
+        }
+        if restart {
+            session.moves = 0;
+            if let Err(error) = expect_ok(
+                &mut session.process,
+                &self.config.launch,
+                &config,
+                "RESTART",
+            ) {
+                session.clean = false;
+                return Err(AgentError::Crash(format!("the engine: {error}")));
+            }
+        }
+        let asked = Instant::now();
+        let mut lines = Vec::new();
+        if session.sent_turn != Some(turn) {
+            lines.push(format!("INFO timeout_turn {turn}"));
+            session.sent_turn = Some(turn);
+        }
+        // Under a game clock, what is left before every move (piskvork sends it then); without
+        // one the unlimited value sent at the set-up stands.
+        if session.sent_left != Some(left) {
+            lines.push(format!("INFO time_left {left}"));
+            session.sent_left = Some(left);
+        }
+        session.infos_unanswered += lines.len();
         let request = if position.ply() == 0 {
             lines.push("BEGIN".into());
             "BEGIN".to_string()
@@ -345,18 +522,21 @@ impl Agent<Mnk> for Engine {
             lines.push(line.clone());
             line
         } else {
+            // In the order the moves were played, as piskvork sends it: engines take the
+            // first stone as the first player's and the last as the previous mover's.
             lines.push("BOARD".into());
             let me = position.side_to_move();
-            for player in [Player::First, Player::Second] {
-                let field = if player == me { 1 } else { 2 };
-                for cell in position.stones(player).iter() {
-                    lines.push(format!("{},{field}", coordinates(&config, cell)));
-                }
+            for cell in played_order(position, ctx.moves) {
+                let field = if position.stone(cell) == Some(me) {
+                    1
+                } else {
+                    2
+                };
+                lines.push(format!("{},{field}", coordinates(&config, cell)));
             }
             lines.push("DONE".into());
             "BOARD".to_string()
         };
-        let session = self.session.as_mut().expect("set up above");
         let sent = lines
             .iter()
             .try_for_each(|line| session.process.queue(line))
@@ -365,10 +545,19 @@ impl Agent<Mnk> for Engine {
             return Err(self.fault(AgentError::Crash(error)));
         }
         session.unanswered.extend(lines);
-        let deadline = asked + budget + margin;
+        let deadline = asked + budget + margin + allowance;
         let mut message = None;
         let waiting_for = format!("`{request}`");
-        let reply = answer(&mut session.process, deadline, &waiting_for, &mut message);
+        let mut warned = None;
+        let reply = answer(
+            &mut session.process,
+            deadline,
+            &waiting_for,
+            &mut message,
+            &mut session.infos_unanswered,
+            &mut warned,
+        );
+        session.answered = Instant::now();
         let unanswered = std::mem::take(&mut session.unanswered);
         let reply = match reply {
             Answer::Line(line) => line,
@@ -390,14 +579,33 @@ impl Agent<Mnk> for Engine {
                     "the engine does not know {waiting_for}: `{text}`"
                 ))));
             }
+            // An ERROR taken as the answer to an INFO line, and then no move: it answered the
+            // move request after all.
+            Answer::Fault(AgentError::Timeout(_)) if warned.is_some() => {
+                let text = warned.unwrap_or_default();
+                return Err(self.fault(AgentError::Crash(format!(
+                    "the engine answered {} and then no move to {waiting_for}",
+                    Quoted(&text)
+                ))));
+            }
             Answer::Fault(error) => {
                 let error = match error {
-                    AgentError::Timeout(_) => AgentError::Timeout(format!(
-                        "no move within {} ms (timeout_turn {} ms plus the margin {} ms)",
-                        (budget + margin).as_millis(),
-                        budget.as_millis(),
-                        margin.as_millis()
-                    )),
+                    AgentError::Timeout(_) => {
+                        let first = if allowance.is_zero() {
+                            String::new()
+                        } else {
+                            format!(
+                                " plus the first move's set-up allowance {} ms",
+                                allowance.as_millis()
+                            )
+                        };
+                        AgentError::Timeout(format!(
+                            "no move within {} ms (timeout_turn {} ms plus the margin {} ms{first})",
+                            (budget + margin + allowance).as_millis(),
+                            budget.as_millis(),
+                            margin.as_millis()
+                        ))
+                    }
                     other => other,
                 };
                 return Err(self.fault(error));
@@ -427,6 +635,9 @@ impl Agent<Mnk> for Engine {
             ))));
         }
         self.known = Some(position.child(cell));
+        if let Some(session) = self.session.as_mut() {
+            session.moves += 1;
+        }
         Ok(Choice {
             mv: cell,
             stats: SearchStats {
@@ -443,8 +654,19 @@ impl Agent<Mnk> for Engine {
         self.release();
     }
 
+    /// The stated margin, and on the first move of a game the set-up allowance too.
+    fn in_process(&self) -> bool {
+        false
+    }
+
     fn time_margin(&self) -> Duration {
+        let first = self.session.as_ref().is_some_and(|s| s.moves == 1);
         self.config.launch.margin
+            + if first {
+                self.config.setup
+            } else {
+                Duration::ZERO
+            }
     }
 }
 
@@ -457,5 +679,76 @@ impl Drop for Engine {
                 session.process.kill();
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agents::clock::{Clock, TimeControl};
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn board_lists_the_stones_in_the_order_they_were_played() {
+        // h8 e6 d11 (the issue's probe): the engine to move is the second player.
+        let start = "gomoku"
+            .parse::<rules::Variant>()
+            .unwrap()
+            .mnk()
+            .unwrap()
+            .start();
+        let moves: Vec<String> = ["h8", "e6", "d11"].iter().map(|m| m.to_string()).collect();
+        let position = start.play_line(&moves.join(" ")).unwrap();
+        let config = *position.config();
+        let text = |cells: Vec<Cell>| -> Vec<String> {
+            cells.iter().map(|&c| coordinates(&config, c)).collect()
+        };
+        assert_eq!(
+            text(played_order(&position, Some(&moves))),
+            ["7,7", "4,5", "3,10"]
+        );
+        // Without the moves the colours still alternate from the first player's.
+        let fallback = text(played_order(&position, None));
+        assert_eq!(fallback.len(), 3);
+        assert_eq!(
+            position.stone(config.cell(7, 7).unwrap()),
+            Some(Player::First)
+        );
+        assert!(
+            fallback[0] == "7,7" || fallback[0] == "3,10",
+            "{fallback:?}"
+        );
+        assert_eq!(fallback[1], "4,5");
+        // Moves that do not lead to the position are not trusted.
+        let wrong: Vec<String> = vec!["a1".into()];
+        assert_eq!(text(played_order(&position, Some(&wrong))), fallback);
+    }
+
+    #[test]
+    fn an_engine_is_told_the_turn_the_match_and_what_is_left() {
+        // A per-move limit alone: no game clock, time_left unlimited.
+        assert_eq!(
+            time_info(Some(ms(1_000)), None, ms(5_000)),
+            (1_000, 0, UNLIMITED)
+        );
+        // No time control: the engine's own timeout_ms.
+        assert_eq!(time_info(None, None, ms(5_000)), (5_000, 0, UNLIMITED));
+        // A game clock: the turn may use the period, time_left is the clock.
+        let mut clock = Clock::new("tc=60+0.6".parse::<TimeControl>().unwrap());
+        clock.punch(ms(10_000), Duration::ZERO).unwrap();
+        let state = clock.state().unwrap();
+        assert_eq!(
+            time_info(clock.limit(), Some(&state), ms(5_000)),
+            (60_000, 60_000, 50_600)
+        );
+        // Gomocup's form: 30 s a move within 180 s a game.
+        let clock = Clock::new("tc=180 st=30".parse::<TimeControl>().unwrap());
+        assert_eq!(
+            time_info(clock.limit(), clock.state().as_ref(), ms(5_000)),
+            (30_000, 180_000, 180_000)
+        );
     }
 }

@@ -31,6 +31,27 @@ const RESTART: ParamDoc = ParamDoc {
     doc: "off: keep the engine between games (RESTART, or START for another board size)",
 };
 
+const MAX_MEMORY: ParamDoc = ParamDoc {
+    name: "max_memory_mb",
+    default: "350",
+    doc: "the memory limit sent as INFO max_memory, MiB (Gomocup's 350; 0: no limit, which many \
+          engines read as \"take a large table\")",
+};
+
+const SETUP: ParamDoc = ParamDoc {
+    name: "setup_ms",
+    default: "10000",
+    doc: "how much longer than its turn the engine's first move of a game may take (engines \
+          set up their tables then; not counted as a turn's time by piskvork either)",
+};
+
+const QUIET: ParamDoc = ParamDoc {
+    name: "quiet_ms",
+    default: "20",
+    doc: "nothing is written to the engine sooner than this after its answer (engines still \
+          finishing a move drop a word that comes sooner)",
+};
+
 const PRIVATE: ParamDoc = ParamDoc {
     name: "private",
     default: "off",
@@ -41,7 +62,9 @@ pub(crate) const KIND: Kind = Kind {
     name: "engine",
     summary: "an outside engine speaking the Gomocup (piskvork) protocol",
     plays: Plays::Only(&rules::mnk::FAMILY),
-    params: &[CMD, TIMEOUT, MARGIN, START, RESTART, PRIVATE, LOG, ARGS],
+    params: &[
+        CMD, TIMEOUT, MARGIN, START, SETUP, MAX_MEMORY, QUIET, RESTART, PRIVATE, LOG, ARGS,
+    ],
     multiplayer: false,
     listed: true,
 };
@@ -55,6 +78,12 @@ pub struct EngineConfig {
     pub restart: bool,
     /// Send the private `INFO arena_rng`.
     pub private: bool,
+    /// `INFO max_memory`, in bytes (0: no limit).
+    pub max_memory: u64,
+    /// How long after its answer the engine is left alone before the next line.
+    pub quiet: std::time::Duration,
+    /// How much longer than its turn the first move of a game may take.
+    pub setup: std::time::Duration,
 }
 
 impl EngineConfig {
@@ -67,6 +96,9 @@ impl EngineConfig {
             launch: Launch::from_params("engine", params, stderr, key)?,
             restart: params.bool("restart", true)?,
             private: params.bool("private", false)?,
+            max_memory: params.u64("max_memory_mb", 350, 0..=1 << 20)? << 20,
+            quiet: std::time::Duration::from_millis(params.u64("quiet_ms", 20, 0..=1000)?),
+            setup: std::time::Duration::from_millis(params.u64("setup_ms", 10_000, 0..=600_000)?),
         })
     }
 }

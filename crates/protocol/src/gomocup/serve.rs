@@ -5,12 +5,13 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
+use agents::clock::{ClockState, GameClock};
 use agents::{Agent, AgentRng, AgentSpec, Context};
 use rand::SeedableRng;
 use rules::{Game, Mnk, MnkConfig, Player, WinRule};
 
 use super::command::{self, BoardLine, Command, Info};
-use super::engine::coordinates;
+use super::engine::{UNLIMITED, coordinates};
 use crate::line::LineReader;
 use crate::outside::parse_rng_state;
 
@@ -72,8 +73,10 @@ pub fn serve(
     let mut history: Vec<String> = Vec::new();
     let mut agent: Option<Box<dyn Agent<Mnk>>> = None;
     let mut rng = AgentRng::seed_from_u64(seed);
+    // `timeout_turn 0` is "as fast as possible", not "no limit".
     let mut timeout_turn: Option<Duration> = None;
-    let mut time_left: Option<Duration> = None;
+    let mut timeout_match: u64 = 0;
+    let mut time_left: Option<u64> = None;
     let mut lines = LineReader::new(input);
     let build = || crate::build::<Mnk>(spec);
     while let Some(line) = lines.next_line() {
@@ -119,10 +122,9 @@ pub fn serve(
                 })?;
             }
             Command::Info(info) => match info {
-                Info::TimeoutTurn(ms) => {
-                    timeout_turn = (ms > 0).then(|| Duration::from_millis(ms));
-                }
-                Info::TimeLeft(ms) => time_left = Some(Duration::from_millis(ms)),
+                Info::TimeoutTurn(ms) => timeout_turn = Some(Duration::from_millis(ms)),
+                Info::TimeoutMatch(ms) => timeout_match = ms,
+                Info::TimeLeft(ms) => time_left = Some(ms),
                 Info::Rule(rule) => {
                     if let Some(s) = setup.as_mut() {
                         s.rule = rule;
@@ -138,10 +140,9 @@ pub fn serve(
                         rng = state;
                     }
                 }
-                // Other keys (max_memory, timeout_match, game_type, folder, ...) do not change
-                // how our agents play.
-                Info::TimeoutMatch(_) | Info::MaxMemory(_) | Info::GameType(_) | Info::Other(_) => {
-                }
+                // Other keys (max_memory, game_type, folder, ...) do not change how our agents
+                // play.
+                Info::MaxMemory(_) | Info::GameType(_) | Info::Other(_) => {}
             },
             Command::About => say(&about(spec))?,
             Command::End => return Ok(()),
@@ -209,17 +210,31 @@ pub fn serve(
                     say("ERROR no agent")?;
                     continue;
                 };
-                let limit = match (timeout_turn, time_left) {
+                // The game clock: what is left, when the manager says (2147483647 is unlimited).
+                let clock = time_left.filter(|&ms| ms < UNLIMITED).map(|ms| {
+                    let left = Duration::from_millis(ms);
+                    ClockState {
+                        control: GameClock {
+                            moves: None,
+                            time: Duration::from_millis(timeout_match).max(left),
+                            increment: Duration::ZERO,
+                        },
+                        left,
+                        moves_to_go: None,
+                        per_move: timeout_turn,
+                    }
+                });
+                let limit = match (timeout_turn, clock.map(|c| c.left)) {
                     (Some(turn), Some(left)) => Some(turn.min(left)),
                     (turn, left) => turn.or(left),
                 };
-                // Answer a little before the manager's limit.
-                let deadline = limit.map(|l| {
-                    Instant::now() + l.mul_f64(0.9).saturating_sub(Duration::from_millis(20))
-                });
+                // The arena's time management, well before the manager's limit; a zero limit
+                // (`timeout_turn 0`) is a deadline now: the agent's quickest move.
+                let deadline = agents::clock::plan(Instant::now(), limit, clock.as_ref());
                 let mut ctx = Context::new(&mut rng)
                     .with_deadline(deadline)
                     .with_move_time(limit)
+                    .with_clock(clock)
                     .with_moves(&history);
                 match player.choose(&current, &mut ctx) {
                     Ok(choice) if current.is_legal(choice.mv) => {
@@ -404,5 +419,29 @@ mod tests {
         let lines = session(b"RECTSTART 3,4\nINFO win_length 9\nBEGIN\nEND\n");
         assert_eq!(lines[0], "OK");
         assert!(lines[1].starts_with("ERROR win_length 9"), "{lines:?}");
+    }
+
+    #[test]
+    fn timeout_turn_zero_is_as_fast_as_possible_not_unlimited() {
+        let spec: AgentSpec = "mcts:iterations=10000000".parse().unwrap();
+        let mut out = Vec::new();
+        serve(
+            &spec,
+            1,
+            &b"START 9\nINFO timeout_turn 0\nINFO time_left 2147483647\nBEGIN\nEND\n"[..],
+            &mut out,
+        )
+        .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        // The agent says how many simulations it ran: the first check of the deadline.
+        let message = out.lines().find(|l| l.starts_with("MESSAGE")).unwrap();
+        let simulations: u64 = message
+            .split_whitespace()
+            .rev()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(simulations < 10_000, "{message}");
+        assert!(out.lines().last().unwrap().contains(','), "{out}");
     }
 }

@@ -13,7 +13,11 @@ const SIDE_SEED: i32 = 15;
 /// The evaluation of `game` from `me`'s view: the stores' difference, and a little for each
 /// seed more on one's own side. Seeds at home are moves to come (sowings that can reach the
 /// opponent's houses and capture) and, if the game ends by no move or at the cap, captures;
-/// but a seed in the store is certain, so they count far less.
+/// but a seed in the store is certain, so they count far less. Measured (`docs/oware.md`,
+/// alphabeta at a fixed depth, round robins of 40 games a pair from random 4-ply openings):
+/// 15 scores 87.5% against 0 (the stores alone) at depth 6 and 75% at depth 8; 40 and 100 do
+/// worse than 15 at depth 6 (36% and 15% for them); 8 against 15 at depth 8 scores 57.5%,
+/// within the noise of 40 games.
 #[inline]
 fn evaluation(game: &Oware, me: Player) -> i32 {
     let them = me.opponent();

@@ -68,10 +68,20 @@ fn the_start_has_four_seeds_in_every_house_and_south_to_move() {
 
 /// The golden traces of `docs/oware.md`, derived there by hand: the position before, who
 /// moves, the moves, the position after and the outcome.
+/// What, from, to move, moves, after, outcome.
+type Trace = (
+    &'static str,
+    &'static str,
+    Player,
+    &'static str,
+    &'static str,
+    Option<Outcome>,
+);
+
 #[test]
 fn golden_traces() {
     let start = "[4, 4, 4, 4, 4, 4] [4, 4, 4, 4, 4, 4] (0 || 0)";
-    let traces: [(&str, &str, Player, &str, &str, Option<Outcome>); 9] = [
+    let traces: [Trace; 9] = [
         (
             "a plain sowing",
             start,
@@ -383,7 +393,7 @@ impl Plain {
         let mut at = last;
         while Plain::owner(at) != me && (self.houses[at] == 2 || self.houses[at] == 3) {
             chain.push(at);
-            if at % 6 == 0 {
+            if at.is_multiple_of(6) {
                 break;
             }
             at -= 1;

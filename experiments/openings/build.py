@@ -16,10 +16,17 @@ For each variant:
 Everything runs through the `arena` binary, seeded, so a rerun builds the same suites:
 
     python3 experiments/openings/build.py [--arena target/release/arena] [--candidates 300]
-        [--keep 50] [--threads 2] [--variants gomoku caro mnk-9x9k5] [--seed 19]
+        [--keep 50] [--threads 2] [--variants gomoku caro mnk-9x9k5] [--seed 19] [--suite NAME]
 
 Writes experiments/openings/<variant>.txt and build-<variant>.log (every candidate and its
-fate); the self-play runs go to results/openings-build/<variant>/.
+fate); the self-play runs go to results/openings-build/<variant>/. With `--suite NAME` the
+files are <variant>-NAME.txt and build-<variant>-NAME.log, and the runs go to
+results/openings-build/<variant>-NAME/: the wide suites for sequential tests
+(`arena sprt --openings`), whose agents replay a game exactly when a node budget makes them
+deterministic, so a test needs as many openings as pairs:
+
+    python3 experiments/openings/build.py --variants gomoku caro --candidates 3000 --keep 1000 \
+        --suite wide --seed 29
 """
 import argparse
 import csv
@@ -70,11 +77,11 @@ def no_threat_win(arena, variant, line):
     return len(verdicts) == 2 and all(l.endswith(": none") for l in verdicts), verdicts
 
 
-def self_play(arena, variant, lines, stage, threads, seed):
+def self_play(arena, variant, lines, stage, threads, seed, name):
     """Plays every line with both colour orders at the stage's budgets; returns, per line, the
     first player's score in each of the two games."""
     a, b = STAGES[stage]
-    out_dir = os.path.join(ROOT, "results", "openings-build", variant)
+    out_dir = os.path.join(ROOT, "results", "openings-build", name)
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, f"stage-{stage}.txt"), "w") as f:
         f.write(f"[{variant}]\n" + "\n".join(lines) + "\n")
@@ -117,10 +124,14 @@ def main():
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=19)
     parser.add_argument("--variants", nargs="+", default=list(BOARDS))
+    parser.add_argument("--suite", default="", help="a name for the suite: <variant>-NAME.txt")
     args = parser.parse_args()
     for variant in args.variants:
+        name = f"{variant}-{args.suite}" if args.suite else variant
         rng = random.Random(f"{args.seed}-{variant}")
-        log = [f"# build.py --seed {args.seed} --candidates {args.candidates} --keep {args.keep}",
+        suite = f" --suite {args.suite}" if args.suite else ""
+        log = [f"# build.py --seed {args.seed} --candidates {args.candidates} --keep {args.keep}"
+               f"{suite}",
                f"# stages: {STAGES}"]
         pool = candidates(variant, args.candidates, rng)
         quiet = []
@@ -131,13 +142,13 @@ def main():
             else:
                 log.append(f"dropped, a threat win: {line}: {'; '.join(verdicts)}")
         log.append(f"{len(quiet)} of {len(pool)} candidates have no VCT for either side")
-        first = self_play(args.arena, variant, quiet, 0, args.threads, args.seed)
+        first = self_play(args.arena, variant, quiet, 0, args.threads, args.seed, name)
         split = [l for l in quiet if sum(first[l]) == 1.0]
         for line in quiet:
             if line not in split:
                 log.append(f"dropped, stage 1 first player {sum(first[line])}/2: {line}")
         log.append(f"{len(split)} of {len(quiet)} split their stage-1 games")
-        second = self_play(args.arena, variant, split, 1, args.threads, args.seed)
+        second = self_play(args.arena, variant, split, 1, args.threads, args.seed, name)
         score = {l: (sum(first[l]) + sum(second[l])) / 4 for l in split}
         kept = pick(split, score, args.keep)
         for line in split:
@@ -146,13 +157,13 @@ def main():
         mean = sum(score[l] for l in kept) / max(1, len(kept))
         log.append(f"kept {len(kept)}: the first player's mean score over their self-play "
                    f"games is {100 * mean:.1f}%")
-        with open(os.path.join(HERE, f"{variant}.txt"), "w") as f:
+        with open(os.path.join(HERE, f"{name}.txt"), "w") as f:
             f.write(f"# {variant}: {len(kept)} openings, the first player scoring "
                     f"{100 * mean:.1f}% in self-play; built by experiments/openings/build.py "
                     f"(see README.md)\n[{variant}]\n" + "\n".join(kept) + "\n")
-        with open(os.path.join(HERE, f"build-{variant}.log"), "w") as f:
+        with open(os.path.join(HERE, f"build-{name}.log"), "w") as f:
             f.write("\n".join(log) + "\n")
-        print(f"{variant}: {log[-1]}", flush=True)
+        print(f"{name}: {log[-1]}", flush=True)
 
 
 if __name__ == "__main__":

@@ -27,16 +27,19 @@
 //!
 //! The pattern of every empty cell, each player and each direction is classified once per
 //! window content and kept in a table per `(k, rule)`, filled lazily (for k <= 5 a dense table
-//! of a byte per window: `4^(2k - 2)` under `freestyle`, whose windows reach k - 1 cells each
-//! way, 64 KiB for k = 5; `4^(2k)`, 1 MiB, under `exact` and `caro`, which need the cell past a
-//! line's end; larger k in a per-thread hash map). [`Patterns`] keeps
-//! each cell's window codes and patterns and updates them from the last move: a stone changes
-//! the windows of the at most `8k` cells within `k` of it along its four lines, one OR each.
+//! of two bytes per window, the patterns of both players, so one lookup serves both:
+//! `4^(2k - 2)` windows under `freestyle`, whose windows reach k - 1 cells each way, 128 KiB for
+//! k = 5; `4^(2k)`, 2 MiB, under `exact` and `caro`, which need the cell past a line's end;
+//! larger k in a per-thread hash map). [`Patterns`] keeps each cell's window codes and patterns
+//! and updates them from the last move: a stone changes the windows of the at most `8k` cells
+//! within `k` of it along its four lines, one OR each (the cells come from a table made once
+//! per board), and each cell's four patterns also as one number, its *key*, whose value,
+//! evaluation weight and threat rank are table lookups.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rules::mnk::CellSet;
 use rules::{Cell, Mnk, Player, WinRule};
@@ -276,11 +279,12 @@ fn promote(pattern: u8) -> u8 {
     }
 }
 
-/// Dense tables for k <= 5: one byte per code, 0 = not classified yet, else pattern + 1.
+/// Dense tables for k <= 5: two bytes per code, the patterns of the code's own player and of
+/// the other (the code seen with the sides swapped), each plus one; 0 = not classified yet.
 const DENSE_K: usize = 5;
 
-fn dense_table(k: usize, rule: WinRule) -> &'static [AtomicU8] {
-    static TABLES: [[OnceLock<Box<[AtomicU8]>>; DENSE_K + 1]; 3] =
+fn dense_table(k: usize, rule: WinRule) -> &'static [AtomicU16] {
+    static TABLES: [[OnceLock<Box<[AtomicU16]>>; DENSE_K + 1]; 3] =
         [const { [const { OnceLock::new() }; DENSE_K + 1] }; 3];
     let slot = match rule {
         WinRule::Freestyle => 0,
@@ -289,7 +293,7 @@ fn dense_table(k: usize, rule: WinRule) -> &'static [AtomicU8] {
     };
     TABLES[slot][k].get_or_init(|| {
         let size = 1usize << (4 * radius_of(k, rule));
-        (0..size).map(|_| AtomicU8::new(0)).collect()
+        (0..size).map(|_| AtomicU16::new(0)).collect()
     })
 }
 
@@ -304,7 +308,7 @@ pub(crate) struct Table {
     k: usize,
     rule: WinRule,
     radius: usize,
-    dense: Option<&'static [AtomicU8]>,
+    dense: Option<&'static [AtomicU16]>,
 }
 
 impl std::fmt::Debug for Table {
@@ -332,40 +336,57 @@ impl Table {
     }
 
     /// The pattern of the window `code` (from the view of the player the pattern is for).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn pattern(&self, code: u64) -> u8 {
-        match self.dense {
-            Some(table) => {
-                let stored = table[code as usize].load(Ordering::Relaxed);
-                if stored != 0 {
-                    return stored - 1;
-                }
-            }
-            None => {
-                let key = (self.k, self.rule as u8, code);
-                if let Some(pattern) = SPARSE.with(|map| map.borrow().get(&key).copied()) {
-                    return pattern;
-                }
-            }
-        }
-        self.classify_slow(code)
+        self.patterns(code)[0]
     }
 
-    #[cold]
-    fn classify_slow(&self, code: u64) -> u8 {
-        let classifier = Classifier {
-            k: self.k,
-            rule: self.rule,
-            radius: self.radius,
-        };
-        let pattern = classifier.classify(code);
-        match self.dense {
-            Some(table) => table[code as usize].store(pattern + 1, Ordering::Relaxed),
-            None => SPARSE.with(|map| {
-                map.borrow_mut()
-                    .insert((self.k, self.rule as u8, code), pattern);
-            }),
+    /// The patterns of the window `code` for its own player and for the other, whose view
+    /// is the code with the sides swapped: one lookup for both.
+    #[inline(always)]
+    pub(crate) fn patterns(&self, code: u64) -> [u8; 2] {
+        if let Some(table) = self.dense
+            && let Some(stored) = table.get(code as usize)
+        {
+            let stored = stored.load(Ordering::Relaxed);
+            if stored != 0 {
+                return [(stored & 0xff) as u8 - 1, (stored >> 8) as u8 - 1];
+            }
         }
+        self.patterns_slow(code)
+    }
+
+    /// A code not classified yet, or of a board of k > 5.
+    #[cold]
+    #[inline(never)]
+    fn patterns_slow(&self, code: u64) -> [u8; 2] {
+        let pair = [self.classified(code), self.classified(swap_sides(code))];
+        if let Some(table) = self.dense {
+            let stored = u16::from(pair[0] + 1) | (u16::from(pair[1] + 1) << 8);
+            table[code as usize].store(stored, Ordering::Relaxed);
+        }
+        pair
+    }
+
+    /// The pattern of `code`, from the per-thread map for k > 5.
+    fn classified(&self, code: u64) -> u8 {
+        let classify = || {
+            Classifier {
+                k: self.k,
+                rule: self.rule,
+                radius: self.radius,
+            }
+            .classify(code)
+        };
+        if self.dense.is_some() {
+            return classify();
+        }
+        let key = (self.k, self.rule as u8, code);
+        if let Some(pattern) = SPARSE.with(|map| map.borrow().get(&key).copied()) {
+            return pattern;
+        }
+        let pattern = classify();
+        SPARSE.with(|map| map.borrow_mut().insert(key, pattern));
         pattern
     }
 }
@@ -399,6 +420,88 @@ pub fn cell_value(patterns: [u8; 4]) -> i32 {
     sum
 }
 
+/// The best of a cell's four patterns.
+#[inline]
+fn best_of(patterns: [u8; 4]) -> u8 {
+    patterns[0]
+        .max(patterns[1])
+        .max(patterns[2])
+        .max(patterns[3])
+}
+
+/// The place value of direction `d`'s pattern in a cell key.
+const KEY_STEP: [usize; 4] = [
+    1,
+    PATTERNS,
+    PATTERNS * PATTERNS,
+    PATTERNS * PATTERNS * PATTERNS,
+];
+
+/// The number of cell keys.
+pub(crate) const CELL_KEYS: usize = PATTERNS * PATTERNS * PATTERNS * PATTERNS;
+
+/// A cell's four patterns (of one player) as one number: direction `d`'s pattern times 9^d.
+#[cfg(test)]
+pub(crate) fn cell_key(patterns: [u8; 4]) -> usize {
+    (0..4).map(|d| usize::from(patterns[d]) * KEY_STEP[d]).sum()
+}
+
+/// The four patterns of a cell key.
+pub(crate) fn key_patterns(key: usize) -> [u8; 4] {
+    std::array::from_fn(|d| ((key / KEY_STEP[d]) % PATTERNS) as u8)
+}
+
+/// What the search asks of a cell's four patterns, per cell key.
+pub(crate) struct CellTables {
+    /// [`cell_value`].
+    value: Vec<i32>,
+    /// The sum of the four [`WEIGHTS`]: the cell's share of the evaluation.
+    weight: Vec<i32>,
+    /// [`threat_rank`] of the best pattern.
+    rank: Vec<u8>,
+}
+
+impl std::fmt::Debug for CellTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CellTables({} keys)", self.value.len())
+    }
+}
+
+fn cell_tables() -> &'static CellTables {
+    static TABLES: OnceLock<CellTables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let keys = 0..CELL_KEYS;
+        CellTables {
+            value: keys.clone().map(|k| cell_value(key_patterns(k))).collect(),
+            weight: keys
+                .clone()
+                .map(|k| {
+                    key_patterns(k)
+                        .iter()
+                        .map(|&p| WEIGHTS[usize::from(p)])
+                        .sum()
+                })
+                .collect(),
+            rank: keys
+                .map(|k| threat_rank(best_of(key_patterns(k))))
+                .collect(),
+        }
+    })
+}
+
+/// Which of the [`ThreatSets`] a cell whose best pattern is `best` belongs to: they nest, so
+/// the count of them.
+#[inline]
+fn threat_rank(best: u8) -> u8 {
+    match best {
+        WIN => 4,
+        OPEN1 => 3,
+        CLOSED1 => 2,
+        OPEN2 => 1,
+        _ => 0,
+    }
+}
+
 /// Cell sets by the best pattern a stone of the player would make there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ThreatSets {
@@ -412,6 +515,68 @@ pub struct ThreatSets {
     pub open_three: CellSet,
 }
 
+/// A cell whose window along a line holds a given cell, and where in its code that cell sits.
+#[derive(Clone, Copy, Debug, Default)]
+struct Reach {
+    at: u16,
+    shift: u8,
+}
+
+/// For every cell and direction, the cells within the window radius along that line (on the
+/// board), with the code field the cell sits in for each: what a stone there changes.
+#[derive(Debug, Default)]
+struct ReachTable {
+    /// Entries per cell and direction (twice the radius).
+    width: usize,
+    reach: Vec<Reach>,
+    count: Vec<[u8; 4]>,
+}
+
+impl ReachTable {
+    fn new(patterns: &Patterns) -> ReachTable {
+        let radius = patterns.table.radius();
+        let width = 2 * radius;
+        let mut table = ReachTable {
+            width,
+            reach: vec![Reach::default(); MOVE_SLOTS * 4 * width],
+            count: vec![[0; 4]; MOVE_SLOTS],
+        };
+        for cell in patterns.board.iter() {
+            let index = cell.index();
+            for (d, step) in patterns.steps().into_iter().enumerate() {
+                let mut n = 0;
+                for sign in [1isize, -1] {
+                    for distance in 1..=radius as isize {
+                        let Some(at) = patterns.walk(index, step, sign * distance) else {
+                            break;
+                        };
+                        // `at` sees the stone at offset -sign * distance.
+                        let shift = 2 * field(-sign * distance, radius);
+                        table.reach[(index * 4 + d) * width + n] = Reach {
+                            at: at as u16,
+                            shift: shift as u8,
+                        };
+                        n += 1;
+                    }
+                }
+                table.count[index][d] = n as u8;
+            }
+        }
+        table
+    }
+
+    #[inline(always)]
+    fn count(&self, index: usize, d: usize) -> usize {
+        usize::from(self.count[index][d])
+    }
+
+    #[inline(always)]
+    fn of(&self, index: usize, d: usize) -> &[Reach] {
+        let start = (index * 4 + d) * self.width;
+        &self.reach[start..start + usize::from(self.count[index][d])]
+    }
+}
+
 /// The patterns of a whole board, updated stone by stone ([`Patterns::play`],
 /// [`Patterns::undo`]).
 #[derive(Clone, Debug)]
@@ -422,10 +587,18 @@ pub struct Patterns {
     limit: usize,
     board: CellSet,
     stones: [CellSet; 2],
+    /// Both players' stones.
+    filled: CellSet,
+    /// Per cell and direction, the cells whose windows hold it.
+    reach: Arc<ReachTable>,
     /// Per cell and direction, the window code from X's view.
     codes: Vec<[u64; 4]>,
     /// Per cell, per player, per direction, the pattern (empty cells only; 0 elsewhere).
     patterns: Vec<[[u8; 4]; 2]>,
+    /// Per cell and player, the four patterns as one number ([`cell_key`]).
+    keys: Vec<[u16; 2]>,
+    /// What each key is worth.
+    cells: &'static CellTables,
     sets: [ThreatSets; 2],
     /// Per player, the sum of the weights of every empty cell's patterns.
     sums: [i32; 2],
@@ -446,8 +619,12 @@ impl Patterns {
             limit,
             board: config.board_cells(),
             stones: [*game.stones(Player::First), *game.stones(Player::Second)],
+            filled: game.stones(Player::First).or(game.stones(Player::Second)),
+            reach: Arc::new(ReachTable::default()),
             codes: vec![[0; 4]; MOVE_SLOTS],
             patterns: vec![[[0; 4]; 2]; MOVE_SLOTS],
+            keys: vec![[0; 2]; MOVE_SLOTS],
+            cells: cell_tables(),
             sets: [ThreatSets::default(); 2],
             sums: [0; 2],
         };
@@ -478,6 +655,7 @@ impl Patterns {
         for cell in game.empty_cells().iter() {
             patterns.refresh_cell(cell.index());
         }
+        patterns.reach = Arc::new(ReachTable::new(&patterns));
         patterns
     }
 
@@ -538,7 +716,7 @@ impl Patterns {
     /// [`cell_value`] of `player` on `cell`.
     #[inline]
     pub fn value(&self, cell: Cell, player: Player) -> i32 {
-        cell_value(self.patterns(cell, player))
+        self.cells.value[usize::from(self.keys[cell.index()][player.index()])]
     }
 
     /// The threat cells of `player`.
@@ -569,52 +747,39 @@ impl Patterns {
     /// the sets.
     #[inline]
     fn refresh_cell(&mut self, index: usize) {
-        let old = self.patterns[index];
-        let codes = self.codes[index];
-        let mut new = [[0u8; 4]; 2];
         for d in 0..4 {
-            new[0][d] = self.table.pattern(codes[d]);
-            new[1][d] = self.table.pattern(swap_sides(codes[d]));
-        }
-        if new == old {
-            return;
-        }
-        self.patterns[index] = new;
-        for p in 0..2 {
-            let before: i32 = old[p].iter().map(|&x| WEIGHTS[usize::from(x)]).sum();
-            let after: i32 = new[p].iter().map(|&x| WEIGHTS[usize::from(x)]).sum();
-            self.sums[p] += after - before;
-            self.place_in_sets(index, p, new[p]);
+            self.refresh_direction(index, d);
         }
     }
 
     /// Recomputes the patterns of the empty cell `index` along direction `d` only (the one
-    /// whose code just changed), keeping the sums and the sets.
-    #[inline]
+    /// whose code just changed), keeping the keys, the sums and the sets.
+    #[inline(always)]
     fn refresh_direction(&mut self, index: usize, d: usize) {
-        let code = self.codes[index][d];
-        let new = [
-            self.table.pattern(code),
-            self.table.pattern(swap_sides(code)),
-        ];
+        let new = self.table.patterns(self.codes[index][d]);
+        let tables = self.cells;
         for (p, &pattern) in new.iter().enumerate() {
             let old = self.patterns[index][p][d];
             if old == pattern {
                 continue;
             }
             self.patterns[index][p][d] = pattern;
-            self.sums[p] += WEIGHTS[usize::from(pattern)] - WEIGHTS[usize::from(old)];
-            let patterns = self.patterns[index][p];
-            self.place_in_sets(index, p, patterns);
+            let before = usize::from(self.keys[index][p]);
+            let after =
+                before + usize::from(pattern) * KEY_STEP[d] - usize::from(old) * KEY_STEP[d];
+            self.keys[index][p] = after as u16;
+            self.sums[p] += tables.weight[after] - tables.weight[before];
+            // The sets follow the best pattern: only a change of it moves the cell.
+            if tables.rank[after] != tables.rank[before] {
+                self.place_in_sets(index, p, tables.rank[after]);
+            }
         }
     }
 
+    /// Puts the cell `index` in the sets of `player` up to `rank` ([`threat_rank`]) and takes
+    /// it out of the others.
     #[inline]
-    fn place_in_sets(&mut self, index: usize, player: usize, patterns: [u8; 4]) {
-        let best = patterns[0]
-            .max(patterns[1])
-            .max(patterns[2])
-            .max(patterns[3]);
+    fn place_in_sets(&mut self, index: usize, player: usize, rank: u8) {
         let cell = Cell(index as u16);
         let sets = &mut self.sets[player];
         let put = |set: &mut CellSet, on: bool| {
@@ -624,21 +789,21 @@ impl Patterns {
                 set.remove(cell);
             }
         };
-        put(&mut sets.win, best == WIN);
-        put(&mut sets.open_four, best >= OPEN1);
-        put(&mut sets.four, best >= CLOSED1);
-        put(&mut sets.open_three, best >= OPEN2);
+        put(&mut sets.win, rank >= 4);
+        put(&mut sets.open_four, rank >= 3);
+        put(&mut sets.four, rank >= 2);
+        put(&mut sets.open_three, rank >= 1);
     }
 
     /// Takes the empty cell `index` out of the sums and sets (a stone goes there).
     fn clear_cell(&mut self, index: usize) {
-        let old = self.patterns[index];
-        for (p, patterns) in old.iter().enumerate() {
-            let before: i32 = patterns.iter().map(|&x| WEIGHTS[usize::from(x)]).sum();
-            self.sums[p] -= before;
-            self.place_in_sets(index, p, [DEAD; 4]);
+        let tables = self.cells;
+        for p in 0..2 {
+            self.sums[p] -= tables.weight[usize::from(self.keys[index][p])];
+            self.place_in_sets(index, p, 0);
         }
         self.patterns[index] = [[DEAD; 4]; 2];
+        self.keys[index] = [0; 2];
     }
 
     /// Puts a stone of `player` on the empty `cell` and updates every pattern it changes.
@@ -647,6 +812,7 @@ impl Patterns {
         debug_assert!(!self.stones[0].contains(cell) && !self.stones[1].contains(cell));
         self.clear_cell(index);
         self.stones[player.index()].insert(cell);
+        self.filled.insert(cell);
         let value = if player == Player::First { OWN } else { OPP };
         self.update_lines(index, value, true);
     }
@@ -655,10 +821,10 @@ impl Patterns {
     pub fn undo(&mut self, cell: Cell, player: Player) {
         let index = cell.index();
         self.stones[player.index()].remove(cell);
+        self.filled.remove(cell);
         let value = if player == Player::First { OWN } else { OPP };
         self.update_lines(index, value, false);
         // The cell's own codes never changed while it held the stone.
-        self.patterns[index] = [[DEAD; 4]; 2];
         self.refresh_cell(index);
     }
 
@@ -666,34 +832,18 @@ impl Patterns {
     /// `index` along the four lines, and refreshes the empty ones.
     #[inline]
     fn update_lines(&mut self, index: usize, value: u64, set: bool) {
-        let radius = self.table.radius() as isize;
-        for (d, step) in self.steps().into_iter().enumerate() {
-            for sign in [1isize, -1] {
-                let mut at = index;
-                for distance in 1..=radius {
-                    let next = if sign > 0 {
-                        at + step
-                    } else {
-                        match at.checked_sub(step) {
-                            Some(next) => next,
-                            None => break,
-                        }
-                    };
-                    if !self.on_board(next) {
-                        break;
-                    }
-                    at = next;
-                    // `at` sees the stone at offset -sign * distance.
-                    let bits = value << (2 * field(-sign * distance, radius as usize));
-                    if set {
-                        self.codes[at][d] |= bits;
-                    } else {
-                        self.codes[at][d] &= !bits;
-                    }
-                    let cell = Cell(at as u16);
-                    if !self.stones[0].contains(cell) && !self.stones[1].contains(cell) {
-                        self.refresh_direction(at, d);
-                    }
+        for d in 0..4 {
+            for j in 0..self.reach.count(index, d) {
+                let Reach { at, shift } = self.reach.of(index, d)[j];
+                let at = usize::from(at);
+                let bits = value << shift;
+                if set {
+                    self.codes[at][d] |= bits;
+                } else {
+                    self.codes[at][d] &= !bits;
+                }
+                if !self.filled.contains(Cell(at as u16)) {
+                    self.refresh_direction(at, d);
                 }
             }
         }
@@ -854,6 +1004,7 @@ mod tests {
                     assert_eq!(patterns.codes, fresh.codes, "{id}");
                     assert_eq!(patterns.sets, fresh.sets, "{id}");
                     assert_eq!(patterns.sums, fresh.sums, "{id}");
+                    assert_eq!(patterns.keys, fresh.keys, "{id}");
                 }
             }
         }
@@ -944,6 +1095,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_cell_key_holds_its_four_patterns() {
+        for patterns in [
+            [DEAD; 4],
+            [WIN, OPEN2, LIVE, DEAD],
+            [OPEN1, OPEN1, CLOSED3, WIN],
+        ] {
+            let key = cell_key(patterns);
+            assert!(key < CELL_KEYS);
+            assert_eq!(key_patterns(key), patterns);
+        }
+        assert_eq!(
+            cell_tables().value[cell_key([OPEN2, OPEN2, LIVE, DEAD])],
+            781
+        );
     }
 
     #[test]

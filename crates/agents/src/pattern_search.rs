@@ -173,8 +173,14 @@ impl<'a> PatternSearch<'a> {
             };
             out.push((key, cell));
         }
-        out.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        out.truncate(width.max(1));
+        let order = |a: &(i32, Cell), b: &(i32, Cell)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        // The best `width` in order: a selection, then a sort of those alone.
+        let width = width.max(1);
+        if out.len() > width {
+            out.select_nth_unstable_by(width - 1, order);
+            out.truncate(width);
+        }
+        out.sort_unstable_by(order);
         out
     }
 

@@ -37,6 +37,7 @@ pub mod run;
 pub mod schedule;
 pub mod slurm;
 pub mod sprt;
+pub mod table;
 pub mod verify;
 
 use std::path::PathBuf;

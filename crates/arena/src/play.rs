@@ -234,7 +234,7 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 
 /// Runs `f` (an agent's code), turning a panic into its message (with where it happened): the
 /// caller scores it as a crash, and nothing is printed to the terminal.
-fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(crate) fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     silence_agent_panics();
     AGENT_PANIC.with(|slot| *slot.borrow_mut() = Some(None));
     let answer = catch_unwind(AssertUnwindSafe(f));

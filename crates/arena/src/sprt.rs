@@ -52,8 +52,12 @@ pub struct MatchSettings {
     pub baseline: AgentSpec,
     /// The experiment seed every game's seed derives from.
     pub seed: u64,
-    /// Random plies before the agents play, the same for both games of a pair.
+    /// Random plies before the agents play, the same for both games of a pair (none with a
+    /// suite).
     pub opening_plies: u32,
+    /// An opening suite the pairs start from instead (pair `m` from line `m` modulo the
+    /// number of lines), if any.
+    pub openings: Option<PathBuf>,
     /// The most game pairs to play if the test never decides.
     pub max_pairs: u32,
     /// The time control (cutechess's `tc=`/`st=`), if the match has one.
@@ -63,6 +67,12 @@ pub struct MatchSettings {
 impl MatchSettings {
     /// The match as an experiment file: what `arena run` would play with the same seeds.
     pub fn experiment_text(&self) -> String {
+        // The suite by its file name: the experiment's copy in the output folder reads the
+        // copy of the suite written next to it.
+        let opening = match self.openings.as_ref().and_then(|p| p.file_name()) {
+            Some(file) => format!("openings = {}\n", toml_string(&file.to_string_lossy())),
+            None => format!("opening_plies = {}\n", self.opening_plies),
+        };
         format!(
             "# A sequential match (arena sprt): the candidate against the baseline in game pairs,\n\
              # played in schedule order until the test decides. `arena run` on this file plays\n\
@@ -70,22 +80,21 @@ impl MatchSettings {
              name = \"{}\"\n\
              seed = {}\n\
              games_per_pair = {}\n\
-             opening_plies = {}\n\
+             {opening}\
              {}variants = [\"{}\"]\n\n\
              [[agents]]\n\
              name = \"{CANDIDATE}\"\n\
-             spec = \"{}\"\n\n\
+             spec = {}\n\n\
              [[agents]]\n\
              name = \"{BASELINE}\"\n\
-             spec = \"{}\"\n",
+             spec = {}\n",
             self.name,
             self.seed,
             2 * u64::from(self.max_pairs),
-            self.opening_plies,
             self.time_control_lines(),
             self.variant,
-            self.candidate,
-            self.baseline,
+            toml_string(&self.candidate.to_string()),
+            toml_string(&self.baseline.to_string()),
         )
     }
 
@@ -104,10 +113,19 @@ impl MatchSettings {
         lines
     }
 
-    /// The checked experiment.
+    /// The checked experiment (the suite read from its folder).
     pub fn experiment(&self) -> Result<Experiment, ArenaError> {
-        Experiment::from_toml(&self.experiment_text(), "arena sprt")
+        let folder = self
+            .openings
+            .as_ref()
+            .map(|p| p.parent().unwrap_or(Path::new("")));
+        Experiment::from_toml_at(&self.experiment_text(), "arena sprt", folder)
     }
+}
+
+/// `text` as a TOML string (an outside agent's spec holds paths and spaces).
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
 }
 
 /// The state of the match after a complete game pair, as the caller's test sees it.

@@ -20,6 +20,7 @@ fn settings(max_pairs: u32) -> MatchSettings {
         seed: 3,
         opening_plies: 1,
         max_pairs,
+        openings: None,
         time_control: None,
     }
 }

@@ -18,6 +18,7 @@ fn settings() -> MatchSettings {
         baseline: "random".parse().unwrap(),
         seed: 7,
         opening_plies: 1,
+        openings: None,
         max_pairs: 40,
         time_control: None,
     }
@@ -156,4 +157,36 @@ fn pair_counts_follow_the_candidate() {
         pentanomial[points] += 1;
     }
     assert_eq!(last.pentanomial, pentanomial);
+}
+
+#[test]
+fn a_match_from_a_suite_starts_pair_m_from_line_m_and_its_copy_replays() {
+    let dir = scratch("sprt-suite");
+    let suite_dir = scratch("sprt-suite-file");
+    let suite = suite_dir.join("small.txt");
+    fs::write(&suite, "[mnk-4x4k3]\nb2 c3\na1\nd4 a4 b1\n").unwrap();
+    let mut settings = settings();
+    settings.opening_plies = 0;
+    settings.openings = Some(suite.clone());
+    let summary = run_match(&settings, &match_options(&dir, 2), after(4)).unwrap();
+    assert_eq!(summary.count.pairs, 4);
+    let rows = without_timing(&dir.join("games.csv"));
+    let moves = rows[0].iter().position(|c| c == "moves").unwrap();
+    let lines = ["b2 c3", "a1", "d4 a4 b1", "b2 c3"];
+    for (index, row) in rows[1..].iter().enumerate() {
+        let line = lines[index / 2];
+        assert!(row[moves].starts_with(line), "game {index}: {}", row[moves]);
+    }
+    // The copy of the experiment in the folder reads the copy of the suite next to it, and
+    // `arena run` on it plays the same games.
+    assert_eq!(
+        fs::read_to_string(dir.join("small.txt")).unwrap(),
+        fs::read_to_string(&suite).unwrap()
+    );
+    let copy = Experiment::from_file(&dir.join("experiment.toml")).unwrap();
+    assert_eq!(copy.hash(), settings.experiment().unwrap().hash());
+    let run_dir = scratch("sprt-suite-run");
+    run(&copy, &options(&run_dir, 1, Shard::WHOLE)).unwrap();
+    let full = without_timing(&run_dir.join("games.csv"));
+    assert_eq!(rows[..], full[..9]);
 }

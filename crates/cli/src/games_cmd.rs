@@ -6,6 +6,8 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use rules::{Game, Player, Step, Variant};
 
+use crate::play_board::draw_position;
+
 /// `arena perft VARIANT DEPTH`.
 #[derive(Debug, Args)]
 #[command(after_help = "Example:\n  arena perft tictactoe 9\n  arena perft mnk-5x5k4 5")]
@@ -114,45 +116,10 @@ pub fn replay(args: ReplayArgs) -> Result<()> {
     rules::with_game!(variant, |start| replay_game(start, &args.moves))
 }
 
-/// The name of `player` in `G`'s own words: X and O, or player 1, 2, 3, 4.
-pub fn player_name<G: Game>(position: &G, player: Player) -> String {
-    position.seat_name(player)
-}
-
-/// The places of a finished game of three or more players in words: `player 2 first (41),
-/// player 1 second (35), player 3 third (29)`.
-pub fn places_text<G: Game>(position: &G, outcome: rules::Outcome) -> String {
-    let totals = position.totals();
-    let mut seats: Vec<Player> = Player::all(position.num_players()).collect();
-    seats.sort_by_key(|&p| (outcome.place(p), p.index()));
-    seats
-        .iter()
-        .map(|&p| {
-            let place = outcome.place(p);
-            let ordinal = match place {
-                1 => "first",
-                2 => "second",
-                3 => "third",
-                _ => "fourth",
-            };
-            let shared = seats.iter().filter(|&&q| outcome.place(q) == place).count() > 1;
-            let total = totals
-                .as_ref()
-                .and_then(|t| t.get(p.index()))
-                .map(|t| format!(" ({t})"))
-                .unwrap_or_default();
-            let tie = if shared { " (shared)" } else { "" };
-            format!("{} {ordinal}{tie}{total}", player_name(position, p))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn replay_game<G: Game>(start: G, moves: &str) -> Result<()> {
     let mut position = start;
-    let multiline = position.view().grid().is_some();
     println!("start");
-    print_position(&position, multiline);
+    print!("{}", draw_position(&position, None, false));
     for (index, text) in moves.split_whitespace().enumerate() {
         if position.is_over() {
             bail!(
@@ -163,41 +130,37 @@ fn replay_game<G: Game>(start: G, moves: &str) -> Result<()> {
         let mv = position
             .parse_move(text)
             .with_context(|| format!("move {} (`{text}`)", index + 1))?;
-        let mover = player_name(&position, position.side_to_move());
+        let mover = position.seat_name(position.side_to_move());
+        let place = position.move_place(mv).place;
         let mut steps = Vec::new();
         position.play_traced(mv, &mut steps);
         for step in steps {
             if let Step::Refill { seat, cost } = step {
                 println!(
                     "{} has no seeds on their side and refills it with {cost} from their captures",
-                    player_name(&position, seat)
+                    position.seat_name(seat)
                 );
             }
         }
         println!("{}. {} ({mover})", index + 1, position.format_move(mv));
-        print_position(&position, multiline);
+        print!("{}", draw_position(&position, Some(place), false));
     }
+    let names: Vec<String> = Player::all(position.num_players())
+        .map(|seat| position.seat_name(seat))
+        .collect();
+    let totals = position.totals();
     match position.outcome() {
-        Some(outcome) if position.num_players() > 2 => {
-            println!(
-                "result: {} ({})",
-                outcome.result_text(),
-                places_text(&position, outcome)
-            );
-        }
-        Some(outcome) => {
-            let verdict = match outcome.winner() {
-                Some(p) => format!("{} wins", player_name(&position, p)),
-                None => "draw".into(),
-            };
-            println!("result: {} ({verdict})", outcome.result_text());
-        }
+        Some(outcome) => println!(
+            "result: {} ({})",
+            outcome.result_text(),
+            arena::table::result_words(outcome, &names, totals.as_deref())
+        ),
         None => println!(
             "the game goes on: {} to move",
-            player_name(&position, position.side_to_move())
+            position.seat_name(position.side_to_move())
         ),
     }
-    if let Some(totals) = position.totals() {
+    if let Some(totals) = totals {
         let label = if position.is_over() {
             "final totals"
         } else {
@@ -207,12 +170,4 @@ fn replay_game<G: Game>(start: G, moves: &str) -> Result<()> {
         println!("{label}: {}", shown.join(" - "));
     }
     Ok(())
-}
-
-fn print_position<G: Game>(position: &G, multiline: bool) {
-    if multiline {
-        print!("{position}");
-    } else {
-        println!("{position}");
-    }
 }

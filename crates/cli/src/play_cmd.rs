@@ -15,7 +15,7 @@ use clap::Args;
 use rules::Variant;
 
 use crate::games_cmd::parse_variant;
-use crate::play_game::{Screen, Seat, Table, sit};
+use crate::play_game::{Screen, Seat, Sitting, sit};
 use crate::play_keys::{Keyboard, Typed};
 
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`, or `arena play --stats`.
@@ -122,7 +122,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
     } else {
         Duration::ZERO
     });
-    let table = Table {
+    let sitting = Sitting {
         seats,
         seed: args.seed,
         move_time,
@@ -131,7 +131,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
         record: args.record.clone(),
         name,
     };
-    rules::with_game!(variant, |start| sit(&start, &table, &mut keys, &screen))
+    rules::with_game!(variant, |start| sit(&start, &sitting, &mut keys, &screen))
 }
 
 /// A number of seconds from the command line.

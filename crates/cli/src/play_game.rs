@@ -1,20 +1,20 @@
-//! The games of `arena play`: turns of people and agents, the prompt's commands, the countdown,
-//! the end of a game and the offer of another, and the game's row in the play record.
+//! The games of `arena play`: the terminal's side of a game at a table
+//! ([`arena::table::Table`], which keeps the seats, the moves, undo, the clock, the end and the
+//! record row): the prompt and its commands, the countdown, the spinner, the printing, and the
+//! offer of another game.
 
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use agents::{Agent, AgentRng, AgentSpec, Choice, Context, SearchStats};
-use anyhow::Result;
-use arena::Termination;
-use arena::played::{self, PlayedGame, PlayedSeat};
-use rand::SeedableRng;
-use rules::{Game, MoveList, Outcome, Player};
+use agents::{AgentGame, AgentSpec, SearchStats};
+use anyhow::{Result, anyhow};
+use arena::played;
+use arena::table::{self, Answer, Cause, Settings, Table, TableError};
+use rules::{MoveList, Player};
 
-use crate::games_cmd::{places_text, player_name};
-use crate::play_board::Board;
+use crate::play_board::{draw_position, turn_note};
 use crate::play_keys::{Keyboard, Typed};
 
 /// Who plays one side.
@@ -28,8 +28,8 @@ pub enum Seat {
 
 /// Everything about a sitting that is not the game itself.
 #[derive(Clone, Debug)]
-pub struct Table {
-    /// Who sits in each seat, in turn order (two, or three or four for O An Quan).
+pub struct Sitting {
+    /// Who sits in each seat, in turn order (one per player of the game).
     pub seats: Vec<Seat>,
     /// The seed of the agents' random number generators.
     pub seed: u64,
@@ -107,120 +107,77 @@ impl Screen {
         }
         Ok(typed)
     }
-}
 
-/// A player of the games of a sitting.
-enum Side<G: Board> {
-    Human,
-    Agent(Box<AgentSide<G>>),
-}
-
-/// An agent at the table, with the RNG stream it draws from for the whole sitting.
-struct AgentSide<G: Board> {
-    spec: AgentSpec,
-    agent: Box<dyn Agent<G>>,
-    rng: AgentRng,
-}
-
-/// One move played, with the position before it, so `undo` can go back.
-struct Ply<G: Game> {
-    before: G,
-    mv: G::Move,
-    by_human: bool,
-    /// The time the move took (a person's from the prompt), and the nodes searched.
-    time: Duration,
-    nodes: u64,
-}
-
-/// A game under way.
-struct Match<G: Board> {
-    position: G,
-    history: Vec<Ply<G>>,
-}
-
-impl<G: Board> Match<G> {
-    fn last_move(&self) -> Option<G::Move> {
-        self.history.last().map(|ply| ply.mv)
+    /// The board of the table's position, the last move marked.
+    fn board<G: AgentGame>(&self, table: &Table<G>) -> Result<()> {
+        let last = table
+            .history()
+            .last()
+            .map(|ply| ply.before.move_place(ply.mv).place);
+        self.prompt(&draw_position(table.position(), last, self.colour))
     }
 
-    fn moves_text(&self) -> String {
-        self.moves().join(" ")
+    /// Runs an agent's thinking with a spinner on a terminal.
+    fn spin<T>(&self, message: &str, think: impl FnOnce() -> T) -> T {
+        let spinner = self.spinner.then(|| {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_message(message.to_string());
+            bar.enable_steady_tick(Duration::from_millis(100));
+            bar
+        });
+        let answer = think();
+        if let Some(bar) = spinner {
+            bar.finish_and_clear();
+        }
+        answer
     }
-
-    /// The moves from the start in the game's notation.
-    fn moves(&self) -> Vec<String> {
-        self.history
-            .iter()
-            .map(|ply| ply.before.format_move(ply.mv))
-            .collect()
-    }
-}
-
-/// How a game ended.
-enum Verdict {
-    /// The rules ended it.
-    Rules(Outcome),
-    /// The ply cap ended it and the game's rule decided.
-    PlyCap(Outcome),
-    /// A person ran out of time.
-    TimeUp(Player),
-    /// An agent failed or answered an illegal move (`crash`, `illegal-move` or `timeout`).
-    Fault(Player, String, Termination),
-    /// A person quit, or stdin closed.
-    Left,
 }
 
 /// What a person's turn came to.
-enum HumanTurn<M> {
-    Move(M),
+enum HumanTurn {
+    Moved,
     /// Moves were taken back: the turn starts again in another position.
     Undone,
-    TimeUp,
+    /// The game ended during the turn (out of time, resigned).
+    Ended,
     Quit,
 }
 
-/// The spinner, the move and its statistics of an agent's turn.
-struct Thought<M> {
-    choice: Choice<M>,
-    elapsed: Duration,
-}
-
-/// The session: games between the table's seats from `start`, until the players leave or
+/// The session: games between the sitting's seats from `start`, until the players leave or
 /// decline another game.
-pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Screen) -> Result<()> {
-    let players = start.num_players();
-    let mut sides = Vec::with_capacity(players);
-    for (seat, player) in table.seats.iter().zip(Player::all(players)) {
-        sides.push(match seat {
-            Seat::Human => Side::Human,
-            Seat::Agent(spec) => Side::Agent(Box::new(AgentSide {
-                spec: spec.clone(),
-                agent: protocol::build_for::<G>(spec, players)?,
-                rng: arena::play::agent_rng(table.seed, player),
-            })),
-        });
-    }
-    let names: Vec<String> = Player::all(players)
-        .map(|player| side_name(start, table, player))
+pub fn sit<G: AgentGame>(
+    start: &G,
+    sitting: &Sitting,
+    keys: &mut Keyboard,
+    screen: &Screen,
+) -> Result<()> {
+    let seats = sitting
+        .seats
+        .iter()
+        .map(|seat| match seat {
+            Seat::Human => table::Seat::Person(sitting.name.clone()),
+            Seat::Agent(spec) => table::Seat::Agent(spec.clone()),
+        })
         .collect();
-    let mut hint: Option<(Box<dyn Agent<G>>, AgentRng)> = None;
+    let settings = Settings {
+        move_time: sitting.move_time,
+        ..Settings::new(sitting.seed, sitting.hint.clone())
+    };
+    let mut table = Table::new(start.clone(), seats, settings, table::any_agent::<G>)
+        .map_err(|error| anyhow!(error))?;
+    let names: Vec<String> = Player::all(table.players())
+        .map(|player| side_name(&table, player))
+        .collect();
     loop {
-        let mut game = Match {
-            position: start.clone(),
-            history: Vec::new(),
-        };
-        announce(start, table, &names, screen)?;
+        announce(&table, sitting, &names, screen)?;
         // One game, taken up again after an `undo` at its end.
         loop {
-            let verdict = play_on(
-                &mut game, table, &mut sides, &names, &mut hint, keys, screen,
-            )?;
-            let Some(ending) = ending(&game.position, &verdict) else {
-                finish(&game, verdict, &names, screen)?;
+            let still_there = play_on(&mut table, sitting, &names, keys, screen)?;
+            finish(&table, &names, screen)?;
+            if !still_there {
                 return Ok(());
-            };
-            finish(&game, verdict, &names, screen)?;
-            let can_undo = game.history.iter().any(|ply| ply.by_human);
+            }
+            let can_undo = table.can_undo();
             screen.prompt(if can_undo {
                 "play again? [y/N] or undo: "
             } else {
@@ -232,12 +189,13 @@ pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Scr
             };
             if answer == "undo" && can_undo {
                 // The game goes on: it is recorded when it ends for good.
-                take_back(&mut game, screen)?;
+                take_back(&mut table, screen)?;
                 continue;
             }
-            record(&game, ending, table, start, screen)?;
+            record(&mut table, sitting, screen)?;
             match answer.as_str() {
                 "y" | "yes" => {
+                    table.rematch().map_err(|error| anyhow!(error))?;
                     screen.say("")?;
                     break;
                 }
@@ -249,193 +207,102 @@ pub fn sit<G: Board>(start: &G, table: &Table, keys: &mut Keyboard, screen: &Scr
 
 /// The name of `player` at this table: `X`, `O`, `player 1`, with `(you)` or the agent's spec
 /// when people and agents share the table.
-fn side_name<G: Board>(start: &G, table: &Table, player: Player) -> String {
-    let base = player_name(start, player);
-    let humans = table.seats.iter().filter(|s| **s == Seat::Human).count();
-    match &table.seats[player.index()] {
-        Seat::Human if humans == 1 => format!("{base} (you)"),
-        Seat::Human => base,
-        Seat::Agent(spec) => format!("{base} ({spec})"),
+fn side_name<G: AgentGame>(table: &Table<G>, player: Player) -> String {
+    let base = table.position().seat_name(player);
+    match table.seats().nth(player.index()) {
+        Some(table::Seat::Person(_)) if table.people() == 1 => format!("{base} (you)"),
+        Some(table::Seat::Agent(spec)) => format!("{base} ({spec})"),
+        _ => base,
     }
 }
 
 /// The head of a game: who plays whom, how to type a move, the empty board.
-fn announce<G: Board>(start: &G, table: &Table, names: &[String], screen: &Screen) -> Result<()> {
+fn announce<G: AgentGame>(
+    table: &Table<G>,
+    sitting: &Sitting,
+    names: &[String],
+    screen: &Screen,
+) -> Result<()> {
     screen.say(format!(
         "{}: {}, seed {}",
-        start.variant(),
+        table.position().variant(),
         names.join(" against "),
-        table.seed
+        sitting.seed
     ))?;
-    if table.seats.contains(&Seat::Human) {
+    if table.people() > 0 {
         screen.say(format!(
             "type a move ({}), or help for the commands",
-            start.move_help()
+            table.position().move_help()
         ))?;
     }
-    screen.prompt(&start.draw(None, screen.colour))
+    screen.board(table)
 }
 
-/// Plays `game` on from where it stands until it ends or the players leave.
-fn play_on<G: Board>(
-    game: &mut Match<G>,
-    table: &Table,
-    sides: &mut [Side<G>],
+/// Plays the game on from where it stands until it ends or the players leave (`false`).
+fn play_on<G: AgentGame>(
+    table: &mut Table<G>,
+    sitting: &Sitting,
     names: &[String],
-    hint: &mut Option<(Box<dyn Agent<G>>, AgentRng)>,
     keys: &mut Keyboard,
     screen: &Screen,
-) -> Result<Verdict> {
-    let cap = game.position.default_max_plies();
-    loop {
-        let position = &game.position;
-        if let Some(outcome) = position.outcome() {
-            return Ok(Verdict::Rules(outcome));
-        }
-        if position.ply() >= cap {
-            return Ok(Verdict::PlyCap(position.adjudicate()));
-        }
-        if let Some(note) = position.turn_note() {
+) -> Result<bool> {
+    while let Some(mover) = table.mover() {
+        if let Some(note) = turn_note(table.position()) {
             screen.say(note)?;
         }
-        let mover = position.side_to_move();
-        let number = game.history.len() + 1;
+        let number = table.history().len() + 1;
         let name = &names[mover.index()];
-        match &mut sides[mover.index()] {
-            Side::Human => {
-                let humans = table.seats.iter().filter(|s| **s == Seat::Human).count();
-                let started = Instant::now();
-                match human_turn(game, table, name, humans, hint, keys, screen)? {
-                    HumanTurn::Move(mv) => {
-                        screen.say(format!(
-                            "{number}. {name} plays {}",
-                            game.position.format_move(mv)
-                        ))?;
-                        play(game, mv, true, started.elapsed(), 0);
-                    }
-                    HumanTurn::Undone => continue,
-                    HumanTurn::TimeUp => return Ok(Verdict::TimeUp(mover)),
-                    HumanTurn::Quit => return Ok(Verdict::Left),
+        if table.is_person(mover) {
+            match human_turn(table, sitting, name, keys, screen)? {
+                HumanTurn::Moved => {
+                    let played = table.history().last().map(|ply| ply.text());
+                    screen.say(format!(
+                        "{number}. {name} plays {}",
+                        played.unwrap_or_default()
+                    ))?;
                 }
+                HumanTurn::Undone => continue,
+                HumanTurn::Ended => return Ok(true),
+                HumanTurn::Quit => return Ok(false),
             }
-            Side::Agent(side) => {
-                let AgentSide { spec, agent, rng } = side.as_mut();
-                let thinking = format!("{name} is thinking");
-                let answer = think(agent.as_mut(), rng, game, &thinking, screen)?;
-                match answer {
-                    Err((termination, fault)) => {
-                        return Ok(Verdict::Fault(mover, fault, termination));
-                    }
-                    Ok(thought) if !game.position.is_legal(thought.choice.mv) => {
-                        let fault =
-                            format!("{spec} answered the illegal move {:?}", thought.choice.mv);
-                        return Ok(Verdict::Fault(mover, fault, Termination::IllegalMove));
-                    }
-                    Ok(thought) => {
-                        let mv = thought.choice.mv;
-                        screen.say(format!(
-                            "{number}. {name} plays {}  [{}]",
-                            game.position.format_move(mv),
-                            stats_text(&thought.choice.stats, thought.elapsed)
-                        ))?;
-                        let nodes = thought.choice.stats.nodes;
-                        play(game, mv, false, thought.elapsed, nodes);
-                    }
+        } else {
+            let thinking = table.begin_think(None).map_err(|error| anyhow!(error))?;
+            let thought = screen.spin(&format!("{name} is thinking"), || thinking.run());
+            let time = thought.time();
+            match table.end(thought) {
+                Answer::Played => {
+                    let ply = table.history().last().expect("a move was played");
+                    let stats = ply.stats.clone().unwrap_or_default();
+                    screen.say(format!(
+                        "{number}. {name} plays {}  [{}]",
+                        ply.text(),
+                        stats_text(&stats, time)
+                    ))?;
                 }
+                // The game ended on the agent's fault: the result says it.
+                Answer::Failed(_) => return Ok(true),
+                Answer::Dropped | Answer::Hint(_) => continue,
             }
         }
-        screen.prompt(&game.position.draw(game.last_move(), screen.colour))?;
+        screen.board(table)?;
         // Only agents play: pause so people can follow the game.
-        let agents_only = !table.seats.contains(&Seat::Human);
-        if agents_only && !game.position.is_over() && !table.delay.is_zero() {
-            std::thread::sleep(table.delay);
+        if table.people() == 0 && table.mover().is_some() && !sitting.delay.is_zero() {
+            std::thread::sleep(sitting.delay);
         }
     }
-}
-
-/// Plays `mv`, keeping the position before it for `undo`.
-fn play<G: Board>(game: &mut Match<G>, mv: G::Move, by_human: bool, time: Duration, nodes: u64) {
-    game.history.push(Ply {
-        before: game.position.clone(),
-        mv,
-        by_human,
-        time,
-        nodes,
-    });
-    game.position.play_unchecked(mv);
-}
-
-/// How a game that ended is recorded: its outcome and termination; `None` for a game the
-/// players left unfinished, which is not recorded.
-fn ending<G: Board>(position: &G, verdict: &Verdict) -> Option<(Outcome, Termination)> {
-    Some(match verdict {
-        Verdict::Rules(outcome) => {
-            let drawn = match outcome {
-                Outcome::Draw => true,
-                Outcome::Ranked(ranking) => ranking.places().iter().all(|&p| p == 1),
-                Outcome::Win(_) => false,
-            };
-            let termination = if drawn {
-                Termination::Draw
-            } else {
-                Termination::Win
-            };
-            (*outcome, termination)
-        }
-        Verdict::PlyCap(outcome) => (*outcome, Termination::PlyCap),
-        Verdict::TimeUp(loser) => (
-            arena::play::forfeit_outcome(position, *loser),
-            Termination::Timeout,
-        ),
-        Verdict::Fault(loser, _, termination) => {
-            (arena::play::forfeit_outcome(position, *loser), *termination)
-        }
-        Verdict::Left => return None,
-    })
+    Ok(true)
 }
 
 /// Appends the finished game to the play record and says where. A record that cannot be
 /// written is a warning, not the end of the sitting: the move list printed above keeps the game.
-fn record<G: Board>(
-    game: &Match<G>,
-    (outcome, termination): (Outcome, Termination),
-    table: &Table,
-    start: &G,
-    screen: &Screen,
-) -> Result<()> {
-    let mut seats: Vec<PlayedSeat> = table
-        .seats
-        .iter()
-        .map(|seat| match seat {
-            Seat::Human => PlayedSeat::person(table.name.clone()),
-            Seat::Agent(spec) => PlayedSeat::agent(spec.clone()),
-        })
-        .collect();
-    for ply in &game.history {
-        let seat = ply.before.side_to_move().index();
-        if let Some(seat) = seats.get_mut(seat) {
-            seat.count_move(ply.time, ply.nodes);
-        }
-    }
-    let played = PlayedGame {
-        experiment: played::TERMINAL.into(),
-        variant: start.variant(),
-        seed: table.seed,
-        seats,
-        outcome,
-        termination,
-        plies: game.position.ply(),
-        totals: game.position.totals(),
-        moves: game
-            .history
-            .iter()
-            .map(|ply| ply.before.format_move(ply.mv))
-            .collect(),
+fn record<G: AgentGame>(table: &mut Table<G>, sitting: &Sitting, screen: &Screen) -> Result<()> {
+    let Some(game) = table.take_record(played::TERMINAL) else {
+        return Ok(());
     };
-    match played::append(&table.record, &played) {
+    match played::append(&sitting.record, &game) {
         Ok(index) => screen.say(format!(
             "recorded: {} (game {index})",
-            table.record.display()
+            sitting.record.display()
         )),
         Err(error) => {
             eprintln!("warning: this game was not recorded: {error}");
@@ -444,77 +311,51 @@ fn record<G: Board>(
     }
 }
 
-/// Prints the end of a game: the result, the totals, the move list as `arena replay` reads it.
-/// Returns whether the players are still there.
-fn finish<G: Board>(
-    game: &Match<G>,
-    verdict: Verdict,
-    names: &[String],
-    screen: &Screen,
-) -> Result<bool> {
-    let position = &game.position;
-    let winner_text = |outcome: Outcome| match outcome {
-        Outcome::Ranked(_) => places_text(position, outcome),
-        _ => match outcome.winner() {
-            Some(p) => format!("{} wins", names[p.index()]),
-            None => "draw".to_string(),
-        },
-    };
-    let result = |outcome: Outcome, why: String| {
-        let text = format!("result: {} {}", outcome.result_text(), why);
+/// Prints the end of a game, or where the players left it: the result, the totals, the move
+/// list as `arena replay` reads it.
+fn finish<G: AgentGame>(table: &Table<G>, names: &[String], screen: &Screen) -> Result<()> {
+    let position = table.position();
+    let result = |why: String| {
+        let ending = table.ending().expect("the game is over");
+        let text = format!("result: {} ({why})", ending.outcome.result_text());
         if screen.colour {
             format!("\x1b[1m{text}\x1b[0m")
         } else {
             text
         }
     };
-    let still_there = match verdict {
-        Verdict::Rules(outcome) => {
-            screen.say(result(outcome, format!("({})", winner_text(outcome))))?;
-            true
-        }
-        Verdict::PlyCap(outcome) => {
-            screen.say(result(
-                outcome,
-                format!(
-                    "({}: the ply cap of {} was reached and the rules' count decides)",
-                    winner_text(outcome),
+    match table.ending() {
+        Some(ending) => {
+            let totals = position.totals();
+            let words = table::result_words(ending.outcome, names, totals.as_deref());
+            let name = |seat: &Player| &names[seat.index()];
+            match &ending.cause {
+                Cause::Rules => screen.say(result(words))?,
+                Cause::PlyCap => screen.say(result(format!(
+                    "{words}: the ply cap of {} was reached and the rules' count decides",
                     position.ply()
-                ),
-            ))?;
-            true
+                )))?,
+                Cause::TimeUp(seat) => {
+                    screen.say(format!("time is up: {} loses on time", name(seat)))?;
+                    screen.say(result(words))?;
+                }
+                Cause::Resigned(seat) => {
+                    screen.say(result(format!("{words}: {} resigned", name(seat))))?;
+                }
+                Cause::Fault(seat, fault) => screen.say(result(format!(
+                    "{words}: {} failed: {}",
+                    name(seat),
+                    fault.what
+                )))?,
+            }
         }
-        Verdict::TimeUp(loser) => {
-            let outcome = arena::play::forfeit_outcome(position, loser);
-            screen.say(format!(
-                "time is up: {} loses on time",
-                names[loser.index()]
-            ))?;
-            screen.say(result(outcome, format!("({})", winner_text(outcome))))?;
-            true
-        }
-        Verdict::Fault(loser, fault, _) => {
-            let outcome = arena::play::forfeit_outcome(position, loser);
-            screen.say(result(
-                outcome,
-                format!(
-                    "({}: {} failed: {fault})",
-                    winner_text(outcome),
-                    names[loser.index()]
-                ),
-            ))?;
-            true
-        }
-        Verdict::Left => {
-            screen.say(format!(
-                "game left unfinished after {} moves",
-                game.history.len()
-            ))?;
-            false
-        }
-    };
+        None => screen.say(format!(
+            "game left unfinished after {} moves",
+            table.history().len()
+        ))?,
+    }
     if let Some(totals) = position.totals() {
-        let label = if position.is_over() {
+        let label = if table.ending().is_some() {
             "final totals"
         } else {
             "totals if it ended now"
@@ -526,7 +367,7 @@ fn finish<G: Board>(
             .collect();
         screen.say(format!("{label}: {}", each.join(", ")))?;
     }
-    let moves = game.moves_text();
+    let moves = table.moves().join(" ");
     if moves.is_empty() {
         screen.say("moves: none")?;
     } else {
@@ -536,26 +377,26 @@ fn finish<G: Board>(
             position.variant()
         ))?;
     }
-    Ok(still_there)
+    Ok(())
 }
 
 /// A person's turn: prompts until a legal move, a command that ends the turn, the end of the
 /// time or of stdin. `hint`, `moves`, `help` and refused input keep the same clock.
-fn human_turn<G: Board>(
-    game: &mut Match<G>,
-    table: &Table,
+fn human_turn<G: AgentGame>(
+    table: &mut Table<G>,
+    sitting: &Sitting,
     name: &str,
-    humans: usize,
-    hint: &mut Option<(Box<dyn Agent<G>>, AgentRng)>,
     keys: &mut Keyboard,
     screen: &Screen,
-) -> Result<HumanTurn<G::Move>> {
-    let deadline = table.move_time.map(|limit| Instant::now() + limit);
+) -> Result<HumanTurn> {
+    // The person's clock starts with their first prompt of the turn.
+    table.ready(None).map_err(|error| anyhow!(error))?;
     loop {
-        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        if left.is_some_and(|l| l.is_zero()) {
-            return Ok(HumanTurn::TimeUp);
+        if table.ending().is_some() {
+            return Ok(HumanTurn::Ended);
         }
+        let left = table.clock_left();
+        let deadline = left.map(|left| Instant::now() + left);
         let typed = match left {
             Some(left) if screen.live_clock => {
                 // A line of its own above the prompt, rewritten in place each second: the
@@ -581,134 +422,95 @@ fn human_turn<G: Board>(
         let line = match typed {
             Typed::Line(line) => line,
             Typed::Closed => return Ok(HumanTurn::Quit),
-            Typed::TimeUp => return Ok(HumanTurn::TimeUp),
+            Typed::TimeUp => {
+                // The table's clock decides; the keyboard's deadline is the same moment.
+                if !table.check_clock() {
+                    std::thread::sleep(Duration::from_millis(1));
+                    table.check_clock();
+                }
+                continue;
+            }
         };
         let text = line.trim();
         match text.to_lowercase().as_str() {
             "" => {}
             "quit" | "exit" | "q" => return Ok(HumanTurn::Quit),
             "help" | "?" | "h" => {
-                let undo = if humans >= 2 {
+                let undo = if table.people() >= 2 {
                     "take back the last move"
                 } else {
                     "take back your last move and the reply to it"
                 };
-                screen.say(format!("a move: {}", game.position.move_help()))?;
+                screen.say(format!("a move: {}", table.position().move_help()))?;
                 screen.say(format!(
                     "commands: undo ({undo}), hint (what {} would play), moves (the legal \
-                     moves), quit (leave the game), help",
-                    table.hint
+                     moves), resign (give the game up), quit (leave the game), help",
+                    sitting.hint
                 ))?;
             }
             "moves" => {
+                let position = table.position();
                 let mut moves = MoveList::new();
-                game.position.legal_moves(&mut moves);
-                let names: Vec<String> = moves
-                    .iter()
-                    .map(|&m| game.position.format_move(m))
-                    .collect();
+                position.legal_moves(&mut moves);
+                let names: Vec<String> = moves.iter().map(|&m| position.format_move(m)).collect();
                 screen.say(format!("legal moves: {}", names.join(" ")))?;
             }
             "undo" => {
-                if take_back(game, screen)? {
+                if take_back(table, screen)? {
                     return Ok(HumanTurn::Undone);
                 }
             }
-            "hint" => {
-                let (agent, rng) = match hint {
-                    Some(built) => built,
-                    None => hint.insert((
-                        protocol::build_for::<G>(&table.hint, table.seats.len())?,
-                        hint_rng(table.seed, table.seats.len()),
-                    )),
-                };
-                let thinking = format!("{} is thinking", table.hint);
-                match think(agent.as_mut(), rng, game, &thinking, screen)? {
-                    Ok(thought) => {
-                        let stats = &thought.choice.stats;
-                        let why = stats.reason.as_deref().unwrap_or("its best move");
-                        screen.say(format!(
-                            "hint: {} ({why}; {} says, {})",
-                            game.position.format_move(thought.choice.mv),
-                            table.hint,
-                            seconds_text(thought.elapsed)
-                        ))?;
-                    }
-                    Err((_, fault)) => {
-                        screen.say(format!("no hint: {} failed: {fault}", table.hint))?
-                    }
-                }
-            }
-            _ => match game.position.parse_move(text) {
-                Ok(mv) => return Ok(HumanTurn::Move(mv)),
+            "resign" => match table.resign(None, None) {
+                Ok(()) => return Ok(HumanTurn::Ended),
+                Err(error) => screen.say(format!("refused: {error}"))?,
+            },
+            "hint" => hint(table, sitting, screen)?,
+            _ => match table.person_move(text, None) {
+                Ok(()) => return Ok(HumanTurn::Moved),
+                Err(TableError::Over) => return Ok(HumanTurn::Ended),
                 Err(error) => screen.say(format!("refused: {error}"))?,
             },
         }
     }
 }
 
-/// `undo`: takes back the last move of a person and every move after it (the reply to it),
-/// and shows the board; says so and returns false if no person has moved yet.
-fn take_back<G: Board>(game: &mut Match<G>, screen: &Screen) -> Result<bool> {
-    let Some(at) = game.history.iter().rposition(|ply| ply.by_human) else {
-        screen.say("nothing to undo: no move of a person yet")?;
-        return Ok(false);
+/// `hint`: what the hint agent would play, and why.
+fn hint<G: AgentGame>(table: &mut Table<G>, sitting: &Sitting, screen: &Screen) -> Result<()> {
+    let thinking = match table.begin_hint(None) {
+        Ok(thinking) => thinking,
+        Err(error) => return screen.say(format!("no hint: {error}")),
     };
-    let taken = game.history.len() - at;
-    game.position = game.history[at].before.clone();
-    game.history.truncate(at);
+    let thought = screen.spin(&format!("{} is thinking", sitting.hint), || thinking.run());
+    match table.end(thought) {
+        Answer::Hint(Ok((choice, time))) => {
+            let why = choice.stats.reason.as_deref().unwrap_or("its best move");
+            screen.say(format!(
+                "hint: {} ({why}; {} says, {})",
+                table.position().format_move(choice.mv),
+                sitting.hint,
+                seconds_text(time)
+            ))
+        }
+        Answer::Hint(Err(fault)) => {
+            screen.say(format!("no hint: {} failed: {}", sitting.hint, fault.what))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `undo`: takes back the last move of a person and every move after it (the reply to it),
+/// and shows the board; says why and returns false if nothing was taken back.
+fn take_back<G: AgentGame>(table: &mut Table<G>, screen: &Screen) -> Result<bool> {
+    let before = table.history().len();
+    if let Err(error) = table.undo(None) {
+        screen.say(error)?;
+        return Ok(false);
+    }
+    let taken = before - table.history().len();
     let what = if taken == 1 { "move" } else { "moves" };
     screen.say(format!("took back {taken} {what}"))?;
-    screen.prompt(&game.position.draw(game.last_move(), screen.colour))?;
+    screen.board(table)?;
     Ok(true)
-}
-
-/// The hint agent's RNG: a stream of the table's seed apart from every player's (1 to
-/// `players`): stream 3 at a table of two.
-fn hint_rng(seed: u64, players: usize) -> AgentRng {
-    let mut rng = AgentRng::seed_from_u64(seed);
-    rng.set_stream(players as u64 + 1);
-    rng
-}
-
-/// How an agent failed to give a move: the termination it is recorded under and what happened.
-type AgentFault = (Termination, String);
-
-/// Asks an agent for a move, with a spinner on a terminal; an error or a panic comes back as
-/// the fault's termination and text.
-fn think<G: Board>(
-    agent: &mut dyn Agent<G>,
-    rng: &mut AgentRng,
-    game: &Match<G>,
-    message: &str,
-    screen: &Screen,
-) -> Result<std::result::Result<Thought<G::Move>, AgentFault>> {
-    let spinner = screen.spinner.then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_message(message.to_string());
-        bar.enable_steady_tick(Duration::from_millis(100));
-        bar
-    });
-    let moves = game.moves();
-    let clock = Instant::now();
-    let mut ctx = Context::new(rng).with_moves(&moves);
-    let answer = arena::play::choose_quietly(agent, &game.position, &mut ctx);
-    let elapsed = clock.elapsed();
-    if let Some(bar) = spinner {
-        bar.finish_and_clear();
-    }
-    Ok(match answer {
-        Ok(Ok(choice)) => Ok(Thought { choice, elapsed }),
-        Ok(Err(error)) => {
-            let termination = match error {
-                agents::AgentError::IllegalMove(_) => Termination::IllegalMove,
-                agents::AgentError::Timeout(_) => Termination::Timeout,
-                _ => Termination::Crash,
-            };
-            Err((termination, error.to_string()))
-        }
-        Err(message) => Err((Termination::Crash, format!("panicked: {message}"))),
-    })
 }
 
 /// An agent's time and search statistics, as much as it reports.

@@ -33,6 +33,10 @@ pub struct ServeArgs {
     /// The longest an agent may think about one move, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub think_limit: f64,
+    /// The memory all games together may hold, in MiB, as their agents' settings say
+    /// (tt_mb, tree_mb; 1 MiB for other agents): a game over it waits for room or is refused.
+    #[arg(long, value_name = "MIB", default_value_t = web::DEFAULT_TABLE_MEMORY_MB)]
+    pub table_memory: u64,
 }
 
 /// `arena serve`.
@@ -53,6 +57,10 @@ pub fn serve(args: ServeArgs) -> Result<()> {
         );
     }
     options.think_limit = Duration::from_secs_f64(args.think_limit);
+    if args.table_memory == 0 {
+        bail!("--table-memory 0: expected MiB, at least 1");
+    }
+    options.table_memory_mb = args.table_memory;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -634,7 +634,8 @@ fn solve_threats(position: &Mnk, method: Method, time: Option<Duration>) -> Resu
     let me = position.side_to_move();
     let mut board = threats::Board::new(position);
     let mut nodes = 0;
-    for (who, pass) in [(me, false), (me.opponent(), true)] {
+    // A pass hands the move to the next seat.
+    for (who, pass) in [(me, false), (me.next(position.num_players()), true)] {
         if pass {
             board.pass();
         }

@@ -15,6 +15,7 @@ use report::sprt::{Decision, EloModel, PentanomialElo, Sprt};
 Examples:
   arena sprt mnk-9x9k5 --candidate mcts:iterations=2000 --baseline mcts:iterations=1000
   arena sprt caro --candidate alphabeta:depth=4 --baseline alphabeta:depth=3 --elo0 0 --elo1 5 --out results/ab4-vs-ab3
+  arena sprt gomoku --candidate threat:nodes=20000 --baseline 'proc:cmd=old/arena,args=serve-agent --agent threat:nodes=20000' --openings experiments/openings/gomoku-wide.txt --elo1 5
 
 Plays game pairs (the same random opening twice, colours swapped; seeds as `arena run` gives
 them) until the log-likelihood ratio of H1 (elo1) against H0 (elo0) leaves the bounds
@@ -67,9 +68,15 @@ pub struct SprtArgs {
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
 
-    /// Random plies before the agents play, the same for both games of a pair.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub opening_plies: u32,
+    /// Random plies before the agents play, the same for both games of a pair [default: 2,
+    /// none with --openings].
+    #[arg(long, value_name = "N")]
+    pub opening_plies: Option<u32>,
+
+    /// An opening suite instead of random plies: pair `m` starts from its line `m` modulo
+    /// the number of lines (a file as experiments' `openings`, with a section for the variant).
+    #[arg(long, value_name = "FILE", conflicts_with = "opening_plies")]
+    pub openings: Option<PathBuf>,
 
     /// A game clock, as cutechess writes it: `40/60+0.6` (60 s for 40 moves, 0.6 s added
     /// after each move), `60+0.6`, `180`.
@@ -209,7 +216,10 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
         candidate,
         baseline,
         seed: args.seed,
-        opening_plies: args.opening_plies,
+        opening_plies: args
+            .opening_plies
+            .unwrap_or(if args.openings.is_some() { 0 } else { 2 }),
+        openings: args.openings.clone(),
         max_pairs: args.max_pairs,
         time_control: time_control(args.tc.as_deref(), args.st.as_deref())?,
     };

@@ -79,6 +79,73 @@ fn a_clearly_stronger_candidate_is_accepted_and_the_report_reads_the_games() {
     assert!(message.contains("belong to another test"), "{message}");
 }
 
+/// The baseline of a strength test is often an older build of the program: an outside agent
+/// (here this binary's `serve-agent`), over the pairs of an opening suite.
+#[test]
+fn an_outside_baseline_plays_pairs_from_an_opening_suite() {
+    let dir = scratch("sprt-outside");
+    let out = dir.join("out");
+    let suite = dir.join("suite.txt");
+    fs::write(&suite, "[mnk-4x4k3]\nb2 c3\na1\n").unwrap();
+    let baseline = format!(
+        "proc:cmd={},args=serve-agent --agent random",
+        env!("CARGO_BIN_EXE_arena")
+    );
+    let output = arena(&[
+        "sprt",
+        "mnk-4x4k3",
+        "--candidate",
+        "alphabeta:depth=4",
+        "--baseline",
+        &baseline,
+        "--openings",
+        suite.to_str().unwrap(),
+        "--max-pairs",
+        "3",
+        "--threads",
+        "1",
+        "--no-report",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let games = fs::read_to_string(out.join("games.csv")).unwrap();
+    let rows: Vec<&str> = games.lines().skip(1).collect();
+    assert_eq!(rows.len(), 6, "{games}");
+    for (index, row) in rows.iter().enumerate() {
+        // The moves field starts with the pair's line of the suite.
+        let opening = ["b2 c3", "a1", "b2 c3"][index / 2];
+        assert!(row.contains(&format!(",{opening} ")), "{row}");
+    }
+    assert!(
+        fs::read_to_string(out.join("experiment.toml"))
+            .unwrap()
+            .contains("serve-agent")
+    );
+    assert!(out.join("suite.txt").exists());
+    // A suite and random plies do not go together.
+    let refused = arena(&[
+        "sprt",
+        "mnk-4x4k3",
+        "--candidate",
+        "random",
+        "--baseline",
+        "random",
+        "--openings",
+        suite.to_str().unwrap(),
+        "--opening-plies",
+        "2",
+    ]);
+    assert!(!refused.status.success());
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("--opening-plies"), "{message}");
+}
+
 #[test]
 fn bad_arguments_are_clear_errors() {
     for (args, expected) in [

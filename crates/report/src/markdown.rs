@@ -11,9 +11,26 @@ use crate::sprt::PentanomialElo;
 use crate::tables::{fixed, signed};
 use crate::{Intervals, Options, PoolRatings, Report, Summary};
 
-/// A table cell: `|` would end the cell early.
+/// A name in a table cell, as text: `|` would end the cell early, and Markdown's marks in an
+/// agent's or a person's name (`*`, `` ` ``, `[`, `<`, a `_` at a word's edge, ...) would be
+/// rendered (emphasis, code, links, HTML) rather than shown. A `_` inside a word (`tt_mb`)
+/// renders as itself and is left alone.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (at, &c) in chars.iter().enumerate() {
+        let inside_word = |side: Option<&char>| side.is_some_and(|c| c.is_alphanumeric());
+        let escape = match c {
+            '|' | '\\' | '*' | '`' | '[' | ']' | '<' | '>' | '~' | '#' | '!' => true,
+            '_' => !(inside_word(chars.get(at.wrapping_sub(1))) && inside_word(chars.get(at + 1))),
+            _ => false,
+        };
+        if escape {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 pub(crate) fn write(
@@ -760,4 +777,17 @@ fn write_timing(out: &mut String, pool: &PoolRatings, report: &Report) {
         );
     }
     let _ = writeln!(out);
+}
+
+#[cfg(test)]
+mod cell_tests {
+    use super::cell;
+
+    #[test]
+    fn names_are_shown_as_typed_not_rendered() {
+        assert_eq!(cell("alphabeta:tt_mb=64"), "alphabeta:tt_mb=64");
+        assert_eq!(cell("**Lan**"), "\\*\\*Lan\\*\\*");
+        assert_eq!(cell("_em_ [x](y) <b>"), "\\_em\\_ \\[x\\](y) \\<b\\>");
+        assert_eq!(cell("a|b"), "a\\|b");
+    }
 }

@@ -177,7 +177,7 @@ fn the_timing_table_has_a_line_per_time_control_and_agent() {
     assert_eq!(agents[0].1.total_ms, 1000.0);
     let dir = fresh_dir("time-controls");
     report
-        .write(&dir, &Options::default().with_bootstrap(10))
+        .write(&dir, &Options::default().with_bootstrap(40))
         .unwrap();
     let text = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(text.contains("| Time control | Agent |"), "{text}");

@@ -454,6 +454,20 @@ pub trait Game:
         format!("player {}", seat.index() + 1)
     }
 
+    /// How a person types a move, for a front's help: `a cell: column letter and row number
+    /// like b2, ...`. By default the first legal move as an example.
+    fn move_help(&self) -> String {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        match moves.first() {
+            Some(&mv) => format!(
+                "a move as the game writes it, like {}",
+                self.format_move(mv)
+            ),
+            None => "a move as the game writes it".to_string(),
+        }
+    }
+
     /// The position as fronts draw it (see [`View`]).
     fn view(&self) -> View;
 

@@ -853,6 +853,10 @@ impl Game for Mnk {
         if seat == Player::First { "X" } else { "O" }.to_string()
     }
 
+    fn move_help(&self) -> String {
+        "a cell: column letter and row number like b2, or 0-based row,col like 1,1".into()
+    }
+
     fn view(&self) -> View {
         let config = &self.config;
         let place = |cell| self.place_of(cell);

@@ -766,6 +766,29 @@ impl Game for OanQuan {
         1000
     }
 
+    fn move_help(&self) -> String {
+        let squares: Vec<String> = Player::all(self.num_players())
+            .map(|seat| {
+                let sows = if seat == Player::First { " sows" } else { "" };
+                format!(
+                    "player {}{sows} squares {}",
+                    seat.index() + 1,
+                    self.label_range(seat)
+                )
+            })
+            .collect();
+        let directions = if self.num_players() == 2 {
+            "P (or R) sows to the right along your row as drawn, T (or L) to the left"
+        } else {
+            "P (or R) sows towards higher labels (down the table as drawn, from the last row on \
+             to the first), T (or L) towards lower"
+        };
+        format!(
+            "a square label and a direction like 3P: {}; {directions}",
+            squares.join(", ")
+        )
+    }
+
     fn view(&self) -> View {
         let players = self.rules.players;
         let places = (0..self.cells())
@@ -774,7 +797,10 @@ impl Game for OanQuan {
                 Place::Pit {
                     seeds: u16::from(self.seeds[index]),
                     piece: mandarin && self.has_piece(index),
-                    label: (!mandarin).then(|| {
+                    // Mandarin cell A follows player 1's squares, B player 2's, and so on.
+                    label: Some(if mandarin {
+                        char::from(b'A' + (index / 6) as u8).to_string()
+                    } else {
                         Sow::new(index as u8, Direction::Right)
                             .label(players)
                             .to_string()

@@ -63,7 +63,8 @@ pub enum Place {
         seeds: u16,
         /// Whether it also holds a big piece (an O An Quan mandarin).
         piece: bool,
-        /// The label a person types for it, if moves name it (`3` of `3P`, `c` of Oware's `c`).
+        /// The label a person knows it by: what moves name it by (`3` of `3P`, `c` of
+        /// Oware's `c`), or a big cell's name (O An Quan's mandarin cells `A` and `B`).
         label: Option<String>,
     },
 }
@@ -88,7 +89,8 @@ pub struct View {
     /// The plies played.
     pub ply: u32,
     /// Numbers of the variant a front shows beside the board, by name (O An Quan's
-    /// `mandarin` value); the protocol's `board` line sends them as `name=value`.
+    /// `mandarin` value); the protocol's `board` line sends them as `name=value`. Where pits
+    /// hold pieces, the first is a piece's worth ([`View::piece_worth`]).
     pub notes: Vec<(&'static str, i64)>,
 }
 
@@ -99,6 +101,12 @@ impl View {
             Layout::Grid { rows, cols, .. } => Some((rows, cols)),
             Layout::Ring { .. } => None,
         }
+    }
+
+    /// What a big piece is worth in points where pits hold pieces (the first note: O An
+    /// Quan's `mandarin`), 0 otherwise.
+    pub fn piece_worth(&self) -> i64 {
+        self.notes.first().map_or(0, |(_, worth)| *worth)
     }
 
     /// The seeds of each place of a ring view (0 for grid cells).

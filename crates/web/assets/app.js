@@ -85,87 +85,105 @@ function statsText(stats, withReason = true) {
   return parts.join(", ") + (withReason && stats.reason ? `; ${stats.reason}` : "");
 }
 
-function seatBase(family, seat) {
-  if (family === "mnk") return seat === 0 ? "X" : "O";
-  return `player ${seat + 1}`;
-}
-
+// Whether keys go to a text field (a slider or a check box takes none of the page's keys).
 const typing = () => {
   const el = document.activeElement;
-  return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
+  if (!el) return false;
+  if (el.tagName === "INPUT") return !["range", "checkbox", "radio", "button", "submit"].includes(el.type);
+  return el.tagName === "TEXTAREA" || el.tagName === "SELECT";
 };
 
 // ---------------------------------------------------------------- boards
+//
+// Every game is drawn from the server's generic position JSON (crates/web/src/board.rs says
+// its contract): a grid of cells with stones (with gravity, a person picks a column), or pits
+// round a ring of N sides with or without big cells, points per seat, the legal moves with
+// their places. Nothing here knows a game by name.
 
-// An m,n,k board: cells, coordinates, stones, the last stone, the winning line, and on demand
-// a hint, a keyboard cursor and the solver's value of each empty cell.
-function drawMnk(view, opts = {}) {
+const isGrid = (view) => view.layout.kind === "grid";
+const seatName = (view, seat) => (view.seat_names && view.seat_names[seat]) || `player ${seat + 1}`;
+
+// The legal moves of `view` by place: place -> [{move, forward}].
+function movesByPlace(view) {
+  const at = new Map();
+  for (const entry of view.moves || []) {
+    if (!at.has(entry.place)) at.set(entry.place, []);
+    at.get(entry.place).push(entry);
+  }
+  return at;
+}
+
+// A grid: cells, coordinates, stones, the last stone, the winning line, and on demand a hint,
+// a keyboard cursor, the solver's value of each move, and clicks (`opts.onMove(text)`).
+function drawGrid(view, opts = {}) {
   const C = 36, M = 24, P = 6;
-  const { rows, cols } = view;
+  const { rows, cols, gravity } = view.layout;
   const width = cols * C + M + P, height = rows * C + M + P;
   const root = s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `board ${rows} by ${cols}` });
   // Small boards are drawn large, but not as large as the screen.
   root.style.maxWidth = `${Math.max(340, width * 1.9)}px`;
   root.append(s("rect", { x: 0, y: 0, width, height, fill: "var(--card)" }));
-  root.append(s("rect", { x: M, y: M, width: cols * C, height: rows * C, fill: "var(--paper)", stroke: "var(--grid)" }));
-  const at = (i) => ({ r: Math.floor(i / cols), c: i % cols });
+  root.append(s("rect", { x: M, y: M, width: cols * C, height: rows * C, fill: gravity ? "#dfe8f5" : "var(--paper)", stroke: "var(--grid)" }));
   const centre = (i) => ({ x: M + (i % cols) * C + C / 2, y: M + Math.floor(i / cols) * C + C / 2 });
   const line = new Set(view.line || []);
   for (let c = 0; c < cols; c++) {
     root.append(s("text", { class: "label", x: M + c * C + C / 2, y: M - 8 }, String.fromCharCode(97 + c)));
   }
-  for (let r = 0; r < rows; r++) {
-    root.append(s("text", { class: "label", x: M / 2, y: M + r * C + C / 2 + 4 }, r + 1));
+  if (!gravity) {
+    for (let r = 0; r < rows; r++) root.append(s("text", { class: "label", x: M / 2, y: M + r * C + C / 2 + 4 }, r + 1));
   }
   for (let i = 0; i < rows * cols; i++) {
-    const { r, c } = at(i);
-    const fill = line.has(i) ? "var(--win)" : view.last === i ? "var(--last)" : "none";
-    root.append(s("rect", { x: M + c * C, y: M + r * C, width: C, height: C, fill, stroke: "var(--grid)", "stroke-width": 0.8 }));
+    const fill = line.has(i) ? "var(--win)" : view.last === i ? "var(--last)" : gravity ? "#f7f9fc" : "none";
+    const { x, y } = centre(i);
+    if (gravity) root.append(s("circle", { cx: x, cy: y, r: C * 0.42, fill, stroke: "#9fb3cf", "stroke-width": 1 }));
+    else root.append(s("rect", { x: x - C / 2, y: y - C / 2, width: C, height: C, fill, stroke: "var(--grid)", "stroke-width": 0.8 }));
   }
   if (view.line && view.line.length > 1) {
     const a = centre(view.line[0]), b = centre(view.line[view.line.length - 1]);
-    root.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#2e8b57", "stroke-width": 5, "stroke-linecap": "round", opacity: 0.45 }));
+    root.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#2e8b57", "stroke-width": 5, "stroke-linecap": "round", opacity: 0.45, "data-line": "1" }));
   }
-  const stone = (i, mark, extra = "") => {
+  // X is a cross and O a ring; on a board with gravity stones are discs; other seats discs.
+  const stone = (i, seat, extra = "") => {
     const { x, y } = centre(i);
     const d = C * 0.28;
-    if (mark === "X") {
-      return s("g", { class: `stone-x ${extra}`, "data-stone": "X" },
+    const mark = seatName(view, seat);
+    if (!gravity && mark === "X") {
+      return s("g", { class: `stone-x ${extra}`, "data-stone": seat },
         s("line", { x1: x - d, y1: y - d, x2: x + d, y2: y + d }),
         s("line", { x1: x - d, y1: y + d, x2: x + d, y2: y - d }));
     }
-    return s("circle", { class: `stone-o ${extra}`, cx: x, cy: y, r: d * 1.15, "data-stone": "O" });
+    if (!gravity && mark === "O") return s("circle", { class: `stone-o ${extra}`, cx: x, cy: y, r: d * 1.15, "data-stone": seat });
+    return s("circle", { class: `disc ${extra}`, cx: x, cy: y, r: C * 0.38, fill: SEAT_COLOURS[seat], "data-stone": seat });
   };
-  for (let i = 0; i < view.cells.length; i++) {
-    if (view.cells[i] === ".") continue;
-    const placed = stone(i, view.cells[i]);
+  view.places.forEach((seat, i) => {
+    if (seat === null) return;
+    const placed = stone(i, seat);
     placed.setAttribute("data-at", i);
     root.append(placed);
-  }
+  });
   if (opts.values) {
     for (const [i, value] of Object.entries(opts.values)) {
       const { x, y } = centre(Number(i));
       const colour = value === "win" ? "#1e8449" : value === "loss" ? "var(--x)" : "var(--muted)";
       const letter = value === "win" ? "W" : value === "loss" ? "L" : value === "draw" ? "D" : "?";
-      root.append(s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: colour }, letter));
+      root.append(s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: colour, "pointer-events": "none" }, letter));
     }
   }
   if (opts.hint !== undefined && opts.hint !== null) {
-    const { x, y } = centre(opts.hint);
+    const { x, y } = centre(opts.hint.place);
     root.append(s("circle", { class: "hint-ring", cx: x, cy: y, r: C * 0.44 }));
   }
-  if (opts.onCell) {
-    const mark = view.to_move === 0 ? "X" : "O";
-    for (let i = 0; i < view.cells.length; i++) {
-      if (view.cells[i] !== "." || (view.only !== null && view.only !== undefined && view.only !== i)) continue;
-      const { r, c } = at(i);
-      const hit = s("rect", {
-        class: "cell-hit", x: M + c * C + 1, y: M + r * C + 1, width: C - 2, height: C - 2,
-        "data-cell": i, "data-name": `${String.fromCharCode(97 + c)}${r + 1}`,
-        onclick: () => opts.onCell(i, r, c),
-      });
-      hit.append(s("title", {}, `${String.fromCharCode(97 + c)}${r + 1}`));
-      const ghost = stone(i, mark, "ghost");
+  if (opts.onMove) {
+    const mover = view.to_move;
+    for (const [place, [entry]] of movesByPlace(view)) {
+      const { x, y } = centre(place);
+      const c = place % cols;
+      // With gravity the whole column takes the click; the stone shows where it lands.
+      const hit = gravity
+        ? s("rect", { class: "cell-hit", x: M + c * C + 1, y: M + 1, width: C - 2, height: rows * C - 2, "data-column": c, "data-move": entry.move, onclick: () => opts.onMove(entry.move) })
+        : s("rect", { class: "cell-hit", x: x - C / 2 + 1, y: y - C / 2 + 1, width: C - 2, height: C - 2, "data-cell": place, "data-move": entry.move, onclick: () => opts.onMove(entry.move) });
+      hit.append(s("title", {}, entry.move));
+      const ghost = stone(place, mover, "ghost");
       ghost.style.display = "none";
       ghost.style.pointerEvents = "none";
       hit.addEventListener("mouseenter", () => (ghost.style.display = ""));
@@ -174,57 +192,65 @@ function drawMnk(view, opts = {}) {
     }
   }
   if (opts.cursor !== undefined && opts.cursor !== null) {
-    const { r, c } = at(opts.cursor);
-    root.append(s("rect", { x: M + c * C + 2, y: M + r * C + 2, width: C - 4, height: C - 4, fill: "none", stroke: "var(--accent)", "stroke-width": 2, "stroke-dasharray": "4 3", "pointer-events": "none" }));
+    const { x, y } = centre(opts.cursor);
+    root.append(s("rect", { x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, fill: "none", stroke: "var(--accent)", "stroke-width": 2, "stroke-dasharray": "4 3", "pointer-events": "none" }));
   }
   return root;
 }
 
-// Where each cell of an O An Quan ring is drawn. Two players: the classic board, player 2's
-// squares on top (labels 6-10 left to right), player 1's below, mandarin B left and A right;
-// sowing P runs to the right along the mover's own row. Three and four players: a triangle or
-// a square, one side per player, mandarin cells at the corners, sowing P anticlockwise.
-function ringLayout(players) {
+// Where each pit of a ring is drawn, and which way on screen a sowing goes. Two seats: the
+// classic board, seat 1's pits on top (right to left in ring order), seat 0's below (left to
+// right), big cells at the ends; sowing towards increasing ring index runs anticlockwise.
+// Three seats and more: a polygon, one side per seat, big cells at the corners.
+function ringLayout(view, compact) {
+  const { per_side: per, big_last: big } = view.layout;
+  const players = view.players;
+  const small = per - (big ? 1 : 0);
   const cells = [];
   if (players === 2) {
-    const W = 110, H = 96, X0 = 110, top = 40;
-    for (let i = 0; i < 5; i++) cells[i] = { kind: "square", x: X0 + i * W, y: top + H, w: W, h: H, side: "bottom" };
-    for (let i = 6; i <= 10; i++) cells[i] = { kind: "square", x: X0 + (10 - i) * W, y: top, w: W, h: H, side: "top" };
-    cells[5] = { kind: "mandarin", x: X0 + 5 * W, y: top, w: 90, h: 2 * H, side: "right" };
-    cells[11] = { kind: "mandarin", x: X0 - 90, y: top, w: 90, h: 2 * H, side: "left" };
+    const W = 110, H = compact ? 104 : 96, B = big ? 90 : 0, X0 = (compact ? 8 : 40) + B, top = compact ? 30 : 40;
+    for (let j = 0; j < small; j++) {
+      cells[j] = { kind: "square", x: X0 + j * W, y: top + H, w: W, h: H, row: "bottom", tx: 1, ty: 0 };
+      cells[per + j] = { kind: "square", x: X0 + (small - 1 - j) * W, y: top, w: W, h: H, row: "top", tx: -1, ty: 0 };
+    }
+    if (big) {
+      cells[small] = { kind: "big", x: X0 + small * W, y: top, w: B, h: 2 * H, end: "right", tx: 0, ty: -1 };
+      cells[per + small] = { kind: "big", x: X0 - B, y: top, w: B, h: 2 * H, end: "left", tx: 0, ty: 1 };
+    }
     for (const cell of cells) {
       cell.cx = cell.x + cell.w / 2;
       cell.cy = cell.y + cell.h / 2;
     }
-    cells[5].cx = X0 + 5 * W + 38;
-    cells[11].cx = X0 - 38;
-    return { left: 0, top: 0, width: 770, height: 290, cells, two: true };
+    if (big) {
+      cells[small].cx = X0 + small * W + 38;
+      cells[per + small].cx = X0 - 38;
+    }
+    const width = 2 * X0 + small * W;
+    return { left: 0, top: 0, width, height: 2 * top + 2 * H, cells, two: true, X0, W, H, B, topY: top, small };
   }
-  const R = players === 3 ? 300 : 285, cx = 0, cy = 0;
+  const R = (players === 3 ? 300 : 285) * Math.max(1, per / 6);
   const corner = (k) => {
     const angle = ((90 + 180 / players - (k * 360) / players) * Math.PI) / 180;
-    return { x: cx + R * Math.cos(angle), y: cy + R * Math.sin(angle) };
+    return { x: R * Math.cos(angle), y: R * Math.sin(angle) };
   };
   for (let side = 0; side < players; side++) {
     const a = corner(side), b = corner(side + 1);
-    const tx = (b.x - a.x), ty = (b.y - a.y);
-    const len = Math.hypot(tx, ty);
-    for (let j = 0; j < 5; j++) {
-      const t = 0.21 + j * 0.145;
-      cells[6 * side + j] = { kind: "round", cx: a.x + tx * t, cy: a.y + ty * t, r: 31, tx: tx / len, ty: ty / len, owner: side };
+    const tx = b.x - a.x, ty = b.y - a.y, len = Math.hypot(tx, ty);
+    for (let j = 0; j < small; j++) {
+      const t = big ? 0.21 + (j * 0.58) / Math.max(1, small - 1) : (j + 0.5) / small;
+      cells[per * side + j] = { kind: "round", cx: a.x + tx * t, cy: a.y + ty * t, r: Math.min(31, (len * 0.6) / small / 2.1), tx: tx / len, ty: ty / len, owner: side };
     }
-    cells[6 * side + 5] = { kind: "mandarin-round", cx: b.x, cy: b.y, r: 40, tx: tx / len, ty: ty / len, owner: side };
+    if (big) cells[per * side + small] = { kind: "big-round", cx: b.x, cy: b.y, r: 40, tx: tx / len, ty: ty / len, owner: side };
   }
   for (const cell of cells) {
-    const dx = cell.cx - cx, dy = cell.cy - cy, d = Math.hypot(dx, dy) || 1;
-    cell.ox = dx / d;
-    cell.oy = dy / d;
+    const d = Math.hypot(cell.cx, cell.cy) || 1;
+    cell.ox = cell.cx / d;
+    cell.oy = cell.cy / d;
   }
-  // The drawing's box: every cell with its label outside it.
   const margin = 62;
   const xs = cells.map((c) => c.cx), ys = cells.map((c) => c.cy);
   const left = Math.min(...xs) - margin, top = Math.min(...ys) - margin;
-  return { left, top, width: Math.max(...xs) + margin - left, height: Math.max(...ys) + margin - top, cells, two: false, cx, cy };
+  return { left, top, width: Math.max(...xs) + margin - left, height: Math.max(...ys) + margin - top, cells, two: false, R, corner };
 }
 
 // Even-looking spots for `n` seeds in a unit box (a sunflower pattern, so one seed sits in
@@ -239,112 +265,123 @@ function seedSpots(n) {
 }
 const MAX_SEEDS_DRAWN = 24;
 
-// An O An Quan position. `opts.selectable` is the seat whose squares may be picked;
-// `opts.selected` the picked square (its arrows shown); `opts.onSquare(i)`, `opts.onSow(i, dir)`
-// the clicks; `opts.last` a move's place; `opts.active` and `opts.captured` cells to mark while
-// a sowing plays; `opts.hand` the seeds in the hand; `opts.names` the seats' names.
-function drawOanQuan(view, opts = {}) {
-  const layout = ringLayout(view.players);
+// The screen direction of a sowing from pit `place`: +1 along the pit's drawn tangent
+// (towards increasing ring index), -1 against it.
+const onScreen = (forward) => (forward ? 1 : -1);
+
+// A ring of pits. `opts.onMove(text)` plays a move; `opts.onPick(place)` picks a pit with
+// several moves (its arrows shown when `opts.selected` is it); `opts.last` a move's place;
+// `opts.active`, `opts.captured`, `opts.hand` mark a sowing as it plays; `opts.names` the
+// seats' names; `opts.compact` a phone's drawing (bigger figures for a smaller screen).
+function drawRing(view, opts = {}) {
+  const compact = !!opts.compact;
+  const layout = ringLayout(view, compact);
   const { width, height, cells } = layout;
-  const root = s("svg", { viewBox: `${layout.left} ${layout.top} ${width} ${height}`, role: "img", "aria-label": "O An Quan board" });
+  const { per_side: per } = view.layout;
+  const root = s("svg", { viewBox: `${layout.left} ${layout.top} ${width} ${height}`, role: "img", "aria-label": `board of ${view.places.length} pits`, class: compact ? "ring compact" : "ring" });
   root.append(s("rect", { x: layout.left, y: layout.top, width, height, fill: "var(--card)" }));
-  const lastSquare = opts.last && opts.last.square !== undefined ? opts.last.square : null;
+  const last = opts.last && opts.last.place !== undefined ? opts.last.place : null;
   if (layout.two) {
-    const p = cells[11], q = cells[5];
-    root.append(s("path", {
-      d: `M ${p.x + p.w} ${p.y} H ${q.x} A ${q.w} ${q.h / 2} 0 0 1 ${q.x} ${q.y + q.h} H ${p.x + p.w} A ${p.w} ${p.h / 2} 0 0 1 ${p.x + p.w} ${p.y} Z`,
-      fill: "var(--wood)", stroke: "var(--wood-edge)", "stroke-width": 3,
-    }));
+    const { X0, W, H, B, topY, small } = layout;
+    const x1 = X0 + small * W;
+    const d = B
+      ? `M ${X0} ${topY} H ${x1} A ${B} ${H} 0 0 1 ${x1} ${topY + 2 * H} H ${X0} A ${B} ${H} 0 0 1 ${X0} ${topY} Z`
+      : `M ${X0 - 6} ${topY - 6} H ${x1 + 6} V ${topY + 2 * H + 6} H ${X0 - 6} Z`;
+    root.append(s("path", { d, fill: "var(--wood)", stroke: "var(--wood-edge)", "stroke-width": 3, "stroke-linejoin": "round" }));
   } else {
     const corners = [];
-    for (let side = 0; side < view.players; side++) corners.push(cells[6 * side + 5]);
-    root.append(s("polygon", { points: corners.map((c) => `${c.cx},${c.cy}`).join(" "), fill: "var(--wood)", stroke: "var(--wood-edge)", "stroke-width": 3, "stroke-linejoin": "round" }));
+    for (let side = 0; side < view.players; side++) corners.push(layout.corner(side + 1));
+    root.append(s("polygon", { points: corners.map((c) => `${c.x},${c.y}`).join(" "), fill: "var(--wood)", stroke: "var(--wood-edge)", "stroke-width": 3, "stroke-linejoin": "round" }));
     for (let side = 0; side < view.players; side++) {
-      const a = cells[6 * ((side + view.players - 1) % view.players) + 5], b = cells[6 * side + 5];
-      root.append(s("line", { x1: a.cx, y1: a.cy, x2: b.cx, y2: b.cy, stroke: SEAT_COLOURS[side], "stroke-width": 7, opacity: 0.55, "stroke-linecap": "round" }));
+      const a = layout.corner(side), b = layout.corner(side + 1);
+      root.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: SEAT_COLOURS[side], "stroke-width": 7, opacity: 0.55, "stroke-linecap": "round" }));
     }
   }
-  const mover = view.to_move;
-  view.cells.forEach((cell, i) => {
+  const moves = opts.onMove ? movesByPlace(view) : new Map();
+  const pieceValue = pieceWorth(view);
+  const countFont = compact ? 30 : 15;
+  view.places.forEach((pit, i) => {
     const place = cells[i];
-    const mine = opts.selectable === cell.owner && !cell.mandarin && (cell.seeds > 0 || view.must_refill);
+    const playable = moves.has(i);
     let cls = "square";
-    if (mine) cls += " mine";
+    if (playable) cls += " mine";
     if (opts.selected === i) cls += " selected";
-    if (lastSquare === i) cls += " last";
+    if (last === i) cls += " last";
     if (opts.active === i) cls += " active";
     if (opts.captured && opts.captured.has(i)) cls += " captured";
     const attrs = { class: cls, "data-cell": i };
-    if (cell.label !== null) attrs["data-label"] = cell.label;
+    if (pit.label !== null) attrs["data-label"] = pit.label;
     let shape;
     if (place.kind === "square") shape = s("rect", { ...attrs, x: place.x + 3, y: place.y + 3, width: place.w - 6, height: place.h - 6, rx: 8 });
-    else if (place.kind === "mandarin") {
-      // A half-disc against the squares: the board's rounded end.
-      const right = place.side === "right";
+    else if (place.kind === "big") {
+      const right = place.end === "right";
       const x0 = right ? place.x + 3 : place.x + place.w - 3;
       const y0 = place.y + 3, y1 = place.y + place.h - 3;
       shape = s("path", { ...attrs, d: `M ${x0} ${y0} A ${place.w - 10} ${(y1 - y0) / 2} 0 0 ${right ? 1 : 0} ${x0} ${y1} Z` });
+    } else shape = s("circle", { ...attrs, cx: place.cx, cy: place.cy, r: place.r, style: `stroke:${SEAT_COLOURS[place.owner]}` });
+    if (playable) {
+      const here = moves.get(i);
+      shape.addEventListener("click", () => (here.length === 1 ? opts.onMove(here[0].move) : opts.onPick && opts.onPick(i)));
+      if (here.length === 1) shape.setAttribute("data-move", here[0].move);
+      shape.append(s("title", {}, here.map((m) => m.move).join(" or ")));
     }
-    else shape = s("circle", { ...attrs, cx: place.cx, cy: place.cy, r: place.r, style: `stroke:${SEAT_COLOURS[place.owner]}` });
-    if (mine && opts.onSquare) shape.addEventListener("click", () => opts.onSquare(i));
     root.append(shape);
     // Seeds, a piece, the count.
-    // Where the seeds, the piece and the count go in each kind of cell.
     const group = s("g", { "pointer-events": "none" });
     let box, piece = null, countAt;
     if (place.kind === "square") {
-      box = { x: place.x + 14, y: place.y + 16, w: place.w - 28, h: place.h - 26 };
-      countAt = { x: place.x + 18, y: place.y + 22 };
-    } else if (place.kind === "mandarin") {
+      box = compact ? { x: place.x + 14, y: place.y + 40, w: place.w - 28, h: place.h - 50 } : { x: place.x + 14, y: place.y + 16, w: place.w - 28, h: place.h - 26 };
+      countAt = compact ? { x: place.cx, y: place.y + 34 } : { x: place.x + 18, y: place.y + 22 };
+    } else if (place.kind === "big") {
       box = { x: place.cx - 26, y: place.cy + 12, w: 52, h: 52 };
       piece = { x: place.cx, y: place.cy - 34, r: 17 };
-      countAt = { x: place.cx, y: place.cy + 2 };
+      countAt = { x: place.cx, y: place.cy + (compact ? 8 : 2) };
     } else if (place.kind === "round") {
-      box = { x: place.cx - 18, y: place.cy + 1, w: 36, h: 20 };
+      box = { x: place.cx - place.r * 0.6, y: place.cy + 1, w: place.r * 1.2, h: place.r * 0.65 };
       countAt = { x: place.cx, y: place.cy - 6 };
     } else {
       box = { x: place.cx - 24, y: place.cy + 6, w: 48, h: 26 };
       piece = { x: place.cx - 12, y: place.cy - 13, r: 12 };
       countAt = { x: place.cx + 13, y: place.cy - 8 };
     }
-    if (cell.piece && piece) group.append(s("circle", { class: "piece", cx: piece.x, cy: piece.y, r: piece.r }));
-    const spots = seedSpots(Math.min(cell.seeds, MAX_SEEDS_DRAWN));
-    const dot = place.kind === "square" || place.kind === "mandarin" ? 4.2 : 2.7;
+    if (pit.piece && piece) group.append(s("circle", { class: "piece", cx: piece.x, cy: piece.y, r: piece.r }));
+    const spots = seedSpots(Math.min(pit.seeds, MAX_SEEDS_DRAWN));
+    const dot = place.kind === "square" || place.kind === "big" ? (compact ? 5.5 : 4.2) : 2.7;
     for (const spot of spots) {
       group.append(s("circle", { class: "seed-dot", cx: box.x + spot.x * box.w, cy: box.y + spot.y * box.h, r: dot }));
     }
-    const value = cell.mandarin ? cell.value : cell.seeds;
-    group.append(s("text", { class: "count", x: countAt.x, y: countAt.y, "data-count": i }, value));
+    const value = pit.piece ? pit.seeds + pieceValue : pit.seeds;
+    group.append(s("text", { class: "count", x: countAt.x, y: countAt.y, "data-count": i, style: `font-size:${countFont}px` }, value));
     root.append(group);
-    // The label players type, outside the ring; the arrows of a picked square.
-    if (cell.label !== null) {
+    // The label players type, outside the ring.
+    const labelFont = compact ? 22 : 12;
+    if (pit.label !== null && opts.selected !== i) {
       let lx, ly;
       if (layout.two) {
         lx = place.cx;
-        ly = place.side === "top" ? place.y - 10 : place.y + place.h + 20;
+        ly = place.row === "top" ? place.y - (compact ? 6 : 10) : place.y + place.h + (compact ? 22 : 20);
       } else {
         lx = place.cx + place.ox * 46;
         ly = place.cy + place.oy * 46 + 4;
       }
-      if (opts.selected !== i) root.append(s("text", { class: "label", x: lx, y: ly }, cell.label));
-    } else if (layout.two) {
-      root.append(s("text", { class: "label", x: place.cx, y: place.y + place.h + 20 }, i === 5 ? "A" : "B"));
+      root.append(s("text", { class: "label", x: lx, y: ly, style: `font-size:${labelFont}px` }, pit.label));
     }
-    if (opts.selected === i && opts.onSow) {
-      const arrow = (dir, x, y, glyph, title) => {
-        const g = s("g", { class: "arrow", "data-dir": dir, onclick: (e) => { e.stopPropagation(); opts.onSow(i, dir); } },
-          s("circle", { cx: x, cy: y, r: 15 }), s("text", { x, y }, glyph));
-        g.append(s("title", {}, title));
-        return g;
-      };
-      if (layout.two) {
-        const y = place.side === "top" ? place.y - 14 : place.y + place.h + 16;
-        root.append(arrow("T", place.cx - 26, y, "◀", `sow ${cell.label}T (left)`));
-        root.append(arrow("P", place.cx + 26, y, "▶", `sow ${cell.label}P (right)`));
-      } else {
-        const bx = place.cx + place.ox * 50, by = place.cy + place.oy * 50;
-        root.append(arrow("T", bx - place.tx * 22, by - place.ty * 22, "T", `sow ${cell.label}T (towards lower labels)`));
-        root.append(arrow("P", bx + place.tx * 22, by + place.ty * 22, "P", `sow ${cell.label}P (towards higher labels)`));
+    // The arrows of a picked pit: one per move from it, pointing the way it sows.
+    if (opts.selected === i && playable) {
+      for (const entry of moves.get(i)) {
+        const dir = onScreen(entry.forward);
+        const g = s("g", { class: "arrow", "data-move": entry.move, onclick: (e) => { e.stopPropagation(); opts.onMove(entry.move); } });
+        let x, y;
+        if (layout.two) {
+          x = place.cx + dir * place.tx * 26;
+          y = place.row === "top" ? place.y - 14 : place.y + place.h + 16;
+        } else {
+          x = place.cx + place.ox * 50 + dir * place.tx * 22;
+          y = place.cy + place.oy * 50 + dir * place.ty * 22;
+        }
+        const glyph = layout.two ? (dir * place.tx > 0 ? "▶" : "◀") : entry.move.slice(String(pit.label).length) || "•";
+        g.append(s("circle", { cx: x, cy: y, r: 15 }), s("text", { x, y }, glyph), s("title", {}, `sow ${entry.move}`));
+        root.append(g);
       }
     }
   });
@@ -355,72 +392,115 @@ function drawOanQuan(view, opts = {}) {
     root.append(s("circle", { cx: hx, cy: hy, r: 13, fill: "var(--accent)" }), s("text", { class: "hand", x: hx, y: hy }, opts.hand));
   }
   if (opts.hint) {
-    const place = cells[opts.hint.square];
+    const place = cells[opts.hint.place];
     const r = place.kind === "square" ? 52 : place.r + 6;
     root.append(s("circle", { class: "hint-ring", cx: place.cx, cy: place.cy, r }));
   }
-  // Who sits where, and what they captured.
+  // Who sits where, and their points (two seats: above and below; more: inside the ring).
   const names = opts.names || [];
-  const tag = (seat) => `${names[seat] || seatBase("oanquan", seat)} · captured ${view.captures[seat]}`;
-  const short = (seat) => `player ${seat + 1}: ${view.captures[seat]}`;
+  const points = (seat) => (view.points ? ` · ${view.points[seat]}` : "");
+  const mover = view.to_move;
   if (layout.two) {
-    root.append(s("text", { x: 110, y: 16, "font-size": 13, fill: SEAT_COLOURS[1], "font-weight": mover === 1 ? 700 : 400 }, (mover === 1 ? "▸ " : "") + tag(1)));
-    root.append(s("text", { x: 110, y: 284, "font-size": 13, fill: SEAT_COLOURS[0], "font-weight": mover === 0 ? 700 : 400 }, (mover === 0 ? "▸ " : "") + tag(0)));
+    if (!compact) {
+      const tag = (seat, y) => s("text", { x: layout.X0, y, "font-size": 13, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${names[seat] || seatName(view, seat)}${points(seat)}`);
+      root.append(tag(1, 16), tag(0, height - 6));
+    }
   } else {
-    view.captures.forEach((_, seat) => {
-      const a = cells[6 * ((seat + view.players - 1) % view.players) + 5], b = cells[6 * seat + 5];
-      const mx = (a.cx + b.cx) / 2, my = (a.cy + b.cy) / 2;
-      const dx = mx - layout.cx, dy = my - layout.cy, d = Math.hypot(dx, dy) || 1;
-      const label = s("text", { x: layout.cx + (dx / d) * (d - 80), y: layout.cy + (dy / d) * (d - 80) + 5, "text-anchor": "middle", "font-size": 15, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400 }, (mover === seat ? "▸ " : "") + short(seat));
-      label.append(s("title", {}, tag(seat)));
+    for (let seat = 0; seat < view.players; seat++) {
+      const a = layout.corner(seat), b = layout.corner(seat + 1);
+      const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, d = Math.hypot(mx, my) || 1;
+      const label = s("text", { x: (mx / d) * (d - 80), y: (my / d) * (d - 80) + 5, "text-anchor": "middle", "font-size": 15, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${seatName(view, seat)}${points(seat)}`);
+      label.append(s("title", {}, names[seat] || seatName(view, seat)));
       root.append(label);
-    });
+    }
   }
   return root;
 }
 
-function drawBoard(view, opts) {
-  return view.family === "mnk" ? drawMnk(view, opts) : drawOanQuan(view, opts);
+// What a piece adds to its pit's count: read from a pit that holds one, else the variant's
+// first number (the contract of board.rs).
+function pieceWorth(view) {
+  const pit = view.places.find((p) => p.piece);
+  if (pit) return pit.value - pit.seeds;
+  const first = Object.values(view.notes || {})[0];
+  return first || 0;
 }
 
-// Plays a sowing step by step on a copy of `before`, drawing each step into `target`, then
+const narrow = () => window.matchMedia("(max-width: 600px)").matches;
+
+function drawBoard(view, opts = {}) {
+  return isGrid(view) ? drawGrid(view, opts) : drawRing(view, { compact: narrow(), ...opts });
+}
+
+// Applies one traced step to a copy of a view (as board.rs's contract describes them).
+function applyStep(view, step, piece) {
+  const place = view.places[step.place];
+  if (step.step === "put") view.places[step.place] = step.seat;
+  else if (step.step === "refill") {
+    const { per_side: per, big_last: big } = view.layout;
+    for (let j = 0; j < per - (big ? 1 : 0); j++) {
+      const pit = view.places[step.seat * per + j];
+      pit.seeds = 1;
+      pit.value = pit.piece ? 1 + piece : 1;
+    }
+    if (view.points) view.points[step.seat] -= step.cost;
+  } else if (step.step === "pick") {
+    place.seeds = 0;
+    place.value = place.piece ? piece : 0;
+  } else if (step.step === "drop") {
+    place.seeds += 1;
+    place.value += 1;
+  } else if (step.step === "capture") {
+    if (view.points) view.points[step.seat] += step.value;
+    place.seeds = 0;
+    place.piece = false;
+    place.value = 0;
+  }
+}
+
+// Plays a move's steps one by one on a copy of `before`, drawing each into `target`, then
 // stops; `still()` says whether to go on (a newer position cancels it).
-async function animateSowing(target, before, steps, opts, stepMs, still) {
+async function animateSteps(target, before, steps, opts, stepMs, still) {
   const view = JSON.parse(JSON.stringify(before));
+  view.moves = [];
+  const piece = pieceWorth(before);
   const captured = new Set();
   let hand = 0, active = null;
-  const draw = () => {
-    target.replaceChildren(drawOanQuan(view, { ...opts, active, hand, captured, selectable: null, selected: null, hint: null }));
-  };
   for (const step of steps) {
     if (!still()) return false;
-    if (step.step === "refill") {
-      for (const cell of view.cells) if (cell.owner === step.seat && !cell.mandarin) cell.seeds = 1;
-      view.captures[step.seat] -= 5;
-    } else if (step.step === "pick") {
-      hand = step.seeds;
-      active = step.cell;
-      view.cells[step.cell].seeds = 0;
-      view.cells[step.cell].value = view.cells[step.cell].piece ? view.mandarin_value : 0;
-    } else if (step.step === "drop") {
-      hand -= 1;
-      active = step.cell;
-      const cell = view.cells[step.cell];
-      cell.seeds += 1;
-      cell.value += 1;
-    } else if (step.step === "capture") {
-      active = step.cell;
-      captured.add(step.cell);
-      const cell = view.cells[step.cell];
-      view.captures[step.seat] += step.value;
-      cell.seeds = 0;
-      cell.piece = false;
-      cell.value = 0;
-    }
-    draw();
+    applyStep(view, step, piece);
+    if (step.step === "pick") { hand = step.seeds; active = step.place; }
+    else if (step.step === "drop") { hand -= 1; active = step.place; }
+    else if (step.step === "capture") { active = step.place; captured.add(step.place); }
+    target.replaceChildren(drawBoard(view, { ...opts, active, hand, captured, onMove: null, selected: null, hint: null }));
     await sleep(step.step === "capture" ? stepMs * 4 : step.step === "pick" ? stepMs * 2 : stepMs);
   }
   return still();
+}
+
+// The screen side ("left" or "right") a sowing from a two-seat board's pit goes, for buttons.
+function sideOf(view, entry) {
+  const per = view.layout.per_side;
+  const top = Math.floor(entry.place / per) === 1 && view.players === 2;
+  return entry.forward === !top ? "right" : "left";
+}
+
+// A move list as numbered rounds: "1. e5 f6", one column per seat.
+function moveRounds(moves, players, options = {}) {
+  const rows = [];
+  for (let at = 0; at < moves.length; at += players) {
+    const round = moves.slice(at, at + players);
+    rows.push(h("li", { class: "round" },
+      h("span", { class: "num" }, `${at / players + 1}.`),
+      ...round.map((m, k) => h("span", {
+        class: `mv${options.now === at + k ? " now" : ""}`,
+        "data-ply": at + k + 1,
+        title: m.title || null,
+        style: `--seat:${SEAT_COLOURS[m.seat]}`,
+        onclick: options.onPick ? () => options.onPick(at + k + 1) : null,
+      }, m.move))));
+  }
+  return rows;
 }
 
 // ---------------------------------------------------------------- pages
@@ -459,22 +539,19 @@ const Play = {
   timer: null,
   animating: false,
   clockEnd: null,
-  clockLimit: null,
   clockFrame: null,
   lastRequest: null,
   variant: null,
+  // The names typed into people's seats, kept per seat whatever the seat menus do.
+  typedNames: [],
 
   init() {
     $("setup").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
-    $("family").addEventListener("change", () => { this.showFamilyParams(); this.buildId(); });
-    for (const id of ["rows", "cols", "k", "rule", "center", "oq-players", "oq-mandarin", "oq-young", "oq-stop", "oq-end"]) {
-      $(id).addEventListener("input", () => this.buildId());
-      $(id).addEventListener("change", () => this.buildId());
-    }
+    $("family").addEventListener("change", () => this.pickFamily($("family").value, true));
     let debounce = null;
     $("variant").addEventListener("input", () => {
       clearTimeout(debounce);
-      debounce = setTimeout(() => this.lookUp($("variant").value.trim(), true), 250);
+      debounce = setTimeout(() => this.lookUp($("variant").value.trim()), 250);
     });
     for (const button of document.querySelectorAll("#modes button")) {
       button.addEventListener("click", () => this.mode(button.dataset.mode));
@@ -485,70 +562,60 @@ const Play = {
     $("new").addEventListener("click", () => this.leave());
     $("pause").addEventListener("click", () => this.togglePause());
     $("speed").addEventListener("input", () => this.showSpeed());
-    $("sow-left").addEventListener("click", () => { if (this.selected !== null) this.sow(this.selected, this.arrowDir("left")); });
-    $("sow-right").addEventListener("click", () => { if (this.selected !== null) this.sow(this.selected, this.arrowDir("right")); });
+    // The slider keeps no focus: Space pauses, as it does before the slider is touched.
+    $("speed").addEventListener("change", () => $("speed").blur());
+    $("sow-bar").addEventListener("click", (e) => {
+      const button = e.target.closest("button[data-move]");
+      if (button) this.move(button.dataset.move);
+    });
+    // A closed or reloaded tab tells the server, which frees the game unless the reload
+    // takes it up again within a few seconds.
+    window.addEventListener("pagehide", () => {
+      if (this.game && navigator.sendBeacon) navigator.sendBeacon(`/api/games/${this.game.id}/leave`);
+    });
     this.showSpeed();
   },
 
-  presets() {
-    const box = $("presets");
-    box.replaceChildren(...meta.presets.map((preset) =>
-      h("button", { type: "button", "data-variant": preset.id, title: `${preset.id}: ${preset.about}`, onclick: () => { $("variant").value = preset.id; this.lookUp(preset.id, true); } }, preset.label)));
+  // The family menu and its variants, from the registry's families (`/api/meta`).
+  families() {
+    $("family").replaceChildren(...meta.families.map((f) => h("option", { value: f.name }, f.title)));
   },
 
-  showFamilyParams() {
-    const family = $("family").value;
-    $("mnk-params").hidden = family !== "mnk";
-    $("oanquan-params").hidden = family !== "oanquan";
-  },
-
-  // The variant id from the parameter fields.
-  buildId() {
-    let id;
-    if ($("family").value === "mnk") {
-      id = `mnk-${$("rows").value}x${$("cols").value}k${$("k").value}`;
-      if ($("rule").value) id += `-${$("rule").value}`;
-      if ($("center").checked) id += "-center";
-    } else {
-      id = "oanquan";
-      if ($("oq-players").value !== "2") id += `-${$("oq-players").value}p`;
-      if ($("oq-mandarin").value !== "10") id += `-mandarin${$("oq-mandarin").value}`;
-      if ($("oq-stop").checked) id += "-stop";
-      if ($("oq-young").value !== "0") id += `-young${$("oq-young").value}`;
-      if ($("oq-end").checked) id += "-end";
+  pickFamily(name, lookUp) {
+    const family = meta.families.find((f) => f.name === name) || meta.families[0];
+    $("family").value = family.name;
+    $("presets").replaceChildren(...family.variants.map((v) =>
+      h("button", { type: "button", "data-variant": v.id, title: `${v.id}: ${v.about}`, onclick: () => { $("variant").value = v.id; this.lookUp(v.id); } }, v.label)));
+    $("variant-help").textContent = `Ids: ${family.ids}; for example ${family.example}.`;
+    if (lookUp) {
+      const id = family.variants.length ? family.variants[0].id : family.example;
+      $("variant").value = id;
+      this.lookUp(id);
     }
-    $("variant").value = id;
-    this.lookUp(id, false);
   },
 
-  // Asks the server what a variant id is: players, presets, or what is wrong with it.
-  async lookUp(id, syncFields) {
+  // Asks the server what a variant id is: players, seats' names, or what is wrong with it.
+  async lookUp(id) {
     const note = $("variant-note");
+    // Answers can overtake each other while a person types: only the latest counts.
+    const asked = (this.asked = (this.asked || 0) + 1);
     try {
       const variant = await api("GET", `/api/variant?id=${encodeURIComponent(id)}`);
+      if (asked !== this.asked) return;
       this.variant = variant;
       note.classList.remove("bad");
-      note.textContent = `${variant.id}: ${variant.players} players; easy is ${variant.easy}, hard is ${variant.hard}`;
-      for (const chip of document.querySelectorAll("#presets button")) chip.classList.toggle("on", chip.dataset.variant === id);
-      if (syncFields) {
-        $("family").value = variant.family;
-        this.showFamilyParams();
-        const b = variant.board;
-        if (variant.family === "mnk") {
-          $("rows").value = b.rows; $("cols").value = b.cols; $("k").value = b.k;
-          $("rule").value = b.rule === "freestyle" ? "" : b.rule;
-          $("center").checked = b.center;
-        } else {
-          $("oq-players").value = String(variant.players);
-          $("oq-mandarin").value = b.mandarin_value; $("oq-young").value = b.young;
-          $("oq-stop").checked = b.stop; $("oq-end").checked = b.end;
-        }
-      }
+      const players = variant.seat_names.join(", ");
+      note.textContent = `${variant.id}: ${variant.title}, ${variant.players} players (${players}); easy is ${variant.easy}, hard is ${variant.hard}`;
+      if ($("family").value !== variant.family) this.pickFamily(variant.family, false);
+      for (const chip of document.querySelectorAll("#presets button")) chip.classList.toggle("on", chip.dataset.variant === variant.id);
       this.seatRows();
+      note.dataset.asked = id;
     } catch (error) {
+      if (asked !== this.asked) return;
       this.variant = null;
       note.classList.add("bad");
       note.textContent = error.message;
+      note.dataset.asked = id;
     }
   },
 
@@ -564,7 +631,8 @@ const Play = {
     box.replaceChildren();
     for (let seat = 0; seat < variant.players; seat++) {
       const previous = old[seat] || { who: seat === 0 ? "person" : "hard", text: "" };
-      const select = h("select", { "aria-label": `who plays ${seatBase(variant.family, seat)}` },
+      const name = seatNameOf(variant, seat);
+      const select = h("select", { "aria-label": `who plays ${name}` },
         h("option", { value: "person" }, "Person"),
         h("option", { value: "easy" }, "Easy AI"),
         h("option", { value: "hard" }, "Hard AI"),
@@ -572,24 +640,30 @@ const Play = {
         h("option", { value: "custom" }, "Any agent…"));
       select.value = previous.who;
       const input = h("input", { spellcheck: "false", list: "spec-list" });
+      let custom = previous.who === "custom" ? previous.text : "";
       const sync = () => {
         const who = select.value;
         input.disabled = who === "easy" || who === "hard" || who === "random";
+        input.removeAttribute("list");
         if (who === "person") {
           input.placeholder = "name";
-          if (!input.value || old.length === 0 || previous.who !== "person") input.value = saved;
+          input.value = this.typedNames[seat] || saved;
         } else if (who === "custom") {
           input.placeholder = "spec, like mcts:iterations=20000";
-          if (previous.who !== "custom") input.value = "";
+          input.setAttribute("list", "spec-list");
+          input.value = custom;
         } else {
           input.value = who === "easy" ? variant.easy : who === "hard" ? variant.hard : "random";
         }
       };
-      input.value = previous.text;
-      select.addEventListener("change", () => { previous.who = null; sync(); this.markMode(); });
+      input.addEventListener("input", () => {
+        if (select.value === "person") this.typedNames[seat] = input.value;
+        if (select.value === "custom") custom = input.value;
+      });
+      select.addEventListener("change", () => { sync(); this.markMode(); });
       sync();
       box.append(h("div", { class: "seat-row" },
-        h("span", { class: "who" }, h("span", { class: "dot", style: `background:${SEAT_COLOURS[seat]}` }), seatBase(variant.family, seat)),
+        h("span", { class: "who" }, h("span", { class: "dot", style: `background:${SEAT_COLOURS[seat]}` }), name),
         select, input));
     }
     this.markMode();
@@ -637,7 +711,10 @@ const Play = {
       if (seed !== "") request.seed = Number(seed);
     }
     try {
+      const old = this.game;
       const game = await api("POST", "/api/games", request);
+      // The game played before is freed at once.
+      if (old && old.id !== game.id) api("DELETE", `/api/games/${old.id}`).catch(() => {});
       this.lastRequest = request;
       sessionStorage.setItem("arena.game", game.id);
       this.paused = false;
@@ -651,9 +728,11 @@ const Play = {
   begin(game) {
     this.gen += 1;
     this.game = game;
+    this.busy = false;
     this.selected = null;
     this.hint = null;
     this.cursor = null;
+    $("hint-text").hidden = true;
     $("setup").hidden = true;
     $("game").hidden = false;
     this.render();
@@ -668,6 +747,9 @@ const Play = {
     try {
       const game = await api("GET", `/api/games/${id}`);
       this.begin(game);
+      // The old page's "left" beacon may arrive after this page's first request: say again,
+      // a moment later, that the game is taken up.
+      setTimeout(() => { if (this.game && this.game.id === id) fetch(`/api/games/${id}`, { method: "HEAD" }).catch(() => {}); }, 2000);
     } catch (error) {
       sessionStorage.removeItem("arena.game");
     }
@@ -680,7 +762,10 @@ const Play = {
     this.stopClock();
     clearTimeout(this.timer);
     this.game = null;
+    this.busy = false;
     sessionStorage.removeItem("arena.game");
+    // The server frees the game now rather than at its idle timeout.
+    if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
     $("game").hidden = true;
     $("setup").hidden = false;
     $("start").focus();
@@ -704,50 +789,31 @@ const Play = {
       $("hint-text").hidden = true;
     }
     const names = game.seats.map((seat) => seat.label);
-    const interactive = this.personToMove() && !this.busy && !this.animating;
+    const interactive = this.personToMove() && !this.busy && !this.animating && !game.thinking;
     const last = game.history.length ? game.history[game.history.length - 1].place : null;
     const opts = { names, last };
-    if (view.family === "mnk") {
-      if (interactive) opts.onCell = (i, r, c) => this.move(`${r},${c}`);
-      if (this.hint) opts.hint = this.hint.cell;
-      if (interactive && this.cursor !== null) opts.cursor = this.cursor;
-    } else {
-      if (interactive) {
-        opts.selectable = view.to_move;
-        opts.selected = this.selected;
-        opts.onSquare = (i) => { this.selected = i; this.render(); };
-        opts.onSow = (i, dir) => this.sow(i, dir);
-      }
-      if (this.hint) opts.hint = this.hint;
+    if (interactive) {
+      opts.onMove = (text) => this.move(text);
+      opts.onPick = (place) => { this.selected = place; this.render(); };
+      opts.selected = this.selected;
+      if (this.cursor !== null) opts.cursor = this.cursor;
     }
+    if (this.hint) opts.hint = this.hint;
     if (!this.animating) $("board").replaceChildren(drawBoard(view, opts));
-    // Big buttons for the picked square's two sowings, for fingers on a phone.
-    const bar = $("sow-bar");
-    bar.hidden = !(interactive && view.family === "oanquan" && this.selected !== null);
-    if (!bar.hidden) {
-      const label = view.cells[this.selected].label;
-      $("sow-left").querySelector("span").textContent = `sow ${label}${this.arrowDir("left")}`;
-      $("sow-right").querySelector("span").textContent = `sow ${label}${this.arrowDir("right")}`;
-    }
-    $("oq-line").textContent = view.family === "oanquan" ? view.line : "";
-    const preset = meta.presets.find((p) => p.id === game.variant || (p.id === "tictactoe" && game.variant === "mnk-3x3k3")
-      || (p.id === "gomoku" && game.variant === "mnk-15x15k5") || (p.id === "caro" && game.variant === "mnk-15x15k5-caro"));
-    $("game-title").textContent = preset ? preset.label : game.variant;
+    this.sowBar(interactive);
+    $("oq-line").textContent = isGrid(view) ? "" : view.text;
+    $("game-title").textContent = this.titleOf(game);
     $("game-seed").textContent = `${game.variant} · seed ${game.seed}`;
-    $("game-seats").replaceChildren(...game.seats.map((seat, i) => {
-      const score = view.family === "oanquan" ? `${view.captures[i]}` : "";
-      return h("li", { class: game.to_move === i ? "turn" : "" },
-        h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
-        h("span", { class: "name", title: seat.label }, seat.label),
-        game.thinking && game.to_move === i ? h("span", { class: "spinner" }) : null,
-        h("span", { class: "score" }, score));
-    }));
+    $("game-seats").replaceChildren(...game.seats.map((seat, i) => h("li", { class: game.to_move === i ? "turn" : "" },
+      h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
+      h("span", { class: "name", title: seat.label }, seat.label),
+      game.thinking && game.to_move === i ? h("span", { class: "spinner" }) : null,
+      h("span", { class: "score", title: "points" }, view.points ? `${view.points[i]}` : ""))));
+    this.clocks();
     const moves = $("move-list");
-    moves.replaceChildren(...game.history.map((ply, i) => h("li", {
-      class: i === game.history.length - 1 ? "now" : "",
-      title: ply.stats ? statsText(ply.stats) : `${ms(ply.ms)} to think`,
-      style: `--seat:${SEAT_COLOURS[ply.seat]}`,
-    }, ply.move)));
+    moves.replaceChildren(...moveRounds(game.history.map((ply) => ({
+      move: ply.move, seat: ply.seat, title: ply.stats ? statsText(ply.stats) : `${ms(ply.ms)} to think`,
+    })), game.players, { now: game.history.length - 1 }));
     const lastPly = game.history[game.history.length - 1];
     $("last-move").textContent = lastPly && lastPly.stats
       ? `${game.seats[lastPly.seat].label} played ${lastPly.move}: ${statsText(lastPly.stats)}`
@@ -755,30 +821,71 @@ const Play = {
     moves.parentElement.scrollTop = moves.parentElement.scrollHeight;
     const over = game.over;
     $("turn-buttons").hidden = !!over;
-    $("undo").disabled = !game.can_undo || this.busy;
-    $("hint").disabled = !this.personToMove() || this.busy;
+    $("undo").disabled = !game.can_undo || this.busy || game.thinking;
+    $("hint").disabled = !this.personToMove() || this.busy || game.thinking;
     $("resign").disabled = !!over || !game.seats.some((seat) => seat.person);
     $("speed-box").hidden = !this.agentsOnly() || !!over;
     $("pause").textContent = this.paused ? "Go on" : "Pause";
     const result = $("result");
     result.hidden = !over;
-    if (over) {
-      const recorded = game.recorded
-        ? game.recorded.error ? `not recorded: ${game.recorded.error}` : `recorded in ${game.recorded.file}, game ${game.recorded.game}`
-        : "";
-      result.replaceChildren(
-        h("strong", {}, `${over.result} · ${over.summary}`),
-        h("div", { class: "note" }, [
-          over.termination === "win" || over.termination === "draw" ? null : over.termination,
-          `${game.ply} ${game.ply === 1 ? "move" : "moves"}`,
-          recorded,
-        ].filter(Boolean).join(" · ")),
-        h("div", { class: "buttons" },
-          h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
-          h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
-          h("button", { onclick: () => this.leave() }, "New game")));
-    }
+    if (over) this.result(game, result);
     this.status();
+  },
+
+  titleOf(game) {
+    const family = meta.families.find((f) => f.name === game.position.family);
+    const variant = family && family.variants.find((v) => v.id === game.variant);
+    return variant ? `${family.title}: ${variant.label}` : family ? `${family.title}: ${game.variant}` : game.variant;
+  },
+
+  // The end: the result, and where the game counts points, each seat's final score (its
+  // points, what is left on its side, the total) and how the places follow from it.
+  result(game, box) {
+    const over = game.over, view = game.position;
+    const recorded = game.recorded
+      ? game.recorded.error ? `not recorded: ${game.recorded.error}` : `recorded in ${game.recorded.file}, game ${game.recorded.game}`
+      : "";
+    let score = null;
+    if (view.totals) {
+      const ordinal = (n) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+      const shared = new Set(over.places.filter((p, i) => over.places.indexOf(p) !== i));
+      score = h("div", { class: "table-wrap score-table" }, h("table", { class: "final" },
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num" }, "left on side"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
+        h("tbody", {}, game.seats.map((seat, i) => h("tr", { "data-seat": i },
+          h("td", {}, h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }), " ", seat.label),
+          h("td", { class: "num" }, view.points ? view.points[i] : ""),
+          h("td", { class: "num" }, view.points ? view.totals[i] - view.points[i] : ""),
+          h("td", { class: "num" }, h("strong", {}, view.totals[i])),
+          h("td", { class: "num" }, `${shared.has(over.places[i]) ? "=" : ""}${ordinal(over.places[i])}`))))));
+      const rule = ["win", "draw", "ply-cap"].includes(over.termination)
+        ? "The totals decide: each side's points plus the seeds left on its own side. Equal totals share a place (=)."
+        : "The game did not end on the board: the seat that left it is last; the others are placed by their totals.";
+      score = [score, h("p", { class: "note rule" }, rule)];
+    }
+    box.replaceChildren(
+      h("strong", {}, `${over.result} · ${over.summary}`),
+      score,
+      h("div", { class: "note" }, [
+        over.termination === "win" || over.termination === "draw" ? null : over.termination,
+        `${game.ply} ${game.ply === 1 ? "move" : "moves"}`,
+        recorded,
+      ].filter(Boolean).join(" · ")),
+      h("div", { class: "buttons" },
+        h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
+        h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
+        h("button", { onclick: () => this.leave() }, "New game")));
+  },
+
+  // Big buttons for a picked pit's sowings, for fingers on a phone; hidden while a move plays.
+  sowBar(interactive) {
+    const bar = $("sow-bar");
+    const view = this.game.position;
+    const here = interactive && this.selected !== null ? movesByPlace(view).get(this.selected) || [] : [];
+    bar.hidden = here.length < 2;
+    if (bar.hidden) return;
+    const sorted = here.slice().sort((a, b) => (sideOf(view, a) === "left" ? -1 : 1) - (sideOf(view, b) === "left" ? -1 : 1));
+    bar.replaceChildren(...sorted.map((entry) => h("button", { class: "primary", "data-move": entry.move },
+      sideOf(view, entry) === "left" ? `◀ sow ${entry.move}` : `sow ${entry.move} ▶`)));
   },
 
   requestOf(game) {
@@ -796,20 +903,26 @@ const Play = {
     if (text) return box.replaceChildren(text);
     if (game.over) return box.replaceChildren(`Game over: ${game.over.summary}`);
     const seat = game.seats[game.to_move];
-    if (this.busy && !seat.person) {
+    if ((this.busy || game.thinking) && !seat.person) {
       return box.replaceChildren(h("span", { class: "spinner" }), `${seat.label} is thinking…`);
     }
     if (seat.person) {
-      const how = game.position.family === "mnk" ? "click a cell" : "click one of your squares, then an arrow";
-      const refill = game.position.must_refill ? " (your side is empty: one seed goes on each square, paid from your captures)" : "";
-      return box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, ` · ${how}${refill}`));
+      const view = game.position;
+      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : "click a cell")
+        : (view.moves || []).some((m, i, all) => all.findIndex((o) => o.place === m.place) !== i) ? "click one of your pits, then an arrow" : "click one of your pits";
+      return box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, ` · ${how}`));
     }
     box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, this.paused ? " · paused" : ""));
   },
 
+  // The Speed slider reads as a speed (right is faster); the page waits the opposite.
+  delay() {
+    return 2000 - Number($("speed").value);
+  },
+
   showSpeed() {
-    const delay = Number($("speed").value);
-    $("speed-text").textContent = delay === 0 ? "no pause" : `${(delay / 1000).toFixed(1)} s`;
+    const delay = this.delay();
+    $("speed-text").textContent = delay === 0 ? "no pause" : `${(delay / 1000).toFixed(1)} s a move`;
   },
 
   togglePause() {
@@ -819,13 +932,15 @@ const Play = {
     if (!this.paused) this.next();
   },
 
-  // Whose turn now: the person's clock, or the agent's move after a short pause.
+  // Whose turn now: the person's clock, an agent already thinking (after a reload), or the
+  // agent's move after a short pause.
   async next() {
     clearTimeout(this.timer);
     if (this.busy || this.animating) return;
     const game = this.game;
     const gen = this.gen;
     if (!game || game.over) { this.stopClock(); return; }
+    if (game.thinking) { this.waitForAgent(gen); return; }
     const seat = game.seats[game.to_move];
     if (seat.person) {
       if (game.move_time_ms) {
@@ -834,7 +949,7 @@ const Play = {
           if (gen !== this.gen) return;
           this.game = answer.game;
           if (answer.game.over) { this.render(); return; }
-          this.startClock(answer.game.clock_ms, game.move_time_ms);
+          this.startClock(answer.game.clock_ms);
         } catch (error) {
           toast(error.message);
         }
@@ -843,8 +958,26 @@ const Play = {
     }
     this.stopClock();
     if (this.paused) return;
-    const delay = this.agentsOnly() ? Number($("speed").value) : 250;
+    const delay = this.agentsOnly() ? this.delay() : 250;
     this.timer = setTimeout(() => { if (gen === this.gen && page === "play") this.think(); }, delay);
+  },
+
+  // An agent thinks at this table for an earlier page (a reload): show it, and look again
+  // until its move is in.
+  waitForAgent(gen) {
+    this.status();
+    this.timer = setTimeout(async () => {
+      if (gen !== this.gen) return;
+      try {
+        const game = await api("GET", `/api/games/${this.game.id}`);
+        if (gen !== this.gen) return;
+        this.game = game;
+        this.render();
+        this.next();
+      } catch (error) {
+        toast(error.message);
+      }
+    }, 400);
   },
 
   async think() {
@@ -859,7 +992,8 @@ const Play = {
     } catch (error) {
       if (gen !== this.gen) return;
       this.busy = false;
-      toast(error.message);
+      // Another page's request got there first (it thinks, or moved): no toast, just catch up.
+      if (error.status !== 409) toast(error.message);
       this.reload();
     }
   },
@@ -878,7 +1012,7 @@ const Play = {
     this.game = game;
   },
 
-  // A move came back (the person's or an agent's): animate a sowing, then show the game.
+  // A move came back (the person's or an agent's): animate its steps, then show the game.
   async apply(answer, gen) {
     const before = this.game.position;
     this.busy = false;
@@ -889,10 +1023,11 @@ const Play = {
     this.adopt(answer.game, played);
     if (played && played.sowing && played.sowing.length) {
       this.animating = true;
+      $("sow-bar").hidden = true;
       this.status(`${answer.game.seats[played.seat].label} sows ${played.move}`);
-      const stepMs = this.agentsOnly() ? Math.max(25, Math.min(140, Number($("speed").value) / 8)) : 110;
+      const stepMs = this.agentsOnly() ? Math.max(25, Math.min(140, this.delay() / 8)) : 110;
       const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place };
-      await animateSowing($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen);
+      await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen);
       this.animating = false;
       if (gen !== this.gen) return;
     }
@@ -905,7 +1040,8 @@ const Play = {
     const game = this.game;
     const gen = this.gen;
     this.busy = true;
-    this.stopClock();
+    this.stopClock(true);
+    $("sow-bar").hidden = true;
     try {
       const answer = await api("POST", `/api/games/${game.id}/move`, { move: text, ply: game.ply });
       if (gen !== this.gen) return;
@@ -913,20 +1049,9 @@ const Play = {
     } catch (error) {
       this.busy = false;
       if (gen !== this.gen) return;
-      toast(error.message);
+      if (error.status !== 409) toast(error.message);
       this.reload();
     }
-  },
-
-  // The direction letter of the left and right arrows: as drawn for two players (P runs to
-  // the right along either row), anticlockwise P on the larger boards.
-  arrowDir(side) {
-    return side === "right" ? "P" : "T";
-  },
-
-  sow(square, dir) {
-    const cell = this.game.position.cells[square];
-    this.move(`${cell.label}${dir}`);
   },
 
   async reload() {
@@ -977,7 +1102,8 @@ const Play = {
       box.hidden = false;
       if (hint.move) {
         this.hint = hint.place;
-        box.textContent = `Hint: ${hint.move} — ${hint.reason} (${hint.agent}, ${statsText(hint.stats, false)})`;
+        box.replaceChildren(h("strong", {}, `Hint: ${hint.move}`), ` — ${hint.reason}`);
+        box.title = `${hint.agent}: ${statsText(hint.stats, false)}${hint.search ? `; ${hint.search}` : ""}`;
       } else {
         box.textContent = hint.reason;
       }
@@ -1005,18 +1131,43 @@ const Play = {
     }
   },
 
-  startClock(left, limit) {
+  // Both seats' clocks, always in place while the game has one: the seat to move counts
+  // down, the others show what they have. Per-move clocks refill at each move; a per-game
+  // clock (`game.clocks`, when the server sends it) keeps each seat's own time.
+  clocks() {
+    const game = this.game;
+    const box = $("clocks");
+    const timed = !!(game.move_time_ms || game.clocks);
+    box.hidden = !timed;
+    if (!timed) return;
+    const running = !game.over && game.to_move !== null ? game.to_move : null;
+    box.replaceChildren(...game.seats.map((seat, i) => {
+      const own = game.clocks ? game.clocks[i] : null;
+      const limit = own ? own.left_ms : seat.person ? game.move_time_ms : null;
+      const text = limit === null || limit === undefined ? "no clock" : `${(limit / 1000).toFixed(1)} s`;
+      return h("div", { class: `clock${running === i ? " running" : ""}`, "data-seat": i },
+        h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
+        h("span", { class: "who" }, seat.seat || `seat ${i + 1}`),
+        h("span", { class: "time" }, text),
+        h("div", { class: "bar" }));
+    }));
+  },
+
+  startClock(left) {
     this.stopClock();
-    $("clock").hidden = false;
+    const game = this.game;
+    const limit = game.move_time_ms;
     this.clockEnd = performance.now() + left;
-    this.clockLimit = limit;
     const gen = this.gen;
+    const seat = game.to_move;
     const tick = () => {
       if (gen !== this.gen) return;
+      const clock = document.querySelector(`#clocks .clock[data-seat='${seat}']`);
+      if (!clock) return;
       const remaining = Math.max(0, this.clockEnd - performance.now());
-      $("clock-bar").style.width = `${(100 * remaining) / this.clockLimit}%`;
-      $("clock-text").textContent = `${(remaining / 1000).toFixed(1)} s`;
-      $("clock").classList.toggle("low", remaining < 0.25 * this.clockLimit);
+      clock.querySelector(".bar").style.width = `${(100 * remaining) / limit}%`;
+      clock.querySelector(".time").textContent = `${(remaining / 1000).toFixed(1)} s`;
+      clock.classList.toggle("low", remaining < 0.25 * limit);
       if (remaining <= 0) {
         this.clockFrame = null;
         // The server's clock decides; ask it once its grace is over.
@@ -1031,7 +1182,6 @@ const Play = {
   stopClock() {
     if (this.clockFrame) cancelAnimationFrame(this.clockFrame);
     this.clockFrame = null;
-    $("clock").hidden = true;
   },
 
   key(event) {
@@ -1048,41 +1198,62 @@ const Play = {
     if (key === " " && this.agentsOnly()) { event.preventDefault(); return this.togglePause(); }
     if (!this.personToMove() || this.busy || this.animating) return;
     const view = game.position;
-    if (view.family === "mnk") {
-      const moves = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
-      if (moves[key]) {
+    const moves = movesByPlace(view);
+    if (isGrid(view)) {
+      const { rows, cols, gravity } = view.layout;
+      const steps = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+      if (steps[key]) {
         event.preventDefault();
-        const centre = Math.floor(view.rows / 2) * view.cols + Math.floor(view.cols / 2);
+        const centre = Math.floor(rows / 2) * cols + Math.floor(cols / 2);
         const at = this.cursor === null ? centre : this.cursor;
-        const r = Math.min(view.rows - 1, Math.max(0, Math.floor(at / view.cols) + moves[key][0]));
-        const c = Math.min(view.cols - 1, Math.max(0, (at % view.cols) + moves[key][1]));
-        this.cursor = this.cursor === null ? centre : r * view.cols + c;
+        const r = Math.min(rows - 1, Math.max(0, Math.floor(at / cols) + steps[key][0]));
+        const c = Math.min(cols - 1, Math.max(0, (at % cols) + steps[key][1]));
+        this.cursor = this.cursor === null ? centre : r * cols + c;
         this.render();
       } else if ((key === "Enter" || key === " ") && this.cursor !== null) {
         event.preventDefault();
-        this.move(`${Math.floor(this.cursor / view.cols)},${this.cursor % view.cols}`);
+        const column = this.cursor % cols;
+        const entry = gravity
+          ? (view.moves || []).find((m) => m.place % cols === column)
+          : (moves.get(this.cursor) || [])[0];
+        if (entry) this.move(entry.move);
       }
       return;
     }
-    // O An Quan: a label picks a square (two digits within a moment for 10 and more), an
-    // arrow or p/t sows it.
-    if (/^[0-9]$/.test(key)) {
+    // A ring: a label picks a pit (two digits within a moment for 10 and more); a pit with
+    // one move plays it; an arrow or the move's last letter sows the picked pit that way.
+    if (/^[0-9a-zA-Z]$/.test(key) && key !== "u" && key !== "h" && key !== "n") {
       const now = performance.now();
-      let label = key === "0" && !this.typed ? 10 : Number(key);
-      if (this.typed && now - this.typedAt < 700) label = Number(`${this.typed}${key}`);
+      let label = key;
+      if (this.typed && now - this.typedAt < 700 && /^[0-9]$/.test(key)) label = `${this.typed}${key}`;
       this.typed = key;
       this.typedAt = now;
-      const index = view.cells.findIndex((cell) => String(cell.label) === String(label) && cell.owner === view.to_move);
-      if (index >= 0) { this.selected = index; this.render(); }
+      if (this.selected !== null) {
+        const picked = view.places[this.selected].label;
+        const entry = (moves.get(this.selected) || []).find((m) => m.move.toLowerCase() === `${picked}${key}`.toLowerCase());
+        if (entry) { event.preventDefault(); return this.move(entry.move); }
+      }
+      const wanted = label === "0" ? "10" : label;
+      const index = view.places.findIndex((pit, i) => moves.has(i) && String(pit.label).toLowerCase() === wanted.toLowerCase());
+      if (index >= 0) {
+        const here = moves.get(index);
+        if (here.length === 1) return this.move(here[0].move);
+        this.selected = index;
+        this.render();
+      }
       return;
     }
     if (this.selected !== null) {
-      const dir = key === "ArrowRight" || key === "p" || key === "P" ? "P" : key === "ArrowLeft" || key === "t" || key === "T" ? "T" : null;
-      if (dir) { event.preventDefault(); this.sow(this.selected, dir); }
+      const side = key === "ArrowRight" ? "right" : key === "ArrowLeft" ? "left" : null;
+      const entry = side && (moves.get(this.selected) || []).find((m) => sideOf(view, m) === side);
+      if (entry) { event.preventDefault(); this.move(entry.move); }
       if (key === "Escape") { this.selected = null; this.render(); }
     }
   },
 };
+
+// A seat's name from a variant's answer (`/api/variant`).
+const seatNameOf = (variant, seat) => (variant.seat_names && variant.seat_names[seat]) || `player ${seat + 1}`;
 
 // ---------------------------------------------------------------- Analyse
 
@@ -1133,6 +1304,11 @@ const Analyse = {
       this.draw();
       this.results(full);
     } catch (error) {
+      // Nothing of an earlier position stays on screen beside an error.
+      this.answer = null;
+      $("an-board").replaceChildren();
+      $("an-line").textContent = "";
+      $("an-results").replaceChildren(h("p", { class: "note bad" }, error.message));
       $("an-status").textContent = error.message;
       if (full) toast(error.message);
     } finally {
@@ -1149,22 +1325,19 @@ const Analyse = {
       $("an-moves").value = `${$("an-moves").value.trim()} ${text}`.trim();
       this.run(false);
     };
+    // A click adds the move in the game's own notation (the legal moves say which).
     if (!answer.over) {
-      if (view.family === "mnk") opts.onCell = (i, r, c) => add(`${r},${c}`);
-      else {
-        opts.selectable = view.to_move;
-        opts.selected = this.selected;
-        opts.onSquare = (i) => { this.selected = i; this.draw(); };
-        opts.onSow = (i, dir) => add(`${view.cells[i].label}${dir}`);
-      }
+      opts.onMove = add;
+      opts.selected = this.selected;
+      opts.onPick = (i) => { this.selected = i; this.draw(); };
     }
-    if (answer.solver && answer.solver.moves && view.family === "mnk") {
+    if (answer.solver && answer.solver.moves && isGrid(view)) {
       opts.values = {};
-      for (const entry of answer.solver.moves) opts.values[entry.place.cell] = entry.value || "?";
+      for (const entry of answer.solver.moves) opts.values[entry.place.place] = entry.value || "?";
     }
     $("an-board").replaceChildren(drawBoard(view, opts));
-    $("an-line").textContent = view.family === "oanquan" ? view.line : "";
-    const mover = seatBase(view.family, view.to_move);
+    $("an-line").textContent = isGrid(view) ? "" : view.text;
+    const mover = seatName(view, view.to_move);
     $("an-status").textContent = answer.over
       ? `Game over after ${answer.moves.length} moves: ${answer.over}`
       : `After ${answer.moves.length} moves, ${mover} to move`;
@@ -1181,14 +1354,14 @@ const Analyse = {
     const solver = answer.solver;
     if (solver && solver.note) parts.push(h("p", { class: "note" }, solver.note));
     else if (solver) {
-      const mover = seatBase(answer.position.family, answer.position.to_move);
+      const mover = seatName(answer.position, answer.position.to_move);
       const verb = { win: "wins", draw: "draws", loss: "loses" }[solver.value];
       parts.push(h("h2", {}, "Exact value"));
       parts.push(h("p", {}, solver.value
         ? `${mover} ${verb} with best play (${solver.outcome}).`
         : `Not decided within the solver's limits (searched ${solver.depth} plies).`));
       if (solver.value && solver.value !== "loss") parts.push(h("p", { class: "note" }, `${solver.value === "win" ? "Winning" : "Drawing"} moves: ${solver.best.join(" ")}`));
-      if (solver.moves.length && answer.position.family === "mnk") {
+      if (solver.moves.length && isGrid(answer.position)) {
         parts.push(h("p", { class: "note" }, "On the board: each move's value for the side to move (W win, D draw, L loss)."));
       } else if (solver.moves.length) {
         parts.push(h("p", { class: "note" }, `Every move: ${solver.moves.map((m) => `${m.move} ${m.value || "?"}`).join(", ")}`));
@@ -1301,7 +1474,8 @@ const Replay = {
       $("rp-title").textContent = `${game.variant}: ${game.seats.join(" – ")}`;
       $("rp-meta").textContent = `${game.file}, game ${game.game} (${game.experiment}), seed ${game.seed}: ${game.result} by ${game.termination}, ${game.plies} plies`;
       $("rp-ply").max = game.moves.length;
-      $("rp-moves").replaceChildren(...game.moves.map((m, i) => h("li", { onclick: () => this.go(i + 1), style: `--seat:${SEAT_COLOURS[m.seat]}` }, m.move)));
+      this.players = game.positions[0].players;
+      $("rp-moves").replaceChildren(...moveRounds(game.moves, this.players, { onPick: (ply) => this.go(ply) }));
       this.go(0);
       $("rp-view").scrollIntoView({ behavior: "smooth", block: "nearest" });
     } catch (error) {
@@ -1322,18 +1496,18 @@ const Replay = {
     this.ply = ply;
     const view = game.positions[ply];
     const last = ply > 0 ? game.moves[ply - 1].place : null;
-    const names = game.seats.map((name, i) => `${seatBase(view.family, i)} (${name})`);
-    if (animate && view.family === "oanquan" && ply > 0 && game.moves[ply - 1].sowing) {
-      await animateSowing($("rp-board"), before, game.moves[ply - 1].sowing, { names, last }, 45, () => gen === this.gen);
+    const names = game.seats.map((name, i) => `${seatName(view, i)} (${name})`);
+    if (animate && ply > 0 && game.moves[ply - 1].sowing) {
+      await animateSteps($("rp-board"), before, game.moves[ply - 1].sowing, { names, last }, 45, () => gen === this.gen);
       if (gen !== this.gen) return;
     }
     $("rp-board").replaceChildren(drawBoard(view, { names, last }));
-    $("rp-line").textContent = view.family === "oanquan" ? view.line : "";
+    $("rp-line").textContent = isGrid(view) ? "" : view.text;
     $("rp-ply").value = ply;
     const end = ply === game.moves.length ? ` · end: ${game.result} (${game.termination})` : "";
     $("rp-status").textContent = `move ${ply} of ${game.moves.length}${ply > 0 ? `: ${game.moves[ply - 1].move}` : ""}${end}`;
     $("rp-status").dataset.ply = ply;
-    [...$("rp-moves").children].forEach((li, i) => li.classList.toggle("now", i === ply - 1));
+    for (const move of $("rp-moves").querySelectorAll(".mv")) move.classList.toggle("now", Number(move.dataset.ply) === ply);
   },
 
   async copy() {
@@ -1484,10 +1658,12 @@ async function main() {
     toast(error.message);
     return;
   }
-  $("variant-list").replaceChildren(...meta.presets.map((p) => h("option", { value: p.id }, `${p.label}: ${p.about}`)));
+  const variants = meta.families.flatMap((f) => f.variants);
+  $("variant-list").replaceChildren(...variants.map((v) => h("option", { value: v.id }, `${v.label}: ${v.about}`)));
   $("spec-list").replaceChildren(...meta.kinds.map((k) => h("option", { value: k.name }, `${k.summary} (${k.reach})`)));
-  Play.presets();
-  await Play.lookUp($("variant").value, true);
+  Play.families();
+  Play.pickFamily(meta.families[0].name, false);
+  await Play.lookUp($("variant").value);
   window.addEventListener("hashchange", showPage);
   showPage();
   document.body.dataset.ready = "1";

@@ -5,6 +5,11 @@
 //   - O An Quan's golden moves 3P 7P 5P, checking the position the page shows after each;
 //   - the won game opened in Replay and stepped to its end with the arrow key;
 //   - a game of three O An Quan players sown, then resigned, its row replayed by `arena verify`;
+//   - issue 27: a cheap agent's reply beside four slow ones thinking, tables freed when the page
+//     leaves them, typed names kept, O An Quan's final score and tie rule, both clocks always
+//     in place (the board does not move), O An Quan on a phone, a reload while an agent thinks;
+//   - the generic drawing: Connect Four's and Oware's shapes (a gravity grid, a ring without
+//     big cells) from synthetic position JSON, and the real games where the server has them;
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -66,26 +71,33 @@ async function open(width = 1280, height = 860) {
 }
 
 // A new game from the setup form: a preset, then who sits where.
-async function setUp(page, variant, seats) {
+async function setUp(page, variant, seats, time) {
   if (await page.isVisible("#game")) await page.click("#new");
-  await page.click(`#presets button[data-variant='${variant}']`);
-  await page.waitForFunction((v) => document.querySelector("#variant-note").textContent.includes(":"), variant);
+  await page.fill("#variant", variant);
+  await page.waitForFunction((v) => document.querySelector("#variant-note").dataset.asked === v, variant);
+  await page.waitForFunction((n) => document.querySelectorAll("#seats .seat-row").length === n, seats.length);
   const rows = page.locator("#seats .seat-row");
   assert.equal(await rows.count(), seats.length);
   for (let i = 0; i < seats.length; i++) {
-    await rows.nth(i).locator("select").selectOption(seats[i]);
+    const [who, text] = seats[i].split("=");
+    await rows.nth(i).locator("select").selectOption(who);
+    if (text) await rows.nth(i).locator("input").fill(seats[i].slice(who.length + 1));
+  }
+  if (time) {
+    if (!(await page.isVisible("#move-time"))) await page.click("details.more summary");
+    await page.fill("#move-time", String(time));
   }
   await page.click("#start");
   await page.waitForSelector("#board svg");
 }
 
-const moveCount = (page) => page.locator("#move-list li").count();
+const moveCount = (page) => page.locator("#move-list .mv").count();
 
 // Waits until the page waits for a person again (or the game is over), `plies` moves in.
 async function settle(page, plies) {
   await page.waitForFunction((n) => {
     const over = !document.querySelector("#result").hidden;
-    const moves = document.querySelectorAll("#move-list li").length;
+    const moves = document.querySelectorAll("#move-list .mv").length;
     const still = !document.querySelector("#board .hand") && !document.querySelector("#status .spinner");
     return still && (over || moves >= n);
   }, plies, { timeout: 60000 });
@@ -95,7 +107,7 @@ async function settle(page, plies) {
 async function shownBoard(page) {
   const cells = Array(9).fill("");
   for (const stone of await page.locator("#board [data-stone]").all()) {
-    cells[Number(await stone.getAttribute("data-at"))] = await stone.getAttribute("data-stone");
+    cells[Number(await stone.getAttribute("data-at"))] = ["X", "O"][Number(await stone.getAttribute("data-stone"))];
   }
   return cells;
 }
@@ -164,7 +176,7 @@ test("O An Quan moves sow seed by seed to the golden positions", async () => {
   for (const [at, [move, mine, a, theirs, b, captures, line]] of GOLDEN.entries()) {
     const label = move.slice(0, -1);
     await page.click(`#board .square.mine[data-label='${label}']`);
-    await page.click(`#board .arrow[data-dir='${move.slice(-1)}']`);
+    await page.click(`#board .arrow[data-move='${move}']`);
     if (at === 2) {
       // Mid-sowing: the hand of seeds is on the board.
       await page.waitForSelector("#board .hand");
@@ -192,7 +204,7 @@ test("three O An Quan players: the person sows, two agents answer, the person re
   await setUp(page, "oanquan-3p", ["person", "easy", "random"]);
   assert.equal(await page.locator("#game-seats .score").count(), 3, "three seats with their captures");
   await page.locator("#board .square.mine").first().click();
-  await page.click("#board .arrow[data-dir='P']");
+  await page.click("#board .arrow[data-move$='P']");
   await settle(page, 3);
   assert.equal(await moveCount(page), 3, "the person's move and both agents' replies");
   await page.screenshot({ path: join(shots, "play-oanquan-3p.png") });
@@ -224,7 +236,7 @@ test("a recorded game opens in Replay and steps to its end with the arrow key", 
   });
   await page.click("#rp-games tbody tr");
   await page.waitForSelector("#rp-board svg");
-  const total = await page.locator("#rp-moves li").count();
+  const total = await page.locator("#rp-moves .mv").count();
   assert.ok(total >= 5 && total <= 9, `a tic-tac-toe game: ${total} moves`);
   for (let ply = 1; ply <= total; ply++) {
     await page.keyboard.press("ArrowRight");
@@ -299,11 +311,332 @@ test("every page renders: caro, Analyse, Report and Stats, on a laptop and a pho
   await phone.click("#board .square.mine[data-label='2']");
   assert.ok(await phone.isVisible("#sow-bar"), "big sowing buttons on a phone");
   await phone.screenshot({ path: join(shots, "phone-oanquan.png"), fullPage: true });
-  await phone.click("#sow-right");
+  await phone.click("#sow-bar button:last-child");
   await settle(phone, 2);
   await phone.goto(`${url}#replay`);
   await phone.waitForSelector("#rp-games tbody tr");
   await phone.screenshot({ path: join(shots, "phone-replay.png"), fullPage: true });
   assert.deepEqual(phone.errors, []);
   await phone.context().close();
+});
+
+// ---------------------------------------------------------------- issue 27
+
+// The API from Node, as a second client of the same server.
+async function call(method, path, body) {
+  const response = await fetch(new URL(path, url), {
+    method, headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+test("1: a random reply comes at once while four mcts:time_ms=8000 agents think elsewhere", async () => {
+  const slow = [];
+  for (let seed = 0; seed < 4; seed++) {
+    const game = await call("POST", "/api/games", { variant: "caro", seats: ["mcts:time_ms=8000", "human"], seed });
+    assert.equal(game.status, 200, JSON.stringify(game.body));
+    slow.push({ id: game.body.id, answer: call("POST", `/api/games/${game.body.id}/think`, { ply: 0 }) });
+  }
+  for (const { id } of slow) {
+    while (!(await call("GET", `/api/games/${id}`)).body.thinking) await new Promise((ok) => setTimeout(ok, 20));
+  }
+  const page = await open();
+  await setUp(page, "tictactoe", ["person", "random"]);
+  const clicked = Date.now();
+  await page.click("#board .cell-hit[data-cell='4']");
+  await settle(page, 2);
+  const took = Date.now() - clicked;
+  const still = await Promise.all(slow.map(async ({ id }) => (await call("GET", `/api/games/${id}`)).body.thinking));
+  console.log(`# the page's move and random's reply beside four slow agents thinking: ${took} ms`);
+  assert.deepEqual(still, [true, true, true, true], "random answered while every slow agent still thought");
+  await page.screenshot({ path: join(shots, "fair-thinking.png") });
+  for (const { answer } of slow) assert.equal((await answer).status, 200);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("2: the server frees a table when the page starts another or closes, and refuses a tt_mb over its cap", async () => {
+  const page = await open();
+  await setUp(page, "tictactoe", ["person", "random"]);
+  const first = await page.evaluate(() => Play.game.id);
+  await page.click("#board .cell-hit[data-cell='4']");
+  await settle(page, 2);
+  await page.click("#new");
+  await page.waitForSelector("#setup:not([hidden])");
+  await page.waitForFunction(async (id) => (await fetch(`/api/games/${id}`)).status === 404, first);
+  // A closed tab: freed after a short grace, unless a reload takes the game up again.
+  await setUp(page, "tictactoe", ["person", "random"]);
+  const second = await page.evaluate(() => Play.game.id);
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await page.waitForSelector("#board svg");
+  assert.equal(await page.evaluate(() => Play.game.id), second, "a reload takes the game up again");
+  // Counted, not asked for: asking for the game would take it up again.
+  const open = (await call("GET", "/api/meta")).body.limits.open;
+  await page.close({ runBeforeUnload: true });
+  const deadline = Date.now() + 40000;
+  while ((await call("GET", "/api/meta")).body.limits.open !== open - 1) {
+    assert.ok(Date.now() < deadline, "the closed tab's game is freed within 40 s");
+    await new Promise((ok) => setTimeout(ok, 1000));
+  }
+  // An alpha-beta table larger than the memory all games may hold is refused, saying why.
+  const phone = await open();
+  await phone.fill("#variant", "caro");
+  await phone.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "caro");
+  const row = phone.locator("#seats .seat-row").nth(1);
+  await row.locator("select").selectOption("custom");
+  await row.locator("input").fill("alphabeta:tt_mb=65536");
+  await phone.click("#start");
+  await phone.waitForSelector("#toast:not([hidden])");
+  assert.match(await phone.textContent("#toast"), /MiB all of this server's games may hold/);
+  await phone.screenshot({ path: join(shots, "memory-cap-refused.png") });
+  assert.deepEqual(phone.errors, []);
+  await phone.context().close();
+});
+
+test("3: a typed name survives the mode buttons and re-picking Person", async () => {
+  const page = await open();
+  await page.fill("#variant", "tictactoe");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+  const first = page.locator("#seats .seat-row").nth(0);
+  await first.locator("select").selectOption("person");
+  await first.locator("input").fill("Lan");
+  await page.click("#modes button[data-mode='hard']");
+  assert.equal(await first.locator("input").inputValue(), "Lan");
+  await page.click("#modes button[data-mode='demo']");
+  await page.click("#modes button[data-mode='pvp']");
+  assert.equal(await first.locator("input").inputValue(), "Lan", "back to a person: the typed name");
+  await first.locator("select").selectOption("random");
+  await first.locator("select").selectOption("person");
+  assert.equal(await first.locator("input").inputValue(), "Lan");
+  await page.click("#modes button[data-mode='easy']");
+  await page.click("#start");
+  await page.waitForSelector("#board svg");
+  assert.match(await page.textContent("#game-seats li:first-child .name"), /\(Lan\)$/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("4: O An Quan's end shows each side's points, seeds left and total, and the tie rule", async () => {
+  // A game of two random agents played to its end through the API, then shown by the page.
+  let game = (await call("POST", "/api/games", { variant: "oanquan", seats: ["random", "random"], seed: 4 })).body;
+  while (!game.over) game = (await call("POST", `/api/games/${game.id}/think`, { ply: game.ply })).body.game;
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.evaluate((id) => sessionStorage.setItem("arena.game", id), game.id);
+    await page.reload();
+    await page.waitForSelector("#result:not([hidden])");
+    const rows = await page.locator("#result table.final tbody tr").count();
+    assert.equal(rows, 2, "one row per seat");
+    const cells = await page.locator("#result table.final tbody tr:first-child td").allTextContents();
+    const [points, left, total] = cells.slice(1, 4).map(Number);
+    assert.equal(points + left, total, `points + seeds left = total: ${cells}`);
+    assert.deepEqual(game.position.totals[0], total);
+    assert.match(await page.textContent("#result .rule"), /Equal totals share a place/);
+    await page.screenshot({ path: join(shots, `oanquan-final-score-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("5: in a timed game both clocks stay in place and the board does not move", async () => {
+  const page = await open();
+  await setUp(page, "tictactoe", ["person", "custom=mcts:time_ms=1500"], 30);
+  await page.waitForSelector("#clocks .clock.running");
+  const at = async () => (await page.locator("#board svg").boundingBox()).y;
+  const before = await at();
+  assert.equal(await page.locator("#clocks .clock").count(), 2, "both seats' clocks");
+  await page.click("#board .cell-hit[data-cell='4']");
+  // While the agent thinks: both clocks still there, the board where it was.
+  await page.waitForSelector("#status .spinner");
+  assert.equal(await page.locator("#clocks .clock").count(), 2);
+  assert.equal(await at(), before, "the board did not move on the agent's turn");
+  await page.screenshot({ path: join(shots, "clocks-agent-turn.png") });
+  await settle(page, 2);
+  assert.equal(await at(), before);
+  // Readable: the clock's text against its face, WCAG's contrast ratio.
+  const ratio = await page.evaluate(() => {
+    const lum = (css) => {
+      const [r, g, b] = css.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => {
+        const c = v / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const clock = document.querySelector("#clocks .clock");
+    const text = lum(getComputedStyle(clock.querySelector(".time")).color);
+    const face = lum(getComputedStyle(clock).backgroundColor);
+    return (Math.max(text, face) + 0.05) / (Math.min(text, face) + 0.05);
+  });
+  assert.ok(ratio >= 4.5, `the clock's contrast ${ratio.toFixed(1)}:1`);
+  await page.screenshot({ path: join(shots, "clocks-person-turn.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("6: O An Quan on a phone: a full-width board, readable counts, tables that fit, no sow buttons mid-sowing", async () => {
+  const phone = await open(390, 844);
+  await setUp(phone, "oanquan", ["person", "easy"]);
+  const board = await phone.locator("#board svg").boundingBox();
+  assert.ok(board.width >= 340, `the board spans the phone: ${board.width} px`);
+  const count = await phone.locator("#board [data-count='0']").boundingBox();
+  assert.ok(count.height >= 12, `seed counts ${count.height} px high`);
+  await phone.click("#board .square.mine[data-label='2']");
+  assert.ok(await phone.isVisible("#sow-bar"));
+  await phone.screenshot({ path: join(shots, "phone-oanquan-picked.png"), fullPage: true });
+  await phone.click("#sow-bar button:last-child");
+  await phone.waitForSelector("#board .hand");
+  assert.ok(await phone.isHidden("#sow-bar"), "no sow buttons while the seeds move");
+  await settle(phone, 2);
+  for (const hash of ["#replay", "#stats"]) {
+    await phone.goto(`${url}${hash}`);
+    await phone.waitForSelector(hash === "#replay" ? "#rp-games tbody tr" : "#st-body table");
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${hash} is ${overflow} px wider than the phone`);
+    const cut = await phone.evaluate(() => [...document.querySelectorAll(".table-wrap")].filter((w) => w.offsetParent && w.scrollWidth > w.clientWidth + 1).length);
+    assert.equal(cut, 0, `${hash}: a table is cut off`);
+  }
+  assert.deepEqual(phone.errors, []);
+  await phone.context().close();
+});
+
+test("7: reloading while an agent thinks shows it thinking and waits, with no 409 and no error", async () => {
+  const page = await open();
+  const conflicts = [];
+  page.on("response", (response) => { if (response.status() === 409) conflicts.push(response.url()); });
+  await setUp(page, "caro", ["person", "custom=mcts:time_ms=3000"]);
+  await page.click("#board .cell-hit[data-cell='112']");
+  await page.waitForSelector("#status .spinner");
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await page.waitForSelector("#status .spinner");
+  assert.match(await page.textContent("#status"), /thinking/);
+  await page.screenshot({ path: join(shots, "reload-thinking.png") });
+  await page.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 2, null, { timeout: 30000 });
+  assert.ok(await page.isHidden("#toast"), "no error toast");
+  assert.deepEqual(conflicts, []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("8-12: Analyse writes clicked moves in notation, a hint says why, 405s are JSON", async () => {
+  const page = await open();
+  await page.goto(`${url}#analyse`);
+  await page.fill("#an-variant", "tictactoe");
+  await page.fill("#an-moves", "");
+  await page.waitForSelector("#an-board .cell-hit[data-cell='4']");
+  await page.click("#an-board .cell-hit[data-cell='4']");
+  await page.waitForSelector("#an-board .cell-hit[data-cell='0']");
+  await page.click("#an-board .cell-hit[data-cell='0']");
+  await page.waitForFunction(() => document.querySelector("#an-moves").value === "b2 a1");
+  await page.fill("#an-moves", "b2 b2");
+  await page.waitForFunction(() => document.querySelector("#an-results .bad"));
+  assert.equal(await page.locator("#an-board svg").count(), 0, "no old board beside the error");
+  await page.goto(`${url}#play`);
+  await setUp(page, "gomoku", ["person", "random"]);
+  await page.click("#hint");
+  await page.waitForSelector("#hint-text:not([hidden])");
+  assert.match(await page.textContent("#hint-text"), /^Hint: [a-o]\d+ — /);
+  const wrong = await call("GET", "/api/analyse");
+  assert.equal(wrong.status, 405);
+  assert.match(wrong.body.error, /GET is not a method of \/api\/analyse/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The drawing knows no game: Connect Four's and Oware's shapes, as the server describes them.
+const GRAVITY = {
+  family: "synthetic", players: 2, seat_names: ["X", "O"], to_move: 0, ply: 3, text: "", notes: {},
+  points: null, totals: null, last: 38, line: [],
+  layout: { kind: "grid", rows: 6, cols: 7, gravity: true },
+  places: [...Array(42)].map((_, i) => (i === 38 ? 0 : i === 31 ? 1 : i === 37 ? 0 : null)),
+  moves: [...Array(7)].map((_, c) => ({ move: "abcdefg"[c], place: c === 3 ? 24 : c === 2 || c === 3 ? 30 : 35 + c })),
+};
+const RING = {
+  family: "synthetic", players: 2, seat_names: ["South", "North"], to_move: 0, ply: 0, text: "", notes: {},
+  points: [3, 5], totals: [27, 21], last: null, line: [],
+  layout: { kind: "ring", per_side: 6, big_last: false, forward: [true, true] },
+  places: [...Array(12)].map((_, i) => ({ seeds: 4, piece: false, value: 4, label: i < 6 ? "ABCDEF"[i] : "abcdef"[i - 6], owner: Math.floor(i / 6), big: false })),
+  moves: [...Array(6)].map((_, i) => ({ move: "ABCDEF"[i], place: i, forward: true })),
+};
+
+test("any game's shape: a gravity grid takes columns, a ring without big cells plays a pit at a click", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, 860);
+    const clicked = await page.evaluate(([grid, ring]) => {
+      const played = [];
+      const box = document.getElementById("board");
+      document.getElementById("setup").hidden = true;
+      document.getElementById("game").hidden = false;
+      box.replaceChildren(drawBoard(grid, { onMove: (m) => played.push(m) }));
+      const columns = box.querySelectorAll(".cell-hit[data-column]").length;
+      box.querySelector(".cell-hit[data-column='3']").dispatchEvent(new MouseEvent("click"));
+      const discs = box.querySelectorAll("[data-stone]").length;
+      const second = document.createElement("div");
+      second.id = "ring-board";
+      second.className = "board";
+      box.after(second);
+      second.replaceChildren(drawBoard(ring, { onMove: (m) => played.push(m) }));
+      const pits = second.querySelectorAll(".square").length;
+      second.querySelector(".square[data-label='C']").dispatchEvent(new MouseEvent("click"));
+      return { columns, discs, pits, played, arrows: second.querySelectorAll(".arrow").length };
+    }, [GRAVITY, RING]);
+    assert.deepEqual(clicked, { columns: 7, discs: 3, pits: 12, played: ["d", "C"], arrows: 0 });
+    await page.screenshot({ path: join(shots, `synthetic-shapes-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+// Every registered family the server has beyond these: drawn, played a move, screenshot on
+// Play, Analyse and Replay at both widths (Connect Four and Oware once they are registered).
+test("every registered game is drawn and played on Play, Analyse and Replay, laptop and phone", async () => {
+  const meta = (await call("GET", "/api/meta")).body;
+  for (const family of meta.families) {
+    const variant = family.variants[0] ? family.variants[0].id : family.example;
+    const players = (await call("GET", `/api/variant?id=${encodeURIComponent(variant)}`)).body.players;
+    for (const width of [1280, 390]) {
+      const page = await open(width, width === 390 ? 844 : 860);
+      await setUp(page, variant, ["person", ...Array(players - 1).fill("random")]);
+      const move = await page.evaluate(() => Play.game.position.moves[0].move);
+      const target = page.locator(`#board [data-move='${move}']`).first();
+      if (await target.count()) await target.click();
+      else {
+        await page.locator("#board .square.mine").first().click();
+        await page.locator("#board .arrow").first().click();
+      }
+      await settle(page, players);
+      await page.screenshot({ path: join(shots, `${family.name}-play-${width}.png`), fullPage: true });
+      const moves = await page.evaluate(() => Play.game.moves);
+      await page.goto(`${url}#analyse`);
+      await page.fill("#an-variant", variant);
+      await page.fill("#an-moves", moves);
+      await page.click("#an-run");
+      await page.waitForSelector("#an-results h2, #an-results .answers, #an-results .note", { timeout: 60000 });
+      await page.waitForFunction(() => !document.querySelector("#an-run").disabled, null, { timeout: 60000 });
+      await page.screenshot({ path: join(shots, `${family.name}-analyse-${width}.png`), fullPage: true });
+      // A game of random agents to its end, so that the play record has one to replay.
+      let done = (await call("POST", "/api/games", { variant, seats: Array(players).fill("random"), seed: 27 })).body;
+      while (!done.over) done = (await call("POST", `/api/games/${done.id}/think`, { ply: done.ply })).body.game;
+      await page.goto(`${url}#replay`);
+      await page.waitForSelector("#rp-file option", { state: "attached" });
+      await page.selectOption("#rp-file", "play/games.csv");
+      await page.waitForFunction(() => document.querySelector("#rp-variant").options.length > 1);
+      const options = await page.locator("#rp-variant option").allTextContents();
+      const pick = options.find((o) => o.startsWith(family.name));
+      if (pick) {
+        await page.selectOption("#rp-variant", pick);
+        await page.waitForFunction((v) => document.querySelector("#rp-games tbody td:nth-child(2)")?.textContent === v, pick);
+        await page.click("#rp-games tbody tr");
+        await page.waitForSelector("#rp-board svg");
+        await page.keyboard.press("ArrowRight");
+        await page.keyboard.press("ArrowRight");
+        await page.waitForTimeout(1500);
+        await page.screenshot({ path: join(shots, `${family.name}-replay-${width}.png`), fullPage: true });
+      }
+      assert.deepEqual(page.errors, [], `${family.name} at ${width}`);
+      await page.context().close();
+    }
+  }
 });

@@ -15,38 +15,64 @@ use serde_json::{Value, json};
 use crate::App;
 use agents::AgentGame;
 
-use crate::board::{place_json, position_json};
+use crate::board::{board_json, place_json, position_json};
 use crate::error::{ApiError, Body, Query};
 use crate::seats::{agent_spec, build_agent, offered_kinds};
 use crate::table::stats_json;
 
-/// The variants the Play page offers in its list; any other id can be typed.
-const PRESETS: [(&str, &str, &str); 12] = [
-    ("tictactoe", "Tic-tac-toe", "3x3, three in a row"),
-    ("mnk-4x4k3", "4x4", "4x4, three in a row"),
-    ("mnk-5x5k4", "TD4", "5x5, four in a row"),
-    ("mnk-7x7k5", "7x7", "7x7, five in a row"),
-    ("mnk-9x9k5", "9x9", "9x9, five in a row"),
-    ("gomoku", "Gomoku", "15x15, five or more in a row"),
-    (
-        "caro",
-        "Caro",
-        "15x15, five in a row not blocked at both ends",
-    ),
-    ("mnk-19x19k5", "19x19", "19x19, five in a row"),
-    ("oanquan", "O An Quan", "the seed's rules, two players"),
-    (
-        "oanquan-3p",
-        "O An Quan 3p",
-        "three players round a triangle",
-    ),
-    ("oanquan-4p", "O An Quan 4p", "four players round a square"),
+/// Variants the Play page offers besides each family's example and aliases (which come from
+/// the registry): ids and words only, so a game the registry gains needs no line here.
+const PRESETS: [(&str, &str); 9] = [
+    ("mnk-4x4k3", "4x4, three in a row"),
+    ("mnk-5x5k4", "TD4: 5x5, four in a row"),
+    ("mnk-7x7k5", "7x7, five in a row"),
+    ("mnk-9x9k5", "9x9, five in a row"),
+    ("mnk-19x19k5", "19x19, five in a row"),
+    ("oanquan", "the seed's rules, two players"),
+    ("oanquan-3p", "three players round a triangle"),
+    ("oanquan-4p", "four players round a square"),
     (
         "oanquan-stop-young5",
-        "O An Quan, young",
         "an empty mandarin cell stops; a mandarin with fewer than 5 seeds cannot be captured",
     ),
 ];
+
+/// The variants the page offers for `family`: its aliases (named by the alias), its example,
+/// then the presets of the family, each id once, canonical.
+fn family_variants(family: &rules::Family) -> Vec<Value> {
+    let mut offered: Vec<Value> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut offer = |text: &str, label: String, about: String| {
+        let Ok(variant) = text.parse::<Variant>() else {
+            return;
+        };
+        let id = variant.to_string();
+        if variant.family() != family || seen.contains(&id) {
+            return;
+        }
+        seen.push(id.clone());
+        offered.push(
+            json!({ "id": id, "label": label, "about": about, "players": variant.players() }),
+        );
+    };
+    for (alias, id) in family.aliases {
+        offer(alias, (*alias).to_string(), (*id).to_string());
+    }
+    offer(
+        family.name,
+        family.title.to_string(),
+        family.name.to_string(),
+    );
+    offer(
+        family.example,
+        family.example.to_string(),
+        family.title.to_string(),
+    );
+    for (id, about) in PRESETS {
+        offer(id, id.to_string(), about.to_string());
+    }
+    offered
+}
 
 pub async fn meta(State(app): State<App>) -> Json<Value> {
     let kinds: Vec<Value> = offered_kinds()
@@ -56,29 +82,50 @@ pub async fn meta(State(app): State<App>) -> Json<Value> {
                 .iter()
                 .map(|p| json!({ "name": p.name, "default": p.default, "doc": p.doc }))
                 .collect();
+            let families: Vec<&str> = rules::FAMILIES
+                .iter()
+                .filter(|f| k.plays.includes(f))
+                .map(|f| f.name)
+                .collect();
             json!({
                 "name": k.name,
                 "summary": k.summary,
                 "reach": k.reach(),
-                "mnk": k.plays.includes(&rules::mnk::FAMILY),
-                "oanquan": k.plays.includes(&rules::oanquan::FAMILY),
+                "families": families,
                 "multiplayer": k.multiplayer,
                 "params": params,
             })
         })
         .collect();
-    let presets: Vec<Value> = PRESETS
+    let families: Vec<Value> = rules::FAMILIES
         .iter()
-        .map(|(id, label, about)| json!({ "id": id, "label": label, "about": about }))
+        .map(|f| {
+            json!({
+                "name": f.name,
+                "title": f.title,
+                "ids": f.ids,
+                "example": f.example,
+                "aliases": f.aliases.iter().map(|(alias, id)| json!({ "alias": alias, "id": id })).collect::<Vec<_>>(),
+                "players": [f.players.0, f.players.1],
+                "variants": family_variants(f),
+            })
+        })
         .collect();
     let options = app.options();
     Json(json!({
         "kinds": kinds,
-        "presets": presets,
+        "families": families,
         "name": options.name,
         "results": options.results.display().to_string(),
         "record": options.record.display().to_string(),
         "version": env!("CARGO_PKG_VERSION"),
+        "limits": {
+            "tables": options.tables,
+            "table_memory_mb": options.table_memory_mb,
+            "idle_s": options.idle.as_secs(),
+            "open": app.open_tables(),
+            "held_mb": app.tables_memory_mb(),
+        },
     }))
 }
 
@@ -87,30 +134,21 @@ pub struct VariantQuery {
     id: String,
 }
 
-/// `GET /api/variant?id=...`: the canonical id, the number of players and the easy and hard
-/// agents of a variant, or why the id is wrong.
+/// `GET /api/variant?id=...`: the canonical id, its family, the number of players, the seats'
+/// names, the easy and hard agents and the start position of a variant, or why the id is
+/// wrong.
 pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, ApiError> {
     let variant = parse_variant(&query.id)?;
-    let board = match variant {
-        Variant::Mnk(config) => json!({
-            "rows": config.rows(), "cols": config.cols(), "k": config.k(),
-            "rule": config.rule().name(), "center": config.center(),
-        }),
-        Variant::OanQuan(rules) => json!({
-            "mandarin_value": rules.mandarin_value, "young": rules.young_mandarin,
-            "stop": rules.empty_mandarin == rules::oanquan::EmptyMandarin::Stop,
-            "end": rules.empty_side == rules::oanquan::EmptySide::End,
-        }),
-        // The page's form has fields for the two games above only; the id says the rest.
-        _ => json!({}),
-    };
+    let position = rules::with_game!(variant, |start| board_json(&start));
     Ok(Json(json!({
         "id": variant.to_string(),
         "family": variant.family().name,
+        "title": variant.family().title,
         "players": variant.players(),
+        "seat_names": position["seat_names"],
         "easy": arena::played::easy_spec(&variant).to_string(),
         "hard": arena::played::hard_spec(&variant).to_string(),
-        "board": board,
+        "position": position,
     })))
 }
 
@@ -205,7 +243,7 @@ impl Job<'_> {
         let position = position_after(start.clone(), self.moves)?;
         let players = position.num_players();
         // Every position of the line, for stepping through it.
-        let mut line = vec![position_json(&start)];
+        let mut line = vec![board_json(&start)];
         let mut walk = start;
         let mut moves = Vec::new();
         for text in self.moves.split_whitespace() {
@@ -214,7 +252,7 @@ impl Job<'_> {
                 .map_err(|e| ApiError::illegal(e.to_string()))?;
             moves.push(json!({ "move": walk.format_move(mv), "place": place_json(&walk, mv), "seat": walk.side_to_move().index() }));
             walk.play_unchecked(mv);
-            line.push(position_json(&walk));
+            line.push(board_json(&walk));
         }
         let over = position.outcome().map(|o| o.result_text().into_owned());
         let solver = if !self.solve || position.is_over() {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::App;
 use agents::AgentGame;
 
-use crate::board::{place_json, position_json, steps_json};
+use crate::board::{board_json, place_json, steps_json};
 use crate::error::{ApiError, Body, Query};
 
 /// How deep under the results folder the pages look for CSVs and reports.
@@ -289,7 +289,7 @@ pub async fn game(
 fn replay<G: AgentGame>(start: G, moves: &str) -> Result<(Vec<Value>, Vec<Value>), String> {
     let mut position = start;
     let mut played = Vec::new();
-    let mut positions = vec![position_json(&position)];
+    let mut positions = vec![board_json(&position)];
     for (at, text) in moves.split_whitespace().enumerate() {
         let mv = position
             .parse_move(text)
@@ -301,7 +301,7 @@ fn replay<G: AgentGame>(start: G, moves: &str) -> Result<(Vec<Value>, Vec<Value>
             "sowing": steps_json(&position, mv),
         }));
         position.play_unchecked(mv);
-        positions.push(position_json(&position));
+        positions.push(board_json(&position));
     }
     Ok((played, positions))
 }

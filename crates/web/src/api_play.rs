@@ -4,14 +4,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use arena::table::Seat;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::seats::{PERSON, agent_spec};
-use crate::table::{Recorded, Table};
+use crate::seats::{PERSON, agent_spec, memory_mb};
+use crate::table::{Recorded, WebTable};
 use crate::{AnyTable, App};
 
 /// `POST /api/games`.
@@ -69,10 +70,10 @@ pub async fn create(
                     .map_err(|error| ApiError::bad(format!("{what}'s name: {error}")))?,
                 _ => app.options().name.clone(),
             };
-            seats.push((None, name));
+            seats.push(Seat::Person(name));
         } else {
             let spec = agent_spec(text, &variant, &what)?;
-            seats.push((Some(spec.clone()), spec.to_string()));
+            seats.push(Seat::Agent(spec));
         }
     }
     let move_time = match request.move_time {
@@ -89,12 +90,24 @@ pub async fn create(
     // A short seed is easy to read back and type; games differ by it all the same.
     let seed = request.seed.unwrap_or_else(|| app.random() % 1_000_000);
     let hint = arena::played::hard_spec(&variant);
+    // What the table's agents may hold: each seated agent's settings, and the hint agent's
+    // where a person sits (it is built at the first hint).
+    let people = seats.iter().any(|seat| matches!(seat, Seat::Person(_)));
+    let memory = seats
+        .iter()
+        .filter_map(|seat| match seat {
+            Seat::Agent(spec) => Some(spec),
+            Seat::Person(_) => None,
+        })
+        .chain(people.then_some(&hint))
+        .map(memory_mb)
+        .sum();
     let limit = app.options().think_limit;
-    let table: AnyTable = rules::with_game!(variant, |start| Box::new(Table::new(
+    let table: AnyTable = rules::with_game!(variant, |start| Box::new(WebTable::new(
         start, seats, seed, move_time, hint, limit
     )?));
     let view = table.view("", true);
-    let id = app.open(table)?;
+    let id = app.open(table, memory)?;
     let mut view = view;
     view["id"] = json!(id);
     Ok(Json(view))
@@ -146,9 +159,11 @@ pub async fn hint(
 }
 
 /// An agent thinks, for its move (`hint` false) or for a person's hint: taken out of the table
-/// under the lock, run on the blocking pool (at most `thinkers` at once) without it, and put
-/// back under it. The work runs in a task of its own, so a page that leaves mid-thought
-/// leaves the table whole.
+/// under the lock, run on the blocking pool without it, and put back under it. It starts at
+/// once, whatever other tables' agents are doing: the cores are shared among them by the
+/// operating system, so a cheap agent never queues behind an expensive one (each table thinks
+/// about one thing at a time, so the tables' cap bounds the threads). The work runs in a task
+/// of its own, so a page that leaves mid-thought leaves the table whole.
 async fn think_at(
     app: App,
     table: Arc<tokio::sync::Mutex<AnyTable>>,
@@ -156,27 +171,22 @@ async fn think_at(
     ply: Option<usize>,
     hint: bool,
 ) -> Result<Json<Value>, ApiError> {
-    let (job, seat) = {
+    let job = {
         let mut any = table.lock().await;
         any.check_clock();
-        // The seat that thinks: the one to move (a hint is for a person, not a seat).
-        let seat = if hint { None } else { any.mover() };
         let job = any.begin(hint, ply);
         if job.is_err() {
             record(&app, &mut any).await;
         }
-        (job?, seat)
+        job?
     };
-    let thinkers = app.inner.thinkers.clone();
     let work = tokio::spawn(async move {
-        let permit = thinkers.acquire_owned().await;
         let answer = tokio::task::spawn_blocking(job).await;
-        drop(permit);
         let mut any = table.lock().await;
         let played = match answer {
-            Ok(answer) => any.end(hint, answer),
+            Ok(answer) => any.end(answer),
             // The thread died outside the agent's own panic guard: the agent is gone.
-            Err(error) => any.agent_lost(seat, &error.to_string()),
+            Err(error) => any.agent_lost(&error.to_string()),
         };
         record(&app, &mut any).await;
         // A hint changes nothing: the page keeps its move list; a move adds one.
@@ -190,6 +200,26 @@ async fn think_at(
             "the agent's turn failed: {error}"
         ))),
     }
+}
+
+/// `DELETE /api/games/ID`: the page leaves the game for another; it is freed now (a game left
+/// unfinished is not recorded).
+pub async fn close(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    app.close(&id)?;
+    Ok(Json(json!({ "closed": id })))
+}
+
+/// `POST /api/games/ID/leave`: the page was closed or reloaded (the browser's beacon); the game
+/// is freed after the grace unless a request takes it up again.
+pub async fn leave(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    app.leave(&id)?;
+    Ok(Json(json!({ "left": id })))
 }
 
 pub async fn undo(
@@ -233,7 +263,7 @@ async fn change(
 /// Appends the table's game to the play record if it is over and not recorded yet (on the
 /// blocking pool: the record is a locked file).
 async fn record(app: &App, any: &mut AnyTable) {
-    let Some(game) = any.to_record(arena::played::BROWSER) else {
+    let Some(game) = any.take_record(arena::played::BROWSER) else {
         return;
     };
     let record = app.options().record.clone();

@@ -1,60 +1,94 @@
-//! Positions as the page draws them, from the game's own [`View`]: a grid as a string of
-//! cells with the last stone and the winning line; a ring as its pits, pieces and points;
-//! every move's steps (each seed sown, each capture) from the rules' traced play, so the page
-//! can animate it. No game's rules are here.
+//! Positions as the page draws them, from the game's own [`View`], whatever the game: the
+//! page has no code of any game, so a game the registry gains is drawn with no change here or
+//! in `assets/`. No game's rules are here either: every place, point and step comes from the
+//! rules (`Game::view`, `Game::move_place`, `Game::play_traced`).
+//!
+//! # The position JSON (`position_json`, `board_json`)
+//!
+//! ```text
+//! family     the game's registry name ("mnk", "oanquan", ...): for messages, never for drawing
+//! players    the number of seats
+//! seat_names the game's name of each seat (Game::seat_name): ["X", "O"], ["South", "North"]
+//! to_move    the seat to move, null once the game is over
+//! ply        plies played
+//! text       the position as the game prints it (O An Quan's line under the board)
+//! notes      numbers of the variant by name ({"mandarin": 10}), shown beside the board
+//! points     points per seat where the game counts them (captures, stores), or null
+//! totals     each seat's total as the game settles it (points plus what it still holds
+//!            where the rules give it that), or null; at the end these decide the places
+//! last       the place of the last move (its stone, or the pit sown from), or null
+//! line       the places of the winning line ([] when none)
+//! layout     {"kind": "grid", "rows", "cols", "gravity"}: cells in rows, place
+//!              row * cols + col, row 0 on top (`1` in the notation); with gravity a stone
+//!              falls to the lowest empty cell of its column, so a person picks a column
+//!            {"kind": "ring", "per_side", "big_last", "forward"}: pits round a ring in
+//!              sowing order; seat s owns the per_side places from s * per_side, the last of
+//!              them a big cell (a mandarin cell, a store) when big_last; forward[s]: whether
+//!              seat s's own forward direction runs towards increasing ring index
+//! places     grid: per cell the seat of its stone or null;
+//!            ring: per pit {"seeds", "piece" (a big piece such as a mandarin), "value" (what
+//!              capturing it is worth: its seeds, plus the first note's value for a piece),
+//!              "label" (what a person types for it, or null), "owner", "big"}
+//! moves      (position_json only) the legal moves, in the rules' order, each
+//!            {"move": text in the game's notation, "place": where it is drawn, and on a
+//!            ring "forward": true when it sows towards increasing ring index}
+//! ```
+//!
+//! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing; its steps
+//! (`steps_json`) are the rules' traced play: `put`, `pick`, `drop`, `capture`, `refill`.
 
 use rules::{Game, Layout, MoveList, Place, Player, Step};
 use serde_json::{Value, json};
 
-/// The position as the page draws it.
+/// The position as the page draws it, with its legal moves (see the module's contract).
 pub fn position_json<G: Game>(position: &G) -> Value {
-    let view = position.view();
+    let mut json = board_json(position);
     let mut legal = MoveList::new();
-    position.legal_moves(&mut legal);
-    let texts: Vec<String> = legal.iter().map(|&mv| position.format_move(mv)).collect();
+    if !position.is_over() {
+        position.legal_moves(&mut legal);
+    }
+    let moves: Vec<Value> = legal
+        .iter()
+        .map(|&mv| {
+            let mut entry = place_json(position, mv);
+            entry["move"] = json!(position.format_move(mv));
+            entry
+        })
+        .collect();
+    json["moves"] = json!(moves);
+    json
+}
+
+/// The position as the page draws it, without its legal moves (the positions of a line, for
+/// stepping through it).
+pub fn board_json<G: Game>(position: &G) -> Value {
+    let view = position.view();
     let notes: serde_json::Map<String, Value> = view
         .notes
         .iter()
         .map(|(name, value)| (name.to_string(), json!(value)))
         .collect();
-    let mut json = json!({
-        "family": G::FAMILY.name,
-        "players": view.players,
-        "to_move": view.to_move.map_or(position.side_to_move().index(), Player::index),
-        "ply": view.ply,
-        "legal": texts,
-        "notes": notes,
-        "text": position.to_string(),
-    });
-    match &view.layout {
+    let seat_names: Vec<String> = Player::all(view.players)
+        .map(|seat| position.seat_name(seat))
+        .collect();
+    let (layout, places) = match &view.layout {
         Layout::Grid {
             rows,
             cols,
             gravity,
         } => {
-            let cells: String = view
+            let stones: Vec<Value> = view
                 .places
                 .iter()
                 .map(|place| match place {
-                    Place::Stone(player) if *player == Player::First => 'X',
-                    Place::Stone(_) => 'O',
-                    _ => '.',
+                    Place::Stone(player) => json!(player.index()),
+                    _ => Value::Null,
                 })
                 .collect();
-            // With a rule such as the centre opening one cell is legal: the page offers only it.
-            let only = (legal.len() == 1).then(|| position.move_place(legal[0]).place);
-            json["layout"] = json!("grid");
-            json["rows"] = json!(rows);
-            json["cols"] = json!(cols);
-            json["gravity"] = json!(gravity);
-            json["cells"] = json!(cells);
-            json["last"] = json!(view.last);
-            json["line"] = json!(if view.line.is_empty() {
-                None
-            } else {
-                Some(&view.line)
-            });
-            json["only"] = json!(only);
+            (
+                json!({ "kind": "grid", "rows": rows, "cols": cols, "gravity": gravity }),
+                stones,
+            )
         }
         Layout::Ring {
             per_side,
@@ -62,8 +96,8 @@ pub fn position_json<G: Game>(position: &G) -> Value {
             forward,
         } => {
             let per_side = usize::from(*per_side);
-            let piece_value = view.notes.first().map_or(0, |(_, value)| *value);
-            let cells: Vec<Value> = view
+            let piece_value = view.piece_worth();
+            let pits: Vec<Value> = view
                 .places
                 .iter()
                 .enumerate()
@@ -74,45 +108,50 @@ pub fn position_json<G: Game>(position: &G) -> Value {
                             seeds,
                             piece,
                             label,
-                        } => (i64::from(*seeds), *piece, label.clone()),
+                            // The page's labels are what a person types: none on a big cell.
+                        } => (i64::from(*seeds), *piece, label.clone().filter(|_| !big)),
                         _ => (0, false, None),
                     };
                     json!({
                         "seeds": seeds,
                         "piece": piece,
-                        "mandarin": big,
                         "value": seeds + if piece { piece_value } else { 0 },
-                        "owner": index / per_side,
                         "label": label,
+                        "owner": index / per_side,
+                        "big": big,
                     })
                 })
                 .collect();
-            let mover = view.to_move.map(Player::index);
-            let side_empty = mover.is_some_and(|seat| {
-                view.places[seat * per_side..][..per_side - usize::from(*big_last)]
-                    .iter()
-                    .all(|place| matches!(place, Place::Pit { seeds: 0, .. }))
-            });
-            json["layout"] = json!("ring");
-            json["cells"] = json!(cells);
-            json["forward"] = json!(forward);
-            json["captures"] = json!(view.scores);
-            json["totals"] = json!(position.totals().map(|t| t.to_vec()).unwrap_or_default());
-            json["mandarin_value"] = json!(piece_value);
-            json["must_refill"] = json!(side_empty);
-            json["line"] = json!(position.to_string());
+            (
+                json!({ "kind": "ring", "per_side": per_side, "big_last": big_last, "forward": forward }),
+                pits,
+            )
         }
-    }
-    json
+    };
+    json!({
+        "family": G::FAMILY.name,
+        "players": view.players,
+        "seat_names": seat_names,
+        "to_move": view.to_move.map(Player::index),
+        "ply": view.ply,
+        "text": position.to_string(),
+        "notes": notes,
+        "points": view.scores,
+        "totals": position.totals().map(|t| t.to_vec()),
+        "last": view.last,
+        "line": view.line,
+        "layout": layout,
+        "places": places,
+    })
 }
 
-/// Where `mv` (legal in `position`) is drawn: `{"cell": i}` on a grid, `{"square": i,
-/// "forward": bool}` on a ring.
+/// Where `mv` (legal in `position`) is drawn: `{"place": i}`, with `"forward"` for a sowing
+/// (true towards increasing ring index).
 pub fn place_json<G: Game>(position: &G, mv: G::Move) -> Value {
     let place = position.move_place(mv);
     match place.forward {
-        None => json!({ "cell": place.place }),
-        Some(forward) => json!({ "square": place.place, "forward": forward }),
+        None => json!({ "place": place.place }),
+        Some(forward) => json!({ "place": place.place, "forward": forward }),
     }
 }
 
@@ -128,15 +167,17 @@ pub fn steps_json<G: Game>(position: &G, mv: G::Move) -> Option<Value> {
         .iter()
         .map(|step| match *step {
             Step::Put { place, player } => {
-                json!({ "step": "put", "cell": place, "seat": player.index() })
+                json!({ "step": "put", "place": place, "seat": player.index() })
             }
             Step::Refill { seat, cost } => {
                 json!({ "step": "refill", "seat": seat.index(), "cost": cost })
             }
-            Step::Pick { place, seeds } => json!({ "step": "pick", "cell": place, "seeds": seeds }),
-            Step::Drop { place } => json!({ "step": "drop", "cell": place }),
+            Step::Pick { place, seeds } => {
+                json!({ "step": "pick", "place": place, "seeds": seeds })
+            }
+            Step::Drop { place } => json!({ "step": "drop", "place": place }),
             Step::Capture { place, value, seat } => {
-                json!({ "step": "capture", "cell": place, "value": value, "seat": seat.index() })
+                json!({ "step": "capture", "place": place, "value": value, "seat": seat.index() })
             }
         })
         .collect();
@@ -161,8 +202,8 @@ mod tests {
         assert_eq!(
             captures,
             [
-                &json!({ "step": "capture", "cell": 5, "value": 15, "seat": 0 }),
-                &json!({ "step": "capture", "cell": 7, "value": 1, "seat": 0 }),
+                &json!({ "step": "capture", "place": 5, "value": 15, "seat": 0 }),
+                &json!({ "step": "capture", "place": 7, "value": 1, "seat": 0 }),
             ]
         );
         let mut traced = Vec::new();
@@ -179,10 +220,43 @@ mod tests {
         let game = variant.mnk().unwrap().start();
         let mv = game.parse_move("b2").unwrap();
         assert_eq!(steps_json(&game, mv), None);
-        assert_eq!(place_json(&game, mv), json!({ "cell": 4 }));
+        assert_eq!(place_json(&game, mv), json!({ "place": 4 }));
         let json = position_json(&game.child(mv));
-        assert_eq!(json["cells"], "....X....");
+        let places = json["places"].as_array().unwrap();
+        assert_eq!(places[4], 0, "X's stone");
+        assert_eq!(places.iter().filter(|p| p.is_null()).count(), 8);
         assert_eq!(json["last"], 4);
-        assert_eq!(json["layout"], "grid");
+        assert_eq!(
+            json["layout"],
+            json!({ "kind": "grid", "rows": 3, "cols": 3, "gravity": false })
+        );
+        assert_eq!(json["seat_names"], json!(["X", "O"]));
+        assert_eq!(json["to_move"], 1);
+        let moves = json["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 8);
+        assert_eq!(moves[0], json!({ "move": "a1", "place": 0 }));
+    }
+
+    #[test]
+    fn a_ring_says_its_sides_big_cells_points_and_moves_both_ways() {
+        let game = rules::OanQuanRules::default().start();
+        let json = position_json(&game);
+        assert_eq!(
+            json["layout"],
+            json!({ "kind": "ring", "per_side": 6, "big_last": true, "forward": [true, false] })
+        );
+        let places = json["places"].as_array().unwrap();
+        assert_eq!(places.len(), 12);
+        assert_eq!(
+            places[5],
+            json!({ "seeds": 0, "piece": true, "value": 10, "label": null, "owner": 0, "big": true })
+        );
+        assert_eq!(places[0]["label"], "1");
+        assert_eq!(json["points"], json!([0, 0]));
+        assert_eq!(json["totals"], json!([25, 25]));
+        let moves = json["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 10, "five squares, two ways each");
+        assert!(moves.contains(&json!({ "move": "3P", "place": 2, "forward": true })));
+        assert!(moves.contains(&json!({ "move": "3T", "place": 2, "forward": false })));
     }
 }

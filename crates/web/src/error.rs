@@ -61,7 +61,15 @@ impl ApiError {
         }
     }
 
-    /// 429: the server holds as many games as it keeps.
+    /// 405: the path exists, but not for this method (a GET of a post-only API).
+    pub fn not_allowed(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message: message.into(),
+        }
+    }
+
+    /// 429: the server holds as many games, or as much memory, as it keeps.
     pub fn too_many(message: impl Into<String>) -> ApiError {
         ApiError {
             status: StatusCode::TOO_MANY_REQUESTS,

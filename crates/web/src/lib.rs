@@ -5,9 +5,19 @@
 //! `arena play` does in the terminal ([`arena::played`]).
 //!
 //! The page is one HTML file, a script and a style sheet, compiled into the binary
-//! (`assets/`); it talks to a JSON API under `/api/`. Agents think on tokio's blocking pool,
-//! at most [`Options::thinkers`] at once, so a slow agent never holds up another request; a
-//! table is locked only while it changes, never while its agent thinks.
+//! (`assets/`); it talks to a JSON API under `/api/`, and draws every game from the generic
+//! position JSON of [`board`]. A table's agent thinks on a thread of its own as soon as it is
+//! asked (one at a time per table), and the operating system shares the cores among the
+//! thinking agents in time slices, so a cheap agent's answer never waits behind an expensive
+//! one; a table is locked only while it changes, never while its agent thinks. Analyses (the
+//! Analyse page) run at most [`Options::thinkers`] at once.
+//!
+//! Memory: each table is charged what its agents' settings let them hold ([`seats::memory_mb`]),
+//! and all tables together at most [`Options::table_memory_mb`]; a game that would not fit is
+//! refused (with a 400 when its agents alone are over the cap). Tables are freed when the page
+//! leaves them (`DELETE /api/games/ID`, or `POST /api/games/ID/leave` when the tab closes, after
+//! [`Options::leave_grace`] unless a reload takes the game up again), when idle for
+//! [`Options::idle`], and agents are dropped as soon as a game ends.
 //!
 //! Every request the server cannot serve gets a 4xx with a JSON body `{"error": "..."}` that
 //! says what was wrong: an unknown variant or agent, an illegal move, malformed JSON, a body
@@ -34,6 +44,7 @@ pub mod board;
 pub mod error;
 pub mod seats;
 pub mod table;
+pub mod why;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -56,6 +67,14 @@ pub use error::ApiError;
 /// times over.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
+/// The memory all tables may hold by default, in MiB: 4 GiB, room for 16 games of the default
+/// `mcts` (a 256 MiB tree) or 60 of the default `alphabeta` (a 64 MiB table), and within a
+/// small machine's memory.
+pub const DEFAULT_TABLE_MEMORY_MB: u64 = 4096;
+
+/// How often the server looks for tables to free.
+const SWEEP_EVERY: Duration = Duration::from_secs(5);
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -69,13 +88,20 @@ pub struct Options {
     pub name: String,
     /// The longest an agent may think about one move (its deadline).
     pub think_limit: Duration,
-    /// Agents thinking at once; more wait their turn without blocking other requests.
+    /// Analyses (the Analyse page) running at once; more wait their turn without blocking
+    /// other requests. Tables' agents do not queue: each thinks at once on a thread of its own.
     pub thinkers: usize,
-    /// Games kept at once; the oldest idle ones are dropped to make room. Each game in
-    /// progress keeps its agents, and an alpha-beta agent's table takes up to 64 MiB.
+    /// Games kept at once; the oldest idle ones are dropped to make room.
     pub tables: usize,
-    /// A game nobody has touched for this long is dropped when a new one opens.
+    /// The memory all tables together may hold, in MiB, as their agents' settings say
+    /// ([`seats::memory_mb`]: `tt_mb`, `tree_mb`, 1 MiB for every other agent). A game whose
+    /// agents alone ask more is refused; otherwise the oldest idle games make room.
+    pub table_memory_mb: u64,
+    /// A game nobody has touched for this long is freed.
     pub idle: Duration,
+    /// A game whose page left it (a closed tab) is freed after this long unless a request
+    /// takes it up again (a reload).
+    pub leave_grace: Duration,
 }
 
 impl Options {
@@ -90,7 +116,9 @@ impl Options {
             think_limit: Duration::from_secs(60),
             thinkers: (2 * cores).max(4),
             tables: 100,
-            idle: Duration::from_secs(2 * 3600),
+            table_memory_mb: DEFAULT_TABLE_MEMORY_MB,
+            idle: Duration::from_secs(20 * 60),
+            leave_grace: Duration::from_secs(15),
         }
     }
 }
@@ -126,11 +154,17 @@ pub enum WebError {
 /// A game at a table, whatever its game.
 pub type AnyTable = Box<dyn table::Session>;
 
-/// One open game: its lock, and when a request last touched it.
+/// One open game: its lock, when a request last touched it, when its page left it (0: it has
+/// not), and the memory its agents may hold.
 #[derive(Clone)]
 struct Entry {
     table: Arc<tokio::sync::Mutex<AnyTable>>,
     touched: Arc<AtomicU64>,
+    left: Arc<AtomicU64>,
+    memory_mb: u64,
+    /// The order games were opened in: of two touched in the same millisecond, the older goes
+    /// first.
+    opened: u64,
 }
 
 /// What every request shares.
@@ -144,6 +178,7 @@ struct Shared {
     /// The results folder, canonical: every path served must lie under it.
     root: PathBuf,
     tables: Mutex<HashMap<String, Entry>>,
+    opened: AtomicU64,
     thinkers: Arc<tokio::sync::Semaphore>,
     ids: Mutex<rand_chacha::ChaCha8Rng>,
     started: Instant,
@@ -188,6 +223,7 @@ impl App {
                 options,
                 root,
                 tables: Mutex::new(HashMap::new()),
+                opened: AtomicU64::new(0),
                 ids: Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
                 started: Instant::now(),
                 hosts,
@@ -218,34 +254,95 @@ impl App {
             ))
         })?;
         entry.touched.store(self.now_ms(), Ordering::Relaxed);
+        // A request after the page left (a reload) takes the game up again.
+        entry.left.store(0, Ordering::Relaxed);
         Ok(entry.table.clone())
     }
 
-    /// Opens a game and returns its id, dropping the oldest idle games when the server holds
-    /// as many as it keeps.
-    fn open(&self, table: AnyTable) -> Result<String, ApiError> {
-        let limit = self.options().tables.max(1);
+    /// Frees the game `id` now (its page started another, or closed): an agent thinking there
+    /// finishes its move into a table nobody holds, and is dropped with it.
+    fn close(&self, id: &str) -> Result<(), ApiError> {
         let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
-        let stale = self
-            .now_ms()
-            .saturating_sub(self.options().idle.as_millis() as u64);
+        tables
+            .remove(id)
+            .map(|_| ())
+            .ok_or_else(|| ApiError::not_found(format!("no game `{id}` here")))
+    }
+
+    /// Marks the game `id` as left by its page: freed after the grace unless taken up again.
+    fn leave(&self, id: &str) -> Result<(), ApiError> {
+        let tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = tables
+            .get(id)
+            .ok_or_else(|| ApiError::not_found(format!("no game `{id}` here")))?;
+        entry.left.store(self.now_ms().max(1), Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Frees the games idle for longer than [`Options::idle`] and those left for longer than
+    /// [`Options::leave_grace`].
+    fn sweep(&self) {
+        let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        self.sweep_locked(&mut tables);
+    }
+
+    fn sweep_locked(&self, tables: &mut HashMap<String, Entry>) {
+        let now = self.now_ms();
+        let stale = now.saturating_sub(self.options().idle.as_millis() as u64);
+        let gone = now.saturating_sub(self.options().leave_grace.as_millis() as u64);
         tables.retain(|_, entry| {
+            let left = entry.left.load(Ordering::Relaxed);
+            if left != 0 && left <= gone {
+                return false;
+            }
             entry.touched.load(Ordering::Relaxed) >= stale
                 || !entry.table.try_lock().is_ok_and(|t| t.idle())
         });
-        while tables.len() >= limit {
+    }
+
+    /// The memory the open tables may hold, MiB.
+    pub fn tables_memory_mb(&self) -> u64 {
+        let tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        tables.values().map(|entry| entry.memory_mb).sum()
+    }
+
+    /// Opens a game whose agents may hold `memory_mb` and returns its id, freeing the oldest
+    /// idle games when the server holds as many games, or as much memory, as it keeps.
+    fn open(&self, table: AnyTable, memory_mb: u64) -> Result<String, ApiError> {
+        let limit = self.options().tables.max(1);
+        let cap = self.options().table_memory_mb;
+        if memory_mb > cap {
+            return Err(ApiError::bad(format!(
+                "this game's agents may hold {memory_mb} MiB (their tt_mb and tree_mb), more \
+                 than the {cap} MiB all of this server's games may hold together; give them \
+                 smaller tables"
+            )));
+        }
+        let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        self.sweep_locked(&mut tables);
+        loop {
+            let held: u64 = tables.values().map(|entry| entry.memory_mb).sum();
+            if tables.len() < limit && held + memory_mb <= cap {
+                break;
+            }
             let idle = tables
                 .iter()
                 .filter(|(_, entry)| entry.table.try_lock().is_ok_and(|t| t.idle()))
-                .min_by_key(|(_, entry)| entry.touched.load(Ordering::Relaxed))
+                .min_by_key(|(_, entry)| (entry.touched.load(Ordering::Relaxed), entry.opened))
                 .map(|(id, _)| id.clone());
             match idle {
                 Some(id) => {
                     tables.remove(&id);
                 }
-                None => {
+                None if tables.len() >= limit => {
                     return Err(ApiError::too_many(format!(
                         "the server holds {limit} games, all busy; try again in a moment"
+                    )));
+                }
+                None => {
+                    return Err(ApiError::too_many(format!(
+                        "the games in progress hold {held} of the {cap} MiB this server gives \
+                         all games, and this one needs {memory_mb}; try again in a moment"
                     )));
                 }
             }
@@ -256,9 +353,21 @@ impl App {
             Entry {
                 table: Arc::new(tokio::sync::Mutex::new(table)),
                 touched: Arc::new(AtomicU64::new(self.now_ms())),
+                left: Arc::new(AtomicU64::new(0)),
+                memory_mb,
+                opened: self.inner.opened.fetch_add(1, Ordering::Relaxed),
             },
         );
         Ok(id)
+    }
+
+    /// The number of open games.
+    pub fn open_tables(&self) -> usize {
+        self.inner
+            .tables
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
     }
 
     /// The results folder as given, for messages.
@@ -296,6 +405,7 @@ impl Server {
 
     /// Serves until the process is stopped.
     pub async fn run(self) -> Result<(), WebError> {
+        sweep_in_background(&self.app);
         axum::serve(self.listener, router(self.app))
             .await
             .map_err(WebError::Serve)
@@ -306,11 +416,28 @@ impl Server {
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), WebError> {
+        sweep_in_background(&self.app);
         axum::serve(self.listener, router(self.app))
             .with_graceful_shutdown(stop)
             .await
             .map_err(WebError::Serve)
     }
+}
+
+/// Frees idle and left tables every [`SWEEP_EVERY`] while the server runs (the task ends with
+/// the server's state).
+fn sweep_in_background(app: &App) {
+    let shared = Arc::downgrade(&app.inner);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(SWEEP_EVERY);
+        loop {
+            every.tick().await;
+            let Some(inner) = shared.upgrade() else {
+                return;
+            };
+            App { inner }.sweep();
+        }
+    });
 }
 
 /// Every route of the server.
@@ -325,7 +452,11 @@ pub fn router(app: App) -> Router {
         .route("/api/analyse", post(api_analyse::analyse))
         .route("/api/stats", get(api_analyse::stats))
         .route("/api/games", post(api_play::create))
-        .route("/api/games/{id}", get(api_play::show))
+        .route(
+            "/api/games/{id}",
+            get(api_play::show).delete(api_play::close),
+        )
+        .route("/api/games/{id}/leave", post(api_play::leave))
         .route("/api/games/{id}/move", post(api_play::person_move))
         .route("/api/games/{id}/think", post(api_play::think))
         .route("/api/games/{id}/hint", post(api_play::hint))
@@ -342,6 +473,7 @@ pub fn router(app: App) -> Router {
         )
         .route("/files/{*path}", get(api_files::file))
         .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(middleware::from_fn_with_state(app.clone(), guard))
         // A panic anywhere becomes a 500 for that request alone; the tests count none.
@@ -394,6 +526,14 @@ async fn guard(State(app): State<App>, request: Request, next: Next) -> Response
 async fn not_found(request: Request) -> ApiError {
     ApiError::not_found(format!(
         "no page or API at {} {}: the pages are at / and the API under /api/",
+        request.method(),
+        request.uri().path()
+    ))
+}
+
+async fn not_allowed(request: Request) -> ApiError {
+    ApiError::not_allowed(format!(
+        "{} is not a method of {}: see the API in the README",
         request.method(),
         request.uri().path()
     ))

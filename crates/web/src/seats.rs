@@ -77,6 +77,29 @@ pub fn build_agent<G: AgentGame>(
         .map_err(|error| ApiError::bad(format!("agent `{spec}`: {error}")))
 }
 
+/// What an agent of `spec` may hold in memory at most, in MiB, as its settings say: the sum of
+/// its kind's memory parameters (`tt_mb`, `tree_mb`: every parameter named `*_mb`, given or by
+/// default), and 1 MiB for the small tables of every agent. The server charges a table these
+/// figures against [`crate::Options::table_memory_mb`].
+pub fn memory_mb(spec: &AgentSpec) -> u64 {
+    let Ok(kind) = protocol::kind(&spec.kind) else {
+        return 1;
+    };
+    1 + kind
+        .params
+        .iter()
+        .filter(|doc| doc.name.ends_with("_mb"))
+        .map(|doc| {
+            let given = spec.params.iter().find(|(key, _)| key == doc.name);
+            given
+                .map(|(_, value)| value.as_str())
+                .unwrap_or(doc.default)
+                .parse::<u64>()
+                .unwrap_or(0)
+        })
+        .sum::<u64>()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +124,14 @@ mod tests {
         }
         assert!(agent_spec("random", &variant, "seat 2").is_ok());
         assert!(agent_spec("fault", &variant, "seat 2").is_err(), "unlisted");
+    }
+
+    #[test]
+    fn an_agent_is_charged_its_memory_settings() {
+        let charge = |text: &str| memory_mb(&text.parse().unwrap());
+        assert_eq!(charge("random"), 1);
+        assert_eq!(charge("alphabeta"), 65, "64 MiB by default");
+        assert_eq!(charge("alphabeta:tt_mb=512,depth=4"), 513);
+        assert_eq!(charge("mcts:tree_mb=32"), 33);
     }
 }

@@ -90,14 +90,14 @@ fn two_people_sow_the_golden_o_an_quan_positions_step_by_step() {
         let answer = client
             .post(&format!("/api/games/{id}/move"), &json!({ "move": mv }))
             .json();
-        assert_eq!(answer["game"]["position"]["line"], line);
+        assert_eq!(answer["game"]["position"]["text"], line);
         let steps = answer["played"]["sowing"].as_array().unwrap();
         assert_eq!(steps[0]["step"], "pick");
     }
     let view = client.get(&format!("/api/games/{id}")).json();
-    let cells = view["position"]["cells"].as_array().unwrap();
-    assert_eq!(cells[5]["value"], 0, "mandarin A captured");
-    assert_eq!(view["position"]["captures"], json!([22, 6]));
+    let pits = view["position"]["places"].as_array().unwrap();
+    assert_eq!(pits[5]["value"], 0, "mandarin A captured");
+    assert_eq!(view["position"]["points"], json!([22, 6]));
     // Player 2's turn: player 1's square is refused, with why.
     let refused = client.post(&format!("/api/games/{id}/move"), &json!({ "move": "1P" }));
     assert_eq!(refused.status, 422);
@@ -110,7 +110,7 @@ fn two_people_sow_the_golden_o_an_quan_positions_step_by_step() {
     let undone = client
         .post(&format!("/api/games/{id}/undo"), &json!({ "ply": 3 }))
         .json();
-    assert_eq!(undone["game"]["position"]["line"], golden[1].1);
+    assert_eq!(undone["game"]["position"]["text"], golden[1].1);
 }
 
 #[test]

@@ -20,9 +20,9 @@
 //
 // What a Position holds (the same as the Python client's): the variant id, your seat, the moves
 // so far, the legal moves, the time left, a seeded generator, and a view of the board: the cells
-// of an m,n,k board or of any other grid game (Connect Four), the squares of O An Quan.
-// arena::mnk_winner(board, row, col, k, rule) says whether a stone makes a winning line, as the
-// Python client's mnk_winner does.
+// of an m,n,k board or of any other grid game (Connect Four), the squares of O An Quan, the
+// houses of Oware. arena::mnk_winner(board, row, col, k, rule) says whether a stone makes a
+// winning line, as the Python client's mnk_winner does.
 
 #ifndef ARENA_AGENT_HPP
 #define ARENA_AGENT_HPP
@@ -44,8 +44,8 @@ namespace arena {
 // A position to move in.
 struct Position {
     // Every game.
-    std::string variant;               // the variant id, like "mnk-5x5k4" or "oanquan"
-    std::string family;                // "mnk", "oanquan", or the id's first word ("connect4")
+    std::string variant;               // the variant id, like "mnk-5x5k4", "oanquan" or "oware"
+    std::string family;                // the id up to its first '-': "mnk", "oanquan", "oware", "connect4"
     int seat = 1;                      // your seat: 1 moves first
     int players = 2;                   // the number of seats
     std::vector<std::string> moves;    // the moves from the start (a random opening included)
@@ -67,6 +67,11 @@ struct Position {
     std::vector<int> captures;         // captured so far, per seat
     int mandarin = 10;                 // the value of a mandarin piece
     std::vector<int> my_squares;       // the ring indices of your squares, in label order
+    // Oware (docs/oware.md): `seeds` holds the 12 houses in sowing order (0-5 South's, seat 1,
+    // letters A-F; 6-11 North's, seat 2, letters a-f) and `captures` each seat's store.
+    std::vector<int> my_houses;        // the ring indices of your six houses, A-F (a-f) in order
+    // Every game: the `board` line's fields by name, as text (docs/protocol.md).
+    std::map<std::string, std::string> fields;
 
     // Seconds left of this move's budget (negative when it is spent).
     double time_left() const {
@@ -90,6 +95,14 @@ struct Position {
         return (label - 1) / 5 * 6 + (label - 1) % 5;
     }
 
+    // The ring index of an Oware house's letter: 'C' is 2, 'c' is 8.
+    static int house(char letter) {
+        return letter >= 'a' ? 6 + (letter - 'a') : letter - 'A';
+    }
+    // The letter of the Oware house at ring index `index`: the move that sows it.
+    static std::string house_letter(int index) {
+        return std::string(1, static_cast<char>(index < 6 ? 'A' + index : 'a' + index - 6));
+    }
     // Reports what the search did; the arena logs it and counts `nodes` in its CSV.
     void info(long long nodes, int depth = -1, const std::string& text = "") const {
         std::ostringstream line;
@@ -174,6 +187,7 @@ inline void read_variant(Position& p) {
 }
 
 inline void read_board(Position& p, const std::map<std::string, std::string>& board) {
+    p.fields = board;
     if (p.family == "mnk" || board.count("cells")) {
         if (p.family != "mnk") {
             p.rows = std::stoi(board.at("rows"));
@@ -187,9 +201,15 @@ inline void read_board(Position& p, const std::map<std::string, std::string>& bo
     }
     auto get = [&](const char* key) { return board.count(key) ? board.at(key) : ""; };
     p.seeds = numbers(get("seeds"));
+    p.captures = numbers(get("captures"));
+    if (p.family == "oware") {
+        p.my_houses.clear();
+        for (int i = 6 * (p.seat - 1); i < 6 * p.seat; ++i) p.my_houses.push_back(i);
+        return;
+    }
+    if (p.family != "oanquan") return;
     p.pieces.clear();
     for (int piece : numbers(get("pieces"))) p.pieces.push_back(piece != 0);
-    p.captures = numbers(get("captures"));
     if (!get("mandarin").empty()) p.mandarin = std::stoi(get("mandarin"));
     p.my_squares.clear();
     int first = p.players == 2 ? (p.seat == 1 ? 1 : 6) : 5 * (p.seat - 1) + 1;

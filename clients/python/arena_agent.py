@@ -18,7 +18,7 @@ anything else printed to stdout is a protocol error that loses the game.
 
 What `position` holds (see `Position`): the variant id, your seat, the moves so far, the legal
 moves, the time left, a seeded `random.Random`, and a view of the board: the cells of an m,n,k
-board or of any other grid game (Connect Four), the squares of O An Quan.
+board or of any other grid game (Connect Four), the squares of O An Quan, the houses of Oware.
 """
 
 import random
@@ -36,8 +36,9 @@ class Position:
     """A position to move in.
 
     Every game:
-      variant     the variant id, like "mnk-5x5k4" or "oanquan"
-      family      "mnk", "oanquan", or the first word of any other game's id ("connect4")
+      variant     the variant id, like "mnk-5x5k4", "oanquan" or "oware"
+      family      the game: the id up to its first "-" ("mnk", "oanquan", "oware", "connect4")
+      fields      the `board` line's fields as text, by name (every game: see docs/protocol.md)
       seat        your seat, 1 (moves first) or 2 (up to 4 in games of more players)
       players     the number of seats
       moves       the moves from the start, in the game's notation (a random opening included)
@@ -77,11 +78,19 @@ class Position:
       board            rows x cols lists of "X", "O" or "." (board[row][col], row 0 at the top)
       me, opponent     "X" or "O"
     Its moves are the legal words as the game writes them (Connect Four: a column letter).
+    Oware (family "oware", docs/oware.md):
+      seeds       the seeds of the 12 houses in sowing order: indices 0-5 are South's houses
+                  (seat 1, letters A-F), 6-11 North's (seat 2, letters a-f)
+      captures    each seat's store, in seat order
+      my_houses   the ring indices of your six houses, A-F (or a-f) in order
+      index(letter)  the ring index of a house's letter ("C" is 2, "c" is 8)
+      letter(index)  the letter of a house (the move that sows it)
     """
 
     def __init__(self, game, moves, legal, board, time_ms, out, clock=None):
         self.variant = game["variant"]
         self.family = self.variant.split("-")[0]
+        self.fields = dict(board)
         self.seat = game["seat"]
         self.players = game["players"]
         self.rng = game["rng"]
@@ -93,10 +102,12 @@ class Position:
         self._out = out
         if self.family == "mnk":
             self._read_mnk(board)
+        elif self.family == "oanquan":
+            self._read_oanquan(board)
+        elif self.family == "oware":
+            self._read_oware(board)
         elif "cells" in board:
             self._read_grid(board)
-        else:
-            self._read_oanquan(board)
 
     def time_left(self):
         """Seconds left of this move's budget (negative when it is spent)."""
@@ -168,10 +179,23 @@ class Position:
         return range(first, first + 5)
 
     def index(self, label):
-        """The ring index of a square's label."""
+        """The ring index of a square's label (O An Quan), or of a house's letter (Oware)."""
+        if self.family == "oware":
+            return "ABCDEFabcdef".index(label)
         if self.players == 2:
             return label - 1 if label <= 5 else 16 - label
         return (label - 1) // 5 * 6 + (label - 1) % 5
+
+    # Oware -----------------------------------------------------------------------------------
+
+    def _read_oware(self, board):
+        self.seeds = [int(v) for v in board.get("seeds", "").split(",") if v != ""]
+        self.captures = [int(v) for v in board.get("captures", "").split(",") if v != ""]
+        self.my_houses = list(range(6 * (self.seat - 1), 6 * self.seat))
+
+    def letter(self, index):
+        """The letter of the Oware house at ring index `index`: the move that sows it."""
+        return "ABCDEFabcdef"[index]
 
 
 def mnk_winner(board, row, col, k, rule="freestyle"):

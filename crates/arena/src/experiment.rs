@@ -516,8 +516,11 @@ impl Experiment {
                             _ => (cells, "the board's cells"),
                         }
                     }
-                    Variant::OanQuan(rules) => match raw.max_plies {
-                        0 => (rules.start().default_max_plies(), "the ply cap"),
+                    _ => match raw.max_plies {
+                        0 => (
+                            rules::with_game!(*variant, |start| start.default_max_plies()),
+                            "the ply cap",
+                        ),
                         cap => (cap, "the ply cap"),
                     },
                     // Any other game: its default cap read as its longest game (a board that

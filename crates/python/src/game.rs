@@ -8,7 +8,7 @@ use rules::{Game, MoveError, Outcome, Player, Variant};
 
 use rules::{AnyGame, with_position};
 
-use crate::encoding::{legal_mask, observation, observation_shape};
+use crate::encoding::{legal_mask, observation, observation_bounds, observation_shape};
 use crate::moves::PyMoves;
 
 /// The message the CLI gives for a bad variant id.
@@ -281,6 +281,16 @@ impl PyGame {
             py,
             with_position!(&self.position, |g| observation_shape(&g.view())),
         )
+    }
+
+    /// The least and greatest value of each entry of `observation()`: two arrays of its shape.
+    #[getter]
+    fn observation_bounds<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>) {
+        let (low, high) = with_position!(&self.position, |g| observation_bounds(&g.view()));
+        (low.into_pyarray(py), high.into_pyarray(py))
     }
 
     /// The seat to move (0-based); after the end, the seat that would have moved next.

@@ -12,7 +12,7 @@ import arenagames as ag
 
 VARIANTS = ["tictactoe", "mnk-5x5k4", "mnk-4x7k4-caro", "mnk-5x5k4-center", "gomoku",
             "mnk-3x3k3-exact", "oanquan", "oanquan-stop-young5-end", "oanquan-3p",
-            "oanquan-4p", "connect4", "connect4-7x8"]
+            "oanquan-4p", "connect4", "connect4-7x8", "oware"]
 
 
 def cli_perft(cli, variant, depth):
@@ -43,7 +43,7 @@ def python_perft(game, depth):
 
 @pytest.mark.parametrize("variant,depth", [
     ("tictactoe", 9), ("mnk-5x5k4", 4), ("mnk-5x5k4-center", 4), ("oanquan", 6),
-    ("oanquan-3p", 5), ("oanquan-4p", 4), ("oanquan-stop-young5-end", 5),
+    ("oanquan-3p", 5), ("oanquan-4p", 4), ("oanquan-stop-young5-end", 5), ("oware", 6),
 ])
 def test_perft_through_push_and_pop_equals_the_cli(cli, variant, depth):
     expected = cli_perft(cli, variant, depth)
@@ -55,6 +55,7 @@ def test_perft_through_push_and_pop_equals_the_cli(cli, variant, depth):
 
 @pytest.mark.parametrize("variant,depth", [
     ("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7), ("oanquan-3p", 6), ("oanquan-4p", 5),
+    ("oware", 8),
 ])
 def test_perft_in_one_call_equals_the_cli(cli, variant, depth):
     expected = cli_perft(cli, variant, depth)
@@ -73,11 +74,14 @@ GOLDEN = [
      "[0, 0, 6, 6, 6] <11> [0, 6, 6, 6, 6] <11> [0, 6, 6, 6, 6] <11> (6 | 0 | 0)"),
     ("oanquan-3p", "1T",
      "[0, 6, 6, 6, 6] <11> [0, 6, 6, 6, 6] <11> [0, 6, 6, 6, 6] <0> (11 | 0 | 0)"),
+    # docs/oware.md's first golden traces.
+    ("oware", "F", "[4, 4, 4, 4, 4, 0] [5, 5, 5, 5, 4, 4] (0 || 0)"),
+    ("oware", "F b", "[5, 4, 4, 4, 4, 0] [5, 0, 6, 6, 5, 5] (0 || 0)"),
 ]
 
 
 @pytest.mark.parametrize("variant,moves,expected", GOLDEN)
-def test_oanquan_golden_traces(cli, variant, moves, expected):
+def test_mancala_golden_traces(cli, variant, moves, expected):
     game = ag.Game(variant, moves)
     assert str(game) == expected
     # The same text as `arena replay` prints after the last move.

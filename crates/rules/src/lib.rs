@@ -1,5 +1,6 @@
 //! The games of the arena behind one [`Game`] trait: the m,n,k game ([`Mnk`]: tic-tac-toe,
-//! the TD4 boards, gomoku and caro) and the Vietnamese mancala O An Quan ([`OanQuan`]).
+//! the TD4 boards, gomoku and caro), the Vietnamese mancala O An Quan ([`OanQuan`]) and
+//! Oware abapa ([`oware::Oware`]).
 //!
 //! A game is a small `Clone` value. [`Game::play_unchecked`] changes it in place; the copy-make
 //! [`Game::play`] checks the move and returns the next position. Legal moves go into a
@@ -25,6 +26,7 @@
 pub mod connect4;
 pub mod mnk;
 pub mod oanquan;
+pub mod oware;
 mod perft;
 mod registry;
 mod view;

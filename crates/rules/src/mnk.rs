@@ -979,6 +979,14 @@ pub const FAMILY: Family = Family {
         ("caro", "mnk-15x15k5-caro"),
     ],
     players: (2, 2),
+    help: &[
+        "m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))",
+        "    win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)",
+        "    -center: the first stone goes on the centre cell (row (M-1)/2, column (N-1)/2, 0-based)",
+        "    examples: mnk-3x3k3 (alias tictactoe), mnk-5x5k4, mnk-9x9k5, mnk-15x15k5 (gomoku),",
+        "              mnk-15x15k5-caro (caro), mnk-15x15k5-exact-center, mnk-4x7k4",
+        "    moves: column letter + row number (a1 top-left), or 0-based row,col like 2,1",
+    ],
     parse: |given, id| {
         id.strip_prefix("mnk-")
             .map(|rest| parse_mnk(given, rest).map(Variant::Mnk))

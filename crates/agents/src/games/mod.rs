@@ -3,3 +3,4 @@
 pub mod connect4;
 pub mod mnk;
 pub mod oanquan;
+pub mod oware;

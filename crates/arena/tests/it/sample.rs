@@ -3,7 +3,7 @@
 //! and games replayed alone today give the recorded rows outside the timing columns. A change
 //! to the rules, an agent or the seeding that alters the default run fails here until the sample
 //! is played again (`arena run --fresh`). The committed `results/oanquan-multi/` run is held to
-//! `experiments/oanquan-multi.toml` the same way.
+//! `experiments/oanquan-multi.toml` the same way, and `results/oware/` to `experiments/oware.toml`.
 
 use crate::common;
 
@@ -108,6 +108,34 @@ fn the_committed_oanquan_multi_run_is_its_experiment_and_replays() {
     let schedule = Schedule::new(&experiment);
     // Every 25th game: each variant, two- to four-seat tables.
     for index in (0..schedule.len()).step_by(25) {
+        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
+        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
+    }
+}
+
+/// The committed Oware round robin (docs/oware.md) is still what `experiments/oware.toml`
+/// plays: every row verifies, and games replayed alone give the recorded rows.
+#[test]
+fn the_committed_oware_run_is_its_experiment_and_replays() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let experiment = Experiment::from_file(&root.join("experiments/oware.toml")).unwrap();
+    let dir = root.join("results/oware");
+    let csv = dir.join("games.csv");
+    let meta = Meta::read(&csv).unwrap().expect("a meta file");
+    assert_eq!(meta.experiment_hash, experiment.hash());
+    let summary = arena::verify(&dir, Some(&experiment)).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 100);
+
+    let mut rows = Vec::new();
+    arena::record::read_rows(&csv, |_, row| {
+        rows.push(without_timing(arena::record::normalised(row)));
+        Ok(())
+    })
+    .unwrap();
+    let schedule = Schedule::new(&experiment);
+    // Every 9th game: each of the ten pairings at least once.
+    for index in (0..schedule.len()).step_by(9) {
         let (row, _) = play_scheduled(&experiment, &schedule.game(index));
         assert_eq!(without_timing(row), rows[index as usize], "game {index}");
     }

@@ -1,5 +1,5 @@
 //! The ready clients of `clients/`: the Python client and its examples (the TD4 exercise's
-//! algo1, the tutorial's minimax), the C++ header and its greedy O An Quan example (built here
+//! algo1, the tutorial's minimax, the greedy Oware player), the C++ header and its greedy O An Quan example (built here
 //! with the machine's g++), each playing through the arena.
 
 use std::fs;
@@ -219,6 +219,62 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
     // boards, and Connect Four on one; O An Quan for 2: the 6 pairs of four agents on two rule
     // sets; for 3: 4 groups x 3 seat orders; for 4: 1 group x 4; 6 games each.
     assert_eq!(summary.played, (3 * 3 + 2 * 6 + 4 * 3 + 4) * 6);
+}
+
+/// The Python greedy Oware example plays the biggest capture the rules give, on positions of
+/// random games where one move captures more than every other (found here with the rules).
+#[test]
+fn the_python_oware_greedy_takes_the_biggest_capture() {
+    use rand::{RngExt, SeedableRng};
+    use rules::Game;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+    let mut checked = 0;
+    while checked < 3 {
+        let mut game = rules::oware::Oware::start();
+        let mut played = Vec::new();
+        let mut moves = rules::MoveList::new();
+        while !game.is_over() && checked < 3 {
+            game.legal_moves(&mut moves);
+            let me = game.side_to_move();
+            let gains: Vec<u8> = moves
+                .iter()
+                .map(|&mv| game.child(mv).store(me) - game.store(me))
+                .collect();
+            let best = *gains.iter().max().unwrap();
+            let unique = gains.iter().filter(|&&g| g == best).count() == 1;
+            if best > 0 && unique {
+                let expected =
+                    game.format_move(moves[gains.iter().position(|&g| g == best).unwrap()]);
+                let output = Command::new(ARENA)
+                    .args([
+                        "analyze",
+                        "oware",
+                        "--moves",
+                        &played.join(" "),
+                        "--agent",
+                        &format!(
+                            "proc:cmd=python3,args={}",
+                            client("python/examples/oware_greedy.py")
+                        ),
+                    ])
+                    .output()
+                    .unwrap();
+                let stdout = String::from_utf8_lossy(&output.stdout);
+                assert!(
+                    output.status.success(),
+                    "{stdout}\n{}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                let mv = stdout.lines().find_map(|l| l.strip_prefix("move: "));
+                assert_eq!(mv, Some(expected.as_str()), "after {played:?}: {stdout}");
+                assert!(stdout.contains(&format!("captures {best}")), "{stdout}");
+                checked += 1;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            played.push(game.format_move(mv));
+            game.play_unchecked(mv);
+        }
+    }
 }
 
 /// The C++ greedy example, built once per test run with the machine's g++.

@@ -85,6 +85,9 @@ class Game:
     @property
     def observation_shape(self) -> Tuple[int, ...]: ...
     @property
+    def observation_bounds(self) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The least and greatest value of each entry of `observation()`."""
+    @property
     def default_max_plies(self) -> int:
         """The arena's ply cap: the board's cells for m,n,k, 1000 for O An Quan."""
     def to_move(self) -> int:

@@ -299,8 +299,7 @@ pub fn preflight(
         "proc" => {
             let config = proc::ProcConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
-            let ids: Vec<String> = variants.iter().map(Variant::to_string).collect();
-            proc::preflight(&config.launch, &ids, time_control)
+            proc::preflight(&config.launch, variants, time_control)
         }
         _ => {
             let config = gomocup::EngineConfig::from_params(&params, stderr, key)

@@ -3,7 +3,7 @@
 //! random move instead of all that. m,n,k only.
 
 use rand::RngExt;
-use rules::{Cell, Game, Mnk, MoveList};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
 use crate::games::mnk::threats_of;
 use crate::spec::bad_value;
@@ -99,7 +99,7 @@ impl Agent<Mnk> for Easy {
         if let Some(cell) = threats_of(position, me).iter().find(legal) {
             return Ok(choice(cell, "win now"));
         }
-        if let Some(cell) = threats_of(position, me.opponent()).iter().find(legal) {
+        if let Some(cell) = threats_of(position, Mnk::opponent(me)).iter().find(legal) {
             return Ok(choice(cell, "block"));
         }
         let config = position.config();

@@ -292,9 +292,14 @@ pub trait AgentGame: Game {
     fn evaluate(&self, aux: &Self::Aux) -> i32;
 
     /// The static evaluation from `seat`'s view, for the searches of games of three or more
-    /// players ([`multi`]). Default: [`AgentGame::evaluate`], negated when `seat` is not to
-    /// move (two players).
+    /// players ([`multi`]). Default, for games of two players only: [`AgentGame::evaluate`],
+    /// negated when `seat` is not to move. A game that seats more overrides it.
     fn evaluate_for(&self, aux: &Self::Aux, seat: Player) -> i32 {
+        debug_assert_eq!(
+            self.num_players(),
+            2,
+            "a game of more players gives its own evaluate_for"
+        );
         let value = self.evaluate(aux);
         if self.side_to_move() == seat {
             value

@@ -18,7 +18,7 @@
 
 use std::fmt;
 
-use rules::{Cell, Game, Mnk, MoveList, Variant};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer, Variant};
 
 use crate::dfpn::{self, DfpnLimits};
 use crate::solve::Value;
@@ -203,7 +203,7 @@ pub fn classify(
         return Ok((PuzzleKind::WinNow, wins.iter().copied().collect()));
     }
     // The opponent's immediate wins: the cells where its stone would win.
-    let opponent = position.side_to_move().opponent();
+    let opponent = Mnk::opponent(position.side_to_move());
     let threatened = position
         .empty_cells()
         .iter()

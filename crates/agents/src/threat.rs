@@ -19,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, MoveList};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
 use crate::pattern_mcts::PatternMcts;
 use crate::pattern_search::PatternSearch;
@@ -284,7 +284,7 @@ impl Agent<Mnk> for ThreatAgent {
         };
         let mut board = Board::new(position);
         let me = board.to_move();
-        let them = me.opponent();
+        let them = Mnk::opponent(me);
         let legal_set = {
             let mut set = CellSet::EMPTY;
             for &cell in &legal {

@@ -523,15 +523,6 @@ impl Experiment {
                         ),
                         cap => (cap, "the ply cap"),
                     },
-                    // Any other game: its default cap read as its longest game (a board that
-                    // fills, as in Connect Four), shortened by a smaller cap.
-                    other => {
-                        let longest = rules::with_game!(*other, |start| start.default_max_plies());
-                        match raw.max_plies {
-                            cap if cap > 0 && cap < longest => (cap, "the ply cap"),
-                            _ => (longest, "the longest game"),
-                        }
-                    }
                 };
                 if *plies.get_ref() >= end {
                     return Err(check.error(

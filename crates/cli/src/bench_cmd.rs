@@ -537,7 +537,7 @@ fn dfpn_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
     }
     let time = median(runs.iter().map(|s| s.elapsed.as_secs_f64()).collect());
     let last = &runs[runs.len() - 1];
-    let value = match last.value.map(|v| v.outcome(last.to_move)) {
+    let value = match last.outcome() {
         Some(rules::Outcome::Win(rules::Player::First)) => "first player wins",
         Some(rules::Outcome::Win(_)) => "second player wins",
         Some(rules::Outcome::Draw) => "draw",

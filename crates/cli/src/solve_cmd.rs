@@ -612,12 +612,9 @@ fn solve_dfpn(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    match solution.value {
-        Some(value) => {
-            println!(
-                "value: {}",
-                describe_outcome(value.outcome(solution.to_move))
-            );
+    match (solution.value, solution.outcome()) {
+        (Some(value), Some(outcome)) => {
+            println!("value: {}", describe_outcome(outcome));
             println!("side to move: {mover} {}", verb(value));
             if !solution.best.is_empty() {
                 let kind = match value {
@@ -637,7 +634,7 @@ fn solve_dfpn(
                 }
             }
         }
-        None => {
+        _ => {
             println!("value: unknown within the limits");
             println!("side to move: {mover}");
             let bound = match (solution.at_least, solution.at_most) {

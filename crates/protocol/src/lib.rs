@@ -327,8 +327,7 @@ pub fn preflight_in(
             let mut config = proc::ProcConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             config.launch.folder = folder.map(Path::to_path_buf);
-            let ids: Vec<String> = variants.iter().map(Variant::to_string).collect();
-            proc::preflight(&config.launch, &ids, time_control)
+            proc::preflight(&config.launch, variants, time_control)
         }
         _ => {
             let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)

@@ -213,7 +213,7 @@ fn set_up_game(session: &mut Session, launch: &Launch, start: GameStart) -> Resu
 /// (seat 1 of its number of players), then stops it: the arena's pre-flight check.
 pub(crate) fn preflight(
     launch: &Launch,
-    variants: &[String],
+    variants: &[rules::Variant],
     time_control: TimeControl,
 ) -> Result<(), SetupError> {
     let mut session: Option<Session> = None;
@@ -234,13 +234,10 @@ pub(crate) fn preflight(
                  the handshake; play it with `st=` alone otherwise)"
             )));
         }
-        let players = variant
-            .parse::<rules::Variant>()
-            .map_or(2, |v| v.players() as u8);
         let start = GameStart {
-            variant: variant.clone(),
+            variant: variant.to_string(),
             seat: 1,
-            players,
+            players: variant.players() as u8,
             seed: 0,
             margin_ms: launch.margin.as_millis() as u64,
             rng: None,

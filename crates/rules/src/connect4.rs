@@ -22,8 +22,8 @@ use std::ops::{Add, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
 
 use crate::registry::{Family, malformed};
 use crate::{
-    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, Variant, VariantError,
-    View, splitmix64,
+    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, TwoPlayer, Variant,
+    VariantError, View, splitmix64,
 };
 
 /// The most rows or columns a board has.
@@ -837,6 +837,9 @@ fn parse_connect4(id: &str, rest: &str) -> Result<Connect4Config, VariantError> 
         k.map_or(Ok(4), |k| number(k, "k"))?,
     )
 }
+
+/// Every Connect Four board seats two: X (`First`) and O (`Second`).
+impl TwoPlayer for Connect4 {}
 
 #[cfg(test)]
 mod tests {

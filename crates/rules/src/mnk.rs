@@ -13,8 +13,8 @@ use std::fmt;
 
 use crate::registry::{Family, malformed};
 use crate::{
-    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, Variant, VariantError,
-    View, splitmix64,
+    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, TwoPlayer, Variant,
+    VariantError, View, splitmix64,
 };
 
 /// The largest number of rows or columns.
@@ -672,7 +672,7 @@ impl Mnk {
     /// [`Mnk::line_through`] by walking the four lines from `cell` stone by stone.
     fn walk_lines(&self, cell: Cell, player: Player, limit: usize) -> Option<WinLine> {
         let own = &self.stones[player.index()];
-        let other = &self.stones[player.opponent().index()];
+        let other = &self.stones[Mnk::opponent(player).index()];
         let k = usize::from(self.config.k);
         let at = cell.index();
         for step in directions(self.config.stride()) {
@@ -874,7 +874,7 @@ impl Game for Mnk {
                 gravity: false,
             },
             places,
-            players: 2,
+            players: self.num_players(),
             scores: None,
             last: self.last.map(place),
             line: self
@@ -931,6 +931,9 @@ impl Game for Mnk {
         self.empty.nth(rank)
     }
 }
+
+/// Every m,n,k board seats two: X (`First`) and O (`Second`).
+impl TwoPlayer for Mnk {}
 
 impl fmt::Display for Mnk {
     /// The board as a grid: column letters on top, row numbers on the left, `X`, `O` and `.`;

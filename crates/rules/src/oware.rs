@@ -21,7 +21,7 @@ use std::fmt;
 use crate::registry::{Family, malformed};
 use crate::{
     Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, Step, Totals, Trace,
-    Variant, View, splitmix64,
+    TwoPlayer, Variant, View, splitmix64,
 };
 
 /// Houses per player.
@@ -218,7 +218,7 @@ impl Oware {
     /// Whether the player to move has a legal move.
     fn has_move(&self) -> bool {
         let mover = self.to_move;
-        let opponent_empty = self.side_seeds(mover.opponent()) == 0;
+        let opponent_empty = self.side_seeds(Oware::opponent(mover)) == 0;
         (base(mover)..base(mover) + PER_SIDE).any(|house| self.sowable(house, opponent_empty))
     }
 
@@ -263,7 +263,7 @@ impl Oware {
         }
         self.capture(mover, last, trace);
         self.plies += 1;
-        self.to_move = mover.opponent();
+        self.to_move = Oware::opponent(mover);
         if self.stores[mover.index()] >= WINNING_STORE {
             self.result = Some(Outcome::Win(mover));
         } else if !self.has_move() {
@@ -276,7 +276,7 @@ impl Oware {
     /// opponent (a grand slam) takes nothing.
     #[inline]
     fn capture<T: Trace>(&mut self, mover: Player, last: usize, trace: &mut T) {
-        let opponent = base(mover.opponent());
+        let opponent = base(Oware::opponent(mover));
         if !(opponent..opponent + PER_SIDE).contains(&last) {
             return;
         }
@@ -286,7 +286,7 @@ impl Oware {
             first -= 1;
             taken += self.houses[first];
         }
-        if taken == 0 || taken == self.side_seeds(mover.opponent()) {
+        if taken == 0 || taken == self.side_seeds(Oware::opponent(mover)) {
             return;
         }
         for index in (first..=last).rev() {
@@ -352,7 +352,7 @@ impl Game for Oware {
             return;
         }
         let mover = self.to_move;
-        let opponent_empty = self.side_seeds(mover.opponent()) == 0;
+        let opponent_empty = self.side_seeds(Oware::opponent(mover)) == 0;
         for house in base(mover)..base(mover) + PER_SIDE {
             if self.sowable(house, opponent_empty) {
                 out.push(House(house as u8));
@@ -365,7 +365,7 @@ impl Game for Oware {
         self.result.is_none()
             && house.index() < HOUSES
             && house.owner() == self.to_move
-            && self.sowable(house.index(), self.side_seeds(self.to_move.opponent()) == 0)
+            && self.sowable(house.index(), self.side_seeds(Oware::opponent(self.to_move)) == 0)
     }
 
     fn play_unchecked(&mut self, house: House) {
@@ -431,7 +431,7 @@ impl Game for Oware {
                 text: trimmed.to_string(),
                 reason: format!(
                     "{} has no seeds, and {} must sow a house that reaches them ({})",
-                    self.seat_name(mover.opponent()),
+                    self.seat_name(Oware::opponent(mover)),
                     self.seat_name(mover),
                     feeding.join(", ")
                 ),
@@ -594,3 +594,6 @@ pub const FAMILY: Family = Family {
         }
     },
 };
+
+/// Oware seats two: South (`First`) and North (`Second`).
+impl TwoPlayer for Oware {}

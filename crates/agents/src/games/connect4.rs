@@ -11,7 +11,7 @@
 pub mod solve;
 
 use rules::connect4::{Bits, Column, Shape};
-use rules::{Connect4, Game, MoveList, Player};
+use rules::{Connect4, Game, MoveList, Player, TwoPlayer};
 
 use crate::{Agent, AgentGame, Kind, Params, SpecError, Tactic};
 
@@ -107,7 +107,7 @@ fn threat_score(game: &Connect4, shape: &Shape<u128>, player: Player) -> i32 {
 /// win that can be played at once for the side to move.
 fn evaluation(game: &Connect4, me: Player) -> i32 {
     let shape = game.shape();
-    let them = me.opponent();
+    let them = Connect4::opponent(me);
     let (own, theirs) = (game.stones(me), game.stones(them));
     let lines = window_score(&shape, own, theirs) - window_score(&shape, theirs, own);
     let threats = threat_score(game, &shape, me) - threat_score(game, &shape, them);
@@ -186,7 +186,7 @@ impl AgentGame for Connect4 {
         if mine != 0 {
             return Tactic::WinNow(columns_of(&shape, mine).next().expect("a column"));
         }
-        let theirs = self.winning_cells(me.opponent()) & playable;
+        let theirs = self.winning_cells(Connect4::opponent(me)) & playable;
         if theirs != 0 {
             let mut columns = columns_of(&shape, theirs);
             let first = columns.next().expect("a column");
@@ -196,7 +196,7 @@ impl AgentGame for Connect4 {
                 Tactic::Lost(first)
             };
         }
-        if !self.can_win(&(), me) && !self.can_win(&(), me.opponent()) {
+        if !self.can_win(&(), me) && !self.can_win(&(), Connect4::opponent(me)) {
             return Tactic::Drawn;
         }
         Tactic::Open
@@ -211,7 +211,7 @@ impl AgentGame for Connect4 {
         if self.winning_cells(me) & stone != 0 {
             return 1 << 20;
         }
-        if self.winning_cells(me.opponent()) & (stone << 1) != 0 {
+        if self.winning_cells(Connect4::opponent(me)) & (stone << 1) != 0 {
             return -(1 << 20);
         }
         let own = self.stones(me) | stone;
@@ -225,7 +225,7 @@ impl AgentGame for Connect4 {
     /// Whether `player` still has a line of k cells free of the opponent's stones.
     fn can_win(&self, _aux: &(), player: Player) -> bool {
         let shape = self.shape();
-        shape.has_line(shape.board & !self.stones(player.opponent()))
+        shape.has_line(shape.board & !self.stones(Connect4::opponent(player)))
     }
 
     /// A move under the opponent's winning cell that does not win at once loses at once: it
@@ -234,7 +234,7 @@ impl AgentGame for Connect4 {
         let shape = self.shape();
         let me = self.side_to_move();
         let stone = landing(self, &shape, col);
-        let hands_over = self.winning_cells(me.opponent()) & (stone << 1) != 0
+        let hands_over = self.winning_cells(Connect4::opponent(me)) & (stone << 1) != 0
             && self.winning_cells(me) & stone == 0;
         (!hands_over).then(|| self.order_hint(aux, col))
     }

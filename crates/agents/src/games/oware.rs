@@ -3,7 +3,7 @@
 //! reach 25. Positions are 12 bytes and a sowing is cheap, so nothing is kept incrementally.
 
 use rules::oware::{House, Oware, PER_SIDE, TOTAL_SEEDS, WINNING_STORE};
-use rules::{Game, Player};
+use rules::{Game, Player, TwoPlayer};
 
 use crate::{Agent, AgentGame, Kind, Params, SpecError};
 
@@ -20,7 +20,7 @@ const SIDE_SEED: i32 = 15;
 /// within the noise of 40 games.
 #[inline]
 fn evaluation(game: &Oware, me: Player) -> i32 {
-    let them = me.opponent();
+    let them = Oware::opponent(me);
     let stores = i32::from(game.store(me)) - i32::from(game.store(them));
     let sides = i32::from(game.side_seeds(me)) - i32::from(game.side_seeds(them));
     100 * stores + SIDE_SEED * sides
@@ -31,7 +31,7 @@ impl AgentGame for Oware {
 
     fn illegal_move(&self) -> House {
         // A house of the player who is not to move.
-        House::new(PER_SIDE * self.side_to_move().opponent().index())
+        House::new(PER_SIDE * Oware::opponent(self.side_to_move()).index())
     }
 
     #[inline]

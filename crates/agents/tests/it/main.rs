@@ -4,9 +4,11 @@
 
 mod common;
 
+mod connect4_solve;
 mod determinism;
 mod mcts;
 mod oanquan;
+mod oware;
 mod search;
 mod simple;
 mod solve;

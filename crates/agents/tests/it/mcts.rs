@@ -5,7 +5,7 @@ use crate::common;
 
 use common::{choose, mnk, play};
 use rayon::prelude::*;
-use rules::{Game, Outcome, Player};
+use rules::{Game, Mnk, Outcome, Player, TwoPlayer};
 
 #[test]
 fn mcts_never_loses_tic_tac_toe_to_random_in_a_thousand_games() {
@@ -18,7 +18,7 @@ fn mcts_never_loses_tic_tac_toe_to_random_in_a_thousand_games() {
             } else {
                 ("random", "mcts:iterations=10000", Player::Second)
             };
-            play(&start, first, second, game, 9) == Outcome::Win(me.opponent())
+            play(&start, first, second, game, 9) == Outcome::Win(Mnk::opponent(me))
         })
         .collect();
     assert!(losses.is_empty(), "mcts lost games {losses:?}");

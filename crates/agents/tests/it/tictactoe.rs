@@ -5,7 +5,7 @@ use crate::common;
 
 use agents::{AgentSpec, Context, build};
 use common::{mnk, rng};
-use rules::{Game, Mnk, MoveList, Outcome, Player};
+use rules::{Game, Mnk, MoveList, Outcome, Player, TwoPlayer};
 
 /// Walks every game where `spec` plays `me` and the opponent tries every legal move; returns
 /// the number of finished games, panicking at the first loss.
@@ -13,7 +13,7 @@ fn never_loses(spec: &str, position: &Mnk, me: Player) -> u64 {
     if let Some(outcome) = position.outcome() {
         assert_ne!(
             outcome,
-            Outcome::Win(me.opponent()),
+            Outcome::Win(Mnk::opponent(me)),
             "{spec} lost as {me}:\n{position}"
         );
         return 1;

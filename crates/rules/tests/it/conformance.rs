@@ -3,7 +3,7 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rules::{AnyGame, Connect4, FromAny, Game, Layout, Mnk, MoveList, OanQuan, Variant};
+use rules::{AnyGame, Connect4, FromAny, Game, Layout, Mnk, MoveList, OanQuan, Player, TwoPlayer, Variant};
 
 /// Plays `games` random games of `start` and checks, at every position:
 /// legal moves are empty exactly at the end; every listed move is legal and round-trips
@@ -136,6 +136,31 @@ fn check_view<G: Game>(position: &G) {
     }
 }
 
+/// What a game that is two-player by its type promises ([`TwoPlayer`]): its family seats two
+/// and nobody else, every position of `games` random games has two players, and the opponent
+/// of each seat is the other seat.
+fn two_players_by_type<G: TwoPlayer>(start: &G, games: usize, seed: u64) {
+    assert_eq!(G::FAMILY.players, (2, 2), "{}", G::FAMILY.title);
+    assert_eq!(G::opponent(Player::First), Player::Second);
+    assert_eq!(G::opponent(Player::Second), Player::First);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..games {
+        let mut position = start.clone();
+        loop {
+            assert_eq!(position.num_players(), 2, "{position}");
+            let seat = position.side_to_move();
+            assert!(seat.index() < 2, "{seat:?} to move:\n{position}");
+            if let Some(rules::Outcome::Ranked(ranking)) = position.outcome() {
+                panic!("a two-player game ranked {ranking:?}:\n{position}");
+            }
+            match position.random_move(&mut rng) {
+                Some(mv) => position.play_unchecked(mv),
+                None => break,
+            }
+        }
+    }
+}
+
 fn variant(id: &str) -> Variant {
     id.parse().unwrap()
 }
@@ -156,6 +181,7 @@ fn mnk_games_conform() {
     ] {
         let start: Mnk = variant(id).mnk().unwrap().start();
         conformance(&start, games, 7);
+        two_players_by_type(&start, games / 10 + 1, 7);
     }
 }
 
@@ -192,12 +218,15 @@ fn connect4_games_conform() {
     ] {
         let start = Connect4::from_any(AnyGame::start(&variant(id))).unwrap();
         conformance(&start, games, 13);
+        two_players_by_type(&start, games / 10 + 1, 13);
     }
 }
 
 #[test]
 fn oware_games_conform() {
-    conformance(&rules::oware::Oware::start(), 3_000, 13);
+    let start = rules::oware::Oware::start();
+    conformance(&start, 3_000, 13);
+    two_players_by_type(&start, 300, 13);
 }
 
 #[test]

@@ -2,10 +2,11 @@
 //! binary: one link instead of one per file, which is most of what the tests cost to build.
 //! `cargo test -p rules --test it MODULE::` runs one file's tests.
 
-mod reference;
-
 mod conformance;
+mod connect4;
 mod mnk;
 mod oanquan;
 mod oanquan_multi;
+mod oware;
+mod reference;
 mod variant;

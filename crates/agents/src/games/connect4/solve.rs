@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rules::connect4::{Bits, Column, Shape};
-use rules::{Connect4, Connect4Config, Game, Outcome};
+use rules::{Connect4, Connect4Config, Game, Outcome, TwoPlayer};
 
 use crate::memory::OutOfMemory;
 use crate::solve::{Limits, Monitor, MoveValue, Solution, Value};
@@ -728,6 +728,7 @@ fn solve_in<W: Bits>(
     let remaining = u32::from(position.config().cells()) - position.ply();
     let mut solution = Solution {
         to_move,
+        opponent: Connect4::opponent(to_move),
         value: None,
         moves: Vec::new(),
         best: Vec::new(),

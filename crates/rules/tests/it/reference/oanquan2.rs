@@ -425,7 +425,8 @@ impl OanQuan {
         }
         self.sow(player, usize::from(mv.square), mv.step());
         self.plies += 1;
-        self.to_move = player.opponent();
+        // This reference is the game of two players by its type: the turn passes to the other.
+        self.to_move = player.next(2);
         let mandarins_empty = self.cell_is_empty(MANDARIN_A) && self.cell_is_empty(MANDARIN_B);
         let cannot_refill = self.rules.empty_side == EmptySide::End
             && self.must_refill(self.to_move)

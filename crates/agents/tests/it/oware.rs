@@ -2,10 +2,9 @@
 //! of playouts, colours alternated, each game capped at the game's 1,000 plies with its own
 //! adjudication (score = wins + draws / 2); and the solver on an endgame.
 
-mod common;
 
 use agents::solve::{Limits, Value, solve};
-use common::match_score;
+use crate::common::match_score;
 use rules::Game;
 use rules::oware::Oware;
 

@@ -365,7 +365,10 @@ impl Game for Oware {
         self.result.is_none()
             && house.index() < HOUSES
             && house.owner() == self.to_move
-            && self.sowable(house.index(), self.side_seeds(Oware::opponent(self.to_move)) == 0)
+            && self.sowable(
+                house.index(),
+                self.side_seeds(Oware::opponent(self.to_move)) == 0,
+            )
     }
 
     fn play_unchecked(&mut self, house: House) {

@@ -2,9 +2,8 @@
 //! of playouts, colours alternated, each game capped at the game's 1,000 plies with its own
 //! adjudication (score = wins + draws / 2); and the solver on an endgame.
 
-
-use agents::solve::{Limits, Value, solve};
 use crate::common::match_score;
+use agents::solve::{Limits, Value, solve};
 use rules::Game;
 use rules::oware::Oware;
 

@@ -3,7 +3,9 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rules::{AnyGame, Connect4, FromAny, Game, Layout, Mnk, MoveList, OanQuan, Player, TwoPlayer, Variant};
+use rules::{
+    AnyGame, Connect4, FromAny, Game, Layout, Mnk, MoveList, OanQuan, Player, TwoPlayer, Variant,
+};
 
 /// Plays `games` random games of `start` and checks, at every position:
 /// legal moves are empty exactly at the end; every listed move is legal and round-trips

@@ -529,7 +529,10 @@ fn random_games_conserve_seeds_and_take_every_rule_path() {
                     before.store(mover),
                     "a grand slam took: {before}"
                 );
-                assert!(game.side_seeds(Oware::opponent(mover)) > 0, "{before} {mv:?}");
+                assert!(
+                    game.side_seeds(Oware::opponent(mover)) > 0,
+                    "{before} {mv:?}"
+                );
             }
             let seeds: u32 = (0..12).map(|h| u32::from(game.seeds(h))).sum::<u32>()
                 + u32::from(game.store(SOUTH))

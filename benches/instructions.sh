@@ -2,6 +2,7 @@
 # benches/instructions.sh BIN: instructions (valgrind callgrind, load-independent) of fixed-work
 # commands, with the move each chose: run it on two builds for an A/B that a busy machine cannot blur.
 BIN=$1
+trap 'rm -f /tmp/cg.$$ /tmp/ab.out.$$' EXIT
 run() { valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$$ "$BIN" "$@" 2>&1 >/tmp/ab.out.$$ | grep Collected | awk '{printf "%s", $4}'; printf " | %s | %s\n" "$*" "$(grep -m1 -E '^move|^[0-9]+ +[0-9]+|best' /tmp/ab.out.$$ | tr -s ' ' | cut -c1-60)"; }
 run perft mnk-9x9k5 3
 run perft oanquan 5

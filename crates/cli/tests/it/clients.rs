@@ -567,3 +567,101 @@ fn the_python_client_names_the_function_that_returned_something_else_than_a_move
     assert!(text.contains(&expected), "{text}");
     assert!(!text.contains("Traceback"), "{text}");
 }
+
+/// A C++ agent that checks, every turn, the board the header read against the rules' facts of
+/// Connect Four and Oware, and plays at random among the legal moves: any mismatch is a crash
+/// (exit 3) that the run records as a fault.
+const CPP_CHECKER: &str = r#"
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <iostream>
+#include <numeric>
+#include "arena_agent.hpp"
+
+static void fail(const std::string& why) {
+    std::cerr << "view mismatch: " << why << std::endl;
+    std::exit(3);
+}
+
+static std::string choose(arena::Position& p) {
+    if (p.family == "connect4") {
+        if (p.rows != 6 || p.cols != 7 || (int)p.board.size() != 6) fail("not a 6x7 grid");
+        int stones = 0, mine = 0;
+        for (int r = 0; r < p.rows; ++r) {
+            if ((int)p.board[r].size() != p.cols) fail("a row of another width");
+            for (int c = 0; c < p.cols; ++c) {
+                char cell = p.board[r][c];
+                if (cell == '.') continue;
+                ++stones;
+                mine += cell == p.me;
+                // Gravity: every stone stands on the bottom or on another stone.
+                if (r + 1 < p.rows && p.board[r + 1][c] == '.') fail("a stone in the air");
+            }
+        }
+        if (stones != (int)p.moves.size()) fail("stones and moves differ");
+        if (mine != (int)p.moves.size() / 2) fail("my stones are not half the moves");
+        // A column is legal exactly when its top cell is empty.
+        for (int c = 0; c < p.cols; ++c) {
+            std::string letter(1, static_cast<char>('a' + c));
+            bool legal = std::find(p.legal.begin(), p.legal.end(), letter) != p.legal.end();
+            if (legal != (p.board[0][c] == '.')) fail("legal columns and the top row differ");
+        }
+    } else if (p.family == "oware") {
+        if (p.seeds.size() != 12 || p.captures.size() != 2) fail("not 12 houses and 2 stores");
+        int total = std::accumulate(p.seeds.begin(), p.seeds.end(), 0) + p.captures[0] +
+                    p.captures[1];
+        if (total != 48) fail("seeds do not add up to 48");
+        if (p.my_houses.size() != 6 || p.my_houses[0] != 6 * (p.seat - 1)) fail("my houses");
+        // Every legal move names one of my houses that holds seeds.
+        for (const std::string& move : p.legal) {
+            int letter = std::tolower(move[0]) - 'a';
+            if (move.size() != 1 || letter < 0 || letter > 5) fail("a move that is no house");
+            if (p.seeds[p.my_houses[letter]] == 0) fail("an empty house offered");
+        }
+    } else {
+        fail("a game this checker does not know: " + p.family);
+    }
+    std::uniform_int_distribution<size_t> pick(0, p.legal.size() - 1);
+    return p.legal[pick(p.rng)];
+}
+
+int main() {
+    return arena::play(choose, "view checker, in C++", [](const std::string& variant) {
+        return variant == "connect4" || variant == "oware";
+    });
+}
+"#;
+
+#[test]
+fn the_cpp_client_reads_connect_four_and_oware_as_the_rules_have_them() {
+    let dir = scratch("cpp-views");
+    let source = dir.join("checker.cpp");
+    fs::write(&source, CPP_CHECKER).unwrap();
+    let binary = dir.join("checker");
+    let status = Command::new("g++")
+        .args(["-std=c++17", "-O1", "-I"])
+        .arg(repo().join("clients/cpp"))
+        .arg("-o")
+        .arg(&binary)
+        .arg(&source)
+        .status()
+        .expect("g++ is needed to build the C++ client (apt-get install g++)");
+    assert!(status.success(), "g++ failed on the checker");
+    let exp = Experiment::from_toml(
+        &format!(
+            "name = \"cpp-views\"\nseed = 5\ngames_per_pair = 4\nvariants = [\"connect4\", \"oware\"]\n\
+             [[agents]]\nname = \"checker-cpp\"\nspec = \"proc:cmd={}\"\n\
+             [[agents]]\nname = \"random\"\nspec = \"random\"\n",
+            binary.display()
+        ),
+        "cpp-views.toml",
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let summary = run(&exp, &options(&out)).unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    let games = rows(&out.join("games.csv"));
+    assert_eq!(games.len(), 8, "{games:?}");
+    let _ = fs::remove_dir_all(&dir);
+}

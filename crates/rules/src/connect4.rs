@@ -797,7 +797,7 @@ pub const FAMILY: Family = Family {
     help: &[
         "Connect Four: connect4[-RxC][kK]  (R rows, C columns 1-16, (R + 1) x C at most 128; K in a line, 4 by default)",
         "      a stone falls to the lowest empty cell of its column; aliases connect-four, connectfour",
-        "      examples: connect4 (6x7, four in a row), connect4-7x8, connect4-9x9k5",
+        "      examples: connect4 (6x7, four in a row), connect4-5x6, connect4-7x8, connect4-9x9k5",
         "      moves: the column, a letter from a on the left (d) or a 1-based number (4)",
     ],
     parse: |given, id| {

@@ -155,6 +155,10 @@ fn two_players_by_type<G: TwoPlayer>(start: &G, games: usize, seed: u64) {
             if let Some(rules::Outcome::Ranked(ranking)) = position.outcome() {
                 panic!("a two-player game ranked {ranking:?}:\n{position}");
             }
+            // A game that can cycle (Oware) ends at its ply cap, as the arena plays it.
+            if position.ply() >= position.default_max_plies() {
+                break;
+            }
             match position.random_move(&mut rng) {
                 Some(mv) => position.play_unchecked(mv),
                 None => break,

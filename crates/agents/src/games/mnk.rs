@@ -8,7 +8,7 @@
 
 use rand::RngExt;
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, MoveList, Outcome, Player, TwoPlayer, WinRule};
+use rules::{Cell, Game, Mnk, MnkConfig, MoveList, Outcome, Player, TwoPlayer, WinRule};
 
 use crate::{
     Agent, AgentGame, Easy, FlatMc, Kind, Neighbor, Params, SpecError, Tactic, score::EVAL_LIMIT,
@@ -287,6 +287,23 @@ pub(crate) fn threats_of(game: &Mnk, player: Player) -> CellSet {
     threats
 }
 
+/// The window gains of the empty board are scaled by this before the distance to the centre
+/// is taken off: more than any distance [`centre_distance`] gives (at most 2 x 36^2 = 2,592 on
+/// a 19x19 board, the largest), and small enough that no gain of a first stone overflows.
+const OPENING_SCALE: i32 = 1 << 12;
+
+const _: () = assert!(2 * 36 * 36 < OPENING_SCALE);
+const _: () = assert!((4 * 19 * WEIGHTS[1] as i64 + 1) * (OPENING_SCALE as i64) < i32::MAX as i64);
+
+/// The squared distance of `cell` from the board's centre, in half cells (so an even side's
+/// centre, between two cells, is measured exactly): 0 for the middle cell of an odd board.
+fn centre_distance(config: &MnkConfig, cell: Cell) -> i32 {
+    let (row, col) = config.row_col(cell);
+    let dr = 2 * i32::from(row) - (i32::from(config.rows()) - 1);
+    let dc = 2 * i32::from(col) - (i32::from(config.cols()) - 1);
+    dr * dr + dc * dc
+}
+
 /// The empty cells next to a stone (seed 003's "potential" cells).
 #[inline]
 pub(crate) fn near_cells(game: &Mnk) -> CellSet {
@@ -523,9 +540,17 @@ impl AgentGame for Mnk {
         }
     }
 
+    /// The window gain; on the empty board, where every cell at least k-1 from the edges has
+    /// the same gain, equal cells come in order of their distance to the centre, so a search
+    /// that finds them all equal opens in the middle, as players do.
     #[inline]
     fn order_hint(&self, _aux: &MnkAux, cell: Cell) -> i32 {
-        window_gain(self, cell, self.side_to_move())
+        let gain = window_gain(self, cell, self.side_to_move());
+        if self.ply() == 0 {
+            gain * OPENING_SCALE - centre_distance(self.config(), cell)
+        } else {
+            gain
+        }
     }
 
     #[inline]

@@ -236,3 +236,30 @@ fn alphabeta_blocks_on_a_built_o_an_quan_position() {
         );
     }
 }
+
+/// On an empty board every cell at least k-1 from the edges has the same window gain; a
+/// search that finds them equal opens in the middle (h8 on caro, j10 on 19x19), as players
+/// do, rather than on the first of them in board order (e5). The web board's opening hint is
+/// the hard agent's move.
+#[test]
+fn alphabeta_opens_in_the_centre_of_an_empty_board() {
+    for (variant, centre) in [
+        ("mnk-15x15k5-caro", "h8"),
+        ("mnk-15x15k5", "h8"),
+        ("mnk-19x19k5", "j10"),
+        ("mnk-9x9k5", "e5"),
+    ] {
+        let start = mnk(variant);
+        for spec in [
+            "alphabeta:depth=1",
+            "alphabeta:depth=3",
+            "alphabeta:nodes=20000",
+        ] {
+            let chosen = choose(spec, &start, 1).mv;
+            assert_eq!(start.format_move(chosen), centre, "{spec} on {variant}");
+        }
+        let hard = start.hard_spec();
+        let chosen = choose(hard, &start, 1).mv;
+        assert_eq!(start.format_move(chosen), centre, "{hard} on {variant}");
+    }
+}

@@ -11,7 +11,8 @@ use arena::record::{self, CSV_SCHEMA, CSV_SCHEMA_SEATS};
 use rules::{Outcome, Player, Ranking};
 
 fn folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-played-{test}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-played-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -21,7 +21,7 @@ fn client(path: &str) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "arena-clients-{name}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()

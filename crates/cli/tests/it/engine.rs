@@ -12,7 +12,7 @@ use arena::{Experiment, Progress, RunOptions, Shard, run};
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "arena-engine-{name}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()

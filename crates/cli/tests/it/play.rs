@@ -12,7 +12,8 @@ use std::time::Duration;
 /// The arena binary, run in a scratch folder of this test process: the games the tests finish
 /// go to its `results/play/games.csv`, not to the source tree's.
 fn arena() -> Command {
-    let scratch = std::env::temp_dir().join(format!("arena-play-tests-{}", std::process::id()));
+    let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-play-tests-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch folder");
     let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
     command.current_dir(scratch);
@@ -21,7 +22,8 @@ fn arena() -> Command {
 
 /// A fresh folder for one test's play record.
 fn record_folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-play-{test}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-play-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("record folder");
     dir

@@ -12,7 +12,7 @@ fn arena(args: &[&str]) -> Output {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "arena-cli-{name}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()

@@ -66,7 +66,8 @@ fn every_committed_report_is_what_the_current_code_writes() {
         "{} committed reports: default, oanquan-multi and the five strength runs were expected",
         folders.len()
     );
-    let scratch = std::env::temp_dir().join(format!("report-committed-{}", std::process::id()));
+    let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("report-committed-{}", std::process::id()));
     let mut drifted = Vec::new();
     for folder in &folders {
         let name = folder.file_name().unwrap().to_string_lossy().into_owned();

@@ -8,7 +8,7 @@ use arena::{Progress, RunOptions, Shard, TIMING_COLUMNS};
 
 /// A new empty folder under the system's temporary folder.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
         "arena-test-{name}-{}-{}",
         std::process::id(),
         std::time::SystemTime::now()

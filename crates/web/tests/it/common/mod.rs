@@ -43,7 +43,8 @@ impl Drop for Running {
 
 /// A fresh results folder for `test`.
 pub fn results_folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-web-{test}-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("arena-web-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("results folder");
     dir

@@ -852,7 +852,7 @@ const Play = {
       const ordinal = (n) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
       const shared = new Set(over.places.filter((p, i) => over.places.indexOf(p) !== i));
       score = h("div", { class: "table-wrap score-table" }, h("table", { class: "final" },
-        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num" }, "left on side"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num", title: "seeds left on the seat's own side" }, "on side"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
         h("tbody", {}, game.seats.map((seat, i) => h("tr", { "data-seat": i },
           h("td", {}, h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }), " ", seat.label),
           h("td", { class: "num" }, view.points ? view.points[i] : ""),

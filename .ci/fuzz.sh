@@ -6,14 +6,18 @@
 # fails the script. Longer runs: see fuzz/README.md.
 #
 # cargo fuzz needs nightly-only compiler flags (sanitizers); RUSTC_BOOTSTRAP=1 lets the
-# machine's stable toolchain accept them. Installs cargo-fuzz from crates.io when missing.
+# machine's stable toolchain accept them. Installs cargo-fuzz from crates.io at a pinned version
+# into target/ci-tools when it is not there (never system-wide).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-10}
 export RUSTC_BOOTSTRAP=1
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  echo "fuzz: installing cargo-fuzz"
-  cargo install cargo-fuzz --locked --quiet
+CARGO_FUZZ_VERSION=0.13.2
+tools="$PWD/target/ci-tools"
+export PATH="$tools/bin:$PATH"
+if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\b"; then
+  echo "fuzz: installing cargo-fuzz $CARGO_FUZZ_VERSION into target/ci-tools"
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet --root "$tools"
 fi
 cargo fuzz build
 work=$(mktemp -d /tmp/arena-fuzz.XXXXXX)

@@ -3,6 +3,7 @@
 # and installed with pip (maturin comes from PyPI as the build backend), then its pytest suite,
 # checked against the `arena` binary of this checkout (the one `cargo test --workspace` built).
 #
+# pip's cache goes to target/pip-cache unless PIP_CACHE_DIR says otherwise (CI's run sets it).
 # The wheel is built with the dev profile (optimised: see [profile.dev] of Cargo.toml), which
 # reuses the workspace crates `cargo test` compiled; `pip install ./crates/python` alone builds
 # the release one.
@@ -10,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=target/python-ci-venv
 PYTHON="$VENV/bin/python"
+export PIP_CACHE_DIR="${PIP_CACHE_DIR:-$PWD/target/pip-cache}"
 if [ ! -x "$PYTHON" ]; then
   # Debian's python3 has no venv module (nor ensurepip) without python3-venv.
   if ! python3 -m venv "$VENV"; then
@@ -18,12 +20,17 @@ if [ ! -x "$PYTHON" ]; then
     python3 -m venv "$VENV"
   fi
 fi
-"$PYTHON" -m pip install --quiet --disable-pip-version-check maturin numpy pytest pettingzoo pandas mypy
+# Pinned, so that every CI run tests against the same packages (bump them here on purpose).
+"$PYTHON" -m pip install --quiet --disable-pip-version-check maturin==1.16.0 numpy==2.4.6 \
+  pytest==9.2.0 pettingzoo==1.27.0 gymnasium==1.4.0 pandas==3.1.1 mypy==2.4.1
+# --no-build-isolation: the build uses the pinned maturin above, not whatever PyPI has today
+# (its build backend runs the `maturin` command, so the environment's bin/ goes first on PATH).
+export PATH="$PWD/$VENV/bin:$PATH"
 MATURIN_PEP517_ARGS="--profile dev" "$PYTHON" -m pip install --quiet --disable-pip-version-check \
-  --force-reinstall --no-deps ./crates/python
+  --force-reinstall --no-deps --no-build-isolation ./crates/python
 # The binary of this checkout (a no-op after `cargo test --workspace`; never a stale one).
 if [ -z "${ARENA_BIN:-}" ]; then
-  cargo build --quiet -p cli --bin arena
+  cargo build --quiet --locked -p cli --bin arena
   export ARENA_BIN="$PWD/target/debug/arena"
 fi
 "$PYTHON" -m pytest crates/python/tests -q -p no:cacheprovider

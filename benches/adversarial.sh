@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The adversarial figures of the README's reliability section: kill -9 and resume, concurrent
-# writers, a deleted lock file, agents that leave helpers behind or flood their stderr, the
-# arena killed by SIGTERM, SIGINT and SIGKILL, and memory with thousands of agents. Figures,
-# not tests (the tests are in crates/cli/tests/writers.rs, proc.rs and run.rs).
+# The adversarial figures of the book's reliability page (docs/src/reference/reliability.md):
+# kill -9 and resume, concurrent writers, a deleted lock file, agents that leave helpers behind
+# or flood their stderr, the arena killed by SIGTERM, SIGINT and SIGKILL, and memory with
+# thousands of agents. Figures, not tests (the tests are in crates/cli/tests/it/writers.rs,
+# proc.rs and run.rs).
 #
 # Usage: bash benches/adversarial.sh [PATH/TO/arena] [KILLS]
 #   (default: target/release/arena, built first; 40 kills)

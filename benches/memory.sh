@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resident memory of `arena run experiments/billion.toml` (a billion games per pair) as the
 # games accumulate, read from /proc/PID/status, then the run is stopped. Also the memory of a
-# resume over the rows recorded by then. A figure, not a test: see the README's reliability
+# resume over the rows recorded by then. A figure, not a test: see the book's benchmarks page and reliability
 # section.
 #
 # Usage: bash benches/memory.sh [PATH/TO/arena]   (default: target/release/arena, built first)

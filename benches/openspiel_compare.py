@@ -3,7 +3,7 @@
 
     python3 benches/openspiel_compare.py             # three rounds, about three minutes
     python3 benches/openspiel_compare.py --quick     # one short round, under a minute
-    python3 benches/openspiel_compare.py --markdown  # the table as Markdown (the README's)
+    python3 benches/openspiel_compare.py --markdown  # the table as Markdown (the book's benchmarks page)
 
 OpenSpiel runs in a virtual environment of its own: the first run creates it with
 `python3 -m venv` and `pip install open-spiel` (about 30 s) in `target/openspiel-venv` of the

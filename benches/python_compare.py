@@ -3,7 +3,7 @@
 
     python3 benches/python_compare.py              # five rounds, about two minutes
     python3 benches/python_compare.py --quick      # one short round
-    python3 benches/python_compare.py --markdown   # the table as Markdown (the README's)
+    python3 benches/python_compare.py --markdown   # the table as Markdown (the book's benchmarks page)
 
 It runs in a virtual environment of its own, as benches/openspiel_compare.py does: the first
 run creates `target/python-bench-venv` (or --venv, or $PYTHON_BENCH_VENV) with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's table of solved m,n,k games: `arena solve` (df-pn) from the empty board of each,
+# The table of solved m,n,k games: `arena solve` (df-pn) from the empty board of each,
 # 10 minutes at most each, one after the other, one line of Markdown each.
 #
 #   bash benches/solve_table.sh [ARENA_BINARY] [SECONDS]

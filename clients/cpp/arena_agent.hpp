@@ -14,13 +14,15 @@
 //
 // Build it (g++ -std=c++17 -O2 -o my_agent my_agent.cpp) and enter it in an experiment file as
 // `spec = "proc:cmd=path/to/my_agent"`. The arena talks to it over stdin/stdout with the arena
-// protocol (docs/protocol.md) and keeps it for many games. Write debugging output to std::cerr:
+// protocol (docs/src/reference/protocol.md) and keeps it for many games. Write debugging output to std::cerr:
 // it goes to the agent's log file; anything else on std::cout is a protocol error that loses
 // the game.
 //
 // What a Position holds (the same as the Python client's): the variant id, your seat, the moves
 // so far, the legal moves, the time left, a seeded generator, and a view of the board: the cells
-// of an m,n,k board, the squares of O An Quan.
+// of an m,n,k board or of any other grid game (Connect Four), the squares of O An Quan, the
+// houses of Oware. arena::mnk_winner(board, row, col, k, rule) says whether a stone makes a
+// winning line, as the Python client's mnk_winner does.
 
 #ifndef ARENA_AGENT_HPP
 #define ARENA_AGENT_HPP
@@ -42,8 +44,8 @@ namespace arena {
 // A position to move in.
 struct Position {
     // Every game.
-    std::string variant;               // the variant id, like "mnk-5x5k4" or "oanquan"
-    std::string family;                // "mnk" or "oanquan"
+    std::string variant;               // the variant id, like "mnk-5x5k4", "oanquan" or "oware"
+    std::string family;                // the id up to its first '-': "mnk", "oanquan", "oware", "connect4"
     int seat = 1;                      // your seat: 1 moves first
     int players = 2;                   // the number of seats
     std::vector<std::string> moves;    // the moves from the start (a random opening included)
@@ -51,7 +53,8 @@ struct Position {
     std::mt19937_64 rng;               // seeded by the arena for this game
     long long time_ms = 0;             // this move's time budget
 
-    // m,n,k games.
+    // m,n,k games (rows, cols, board, me and opponent also for any other grid game, like
+    // Connect Four: its moves are the legal words, column letters).
     int rows = 0, cols = 0, k = 0;
     std::string rule;                  // "freestyle", "exact" or "caro"
     std::vector<std::string> board;    // board[row][col] is 'X', 'O' or '.', row 0 at the top
@@ -64,6 +67,11 @@ struct Position {
     std::vector<int> captures;         // captured so far, per seat
     int mandarin = 10;                 // the value of a mandarin piece
     std::vector<int> my_squares;       // the ring indices of your squares, in label order
+    // Oware (docs/oware.md): `seeds` holds the 12 houses in sowing order (0-5 South's, seat 1,
+    // letters A-F; 6-11 North's, seat 2, letters a-f) and `captures` each seat's store.
+    std::vector<int> my_houses;        // the ring indices of your six houses, A-F (a-f) in order
+    // Every game: the `board` line's fields by name, as text (docs/protocol.md).
+    std::map<std::string, std::string> fields;
 
     // Seconds left of this move's budget (negative when it is spent).
     double time_left() const {
@@ -87,6 +95,14 @@ struct Position {
         return (label - 1) / 5 * 6 + (label - 1) % 5;
     }
 
+    // The ring index of an Oware house's letter: 'C' is 2, 'c' is 8.
+    static int house(char letter) {
+        return letter >= 'a' ? 6 + (letter - 'a') : letter - 'A';
+    }
+    // The letter of the Oware house at ring index `index`: the move that sows it.
+    static std::string house_letter(int index) {
+        return std::string(1, static_cast<char>(index < 6 ? 'A' + index : 'a' + index - 6));
+    }
     // Reports what the search did; the arena logs it and counts `nodes` in its CSV.
     void info(long long nodes, int depth = -1, const std::string& text = "") const {
         std::ostringstream line;
@@ -98,6 +114,39 @@ struct Position {
 
     std::chrono::steady_clock::time_point asked_ = std::chrono::steady_clock::now();
 };
+
+// Whether the stone at (row, col) of `board` makes a winning line under `rule` ("freestyle": k
+// or more in a row; "exact": exactly k; "caro": k or more, unless the opponent blocks both ends,
+// a board edge being no block). The same test as the Python client's mnk_winner: place a stone,
+// ask, take it back.
+inline bool mnk_winner(const std::vector<std::string>& board, int row, int col, int k,
+                       const std::string& rule = "freestyle") {
+    const char stone = board[row][col];
+    const int rows = static_cast<int>(board.size());
+    const int cols = rows > 0 ? static_cast<int>(board[0].size()) : 0;
+    const int directions[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    for (const auto& d : directions) {
+        int count = 1;
+        bool blocked[2] = {false, false};
+        for (int side = 0; side < 2; ++side) {
+            const int sign = side == 0 ? 1 : -1;
+            int r = row + sign * d[0], c = col + sign * d[1];
+            while (r >= 0 && r < rows && c >= 0 && c < cols && board[r][c] == stone) {
+                ++count;
+                r += sign * d[0];
+                c += sign * d[1];
+            }
+            const bool inside = r >= 0 && r < rows && c >= 0 && c < cols;
+            blocked[side] = inside && board[r][c] != '.' && board[r][c] != stone;
+        }
+        if (rule == "exact") {
+            if (count == k) return true;
+        } else if (count >= k && (rule != "caro" || !(blocked[0] && blocked[1]))) {
+            return true;
+        }
+    }
+    return false;
+}
 
 namespace detail {
 
@@ -126,19 +175,24 @@ inline std::vector<int> numbers(const std::string& text) {
 }
 
 inline void read_variant(Position& p) {
-    p.family = p.variant.rfind("mnk-", 0) == 0 ? "mnk" : "oanquan";
+    p.family = p.variant.substr(0, p.variant.find('-'));
+    p.me = p.seat == 1 ? 'X' : 'O';
+    p.opponent = p.seat == 1 ? 'O' : 'X';
     if (p.family != "mnk") return;
     // mnk-RxCkK[-exact|-caro][-center]
     std::sscanf(p.variant.c_str(), "mnk-%dx%dk%d", &p.rows, &p.cols, &p.k);
     p.rule = p.variant.find("-exact") != std::string::npos  ? "exact"
              : p.variant.find("-caro") != std::string::npos ? "caro"
                                                              : "freestyle";
-    p.me = p.seat == 1 ? 'X' : 'O';
-    p.opponent = p.seat == 1 ? 'O' : 'X';
 }
 
 inline void read_board(Position& p, const std::map<std::string, std::string>& board) {
-    if (p.family == "mnk") {
+    p.fields = board;
+    if (p.family == "mnk" || board.count("cells")) {
+        if (p.family != "mnk") {
+            p.rows = std::stoi(board.at("rows"));
+            p.cols = std::stoi(board.at("cols"));
+        }
         p.board.clear();
         auto cells = board.count("cells") ? board.at("cells") : "";
         std::istringstream in(cells);
@@ -147,9 +201,15 @@ inline void read_board(Position& p, const std::map<std::string, std::string>& bo
     }
     auto get = [&](const char* key) { return board.count(key) ? board.at(key) : ""; };
     p.seeds = numbers(get("seeds"));
+    p.captures = numbers(get("captures"));
+    if (p.family == "oware") {
+        p.my_houses.clear();
+        for (int i = 6 * (p.seat - 1); i < 6 * p.seat; ++i) p.my_houses.push_back(i);
+        return;
+    }
+    if (p.family != "oanquan") return;
     p.pieces.clear();
     for (int piece : numbers(get("pieces"))) p.pieces.push_back(piece != 0);
-    p.captures = numbers(get("captures"));
     if (!get("mandarin").empty()) p.mandarin = std::stoi(get("mandarin"));
     p.my_squares.clear();
     int first = p.players == 2 ? (p.seat == 1 ? 1 : 6) : 5 * (p.seat - 1) + 1;

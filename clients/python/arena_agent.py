@@ -12,13 +12,13 @@ Write a function that takes a position and returns one of its legal moves, and h
 
 Then enter it in an experiment file as
 `spec = "proc:cmd=python3,args=path/to/my_agent.py"`. The arena starts the program, talks to it
-over stdin/stdout with the arena protocol (docs/protocol.md) and keeps it for many games. Print
+over stdin/stdout with the arena protocol (docs/src/reference/protocol.md) and keeps it for many games. Print
 debugging output to stderr (`print(..., file=sys.stderr)`): it goes to the agent's log file;
 anything else printed to stdout is a protocol error that loses the game.
 
 What `position` holds (see `Position`): the variant id, your seat, the moves so far, the legal
 moves, the time left, a seeded `random.Random`, and a view of the board: the cells of an m,n,k
-board, the squares of O An Quan.
+board or of any other grid game (Connect Four), the squares of O An Quan, the houses of Oware.
 """
 
 import random
@@ -36,8 +36,9 @@ class Position:
     """A position to move in.
 
     Every game:
-      variant     the variant id, like "mnk-5x5k4" or "oanquan"
-      family      "mnk" or "oanquan"
+      variant     the variant id, like "mnk-5x5k4", "oanquan" or "oware"
+      family      the game: the id up to its first "-" ("mnk", "oanquan", "oware", "connect4")
+      fields      the `board` line's fields as text, by name (every game: see docs/protocol.md)
       seat        your seat, 1 (moves first) or 2 (up to 4 in games of more players)
       players     the number of seats
       moves       the moves from the start, in the game's notation (a random opening included)
@@ -71,11 +72,25 @@ class Position:
       captures    what each seat has captured so far, in seat order
       my_squares  the ring indices of your five squares, in label order
       index(label) the ring index of a square's label (1-10)
+
+    Any other game drawn on a grid (Connect Four, family "connect4"):
+      rows, cols       the board's size, from the board line
+      board            rows x cols lists of "X", "O" or "." (board[row][col], row 0 at the top)
+      me, opponent     "X" or "O"
+    Its moves are the legal words as the game writes them (Connect Four: a column letter).
+    Oware (family "oware", docs/oware.md):
+      seeds       the seeds of the 12 houses in sowing order: indices 0-5 are South's houses
+                  (seat 1, letters A-F), 6-11 North's (seat 2, letters a-f)
+      captures    each seat's store, in seat order
+      my_houses   the ring indices of your six houses, A-F (or a-f) in order
+      index(letter)  the ring index of a house's letter ("C" is 2, "c" is 8)
+      letter(index)  the letter of a house (the move that sows it)
     """
 
     def __init__(self, game, moves, legal, board, time_ms, out, clock=None):
         self.variant = game["variant"]
-        self.family = "mnk" if self.variant.startswith("mnk-") else "oanquan"
+        self.family = self.variant.split("-")[0]
+        self.fields = dict(board)
         self.seat = game["seat"]
         self.players = game["players"]
         self.rng = game["rng"]
@@ -87,8 +102,12 @@ class Position:
         self._out = out
         if self.family == "mnk":
             self._read_mnk(board)
-        else:
+        elif self.family == "oanquan":
             self._read_oanquan(board)
+        elif self.family == "oware":
+            self._read_oware(board)
+        elif "cells" in board:
+            self._read_grid(board)
 
     def time_left(self):
         """Seconds left of this move's budget (negative when it is spent)."""
@@ -135,6 +154,14 @@ class Position:
         """The move of cell (row, col): "a1" is row 0, column 0."""
         return "%s%d" % (chr(ord("a") + col), row + 1)
 
+    # Any other grid game (Connect Four) ---------------------------------------------------------
+
+    def _read_grid(self, board):
+        self.rows, self.cols = int(board["rows"]), int(board["cols"])
+        self.board = [list(row) for row in board["cells"].split("/")]
+        self.me = "X" if self.seat == 1 else "O"
+        self.opponent = "O" if self.seat == 1 else "X"
+
     # O An Quan -------------------------------------------------------------------------------
 
     def _read_oanquan(self, board):
@@ -152,10 +179,23 @@ class Position:
         return range(first, first + 5)
 
     def index(self, label):
-        """The ring index of a square's label."""
+        """The ring index of a square's label (O An Quan), or of a house's letter (Oware)."""
+        if self.family == "oware":
+            return "ABCDEFabcdef".index(label)
         if self.players == 2:
             return label - 1 if label <= 5 else 16 - label
         return (label - 1) // 5 * 6 + (label - 1) % 5
+
+    # Oware -----------------------------------------------------------------------------------
+
+    def _read_oware(self, board):
+        self.seeds = [int(v) for v in board.get("seeds", "").split(",") if v != ""]
+        self.captures = [int(v) for v in board.get("captures", "").split(",") if v != ""]
+        self.my_houses = list(range(6 * (self.seat - 1), 6 * self.seat))
+
+    def letter(self, index):
+        """The letter of the Oware house at ring index `index`: the move that sows it."""
+        return "ABCDEFabcdef"[index]
 
 
 def mnk_winner(board, row, col, k, rule="freestyle"):
@@ -179,6 +219,29 @@ def mnk_winner(board, row, col, k, rule="freestyle"):
             if rule != "caro" or not blocked:
                 return True
     return False
+
+
+def _where(function):
+    """`name` (file:line) of a function, for messages about what it returned."""
+    name = getattr(function, "__name__", None) or type(function).__name__
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return name
+    return "%s (%s:%d)" % (name, code.co_filename, code.co_firstlineno)
+
+
+def _not_a_move(choose, move):
+    """Why `move`, what `choose` returned, cannot be sent as a move; None when it can."""
+    if isinstance(move, str) and move.strip() and len(move.split()) == 1:
+        return None
+    if isinstance(move, str):
+        shown = "an empty text" if not move.strip() else "several words, %r" % move
+    else:
+        shown = "a %s, %r" % (type(move).__name__, move)
+    return (
+        "%s returned %s: it must return one of position.legal, a text like %r"
+        % (_where(choose), shown, "b3")
+    )
 
 
 def _fields(text):
@@ -270,7 +333,12 @@ def play(choose, name=None, author=None, accepts=None, stdin=None, stdout=None):
                 traceback.print_exc(file=sys.stderr)
                 out("error " + " ".join(("%s: %s" % (type(error).__name__, error)).split()))
                 continue
-            out("move %s" % move)
+            wrong = _not_a_move(choose, move)
+            if wrong:  # said here, in the words of the student's function, not as a traceback
+                print(wrong, file=sys.stderr)
+                out("error " + wrong)
+                continue
+            out("move " + move)
         elif word == "end":
             game = None
         elif word == "quit":

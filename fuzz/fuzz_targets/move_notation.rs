@@ -1,19 +1,21 @@
 //! Move notation of every game family, and variant ids: any text is a move, a move list, or an
-//! error; a move that parses formats back to text that parses to the same move.
+//! error; a move that parses formats back to text that parses to the same move. Every family
+//! of the registry is fuzzed through its example id, beside the fixed ids below.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rules::{Game, Variant};
+use rules::{FAMILIES, Game, Variant};
 
 const VARIANTS: &[&str] = &[
     "tictactoe",
-    "mnk-5x5k4",
     "mnk-4x7k4-exact-center",
     "mnk-15x15k5-caro",
     "mnk-19x19k5",
     "mnk-1x1k1",
     "oanquan",
     "oanquan-mandarin5-stop-young5-end",
+    "connect4",
+    "oware",
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -29,17 +31,15 @@ fuzz_target!(|data: &[u8]| {
     {
         check_variant(&variant, text);
     }
-    for id in VARIANTS {
+    let examples = FAMILIES.iter().map(|family| family.example);
+    for id in VARIANTS.iter().copied().chain(examples) {
         let variant: Variant = id.parse().expect("a fixed variant id");
         check_variant(&variant, text);
     }
 });
 
 fn check_variant(variant: &Variant, text: &str) {
-    match variant {
-        Variant::Mnk(config) => check(config.start(), text),
-        Variant::OanQuan(rules) => check(rules.start(), text),
-    }
+    rules::with_game!(variant, |start| check(start, text))
 }
 
 fn check<G: Game>(start: G, text: &str) {

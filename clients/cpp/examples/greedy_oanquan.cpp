@@ -5,7 +5,7 @@
 //     g++ -std=c++17 -O2 -o greedy_oanquan clients/cpp/examples/greedy_oanquan.cpp
 //     proc:cmd=./greedy_oanquan
 //
-// The sowing below is the canonical rules of docs/protocol.md's ring (relay, capture, chain
+// The sowing below is the canonical rules of docs/src/reference/protocol.md's ring (relay, capture, chain
 // capture, the refill of an empty side); under a rule variant it only misjudges some captures,
 // it never plays an illegal move: the move comes from the arena's legal list.
 

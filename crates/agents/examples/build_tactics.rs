@@ -219,7 +219,7 @@ fn main() {
     }
     println!("# The tactics suite (see agents::tactics): variant | moves | kind | answer.");
     println!("# Built by `cargo run --release -p agents --example build_tactics`; do not edit by");
-    println!("# hand: crates/agents/tests/tactics.rs checks every answer with the solvers.");
+    println!("# hand: crates/agents/tests/it/tactics.rs checks every answer with the solvers.");
     for puzzle in &puzzles {
         println!("{}", puzzle.to_line());
     }

@@ -6,6 +6,8 @@
 //! cargo run --release -p agents --example speed -- solve5x5 600   # mnk-5x5k4 from the start
 //! cargo run --release -p agents --example speed -- mcts tictactoe 10000 400   # MCTS, profiled
 //! cargo run --release -p agents --example speed -- match caro alphabeta:depth=4 neighbor 20
+//! cargo run --release -p agents --example speed -- connect4 1 1024 "d d d d c c" "d c"  # 6x7 solver
+//! cargo run --release -p agents --example speed -- connect4-random 20 8 1 256 1  # 20 random 8-ply
 //! ```
 
 use std::time::{Duration, Instant};
@@ -48,6 +50,99 @@ fn main() {
         println!(
             "{spec} on {variant}: {searches} searches, {:.0} simulations per second",
             simulations as f64 / started.elapsed().as_secs_f64()
+        );
+        return;
+    }
+    if args.first().map(String::as_str) == Some("connect4-random") {
+        // The Connect Four solver on random 6x7 positions of PLIES plies where neither side
+        // can win with its next stone (a quiet position, not decided at once):
+        // `speed connect4-random COUNT PLIES THREADS TT_MB SEED`.
+        let number =
+            |at: usize, default: u64| args.get(at).and_then(|s| s.parse().ok()).unwrap_or(default);
+        let (count, plies, threads, tt_mb, seed) = (
+            number(1, 20),
+            number(2, 8) as u32,
+            number(3, 1) as usize,
+            number(4, 256) as usize,
+            number(5, 1),
+        );
+        let start = rules::Connect4Config::default().start();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut times = Vec::new();
+        let (mut nodes, started) = (0, Instant::now());
+        while (times.len() as u64) < count {
+            let (mut position, mut line) = (start.clone(), Vec::new());
+            while position.ply() < plies && position.outcome().is_none() {
+                let mv = position.random_move(&mut rng).unwrap();
+                line.push(position.format_move(mv));
+                position = position.play(mv).unwrap();
+            }
+            let quiet = position.outcome().is_none()
+                && position.winning_cells(rules::Player::First) & position.playable() == 0
+                && position.winning_cells(rules::Player::Second) & position.playable() == 0;
+            if !quiet {
+                continue;
+            }
+            let solution = agents::games::connect4::solve::try_solve_with(
+                &position,
+                &Limits::default().with_tt_mb(tt_mb),
+                threads,
+            )
+            .unwrap();
+            println!(
+                "{:>20}  {:?}  {:>12} nodes  {:>7.3} s",
+                line.join(" "),
+                solution.value.unwrap(),
+                solution.nodes,
+                solution.elapsed.as_secs_f64()
+            );
+            times.push(solution.elapsed.as_secs_f64());
+            nodes += solution.nodes;
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{count} positions of {plies} plies: median {:.3} s, longest {:.3} s, {nodes} nodes in \
+             {:.3} s ({:.2} M nodes/s)",
+            times[times.len() / 2],
+            times[times.len() - 1],
+            started.elapsed().as_secs_f64(),
+            nodes as f64 / started.elapsed().as_secs_f64() / 1e6
+        );
+        return;
+    }
+    if args.first().map(String::as_str) == Some("connect4") {
+        // The Connect Four solver on 6x7 positions, every move's value:
+        // `speed connect4 THREADS TT_MB "MOVES" ["MOVES"...]` (moves like "d d c").
+        let threads: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+        let tt_mb: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024);
+        let start = rules::Connect4Config::default().start();
+        let (mut nodes, started) = (0, Instant::now());
+        for line in args.iter().skip(3) {
+            let position = start.play_line(line).unwrap();
+            let solution = agents::games::connect4::solve::try_solve_with(
+                &position,
+                &Limits::default().with_tt_mb(tt_mb),
+                threads,
+            )
+            .unwrap();
+            let values: Vec<String> = solution
+                .moves
+                .iter()
+                .map(|m| format!("{}:{:?}", position.format_move(m.mv), m.value.unwrap()))
+                .collect();
+            println!(
+                "{line:>24}  {:?}  {:>13} nodes  {:>8.3} s  {:>5.2} M/s  {}",
+                solution.value.unwrap(),
+                solution.nodes,
+                solution.elapsed.as_secs_f64(),
+                solution.nodes as f64 / solution.elapsed.as_secs_f64() / 1e6,
+                values.join(" ")
+            );
+            nodes += solution.nodes;
+        }
+        println!(
+            "total {nodes} nodes, {:.3} s",
+            started.elapsed().as_secs_f64()
         );
         return;
     }

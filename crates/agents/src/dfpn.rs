@@ -30,7 +30,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, Player, WinRule};
+use rules::{Cell, Game, Mnk, Player, TwoPlayer, WinRule};
 
 use crate::memory::OutOfMemory;
 use crate::pattern::DEAD;
@@ -96,6 +96,14 @@ pub struct DfpnSolution {
     pub elapsed: Duration,
     /// Why the search stopped early, if it did.
     pub stopped: Option<&'static str>,
+}
+
+impl DfpnSolution {
+    /// The outcome of best play, absolute (first player wins / draw / second player wins).
+    pub fn outcome(&self) -> Option<rules::Outcome> {
+        self.value
+            .map(|value| value.outcome(self.to_move, Mnk::opponent(self.to_move)))
+    }
 }
 
 /// The transposition table: buckets of four slots of two words (the key; phi, delta and the
@@ -405,7 +413,7 @@ impl Search {
     /// documentation (the VCF check included).
     fn settle(&mut self) -> Option<(u32, u32)> {
         let me = self.board.to_move();
-        let them = me.opponent();
+        let them = Mnk::opponent(me);
         let won = (0, INF);
         let lost = (INF, 0);
         if !self.board.wins(me).is_empty() {
@@ -455,7 +463,7 @@ impl Search {
         if self.windows.is_empty() || (game.config().center() && game.ply() == 0) {
             return false;
         }
-        let defender = game.stones(self.attacker.opponent());
+        let defender = game.stones(Mnk::opponent(self.attacker));
         let attacker = game.stones(self.attacker);
         // Sum of 2^(k - empty), against 2^k (defender to move) or 2^(k-1).
         let limit: u64 = if self.board.to_move() == self.attacker {
@@ -480,7 +488,7 @@ impl Search {
     /// The moves of the side to move worth searching (see the module documentation).
     fn moves(&self) -> Vec<Cell> {
         let me = self.board.to_move();
-        let them = me.opponent();
+        let them = Mnk::opponent(me);
         let their_wins = self.board.wins(them);
         if !their_wins.is_empty() {
             return self.board.defences(&their_wins).iter().collect();
@@ -490,7 +498,7 @@ impl Search {
         let mut moves: Vec<(i32, Cell)> = Vec::with_capacity(empty.len() as usize);
         let patterns = self.board.patterns();
         let mut dropped = None;
-        let defender = self.attacker.opponent();
+        let defender = Mnk::opponent(self.attacker);
         for cell in empty.iter() {
             if !game.is_legal(cell) {
                 continue;
@@ -666,7 +674,7 @@ impl Search {
             None => return (None, Value::Loss, Value::Win),
             Some(false) => {}
         }
-        match self.prove(me.opponent()) {
+        match self.prove(Mnk::opponent(me)) {
             Some(true) => (Some(Value::Loss), Value::Loss, Value::Loss),
             Some(false) => (Some(Value::Draw), Value::Draw, Value::Draw),
             None => (None, Value::Loss, Value::Draw),

@@ -3,7 +3,7 @@
 //! random move instead of all that. m,n,k only.
 
 use rand::RngExt;
-use rules::{Cell, Game, Mnk, MoveList};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
 use crate::games::mnk::threats_of;
 use crate::spec::bad_value;
@@ -13,7 +13,7 @@ use crate::{SearchStats, SpecError};
 pub(crate) const KIND: Kind = Kind {
     name: "easy",
     summary: "win now, else block, else centre, else a corner, else random; sometimes a \
-              random mistake (seed 004)",
+              random mistake (the tic-tac-toe tutorial's easy AI)",
     plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[ParamDoc {
         name: "mistake",
@@ -99,7 +99,7 @@ impl Agent<Mnk> for Easy {
         if let Some(cell) = threats_of(position, me).iter().find(legal) {
             return Ok(choice(cell, "win now"));
         }
-        if let Some(cell) = threats_of(position, me.opponent()).iter().find(legal) {
+        if let Some(cell) = threats_of(position, Mnk::opponent(me)).iter().find(legal) {
             return Ok(choice(cell, "block"));
         }
         let config = position.config();

@@ -36,7 +36,7 @@ const ROLLOUTS: ParamDoc = ParamDoc {
 pub(crate) const FLAT_KIND: Kind = Kind {
     name: "mc-flat",
     summary: "flat Monte Carlo: random playouts after every legal move, best wins minus losses \
-              (seed 003 algo1)",
+              (algo1 of the TD4 exercise)",
     plays: Plays::Every,
     params: &[ROLLOUTS],
     multiplayer: true,
@@ -46,7 +46,7 @@ pub(crate) const FLAT_KIND: Kind = Kind {
 pub(crate) const NEAR_KIND: Kind = Kind {
     name: "mc-near",
     summary: "flat Monte Carlo on the empty cells next to a stone, in the candidates and the \
-              playouts (seed 003 algo2)",
+              playouts (algo2 of the TD4 exercise)",
     plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[ROLLOUTS],
     multiplayer: false,
@@ -56,7 +56,7 @@ pub(crate) const NEAR_KIND: Kind = Kind {
 pub(crate) const PAR_KIND: Kind = Kind {
     name: "mc-par",
     summary: "mc-near with the candidates scored in parallel; the same move as mc-near for the \
-              same seed (seed 003 algo3)",
+              same seed (algo3 of the TD4 exercise)",
     plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[
         ROLLOUTS,

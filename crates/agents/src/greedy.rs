@@ -10,7 +10,7 @@ use crate::{Agent, AgentError, Choice, Context, Kind, Params, Plays, SearchStats
 
 pub(crate) const GREEDY_KIND: Kind = Kind {
     name: "greedy",
-    summary: "the move that captures the most now; ties at random (seed 001)",
+    summary: "the move that captures the most now; ties at random (the O An Quan course project's AI)",
     plays: Plays::Only(&rules::oanquan::FAMILY),
     params: &[],
     multiplayer: true,
@@ -20,7 +20,7 @@ pub(crate) const GREEDY_KIND: Kind = Kind {
 pub(crate) const GREEDY2_KIND: Kind = Kind {
     name: "greedy2",
     summary: "the move that maximises own capture minus the opponent's best reply capture \
-              (seed 001)",
+              (the O An Quan course project's harder AI)",
     plays: Plays::Only(&rules::oanquan::FAMILY),
     params: &[],
     multiplayer: true,

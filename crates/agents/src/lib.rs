@@ -42,7 +42,7 @@ pub mod dfpn;
 pub mod easy;
 mod fault;
 pub mod flat;
-mod games;
+pub mod games;
 pub mod greedy;
 pub mod mcts;
 pub mod memory;
@@ -292,9 +292,14 @@ pub trait AgentGame: Game {
     fn evaluate(&self, aux: &Self::Aux) -> i32;
 
     /// The static evaluation from `seat`'s view, for the searches of games of three or more
-    /// players ([`multi`]). Default: [`AgentGame::evaluate`], negated when `seat` is not to
-    /// move (two players).
+    /// players ([`multi`]). Default, for games of two players only: [`AgentGame::evaluate`],
+    /// negated when `seat` is not to move. A game that seats more overrides it.
     fn evaluate_for(&self, aux: &Self::Aux, seat: Player) -> i32 {
+        debug_assert_eq!(
+            self.num_players(),
+            2,
+            "a game of more players gives its own evaluate_for"
+        );
         let value = self.evaluate(aux);
         if self.side_to_move() == seat {
             value
@@ -400,6 +405,17 @@ pub trait AgentGame: Game {
     /// budgets rather than time keep its play reproducible from the seed.
     fn hard_spec(&self) -> &'static str {
         "mcts:iterations=5000"
+    }
+
+    /// The game's own exact solver, when it has one (Connect Four's): [`solve::try_solve`],
+    /// and so `arena solve` and the web's Analyse, use it instead of the generic alpha-beta
+    /// solver ([`solve::try_solve_generic`]). `None`, the default: the game has none.
+    #[allow(clippy::type_complexity)]
+    fn own_solver(
+        &self,
+        _limits: &solve::Limits,
+    ) -> Option<Result<solve::Solution<Self::Move>, memory::OutOfMemory>> {
+        None
     }
 
     /// Builds the agents of `kind` that only this game has (`kind.plays` is not

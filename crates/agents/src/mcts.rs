@@ -402,13 +402,17 @@ impl<G: AgentGame> Mcts<G> {
 
     /// One simulation from `root`. Returns the depth of the deepest node it reached.
     fn simulate<R: Rng + ?Sized>(&mut self, root: &G, rng: &mut R) -> usize {
-        let root_mover = root.side_to_move().opponent();
-        // The player who moved into the node at `depth` of the path.
+        // This tree is two-player (`choose` sends games of more players to `multi`): the seat
+        // after the side to move is the one who moved into the root, and the two alternate.
+        let root_to_move = root.side_to_move();
+        let root_mover = root_to_move.next(root.num_players());
+        // The player who moved into the node at `depth` of the path: the side to move at its
+        // parent.
         let mover = |depth: usize| {
             if depth.is_multiple_of(2) {
                 root_mover
             } else {
-                root_mover.opponent()
+                root_to_move
             }
         };
         let mut position = root.clone();
@@ -421,7 +425,8 @@ impl<G: AgentGame> Mcts<G> {
             let current = self.nodes[node as usize];
             match current.proof {
                 Proof::Win => break Some(mover(depth)),
-                Proof::Loss => break Some(mover(depth).opponent()),
+                // Lost for the player who moved into the node: won by the side to move there.
+                Proof::Loss => break Some(position.side_to_move()),
                 Proof::Draw => break None,
                 Proof::Unknown => {}
             }

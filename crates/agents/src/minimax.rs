@@ -13,7 +13,7 @@ use crate::{SearchStats, SpecError};
 
 pub(crate) const KIND: Kind = Kind {
     name: "minimax",
-    summary: "plain minimax to a fixed depth, no pruning; wins sooner, loses later (seed 004)",
+    summary: "plain minimax to a fixed depth, no pruning; wins sooner, loses later (the tic-tac-toe tutorial's minimax)",
     plays: Plays::Every,
     params: &[ParamDoc {
         name: "depth",

@@ -8,7 +8,7 @@
 //! cell itself) plus its empty neighbours. Ties are broken at random.
 
 use rand::RngExt;
-use rules::{Cell, Game, Mnk, MoveList, Player};
+use rules::{Cell, Game, Mnk, MoveList, Player, TwoPlayer};
 
 use crate::games::mnk::{Geometry, threats_of};
 use crate::{Agent, AgentError, Choice, Context, Kind, Params, Plays, SearchStats, SpecError};
@@ -16,7 +16,7 @@ use crate::{Agent, AgentError, Choice, Context, Kind, Params, Plays, SearchStats
 pub(crate) const KIND: Kind = Kind {
     name: "neighbor",
     summary: "win now, block a win (an open four), else the best-scored empty cell next to \
-              the opponent's last stone (seed 002)",
+              the opponent's last stone (the caro course project's AI)",
     plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[],
     multiplayer: false,
@@ -100,7 +100,7 @@ impl Agent<Mnk> for Neighbor {
         if let Some(cell) = threats_of(position, me).iter().find(legal) {
             return Ok(choice(cell, moves.len(), "win now".into()));
         }
-        if let Some(cell) = threats_of(position, me.opponent()).iter().find(legal) {
+        if let Some(cell) = threats_of(position, Mnk::opponent(me)).iter().find(legal) {
             return Ok(choice(cell, moves.len(), "block".into()));
         }
         let config = position.config();

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use rules::mnk::CellSet;
-use rules::{Cell, Mnk, Player, WinRule};
+use rules::{Cell, Mnk, Player, TwoPlayer, WinRule};
 
 use crate::MOVE_SLOTS;
 
@@ -853,7 +853,7 @@ impl Patterns {
     /// side to move counting a little more (it plays next).
     pub fn evaluate(&self, to_move: Player) -> i32 {
         let me = self.sums[to_move.index()];
-        let them = self.sums[to_move.opponent().index()];
+        let them = self.sums[Mnk::opponent(to_move).index()];
         me * 6 / 5 - them
     }
 }

@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use rand::{Rng, RngExt};
 use rules::mnk::CellSet;
-use rules::{Cell, Player};
+use rules::{Cell, Mnk, Player, TwoPlayer};
 
 use crate::pattern_search::{Keyed, move_score, quiet_candidates, settled};
 use crate::score::MATE_BOUND;
@@ -161,7 +161,7 @@ impl PatternMcts {
         let mut reward = None;
         for _ in 0..PLAYOUT_PLIES {
             let me = board.to_move();
-            let them = me.opponent();
+            let them = Mnk::opponent(me);
             if let Some(win) = board.wins(me).iter().next() {
                 let _ = win;
                 reward = Some(if me == start { 1.0 } else { -1.0 });

@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use rules::mnk::CellSet;
-use rules::{ArrayVec, Cell, MAX_MOVES, Player, WinRule};
+use rules::{ArrayVec, Cell, MAX_MOVES, Mnk, Player, TwoPlayer, WinRule};
 
 use crate::score::{self, INFINITY, MATE, MATE_BOUND};
 use crate::threats::Board;
@@ -37,7 +37,7 @@ pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
 #[inline]
 pub(crate) fn move_score(board: &Board, cell: Cell, me: Player) -> i32 {
     let patterns = board.patterns();
-    5 * patterns.value(cell, me) + 4 * patterns.value(cell, me.opponent())
+    5 * patterns.value(cell, me) + 4 * patterns.value(cell, Mnk::opponent(me))
 }
 
 /// The empty cells within two of a stone (the centre on an empty board).
@@ -60,7 +60,7 @@ pub(crate) fn near_cells(board: &Board) -> CellSet {
 /// own fours and the cells where the opponent would make a four; otherwise the near cells.
 pub(crate) fn quiet_candidates(board: &Board, me: Player) -> CellSet {
     let mine = board.patterns().sets(me);
-    let theirs = board.patterns().sets(me.opponent());
+    let theirs = board.patterns().sets(Mnk::opponent(me));
     if !theirs.open_four.is_empty() {
         mine.four.or(&theirs.four).and(board.empty())
     } else {
@@ -88,7 +88,7 @@ pub(crate) fn forced_moves(board: &Board, me: Player, wins: &CellSet) -> Keyed {
 pub(crate) fn settled(board: &Board, ply: u32, forced: &mut Keyed) -> Option<i32> {
     forced.clear();
     let me = board.to_move();
-    let them = me.opponent();
+    let them = Mnk::opponent(me);
     if !board.wins(me).is_empty() {
         return Some(MATE - (ply as i32 + 1));
     }

@@ -412,10 +412,12 @@ impl<G: AgentGame> Searcher<G> {
         if self.aborted {
             return 0;
         }
-        // A player with no line left cannot win: the value is bounded on that side.
+        // A player with no line left cannot win: the value is bounded on that side. The search
+        // is two-player (alphabeta sends games of more to `multi`, the solver refuses them), so
+        // the seat after the side to move is its opponent.
         let me = position.side_to_move();
         let high = if position.can_win(aux, me) { 1 } else { 0 };
-        let low = if position.can_win(aux, me.opponent()) {
+        let low = if position.can_win(aux, me.next(position.num_players())) {
             -1
         } else {
             0

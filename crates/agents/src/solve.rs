@@ -49,12 +49,13 @@ impl Value {
         }
     }
 
-    /// The outcome of best play when this is the value for `player`.
-    pub fn outcome(self, player: Player) -> Outcome {
+    /// The outcome of best play when this is the value for `player`, whose opponent (the only
+    /// other player: values are for games of two) is `opponent`.
+    pub fn outcome(self, player: Player, opponent: Player) -> Outcome {
         match self {
             Value::Win => Outcome::Win(player),
             Value::Draw => Outcome::Draw,
-            Value::Loss => Outcome::Win(player.opponent()),
+            Value::Loss => Outcome::Win(opponent),
         }
     }
 
@@ -188,6 +189,8 @@ pub struct MoveValue<M> {
 pub struct Solution<M> {
     /// The player to move in the solved position.
     pub to_move: Player,
+    /// The other player of the solved position (the solver plays games of two).
+    pub opponent: Player,
     /// The value for the player to move, or `None` when not determined within the limits.
     pub value: Option<Value>,
     /// Every legal move with its value (in the game's move order), when
@@ -212,27 +215,51 @@ pub struct Solution<M> {
 impl<M> Solution<M> {
     /// The outcome of best play, absolute (first player wins / draw / second player wins).
     pub fn outcome(&self) -> Option<Outcome> {
-        self.value.map(|value| value.outcome(self.to_move))
+        self.value
+            .map(|value| value.outcome(self.to_move, self.opponent))
     }
 }
 
 /// Solves `position` within `limits`.
 ///
 /// Panics when the transposition table of `limits.tt_mb` MiB cannot be allocated; [`try_solve`]
-/// returns that as an error instead (the `arena solve` command uses it).
+/// returns that as an error instead (the `arena solve` command uses it). Panics as
+/// [`try_solve`] does on a game of more than two players.
 pub fn solve<G: AgentGame>(position: &G, limits: &Limits) -> Solution<G::Move> {
     try_solve(position, limits).unwrap_or_else(|error| panic!("{error}"))
 }
 
-/// Solves `position` within `limits`, or says that its table cannot be allocated.
+/// Solves `position` within `limits` with the game's own solver if it has one
+/// ([`AgentGame::own_solver`]), else with the generic one, or says that its table cannot be
+/// allocated.
+///
+/// # Panics
+/// If `position` has more than two players: a win, draw or loss is a value of two-player
+/// games (callers ask [`rules::Game::num_players`] first, as `arena solve` does).
 pub fn try_solve<G: AgentGame>(
     position: &G,
     limits: &Limits,
 ) -> Result<Solution<G::Move>, OutOfMemory> {
+    match position.own_solver(limits) {
+        Some(found) => found,
+        None => try_solve_generic(position, limits),
+    }
+}
+
+/// The generic exact alpha-beta solver on any two-player game, whether or not the game has a
+/// solver of its own; or says that its table cannot be allocated.
+pub fn try_solve_generic<G: AgentGame>(
+    position: &G,
+    limits: &Limits,
+) -> Result<Solution<G::Move>, OutOfMemory> {
     let started = Instant::now();
+    let players = position.num_players();
+    assert_eq!(players, 2, "the solver plays games of two players");
     let to_move = position.side_to_move();
     let mut solution = Solution {
         to_move,
+        // Round a table of two, the next seat is the opponent.
+        opponent: to_move.next(players),
         value: None,
         moves: Vec::new(),
         best: Vec::new(),

@@ -95,8 +95,10 @@ impl FromStr for AgentSpec {
         }
         let mut params: Vec<(String, String)> = Vec::new();
         if let Some(rest) = rest {
-            // `args` (the outside engine's command line) takes the rest of the spec, commas
-            // included, so a spec can wrap another spec: `engine:cmd=arena,args=engine --agent mcts:c=1,iterations=9`.
+            // `args` (an outside agent's command line) runs to the next key of the outside
+            // kinds, commas included, so a spec can wrap another spec
+            // (`engine:cmd=arena,args=engine --agent mcts:c=1,iterations=9`) and still stand
+            // anywhere: `proc:args=agent.py,cmd=python3`.
             let starts_a_pair = |at: usize| {
                 let before = rest[..at].trim_end();
                 before.is_empty() || before.ends_with(',')
@@ -106,8 +108,16 @@ impl FromStr for AgentSpec {
                 .map(|(at, _)| at)
                 .find(|&at| starts_a_pair(at))
             {
-                Some(at) => (&rest[..at], Some(rest[at + "args=".len()..].trim())),
-                None => (rest, None),
+                Some(at) => {
+                    let value = &rest[at + "args=".len()..];
+                    let end = args_end(value);
+                    let after = value[end..].trim_start_matches(',');
+                    (
+                        format!("{}{}", &rest[..at], after),
+                        Some(value[..end].trim()),
+                    )
+                }
+                None => (rest.to_string(), None),
             };
             let pairs = rest
                 .split(',')
@@ -136,6 +146,44 @@ impl FromStr for AgentSpec {
             params,
         })
     }
+}
+
+/// The keys of the outside kinds (`proc`, `engine`) other than `args`: an `args` value runs up
+/// to the first `,KEY=` of these outside single quotes (`protocol` documents the keys; a test
+/// there holds this list to them).
+pub const OUTSIDE_KEYS: &[&str] = &[
+    "cmd",
+    "timeout_ms",
+    "margin_ms",
+    "start_ms",
+    "restart",
+    "private",
+    "log",
+    "setup_ms",
+    "max_memory_mb",
+    "quiet_ms",
+];
+
+/// Where the value of `args=` ends in `value` (the text after `args=`): at the first `,KEY=`
+/// of [`OUTSIDE_KEYS`] outside single quotes, or at the end.
+fn args_end(value: &str) -> usize {
+    let mut quoted = false;
+    for (at, c) in value.char_indices() {
+        match c {
+            '\'' => quoted = !quoted,
+            ',' if !quoted => {
+                let next = value[at + 1..].trim_start();
+                if OUTSIDE_KEYS
+                    .iter()
+                    .any(|key| next.strip_prefix(key).is_some_and(|r| r.starts_with('=')))
+                {
+                    return at;
+                }
+            }
+            _ => {}
+        }
+    }
+    value.len()
 }
 
 impl fmt::Display for AgentSpec {
@@ -368,6 +416,38 @@ mod tests {
         // `args=` inside another value is not the args parameter.
         let spec: AgentSpec = "engine:cmd=xargs=1".parse().unwrap();
         assert_eq!(spec.params, vec![("cmd".into(), "xargs=1".into())]);
+    }
+
+    #[test]
+    fn args_may_stand_anywhere_and_end_at_the_next_key_of_the_outside_kinds() {
+        let spec: AgentSpec = "proc:args=mine/agent.py,cmd=python3".parse().unwrap();
+        assert_eq!(
+            spec.params,
+            vec![
+                ("cmd".into(), "python3".into()),
+                ("args".into(), "mine/agent.py".into())
+            ]
+        );
+        // A wrapped spec keeps its own keys; the outer ones end it.
+        let spec: AgentSpec =
+            "engine:args=engine --agent mcts:c=1,iterations=9,timeout_ms=100,cmd=arena"
+                .parse()
+                .unwrap();
+        assert_eq!(
+            spec.to_string(),
+            "engine:timeout_ms=100,cmd=arena,args=engine --agent mcts:c=1,iterations=9"
+        );
+        // Quoted, an outer key stays in the arguments.
+        let spec: AgentSpec = "proc:cmd=arena,args='serve-agent --agent proc:cmd=x,log=y'"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            spec.params[1],
+            (
+                "args".into(),
+                "'serve-agent --agent proc:cmd=x,log=y'".into()
+            )
+        );
     }
 
     #[test]

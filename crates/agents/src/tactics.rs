@@ -13,12 +13,12 @@
 //!
 //! The suite was built by `cargo run --release -p agents --example build_tactics` (seeded
 //! games, the positions classified and answered by the solvers here) and every answer is
-//! checked again by `crates/agents/tests/tactics.rs`. An agent *solves* a position when the
+//! checked again by `crates/agents/tests/it/tactics.rs`. An agent *solves* a position when the
 //! move it chooses is one of the answer moves.
 
 use std::fmt;
 
-use rules::{Cell, Game, Mnk, MoveList, Variant};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer, Variant};
 
 use crate::dfpn::{self, DfpnLimits};
 use crate::solve::Value;
@@ -203,7 +203,7 @@ pub fn classify(
         return Ok((PuzzleKind::WinNow, wins.iter().copied().collect()));
     }
     // The opponent's immediate wins: the cells where its stone would win.
-    let opponent = position.side_to_move().opponent();
+    let opponent = Mnk::opponent(position.side_to_move());
     let threatened = position
         .empty_cells()
         .iter()

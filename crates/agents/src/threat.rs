@@ -11,7 +11,7 @@
 //! 5. a VCT (fours and open threes) of its own, when `vct` is on: its first move;
 //! 6. otherwise the main search over the root moves until the budget ends: the pattern
 //!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
-//!    (`search=mcts`), which measured weaker (see the README).
+//!    (`search=mcts`), which measured weaker (see the book's strength page).
 //!
 //! With a node budget (the default) the agent is reproducible; with `time_ms` it is not. With
 //! `search=ab` it draws nothing from its RNG: the position decides the move.
@@ -19,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, MoveList};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
 use crate::pattern_mcts::PatternMcts;
 use crate::pattern_search::PatternSearch;
@@ -284,7 +284,7 @@ impl Agent<Mnk> for ThreatAgent {
         };
         let mut board = Board::new(position);
         let me = board.to_move();
-        let them = me.opponent();
+        let them = Mnk::opponent(me);
         let legal_set = {
             let mut set = CellSet::EMPTY;
             for &cell in &legal {

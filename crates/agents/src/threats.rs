@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, Player, WinRule};
+use rules::{Cell, Game, Mnk, Player, TwoPlayer, WinRule};
 
 use crate::pattern::Patterns;
 
@@ -123,7 +123,7 @@ impl Board {
         self.stack.push(next);
         self.patterns.play(cell, player);
         self.moves.push((cell, player));
-        self.to_move = player.opponent();
+        self.to_move = Mnk::opponent(player);
     }
 
     /// Takes back the last stone.
@@ -138,7 +138,7 @@ impl Board {
     /// The side to move passes (for asking what the opponent threatens).
     #[inline]
     pub fn pass(&mut self) {
-        self.to_move = self.to_move.opponent();
+        self.to_move = Mnk::opponent(self.to_move);
     }
 
     /// Whether a stone of `player` on the empty `cell` wins at once, by the rules.
@@ -173,7 +173,7 @@ impl Board {
         if self.rule != WinRule::Caro {
             return if count == 1 { *wins } else { CellSet::EMPTY };
         }
-        let attacker = self.to_move.opponent();
+        let attacker = Mnk::opponent(self.to_move);
         let game = self.game();
         let config = game.config();
         let (rows, cols) = (i32::from(config.rows()), i32::from(config.cols()));
@@ -334,7 +334,7 @@ impl ThreatSearch {
             return None;
         }
         let me = board.to_move();
-        let them = me.opponent();
+        let them = Mnk::opponent(me);
         let my_wins = board.wins(me);
         if let Some(cell) = my_wins.iter().next() {
             line.push(cell);
@@ -407,7 +407,7 @@ impl ThreatSearch {
             return None;
         }
         let me = board.to_move();
-        let attacker = me.opponent();
+        let attacker = Mnk::opponent(me);
         if !board.wins(me).is_empty() {
             // The defender wins first.
             return Some(false);
@@ -502,7 +502,7 @@ pub fn vcf_first_moves(game: &Mnk, depth: u32, nodes: u64) -> Option<Vec<Cell>> 
     if !wins.is_empty() {
         return Some(wins.iter().collect());
     }
-    let their_wins = board.wins(me.opponent());
+    let their_wins = board.wins(Mnk::opponent(me));
     let mut candidates = board.patterns().sets(me).four;
     if !their_wins.is_empty() {
         candidates = candidates.and(&board.defences(&their_wins));

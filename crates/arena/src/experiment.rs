@@ -109,6 +109,9 @@ pub struct Experiment {
     pub text: String,
     /// The kinds an embedding program added ([`Experiment::from_toml_with`]), if any.
     pub extra: Option<Extra>,
+    /// The folder of the experiment file, where its outside agents run and their relative
+    /// paths resolve from, as its openings files' do (`None`: the current folder).
+    pub folder: Option<PathBuf>,
 }
 
 #[derive(Deserialize)]
@@ -152,6 +155,36 @@ struct RawAgent {
     spec: Spanned<String>,
     #[serde(default)]
     variants: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// The TOML parser's message in the words of an experiment file, for the two mistakes it words
+/// worst: `[agents]` for `[[agents]]`, and a bare word for a value (`games_per_pair = twenty`).
+fn friendlier_toml_error(message: &str, line: &str) -> String {
+    if message.contains("invalid type: map, expected a sequence") {
+        return "each agent is a table of its own, written `[[agents]]` (two brackets), one \
+                per agent; `[agents]` is a single table"
+            .to_string();
+    }
+    if let Some((key, value)) = line.split_once('=') {
+        let value = value.split('#').next().unwrap_or("").trim();
+        let bare = !value.is_empty()
+            && value
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-".contains(c))
+            && !["true", "false", "inf", "nan"].contains(&value);
+        if bare {
+            return format!(
+                "`{value}` is not a value: write a number in digits (`{key} = 20`), a text in \
+                 quotes (`{key} = \"{value}\"`), or true or false",
+                key = key.trim()
+            );
+        }
+    }
+    message.to_string()
 }
 
 /// The 1-based line and column of byte `offset` in `text`.
@@ -209,7 +242,9 @@ impl Experiment {
     /// The registry of the experiment's agent kinds, as a roster of its own (no log folder):
     /// ours, and the embedding program's if it was given some. Runs build their agents with it.
     pub fn roster(&self) -> Roster {
-        Roster::new().with_extra(self.extra.clone())
+        Roster::new()
+            .with_extra(self.extra.clone())
+            .with_folder(self.folder.clone())
     }
 
     /// The built-in default experiment (`experiments/default.toml`).
@@ -263,8 +298,12 @@ impl Experiment {
                 .map(|(key, _)| key.trim().to_string())
                 .filter(|key| !key.is_empty() && !key.starts_with('#') && !key.contains('"'))
                 .unwrap_or_default();
-            let message = e
-                .message()
+            let line_text = location
+                .and_then(|(line, _)| text.lines().nth(line - 1))
+                .unwrap_or("")
+                .trim();
+            let message = friendlier_toml_error(e.message().trim(), line_text);
+            let message = message
                 .trim()
                 .replace("expected i64", GAMES_PER_PAIR_EXPECTED)
                 .replace("expected u32", "expected a non-negative integer")
@@ -440,28 +479,26 @@ impl Experiment {
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
-        // A variant with fewer agents than seats would play no game at all.
-        for (i, variant) in variants.iter().enumerate() {
-            let players: Vec<&str> = entries
+        // A variant too few agents play would be a silent zero in the schedule.
+        for (i, (variant, id)) in variants.iter().zip(raw.variants.get_ref()).enumerate() {
+            let playing: Vec<&str> = entries
                 .iter()
                 .filter(|a| a.plays(variant))
                 .map(|a| a.name.as_str())
                 .collect();
-            if players.len() < variant.players() {
-                let id = &raw.variants.get_ref()[i];
+            if playing.len() < variant.players() {
+                let who = match playing.as_slice() {
+                    [] => "none of the experiment's agents plays it".to_string(),
+                    [one] => format!("only `{one}` plays it"),
+                    some => format!("only {} play it", some.join(", ")),
+                };
                 return Err(check.error(
                     &format!("variants[{i}]"),
                     id.span(),
                     format!(
-                        "`{variant}` seats {} players, but {} of the experiment's agents play \
-                         it{}: it would play no game. Add agents that play it, or leave it out",
-                        variant.players(),
-                        players.len(),
-                        if players.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" ({})", players.join(", "))
-                        }
+                        "`{variant}` would have no games: a game seats {} agents and {who}; add \
+                         agents that play it, or take it out of `variants`",
+                        variant.players()
                     ),
                 ));
             }
@@ -479,8 +516,11 @@ impl Experiment {
                             _ => (cells, "the board's cells"),
                         }
                     }
-                    Variant::OanQuan(rules) => match raw.max_plies {
-                        0 => (rules.start().default_max_plies(), "the ply cap"),
+                    _ => match raw.max_plies {
+                        0 => (
+                            rules::with_game!(*variant, |start| start.default_max_plies()),
+                            "the ply cap",
+                        ),
                         cap => (cap, "the ply cap"),
                     },
                 };
@@ -568,6 +608,9 @@ impl Experiment {
             source: source.to_string(),
             text: text.to_string(),
             extra,
+            folder: folder
+                .filter(|f| !f.as_os_str().is_empty())
+                .map(Path::to_path_buf),
         })
     }
 

@@ -585,11 +585,12 @@ pub(crate) fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), 
             .filter(|v| agent.plays(v))
             .copied()
             .collect();
-        protocol::preflight(
+        protocol::preflight_in(
             &agent.spec,
             &variants,
             roster.stderr_of(&agent.name),
             experiment.games_time_control(),
+            roster.folder(),
         )
         .map_err(|error| {
             let advice = match error {

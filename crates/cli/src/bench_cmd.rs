@@ -167,28 +167,21 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         .into_iter()
         .filter(|id| args.wants(&format!("playouts.{id}")))
     {
-        match parse_variant(id)? {
-            Variant::Mnk(config) => playouts(id, &config.start(), &budget)?,
-            Variant::OanQuan(rules) => playouts(id, &rules.start(), &budget)?,
-        }
+        rules::with_game!(parse_variant(id)?, |start| playouts(id, &start, &budget))?;
     }
     for id in VARIANTS
         .into_iter()
         .filter(|id| args.wants(&format!("mcts.{id}")))
     {
-        match parse_variant(id)? {
-            Variant::Mnk(config) => mcts(id, &config.start(), &budget)?,
-            Variant::OanQuan(rules) => mcts(id, &rules.start(), &budget)?,
-        }
+        rules::with_game!(parse_variant(id)?, |start| mcts(id, &start, &budget))?;
     }
     for (id, depth) in [("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7)] {
         if !args.wants(&format!("perft.{id}")) {
             continue;
         }
-        match parse_variant(id)? {
-            Variant::Mnk(config) => perft(id, &config.start(), depth, &budget)?,
-            Variant::OanQuan(rules) => perft(id, &rules.start(), depth, &budget)?,
-        }
+        rules::with_game!(parse_variant(id)?, |start| perft(
+            id, &start, depth, &budget
+        ))?;
     }
     for (id, moves, depth) in [
         ("mnk-15x15k5", "e5 d4 f6", 3),
@@ -198,10 +191,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !args.wants(&format!("alphabeta.{id}")) {
             continue;
         }
-        match parse_variant(id)? {
-            Variant::Mnk(config) => alphabeta(id, &config.start(), moves, depth, &budget)?,
-            Variant::OanQuan(rules) => alphabeta(id, &rules.start(), moves, depth, &budget)?,
-        }
+        rules::with_game!(parse_variant(id)?, |start| alphabeta(
+            id, &start, moves, depth, &budget
+        ))?;
     }
     let td4: Mnk = mnk("mnk-5x5k4")?
         .play_line(TD4_MOVES)
@@ -222,6 +214,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             dfpn_time(name, &position, &budget)?;
         }
     }
+    if args.wants("solve.connect4-8ply") {
+        connect4_solve_time(&budget)?;
+    }
     if args.wants("vcf.") {
         vcf_rate(&budget)?;
     }
@@ -233,10 +228,9 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         if !args.wants(&format!("protocol.{protocol}.{id}")) {
             continue;
         }
-        match parse_variant(id)? {
-            Variant::Mnk(config) => protocol_overhead(protocol, id, &config.start(), &budget)?,
-            Variant::OanQuan(rules) => protocol_overhead(protocol, id, &rules.start(), &budget)?,
-        }
+        rules::with_game!(parse_variant(id)?, |start| protocol_overhead(
+            protocol, id, &start, &budget
+        ))?;
     }
     default_experiment(&budget, &args)
 }
@@ -494,6 +488,41 @@ fn solve_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
     Ok(())
 }
 
+/// The 6x7 Connect Four position after these 8 plies: X to move wins with b, d or f (c and e
+/// draw, a and g lose).
+const CONNECT4_8PLY: &str = "d c d e c d e b";
+
+/// Connect Four's solver on [`CONNECT4_8PLY`], every move valued, on one thread with a table of
+/// 256 MiB: the median wall time and the nodes per second.
+fn connect4_solve_time(budget: &Budget) -> Result<()> {
+    let position = rules::Connect4Config::default()
+        .start()
+        .play_line(CONNECT4_8PLY)
+        .map_err(|error| anyhow!("the Connect Four moves: {error}"))?;
+    let mut runs = Vec::new();
+    for _ in 0..budget.solves {
+        let limits = Limits::default().with_tt_mb(256);
+        runs.push(agents::games::connect4::solve::try_solve_with(
+            &position, &limits, 1,
+        )?);
+    }
+    let time = median(runs.iter().map(|s| s.elapsed.as_secs_f64()).collect());
+    let last = &runs[runs.len() - 1];
+    figure(
+        "solve.connect4-8ply",
+        format!("{time:.3}"),
+        "s",
+        &format!(
+            "{} for the side to move, {} nodes, {:.0} nodes/s, one thread; {CONNECT4_8PLY}",
+            last.value
+                .map_or_else(|| "unknown".to_string(), |v| v.to_string()),
+            last.nodes,
+            last.nodes as f64 / time.max(1e-9)
+        ),
+    );
+    Ok(())
+}
+
 /// `arena solve`'s df-pn (its default limits, the root value and one move) on `position`:
 /// the median wall time and the nodes per second. Each run on a fresh thread, as
 /// [`solve_time`].
@@ -508,7 +537,7 @@ fn dfpn_time(name: &str, position: &Mnk, budget: &Budget) -> Result<()> {
     }
     let time = median(runs.iter().map(|s| s.elapsed.as_secs_f64()).collect());
     let last = &runs[runs.len() - 1];
-    let value = match last.value.map(|v| v.outcome(last.to_move)) {
+    let value = match last.outcome() {
         Some(rules::Outcome::Win(rules::Player::First)) => "first player wins",
         Some(rules::Outcome::Win(_)) => "second player wins",
         Some(rules::Outcome::Draw) => "draw",

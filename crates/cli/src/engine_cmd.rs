@@ -36,7 +36,7 @@ pub fn engine(args: EngineArgs) -> Result<()> {
 /// `arena serve-agent --agent SPEC`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena serve-agent --agent alphabeta:depth=4\n  printf 'arena 1\\ngame variant=oanquan seat=1 players=2\\nposition\\ngo time_ms=1000\\nquit\\n' | arena serve-agent --agent greedy2\n\nThe protocol is docs/protocol.md. In an experiment, an agent of ours behind it is\n  proc:cmd=/path/to/arena,args=serve-agent --agent SPEC"
+    after_help = "Examples:\n  arena serve-agent --agent alphabeta:depth=4\n  printf 'arena 1\\ngame variant=oanquan seat=1 players=2\\nposition\\ngo time_ms=1000\\nquit\\n' | arena serve-agent --agent greedy2\n\nThe protocol is docs/src/reference/protocol.md. In an experiment, an agent of ours behind it is\n  proc:cmd=/path/to/arena,args=serve-agent --agent SPEC"
 )]
 pub struct ServeArgs {
     /// The agent to play with (any agent spec; `arena list` shows them).

@@ -41,42 +41,11 @@ pub fn parse_variant(id: &str) -> Result<Variant> {
 /// `arena list`: games, example variant ids, agents and their parameters.
 pub fn list() -> Result<()> {
     println!("Games and variant ids:");
-    println!(
-        "  m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))"
-    );
-    println!(
-        "      win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)"
-    );
-    println!(
-        "      -center: the first stone goes on the centre cell (row (M-1)/2, column (N-1)/2, 0-based)"
-    );
-    println!(
-        "      examples: mnk-3x3k3 (alias tictactoe), mnk-5x5k4, mnk-9x9k5, mnk-15x15k5 (gomoku),"
-    );
-    println!("                mnk-15x15k5-caro (caro), mnk-15x15k5-exact-center, mnk-4x7k4");
-    println!("      moves: column letter + row number (a1 top-left), or 0-based row,col like 2,1");
-    println!("  O An Quan: oanquan[-3p|-4p][-mandarinN][-stop][-youngN][-end]");
-    println!(
-        "      -3p, -4p: three or four players on a ring of 6 cells each (canonical: 2, also -2p)"
-    );
-    println!("      -mandarinN: a mandarin piece is worth N (canonical 10)");
-    println!(
-        "      -stop: an empty mandarin cell ends the turn instead of opening a capture (canonical: gap)"
-    );
-    println!(
-        "      -youngN: a mandarin cell with its piece and fewer than N seeds cannot be captured (canonical: off)"
-    );
-    println!(
-        "      -end: a player who must refill an empty side and cannot pay 5 ends the game (canonical: borrow)"
-    );
-    println!("      examples: oanquan, oanquan-mandarin5, oanquan-stop-young5, oanquan-3p");
-    println!(
-        "      moves: square label (1-5 player 1, 6-10 player 2) + direction P or T (R or L), like 3P"
-    );
-    println!(
-        "      3-4 players: squares 1-15 or 1-20 along the ring (player 1: 1-5, player 2: 6-10, ...),"
-    );
-    println!("                 P towards increasing labels for everyone, like 12P");
+    for family in rules::FAMILIES {
+        for line in family.help {
+            println!("  {line}");
+        }
+    }
     println!();
     println!("Agents (spec: kind or kind:key=value,key=value):");
     for kind in protocol::kinds().filter(|k| k.listed) {

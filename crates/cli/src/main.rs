@@ -38,7 +38,7 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
     Engine(engine_cmd::EngineArgs),
-    /// Any agent behind the arena protocol (docs/protocol.md) on stdin/stdout.
+    /// Any agent behind the arena protocol (docs/src/reference/protocol.md) on stdin/stdout.
     ServeAgent(engine_cmd::ServeArgs),
     /// Writes (and with --submit, submits) Slurm job scripts that run an experiment as shards.
     Slurm(run_cmd::SlurmArgs),
@@ -68,6 +68,16 @@ enum Command {
 
 /// Ends the program quietly when its output pipe closes (`arena list | head`), as Unix tools
 /// do, instead of panicking on the next print.
+/// `1 move`, `2 moves`: a count and its noun, singular for one.
+pub fn plural(count: impl Into<u64>, noun: &str) -> String {
+    let count = count.into();
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 fn quiet_on_closed_pipe() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

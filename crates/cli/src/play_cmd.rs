@@ -22,7 +22,7 @@ use crate::play_keys::{Keyboard, Typed};
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`, or `arena play --stats`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n  arena play gomoku --first human --tc 5+2   # 5 minutes a game, 2 s added a move\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game (2, 3 or 4 players) is appended to the play record\n(results/play/games.csv, or --record FILE), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n  arena play gomoku --first human --tc 5:00+2   # 5 minutes a game, 2 s added a move\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game (2, 3 or 4 players) is appended to the play record\n(results/play/games.csv, or --record FILE), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
 )]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro`, `mnk-5x5k4` or `oanquan`.
@@ -185,7 +185,13 @@ fn seat(text: &str, option: &str, variant: &Variant, time_control: TimeControl) 
     let spec: AgentSpec = text
         .parse()
         .with_context(|| format!("{option} `{text}`: expected `human` or an agent spec"))?;
-    protocol::check(&spec, variant).with_context(|| format!("{option} `{text}`"))?;
+    match protocol::check(&spec, variant) {
+        Err(agents::SpecError::UnknownKind { kind, known }) => bail!(
+            "{option} `{text}`: a seat is `human` (a person) or an agent spec, and `{kind}` is \
+             neither; the agent kinds are: {known}"
+        ),
+        checked => checked.with_context(|| format!("{option} `{text}`"))?,
+    }
     // An outside agent is started, asked for this variant and stopped before the game, so
     // that a command that cannot start is said at once.
     protocol::preflight(

@@ -362,8 +362,8 @@ fn finish<G: AgentGame>(table: &Table<G>, names: &[String], screen: &Screen) -> 
             }
         }
         None => screen.say(format!(
-            "game left unfinished after {} moves",
-            table.history().len()
+            "game left unfinished after {}",
+            crate::plural(table.history().len() as u64, "move")
         ))?,
     }
     if let Some(totals) = position.totals() {

@@ -241,6 +241,29 @@ fn print_standings(pool: &report::PoolRatings) {
              one way): the gaps between those tiers come from the weak prior, and an interval \
              end the games leave open is shown as ≥ or ≤"
         );
+        let lost_all: Vec<&str> = pool
+            .standings
+            .iter()
+            .filter(|s| s.games > 0 && s.losses == s.games)
+            .map(|s| s.agent.as_str())
+            .collect();
+        if !lost_all.is_empty() && !pool.standings.iter().any(|s| s.anchor) {
+            println!(
+                "  note: {} lost every game: {} no lower end, and the ratings here are relative \
+                 to the pool's mean, which moves with it; `arena report CSV --anchor \
+                 AGENT=ELO` measures every agent from one of them instead",
+                lost_all
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if lost_all.len() == 1 {
+                    "its rating has"
+                } else {
+                    "their ratings have"
+                }
+            );
+        }
     }
     let withheld: Vec<&str> = pool
         .standings

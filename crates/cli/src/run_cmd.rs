@@ -206,14 +206,14 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     let wall = summary.wall.as_secs_f64();
     println!(
-        "{}: {} games in shard {} ({} recorded before, {} played now) in {:.1} s on {} threads ({:.2} games/s)",
+        "{}: {} in shard {} ({} recorded before, {} played now) in {:.1} s on {} ({:.2} games/s)",
         experiment.name,
-        summary.games,
+        crate::plural(summary.games, "game"),
         shard,
         summary.resumed,
         summary.played,
         wall,
-        summary.threads,
+        crate::plural(summary.threads as u64, "thread"),
         summary.played as f64 / wall.max(1e-9)
     );
     if summary.faults.is_empty() {
@@ -275,21 +275,25 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
         ""
     };
     println!(
-        "{}: {} variants, {} agents, {} games per pair{per_seating}, {total} games",
+        "{}: {}, {}, {} per pair{per_seating}, {}",
         experiment.name,
-        experiment.variants.len(),
-        experiment.agents.len(),
-        experiment.games_per_pair
+        crate::plural(experiment.variants.len() as u64, "variant"),
+        crate::plural(experiment.agents.len() as u64, "agent"),
+        crate::plural(experiment.games_per_pair, "game"),
+        crate::plural(total, "game")
     );
     // Groups are made one by one: a schedule of millions of groups prints without holding them.
     let mut groups = arena::schedule_table(experiment).peekable();
     for (v, variant) in experiment.variants.iter().enumerate() {
         let (games, count) = totals[v];
         let kind = match variant.players() {
-            2 => "pairs".to_string(),
-            n => format!("groups of {n} (each in its {n} seat orders)"),
+            2 => crate::plural(count, "pair"),
+            n => format!(
+                "{} of {n} (each in its {n} seat orders)",
+                crate::plural(count, "group")
+            ),
         };
-        println!("{variant}: {games} games in {count} {kind}");
+        println!("{variant}: {} in {kind}", crate::plural(games, "game"));
         while let Some((_, names, n)) = groups.next_if(|group| group.0 == v) {
             println!("  {}: {n}", names.join(" vs "));
         }

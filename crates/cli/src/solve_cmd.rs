@@ -44,9 +44,13 @@ pub struct AnalyzeArgs {
     arena solve mnk-5x5k4                         # df-pn: a draw in about a second\n  \
     arena solve mnk-5x5k4 --moves \"b3 c3 c2 d1 b2 a2\" --all-moves\n  \
     arena solve gomoku --moves \"h8 h9 i8 i9 j8\" --method vcf\n  \
-    arena solve mnk-4x4k4 --method alphabeta --tt-mb 256 --time-limit 600\n\n\
-    Methods: auto (df-pn for m,n,k games, alpha-beta for O An Quan), dfpn (proof-number search \
-    with the VCF search inside; m,n,k only), alphabeta (the exact alpha-beta solver), vcf and \
+    arena solve mnk-4x4k4 --method alphabeta --tt-mb 256 --time-limit 600\n  \
+    arena solve connect4 --moves \"d d d d c c\"     # Connect Four: a few seconds\n  \
+    arena solve connect4 --tt-mb 2048 --time-limit 0 # the empty board: minutes (README, Speed)\n\n\
+    Methods: auto (df-pn for m,n,k games, the Connect Four solver for Connect Four, alpha-beta \
+    for the rest), dfpn (proof-number search with the VCF search inside; m,n,k only), connect4 \
+    (bitboards, null-window search, a shared table, the moves on every core; Connect Four \
+    only), alphabeta (the exact alpha-beta solver of every game), vcf and \
     vct (threat-space search only: a win by continuous fours, or by fours and threes, for the \
     side to move and for the opponent; m,n,k only).\n\
     Progress (time, nodes, proof and disproof numbers or depth, table memory) shows on a \
@@ -58,7 +62,7 @@ pub struct SolveArgs {
     /// starting position.
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// The method: auto, dfpn, alphabeta, vcf or vct (see below).
+    /// The method: auto, dfpn, connect4, alphabeta, vcf or vct (see below).
     #[arg(long, default_value = "auto")]
     pub method: String,
     /// Transposition table size in MiB.
@@ -84,6 +88,7 @@ pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Method {
     DfPn,
+    Connect4,
     AlphaBeta,
     Vcf,
     Vct,
@@ -92,16 +97,21 @@ enum Method {
 impl Method {
     fn parse(text: &str, variant: &Variant) -> Result<Method> {
         let mnk = matches!(variant, Variant::Mnk(_));
+        let connect4 = matches!(variant, Variant::Connect4(_));
         let method = match text {
             "auto" if mnk => Method::DfPn,
+            "auto" | "connect4" if connect4 => Method::Connect4,
+            "connect4" => bail!("--method connect4: {variant} is not Connect Four"),
             "auto" => Method::AlphaBeta,
             "dfpn" | "df-pn" => Method::DfPn,
             "alphabeta" | "alpha-beta" => Method::AlphaBeta,
             "vcf" => Method::Vcf,
             "vct" => Method::Vct,
-            other => bail!("--method {other}: the methods are auto, dfpn, alphabeta, vcf and vct"),
+            other => bail!(
+                "--method {other}: the methods are auto, dfpn, connect4, alphabeta, vcf and vct"
+            ),
         };
-        if method != Method::AlphaBeta && !mnk {
+        if !matches!(method, Method::AlphaBeta | Method::Connect4) && !mnk {
             bail!("--method {text}: {variant} is not an m,n,k game; use alphabeta (or auto)");
         }
         Ok(method)
@@ -110,6 +120,10 @@ impl Method {
     fn describe(self) -> &'static str {
         match self {
             Method::DfPn => "df-pn (proof-number search, VCF inside, symmetric table)",
+            Method::Connect4 => {
+                "the Connect Four solver (bitboards, null-window alpha-beta, a shared two-slot \
+                 table with mirror symmetry, the moves on every core)"
+            }
             Method::AlphaBeta => "alpha-beta (win/draw/loss, transposition table)",
             Method::Vcf => "VCF (a win by continuous fours)",
             Method::Vct => "VCT (a win by continuous fours and open threes)",
@@ -147,10 +161,14 @@ fn print_position<G: AgentGame>(position: &G, moves: &str) {
     let plies = moves.split_whitespace().count();
     println!("{position}");
     if position.is_over() {
-        println!("after {plies} moves: the game is over");
+        println!(
+            "after {}: the game is over",
+            crate::plural(plies as u64, "move")
+        );
     } else {
         println!(
-            "after {plies} moves, {} to move",
+            "after {}, {} to move",
+            crate::plural(plies as u64, "move"),
             player_name(position, position.side_to_move())
         );
     }
@@ -283,7 +301,13 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 return solve_game(position, &args, &limits, monitor);
             }
             match method {
-                Method::AlphaBeta => solve_game(position, &args, &limits, monitor),
+                Method::AlphaBeta | Method::Connect4 => solve_game_with(
+                    position,
+                    &args,
+                    &limits,
+                    monitor,
+                    agents::solve::try_solve_generic,
+                ),
                 Method::DfPn => solve_dfpn(&position, &args, &limits, monitor),
                 Method::Vcf | Method::Vct => solve_threats(&position, method, time),
             }
@@ -294,12 +318,22 @@ pub fn solve(args: SolveArgs) -> Result<()> {
              what it plays there (`arena analyze {other} --agent mcts`)",
             other.players()
         ),
-        // Every other game: the generic solver.
+        // Every other game: its own solver if it has one (auto), else the generic one.
         other => rules::with_game!(other, |start| {
             let position = position_after(start, &args.moves)?;
             print_position(&position, &args.moves);
             print_method(method, time);
-            solve_game(position, &args, &limits, monitor)
+            if method == Method::AlphaBeta {
+                solve_game_with(
+                    position,
+                    &args,
+                    &limits,
+                    monitor,
+                    agents::solve::try_solve_generic,
+                )
+            } else {
+                solve_game(position, &args, &limits, monitor)
+            }
         }),
     }
 }
@@ -434,6 +468,18 @@ fn solve_game<G: AgentGame>(
     limits: &Limits,
     monitor: Arc<Monitor>,
 ) -> Result<()> {
+    solve_game_with(position, args, limits, monitor, agents::solve::try_solve)
+}
+
+/// Solves `position` with `solver` (the generic alpha-beta solver, or a game's own) and prints
+/// what it found.
+fn solve_game_with<G: AgentGame>(
+    position: G,
+    args: &SolveArgs,
+    limits: &Limits,
+    monitor: Arc<Monitor>,
+    solver: impl FnOnce(&G, &Limits) -> Result<Solution<G::Move>, agents::memory::OutOfMemory> + Send,
+) -> Result<()> {
     let started = Instant::now();
     let table_bytes = (args.tt_mb as u64) << 20;
     monitor.table_bytes.store(table_bytes, Ordering::Relaxed);
@@ -448,7 +494,7 @@ fn solve_game<G: AgentGame>(
             };
             format!("{depth}{}", nodes_and_memory(m, started.elapsed()))
         },
-        || agents::solve::try_solve(&position, limits),
+        || solver(&position, limits),
     )??;
     let mover = player_name(&position, solution.to_move);
     match (solution.outcome(), solution.value) {
@@ -566,12 +612,9 @@ fn solve_dfpn(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    match solution.value {
-        Some(value) => {
-            println!(
-                "value: {}",
-                describe_outcome(value.outcome(solution.to_move))
-            );
+    match (solution.value, solution.outcome()) {
+        (Some(value), Some(outcome)) => {
+            println!("value: {}", describe_outcome(outcome));
             println!("side to move: {mover} {}", verb(value));
             if !solution.best.is_empty() {
                 let kind = match value {
@@ -591,7 +634,7 @@ fn solve_dfpn(
                 }
             }
         }
-        None => {
+        _ => {
             println!("value: unknown within the limits");
             println!("side to move: {mover}");
             let bound = match (solution.at_least, solution.at_most) {

@@ -287,18 +287,23 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
         });
     match test.decide(llr) {
         Decision::AcceptH1 if count.pairs > 0 => println!(
-            "H1 accepted after {} pairs ({games} games; {} played now in {elapsed} on {} \
+            "H1 accepted after {} ({games} games; {} played now in {elapsed} on {} \
              threads): the candidate is stronger (LLR {llr:+.3}){estimate}",
-            count.pairs, summary.played, summary.threads
+            crate::plural(count.pairs, "pair"),
+            summary.played,
+            summary.threads
         ),
         Decision::AcceptH0 if count.pairs > 0 => println!(
-            "H0 accepted after {} pairs ({games} games; {} played now in {elapsed} on {} \
+            "H0 accepted after {} ({games} games; {} played now in {elapsed} on {} \
              threads): the candidate is not {} Elo stronger (LLR {llr:+.3}){estimate}",
-            count.pairs, summary.played, summary.threads, test.elo1
+            crate::plural(count.pairs, "pair"),
+            summary.played,
+            summary.threads,
+            test.elo1
         ),
         _ => println!(
-            "no decision after {} pairs ({games} games; the --max-pairs limit): LLR {llr:+.3}{estimate}",
-            count.pairs
+            "no decision after {} ({games} games; the --max-pairs limit): LLR {llr:+.3}{estimate}",
+            crate::plural(count.pairs, "pair")
         ),
     }
     println!("games in {}", summary.csv.display());

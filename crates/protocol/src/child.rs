@@ -122,6 +122,17 @@ impl Process {
         stderr: &Stderr,
         role: &'static str,
     ) -> Result<Process, StartError> {
+        Self::start_in(command, args, stderr, role, None)
+    }
+
+    /// [`Process::start`] in the working folder `folder` (`None`: ours).
+    pub fn start_in(
+        command: &str,
+        args: &[String],
+        stderr: &Stderr,
+        role: &'static str,
+        folder: Option<&std::path::Path>,
+    ) -> Result<Process, StartError> {
         let start_error = |reason: String| StartError {
             command: command.to_string(),
             reason,
@@ -138,7 +149,11 @@ impl Process {
             })?),
             _ => None,
         };
-        let mut child = Command::new(command)
+        let mut command_line = Command::new(command);
+        if let Some(folder) = folder {
+            command_line.current_dir(folder);
+        }
+        let mut child = command_line
             .args(args)
             // A group of its own: stopping the agent kills what it started too, and a signal
             // for the arena's terminal group (Ctrl-C) is the arena's to handle.

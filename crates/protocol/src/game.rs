@@ -1,5 +1,5 @@
 //! The `board` line of the arena protocol, drawn from the game's [`View`]: every game's
-//! position in one line, with no per-game code here (see `docs/protocol.md`).
+//! position in one line, with no per-game code here (see `docs/src/reference/protocol.md`).
 //!
 //! - A grid: ` rows=R cols=C cells=ROW/ROW/...`, a row as `X` (the first player's stone),
 //!   `O` (the second's) and `.` (empty), top row first.

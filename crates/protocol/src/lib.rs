@@ -1,7 +1,7 @@
 //! The outside agents: the one home of both protocols an agent outside the arena's process can
 //! speak, and the registry of every agent kind the arena can build.
 //!
-//! - The `arena` protocol ([`wire`], `docs/protocol.md`): lines over stdin/stdout for every
+//! - The `arena` protocol ([`wire`], `docs/src/reference/protocol.md`): lines over stdin/stdout for every
 //!   game; the `proc` agent kind drives such a program ([`proc`]), and [`serve::serve`] puts
 //!   any agent behind it (`arena serve-agent`).
 //! - The Gomocup (piskvork) protocol ([`gomocup`]): the `engine` kind drives a `pbrain-*`
@@ -95,6 +95,7 @@ pub struct Roster {
     owner: outside::PoolOwner,
     logs: Logs,
     extra: Option<Extra>,
+    folder: Option<PathBuf>,
 }
 
 enum Logs {
@@ -116,7 +117,20 @@ impl Roster {
             owner: outside::PoolOwner::new(),
             logs: Logs::Discard,
             extra: None,
+            folder: None,
         }
+    }
+
+    /// The same roster with outside agents run in `folder` (the experiment file's), their
+    /// relative `cmd` and `args` paths resolving from there as its openings files do.
+    pub fn with_folder(mut self, folder: Option<PathBuf>) -> Roster {
+        self.folder = folder;
+        self
+    }
+
+    /// The folder outside agents run in, if not the current one.
+    pub fn folder(&self) -> Option<&Path> {
+        self.folder.as_deref()
     }
 
     /// The same roster with the kinds `extra` builds looked up after ours.
@@ -243,12 +257,14 @@ impl Roster {
         let pool = self.owner.pool();
         match kind.name {
             "proc" => {
-                let config = proc::ProcConfig::from_params(&params, stderr, key)?;
+                let mut config = proc::ProcConfig::from_params(&params, stderr, key)?;
+                config.launch.folder = self.folder.clone();
                 Ok(Box::new(proc::ProcAgent::<G>::new(config, pool)))
             }
             _ => {
                 // Gomocup engines play m,n,k boards only (the kind says so): `G` is `Mnk`.
-                let config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
+                let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
+                config.launch.folder = self.folder.clone();
                 let engine: Box<dyn Agent<Mnk>> = Box::new(gomocup::Engine::new(config, pool));
                 extra::Via::seat(engine).map_err(|_| unsupported())
             }
@@ -289,6 +305,17 @@ pub fn preflight(
     stderr: Stderr,
     time_control: TimeControl,
 ) -> Result<(), SetupError> {
+    preflight_in(spec, variants, stderr, time_control, None)
+}
+
+/// [`preflight`] with the agent run in `folder` (an experiment file's: [`Roster::with_folder`]).
+pub fn preflight_in(
+    spec: &AgentSpec,
+    variants: &[Variant],
+    stderr: Stderr,
+    time_control: TimeControl,
+    folder: Option<&Path>,
+) -> Result<(), SetupError> {
     if !is_outside(spec) {
         return Ok(());
     }
@@ -297,14 +324,15 @@ pub fn preflight(
     let key = spec.to_string();
     match kind.name {
         "proc" => {
-            let config = proc::ProcConfig::from_params(&params, stderr, key)
+            let mut config = proc::ProcConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
-            let ids: Vec<String> = variants.iter().map(Variant::to_string).collect();
-            proc::preflight(&config.launch, &ids, time_control)
+            config.launch.folder = folder.map(Path::to_path_buf);
+            proc::preflight(&config.launch, variants, time_control)
         }
         _ => {
-            let config = gomocup::EngineConfig::from_params(&params, stderr, key)
+            let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
+            config.launch.folder = folder.map(Path::to_path_buf);
             let boards: Vec<_> = variants.iter().filter_map(Variant::mnk).collect();
             gomocup::preflight(&config.launch, &boards, config.max_memory)
         }
@@ -314,6 +342,25 @@ pub fn preflight(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_keys_that_end_an_args_value_are_the_outside_kinds_own() {
+        let mut keys: Vec<&str> = kinds()
+            .filter(|k| {
+                is_outside(&AgentSpec {
+                    kind: k.name.into(),
+                    params: vec![],
+                })
+            })
+            .flat_map(|k| k.params.iter().map(|p| p.name))
+            .filter(|&name| name != "args")
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut listed = agents::spec::OUTSIDE_KEYS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(keys, listed);
+    }
 
     #[test]
     fn the_registry_knows_every_kind_and_builds_outside_ones_without_starting_them() {

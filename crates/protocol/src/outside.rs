@@ -11,11 +11,12 @@ use rand::SeedableRng;
 
 use crate::child::{Process, Stderr};
 
-/// The parameters every outside kind takes (`args` last: it takes the rest of the spec).
+/// The parameters every outside kind takes (`args` runs to the next of these keys, so it may
+/// hold commas: [`agents::spec::OUTSIDE_KEYS`]).
 pub(crate) const CMD: ParamDoc = ParamDoc {
     name: "cmd",
     default: "(required)",
-    doc: "the executable (a path, or a name on the PATH)",
+    doc: "the executable: a name on the PATH, or a path (in an experiment file, relative to its folder, where the program runs)",
 };
 pub(crate) const TIMEOUT: ParamDoc = ParamDoc {
     name: "timeout_ms",
@@ -40,7 +41,7 @@ pub(crate) const LOG: ParamDoc = ParamDoc {
 pub(crate) const ARGS: ParamDoc = ParamDoc {
     name: "args",
     default: "(none)",
-    doc: "arguments, space-separated, 'quoted' to keep spaces; must come last and may hold commas",
+    doc: "arguments, space-separated, 'quoted' to keep spaces; anywhere in the spec, up to the next key of this kind, commas included (paths: relative to the experiment file's folder)",
 };
 
 /// Why a session could not be set up; the arena's pre-flight check reports these.
@@ -79,6 +80,9 @@ pub struct Launch {
     pub stderr: Stderr,
     /// The spec as text: the key of its processes in the pool.
     pub key: String,
+    /// The folder the process runs in and its relative `cmd` resolves from: the experiment
+    /// file's, as for its openings files (`None`: the current folder).
+    pub folder: Option<PathBuf>,
 }
 
 impl Launch {
@@ -110,12 +114,27 @@ impl Launch {
             start_timeout: Duration::from_millis(params.u64("start_ms", 10_000, 1..=600_000)?),
             stderr,
             key,
+            folder: None,
         })
     }
 
-    /// Starts the process.
+    /// Starts the process, in [`Launch::folder`] when there is one.
     pub fn start(&self, role: &'static str) -> Result<Process, crate::child::StartError> {
-        Process::start(&self.cmd, &self.args, &self.stderr, role)
+        match &self.folder {
+            Some(folder) => {
+                // Absolute, so that the command resolves the same before and after the child
+                // changes into it.
+                let folder = std::path::absolute(folder).unwrap_or_else(|_| folder.clone());
+                // A relative path with a slash is the experiment's; a bare name is the PATH's.
+                let cmd = if self.cmd.contains('/') && PathBuf::from(&self.cmd).is_relative() {
+                    folder.join(&self.cmd).display().to_string()
+                } else {
+                    self.cmd.clone()
+                };
+                Process::start_in(&cmd, &self.args, &self.stderr, role, Some(&folder))
+            }
+            None => Process::start(&self.cmd, &self.args, &self.stderr, role),
+        }
     }
 
     /// The deadline of a set-up step starting now.

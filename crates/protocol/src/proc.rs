@@ -1,5 +1,5 @@
 //! The `proc` agent: a program in any language that speaks the `arena` protocol
-//! (`docs/protocol.md`) on its stdin and stdout. One process per agent, kept for the whole game,
+//! (`docs/src/reference/protocol.md`) on its stdin and stdout. One process per agent, kept for the whole game,
 //! and across games when it announces `feature reuse` (unless the spec says `restart=on`).
 
 use std::fmt::Write as _;
@@ -33,7 +33,7 @@ const RESTART: ParamDoc = ParamDoc {
 
 pub(crate) const KIND: Kind = Kind {
     name: "proc",
-    summary: "an outside agent in any language speaking the arena protocol (docs/protocol.md)",
+    summary: "an outside agent in any language speaking the arena protocol (docs/src/reference/protocol.md)",
     plays: Plays::Every,
     params: &[CMD, TIMEOUT, MARGIN, START, RESTART, LOG, ARGS],
     multiplayer: true,
@@ -213,7 +213,7 @@ fn set_up_game(session: &mut Session, launch: &Launch, start: GameStart) -> Resu
 /// (seat 1 of its number of players), then stops it: the arena's pre-flight check.
 pub(crate) fn preflight(
     launch: &Launch,
-    variants: &[String],
+    variants: &[rules::Variant],
     time_control: TimeControl,
 ) -> Result<(), SetupError> {
     let mut session: Option<Session> = None;
@@ -234,13 +234,10 @@ pub(crate) fn preflight(
                  the handshake; play it with `st=` alone otherwise)"
             )));
         }
-        let players = variant
-            .parse::<rules::Variant>()
-            .map_or(2, |v| v.players() as u8);
         let start = GameStart {
-            variant: variant.clone(),
+            variant: variant.to_string(),
             seat: 1,
-            players,
+            players: variant.players() as u8,
             seed: 0,
             margin_ms: launch.margin.as_millis() as u64,
             rng: None,
@@ -314,7 +311,7 @@ impl<G: AgentGame> ProcAgent<G> {
                 Some(session) => session,
                 None => handshake(&self.config.launch).map_err(|e| match e {
                     SetupError::Start(start) => AgentError::Crash(start.to_string()),
-                    other => AgentError::Crash(format!("the agent {other}")),
+                    other => AgentError::Crash(format!("set-up failed: {other}")),
                 })?,
             };
             self.session = Some(session);

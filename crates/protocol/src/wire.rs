@@ -1,4 +1,4 @@
-//! The lines of the `arena` protocol, both ways, parsed and printed. `docs/protocol.md` is the
+//! The lines of the `arena` protocol, both ways, parsed and printed. `docs/src/reference/protocol.md` is the
 //! reference; this module is its grammar.
 //!
 //! A line is a keyword and then fields separated by spaces. Fields are `key=value` (no spaces in

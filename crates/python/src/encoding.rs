@@ -29,6 +29,32 @@ pub fn observation_shape(view: &View) -> Vec<usize> {
     }
 }
 
+/// The least and greatest values of each entry of [`observation`] for positions like `view`,
+/// as an observation space states them: a grid's planes hold 0 or 1; a ring's places hold 0 to
+/// 255 seeds, a big cell's piece flag 0 or 1, and points any value (O An Quan's borrowing
+/// makes them negative).
+pub fn observation_bounds(view: &View) -> (ArrayD<f32>, ArrayD<f32>) {
+    let shape = observation_shape(view);
+    match &view.layout {
+        Layout::Grid { .. } => (ArrayD::zeros(shape.clone()), ArrayD::ones(shape)),
+        Layout::Ring {
+            per_side, big_last, ..
+        } => {
+            let mut low = Array2::<f32>::zeros((shape[0], shape[1]));
+            let mut high = Array2::<f32>::from_elem((shape[0], shape[1]), 255.0);
+            let per_side = usize::from(*per_side);
+            if *big_last {
+                high.column_mut(per_side).fill(1.0);
+            }
+            if view.scores.is_some() {
+                low.column_mut(shape[1] - 1).fill(f32::NEG_INFINITY);
+                high.column_mut(shape[1] - 1).fill(f32::INFINITY);
+            }
+            (low.into_dyn(), high.into_dyn())
+        }
+    }
+}
+
 /// The position of `view` as numbers, from the view of `viewer`.
 pub fn observation(view: &View, viewer: Player) -> ArrayD<f32> {
     match &view.layout {

@@ -3,12 +3,12 @@
 use numpy::{IntoPyArray, PyArray1, PyArrayDyn};
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyString, PyTuple};
 use rules::{Game, MoveError, Outcome, Player, Variant};
 
 use rules::{AnyGame, with_position};
 
-use crate::encoding::{legal_mask, observation, observation_shape};
+use crate::encoding::{legal_mask, observation, observation_bounds, observation_shape};
 use crate::moves::PyMoves;
 
 /// The message the CLI gives for a bad variant id.
@@ -22,12 +22,39 @@ pub fn parse_variant(id: &str) -> PyResult<Variant> {
 }
 
 /// A move as Python passes it: an action or the move's text.
-#[derive(FromPyObject)]
 pub enum MoveArg {
     /// An action number.
     Action(i64),
     /// The move in the game's notation.
     Text(String),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for MoveArg {
+    type Error = PyErr;
+
+    /// An int (or anything with `__index__`, like NumPy's) or a str; anything else is a
+    /// `TypeError` in Python's terms, never the name of this enum.
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<MoveArg> {
+        if obj.is_instance_of::<PyString>() {
+            return Ok(MoveArg::Text(obj.extract::<String>()?));
+        }
+        if !obj.is_instance_of::<PyBool>()
+            && !obj.is_instance_of::<PyFloat>()
+            && let Ok(action) = obj.extract::<i64>()
+        {
+            return Ok(MoveArg::Action(action));
+        }
+        let kind = obj.get_type().name()?;
+        let shown = obj.repr()?;
+        let hint = if obj.is_instance_of::<PyTuple>() {
+            "; a cell (row, col) of an m,n,k board is the action row * cols + col"
+        } else {
+            ""
+        };
+        Err(PyTypeError::new_err(format!(
+            "a move is an action (an int) or its text (a str, like 'b3'), not a {kind}: {shown}{hint}"
+        )))
+    }
 }
 
 /// The move `arg` names in `game`, checked to be legal; the error says why not, in the CLI's
@@ -254,6 +281,16 @@ impl PyGame {
             py,
             with_position!(&self.position, |g| observation_shape(&g.view())),
         )
+    }
+
+    /// The least and greatest value of each entry of `observation()`: two arrays of its shape.
+    #[getter]
+    fn observation_bounds<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>) {
+        let (low, high) = with_position!(&self.position, |g| observation_bounds(&g.view()));
+        (low.into_pyarray(py), high.into_pyarray(py))
     }
 
     /// The seat to move (0-based); after the end, the seat that would have moved next.
@@ -560,7 +597,8 @@ impl PyOutcome {
         self.scores.iter().map(|s| 2.0 * s - 1.0).collect()
     }
 
-    /// The seat that took the first place alone, or `None`.
+    /// The seat (0-based) that took the first place alone; `None` for a draw, or when 3-4
+    /// players share the first place. Seat 0 is a winner too: test `winner is not None`.
     #[getter]
     fn winner(&self) -> Option<usize> {
         self.winner

@@ -12,7 +12,7 @@ import arenagames as ag
 
 VARIANTS = ["tictactoe", "mnk-5x5k4", "mnk-4x7k4-caro", "mnk-5x5k4-center", "gomoku",
             "mnk-3x3k3-exact", "oanquan", "oanquan-stop-young5-end", "oanquan-3p",
-            "oanquan-4p"]
+            "oanquan-4p", "connect4", "connect4-7x8", "oware"]
 
 
 def cli_perft(cli, variant, depth):
@@ -43,7 +43,7 @@ def python_perft(game, depth):
 
 @pytest.mark.parametrize("variant,depth", [
     ("tictactoe", 9), ("mnk-5x5k4", 4), ("mnk-5x5k4-center", 4), ("oanquan", 6),
-    ("oanquan-3p", 5), ("oanquan-4p", 4), ("oanquan-stop-young5-end", 5),
+    ("oanquan-3p", 5), ("oanquan-4p", 4), ("oanquan-stop-young5-end", 5), ("oware", 6),
 ])
 def test_perft_through_push_and_pop_equals_the_cli(cli, variant, depth):
     expected = cli_perft(cli, variant, depth)
@@ -55,6 +55,7 @@ def test_perft_through_push_and_pop_equals_the_cli(cli, variant, depth):
 
 @pytest.mark.parametrize("variant,depth", [
     ("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7), ("oanquan-3p", 6), ("oanquan-4p", 5),
+    ("oware", 8),
 ])
 def test_perft_in_one_call_equals_the_cli(cli, variant, depth):
     expected = cli_perft(cli, variant, depth)
@@ -73,11 +74,14 @@ GOLDEN = [
      "[0, 0, 6, 6, 6] <11> [0, 6, 6, 6, 6] <11> [0, 6, 6, 6, 6] <11> (6 | 0 | 0)"),
     ("oanquan-3p", "1T",
      "[0, 6, 6, 6, 6] <11> [0, 6, 6, 6, 6] <11> [0, 6, 6, 6, 6] <0> (11 | 0 | 0)"),
+    # docs/oware.md's first golden traces.
+    ("oware", "F", "[4, 4, 4, 4, 4, 0] [5, 5, 5, 5, 4, 4] (0 || 0)"),
+    ("oware", "F b", "[5, 4, 4, 4, 4, 0] [5, 0, 6, 6, 5, 5] (0 || 0)"),
 ]
 
 
 @pytest.mark.parametrize("variant,moves,expected", GOLDEN)
-def test_oanquan_golden_traces(cli, variant, moves, expected):
+def test_mancala_golden_traces(cli, variant, moves, expected):
     game = ag.Game(variant, moves)
     assert str(game) == expected
     # The same text as `arena replay` prints after the last move.
@@ -142,9 +146,18 @@ def test_bad_actions_raise_value_errors_and_change_nothing():
         game.push(4)
     with pytest.raises(ValueError, match="9 is not an action of mnk-3x3k3: actions are 0 to 8"):
         game.push(9)
-    for bad in [1.5, None, [1], b"b2"]:
+    for bad in [1.5, None, [1], b"b2", True]:
         with pytest.raises(TypeError):
             game.push(bad)
+    # A cell as (row, col) is refused in Python's words, with the action it means.
+    with pytest.raises(TypeError) as refused:
+        game.push((1, 1))
+    assert "MoveArg" not in str(refused.value)
+    assert "a move is an action (an int) or its text (a str, like 'b3'), not a tuple: (1, 1)" in str(
+        refused.value)
+    assert "row * cols + col" in str(refused.value)
+    with pytest.raises(TypeError, match="not a float: 1.5"):
+        ag.Game("tictactoe", [4, 1.5])
     assert game.history() == [4]
     with pytest.raises(ValueError, match="cannot be played: the game is over"):
         ag.Game("tictactoe", "b2 a1 a2 c1 c2").push(0)
@@ -288,6 +301,9 @@ def test_outcomes():
                                                                       True)
     assert draw.returns == [0.0, 0.0]
     assert ag.Game("tictactoe").outcome() is None
+    # The test the docs show: seat 0 (the first player) won, so `winner` is 0, which is falsy.
+    first_won = ag.Game("tictactoe", "b2 a1 a2 c1 c2").outcome()
+    assert first_won.winner is not None and first_won.winner == 0
     assert ag.Game("tictactoe").adjudicate().is_draw
     assert repr(win) == 'Outcome("1-0", places=[1, 2])'
     rng = random.Random(11)

@@ -9,7 +9,7 @@ from pettingzoo.test import api_test  # noqa: E402
 from arenagames.pettingzoo import env, raw_env  # noqa: E402
 
 VARIANTS = ["tictactoe", "mnk-5x5k4", "mnk-4x7k4-caro", "mnk-5x5k4-center", "oanquan",
-            "oanquan-stop-end", "oanquan-3p", "oanquan-4p"]
+            "oanquan-stop-end", "oanquan-3p", "oanquan-4p", "connect4", "connect4-5x4", "oware"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -22,7 +22,8 @@ def test_the_raw_environment_passes_too(variant):
     api_test(raw_env(variant), num_cycles=300, verbose_progress=False)
 
 
-@pytest.mark.parametrize("variant", ["tictactoe", "oanquan", "oanquan-3p", "oanquan-4p"])
+@pytest.mark.parametrize("variant",
+                         ["tictactoe", "oanquan", "oanquan-3p", "oanquan-4p", "connect4", "oware"])
 def test_random_games_end_with_the_game_s_returns(variant):
     e = env(variant)
     for seed in range(5):

@@ -201,12 +201,21 @@ def test_bad_experiments_raise_the_cli_s_message(cli_error, tmp_path):
         ag.run_experiment(tmp_path / "missing.toml")
 
 
-def test_rows_are_a_data_frame_when_pandas_is_there():
+def test_rows_are_a_list_of_dicts_whether_pandas_is_there_or_not():
+    rows = ag.play_match("random", "greedy", "oanquan", games=2)
+    assert isinstance(rows, list) and len(rows) == 2
+    assert list(rows[0]) == ag.CSV_COLUMNS and rows[0]["variant"] == "oanquan"
+    assert isinstance(ag.run_experiment(MULTI), list)
+    with pytest.raises(TypeError, match="as_frame is True or False, not None"):
+        ag.play_match("random", "greedy", "oanquan", games=2, as_frame=None)
+
+
+def test_as_frame_asks_for_a_data_frame():
     pandas = pytest.importorskip("pandas")
-    frame = ag.play_match("random", "greedy", "oanquan", games=2)
+    frame = ag.play_match("random", "greedy", "oanquan", games=2, as_frame=True)
     assert isinstance(frame, pandas.DataFrame)
     assert list(frame.columns) == ag.CSV_COLUMNS and len(frame) == 2
-    multi = ag.run_experiment(MULTI)
+    multi = ag.run_experiment(MULTI, as_frame=True)
     assert list(multi.columns) == ag.CSV_COLUMNS_SEATS
     assert set(multi["players"]) == {2, 3, 4}
 

@@ -385,6 +385,10 @@ impl EloChart {
             x_label.push_str("; † no finite maximum: tiers placed by the weak prior");
         }
         let subtitle = consistency.map(|test| {
+            if test.degrees_of_freedom == 0 {
+                return "One strength per agent across variants: not testable on these games (0 df)"
+                    .to_string();
+            }
             let verdict = if test.p_value < 0.05 {
                 "rejected: strengths differ between variants, the pooled rating averages them"
             } else {

@@ -2,8 +2,8 @@
 //! counted for whether each interval holds the true rating.
 //!
 //! This is how [`crate::elo::Method::Profile`] was chosen over the bootstrap
-//! (`cargo run --release -p report --example coverage` prints every figure; the README has them),
-//! and what `tests/coverage.rs` checks in a loose band.
+//! (`cargo run --release -p report --example coverage` prints every figure; the book's report page has them),
+//! and what `tests/it/coverage.rs` checks in a loose band.
 //!
 //! The true rating an interval must hold is the one the report estimates: the agent's rating
 //! minus the mean of its group (or minus the anchor's, plus the anchor's rating). Games follow
@@ -33,7 +33,7 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// The scenarios of the README: pools like those of the committed sample run.
+    /// The scenarios of the book's coverage table: pools like those of the committed sample run.
     pub fn standard() -> Vec<Scenario> {
         vec![
             // mnk-3x3k3 of the sample: seven agents, many draws between the strong ones.

@@ -27,7 +27,7 @@
 //! (see [`Method::Profile`]); an end the games leave open (the agent's tier can be pushed away
 //! from the rest without making the games less likely) is reported as open, never as a number
 //! the prior made up. The method was chosen by simulation: `examples/coverage.rs` measures the
-//! coverage of each method, and the README gives its figures.
+//! coverage of each method, and the book's report page gives its figures.
 
 use std::f64::consts::LN_10;
 
@@ -125,7 +125,7 @@ pub fn fit(agents: usize, pairings: &[Pairing]) -> Fit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// The method the report uses: [`Method::Likelihood`] with the settings the simulation
-    /// chose (see the README's coverage table).
+    /// chose (see the coverage table of the book's report page).
     Profile,
     /// The profile-likelihood interval: the ratings at which twice the drop of the
     /// log-likelihood (maximised over every other rating) reaches the 95% point of

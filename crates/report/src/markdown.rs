@@ -274,6 +274,14 @@ fn list(items: &[&str]) -> String {
 }
 
 fn consistency_text(test: &crate::Consistency) -> String {
+    if test.degrees_of_freedom == 0 {
+        // Nothing to test is not a finding: say so, not "not rejected".
+        return "**One strength per agent across variants?** The pooled fit assumes it, and \
+                these games cannot test it: no agent's results in one variant constrain its \
+                rating in another (0 degrees of freedom), so the per-variant ratings are the \
+                ones to read."
+            .to_string();
+    }
     let verdict = if test.p_value < 0.05 {
         "**rejected** at the 5% level: some agents are clearly stronger in one variant than in \
          another, so the pooled rating of an agent is an average over strengths that differ, \
@@ -298,9 +306,14 @@ fn consistency_text(test: &crate::Consistency) -> String {
     format!(
         "**One strength per agent across variants?** The pooled fit assumes it. A \
          likelihood-ratio test against a rating per agent in each variant gives χ² = {}{draws} \
-         on {} degrees of freedom, p = {p}: {verdict}.",
+         on {} degree{} of freedom, p = {p}: {verdict}.",
         fixed(test.statistic, 1),
         test.degrees_of_freedom,
+        if test.degrees_of_freedom == 1 {
+            ""
+        } else {
+            "s"
+        },
     )
 }
 
@@ -322,7 +335,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              profile-likelihood interval: the ratings at which twice the drop of the \
              log-likelihood, maximised over all other ratings, reaches 3.84 (the 95% point of \
              chi-squared with one degree of freedom). Two refinements, both chosen because the \
-             simulated coverage says so (the README's coverage table; \
+             simulated coverage says so (the coverage table of the book's report page; \
              `cargo run --release -p report --example coverage`): the log-likelihood carries the \
              Jeffreys prior ½·log det I(θ) (Firth's penalised likelihood), which keeps the \
              interval's calibration where games went all one way; and the drop is divided by \
@@ -333,7 +346,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              decisive game added, so a pairing of only draws still shows some variance. In \
              simulated round robins of 2 to 10 agents at 10 and 40 games per pair these \
              intervals held the true rating 94–97% of the time, where the percentile bootstrap \
-             held it 84–95% of the time (the figures are in the README)."
+             held it 84–95% of the time (the figures are in the book, `docs/src/guide/report.md`)."
             .to_owned(),
         Intervals::Bootstrap => format!(
             "**Intervals.** The 95% interval is a percentile bootstrap over {} replicates \
@@ -342,7 +355,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              refits, and the interval runs from the 2.5th to the 97.5th percentile. (The \
              default, the profile-likelihood interval, has better simulated coverage: with few \
              games the bootstrap's held the true rating as little as 78–85% of the time, not \
-             95%; the README's tables.)",
+             95%; the tables of the book's report page.)",
             options.bootstrap, options.seed
         ),
     };
@@ -355,7 +368,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              (places given from the first, each to an agent with probability proportional to \
              its strength), whose pairs follow the Bradley-Terry model fitted here. In \
              simulated pools of 4 to 8 agents at 1, 2, 4 and 10 games per seating these \
-             intervals held the true rating 94–96% of the time (the README's N-player table)."
+             intervals held the true rating 94–96% of the time (the N-player table of the book's report page)."
         } else {
             ""
         };
@@ -581,8 +594,8 @@ fn write_pool(out: &mut String, pool: &PoolRatings, charts: &ChartFiles, report:
         let _ = writeln!(
             out,
             "‡ Unreliable: percentile bootstrap intervals. In simulated pools with few games they \
-             held the true rating as little as 78–85% of the time, not 95% (the README's coverage \
-             tables); the profile interval (the default) held it 94–97% of the time.\n"
+             held the true rating as little as 78–85% of the time, not 95% (the coverage tables of \
+             the book's report page); the profile interval (the default) held it 94–97% of the time.\n"
         );
     }
     let withheld: Vec<String> = pool
@@ -777,6 +790,33 @@ fn write_timing(out: &mut String, pool: &PoolRatings, report: &Report) {
         );
     }
     let _ = writeln!(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::consistency_text;
+
+    #[test]
+    fn a_test_on_no_degrees_of_freedom_is_not_a_finding() {
+        let test = crate::Consistency {
+            likelihood_ratio: 0.0,
+            dispersion: 1.0,
+            statistic: 0.0,
+            degrees_of_freedom: 0,
+            p_value: 1.0,
+        };
+        let text = consistency_text(&test);
+        assert!(text.contains("these games cannot test it"), "{text}");
+        assert!(!text.contains("do not contradict"), "{text}");
+        let tested = consistency_text(&crate::Consistency {
+            degrees_of_freedom: 3,
+            statistic: 1.0,
+            likelihood_ratio: 1.0,
+            p_value: 0.8,
+            ..test
+        });
+        assert!(tested.contains("on 3 degrees of freedom"), "{tested}");
+    }
 }
 
 #[cfg(test)]

@@ -149,7 +149,7 @@ impl PoolRatings {
 
     /// Whether the intervals come from a method whose simulated coverage is near 95%: the
     /// profile interval. With few games the percentile bootstrap held the true rating as
-    /// little as 78-85% of the time in the simulations (the README's tables), so its intervals
+    /// little as 78-85% of the time in the simulations (the book's report page), so its intervals
     /// are marked as unreliable wherever they are shown.
     pub fn intervals_reliable(&self) -> bool {
         !matches!(self.method, Some(Method::Bootstrap { .. }))

@@ -1,11 +1,14 @@
 //! The games of the arena behind one [`Game`] trait: the m,n,k game ([`Mnk`]: tic-tac-toe,
-//! the TD4 boards, gomoku and caro) and the Vietnamese mancala O An Quan ([`OanQuan`]).
+//! the TD4 boards, gomoku and caro), the Vietnamese mancala O An Quan ([`OanQuan`]) and
+//! Oware abapa ([`oware::Oware`]).
 //!
 //! A game is a small `Clone` value. [`Game::play_unchecked`] changes it in place; the copy-make
 //! [`Game::play`] checks the move and returns the next position. Legal moves go into a
 //! caller's [`MoveList`], so generating them never allocates. Outcomes are absolute: in a
 //! two-player game a [`Player`] wins or the game is drawn; a game of three or four players
-//! (O An Quan for 3 and 4) ends with a [`Ranking`] of the seats.
+//! (O An Quan for 3 and 4) ends with a [`Ranking`] of the seats. A game that has two players
+//! by its type (m,n,k) implements [`TwoPlayer`], which names a seat's opponent; code for any
+//! game asks the position its [`Game::num_players`].
 //!
 //! A [`Variant`] names a game and its parameters in one text form used everywhere (CLI,
 //! experiment files, CSV): `mnk-15x15k5-caro`, `oanquan-stop`, `oanquan-3p`.
@@ -22,8 +25,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod connect4;
 pub mod mnk;
 pub mod oanquan;
+pub mod oware;
 mod perft;
 mod registry;
 mod view;
@@ -32,6 +37,7 @@ use std::fmt;
 use std::hash::Hash;
 
 pub use arrayvec::ArrayVec;
+pub use connect4::{Column, Connect4, Connect4Config};
 pub use mnk::{Cell, Mnk, MnkConfig, WinRule};
 pub use oanquan::{OanQuan, OanQuanRules, Sow};
 pub use perft::{perft, perft_divide};
@@ -70,12 +76,6 @@ impl Player {
     pub const fn seat(index: usize) -> Player {
         assert!(index < MAX_PLAYERS, "no such seat");
         Player(index as u8)
-    }
-
-    /// The other player of a two-player game.
-    #[inline]
-    pub const fn opponent(self) -> Player {
-        Player(self.0 ^ 1)
     }
 
     /// The seat after this one round a table of `players`.
@@ -279,7 +279,8 @@ impl Outcome {
     /// points when the game keeps them; all equal otherwise).
     pub fn forfeit(loser: Player, players: usize, totals: Option<&[i32]>) -> Outcome {
         if players == 2 {
-            Outcome::Win(Player::seat(1 - loser.index().min(1)))
+            // Round a table of two, the seat after the loser is the other one.
+            Outcome::Win(loser.next(players))
         } else {
             let even = [0; MAX_PLAYERS];
             let totals = totals.unwrap_or(&even[..players.min(MAX_PLAYERS)]);
@@ -561,6 +562,29 @@ pub trait Game:
             position.play_unchecked(mv);
         }
         Ok(position)
+    }
+}
+
+/// A game that has two players in every position, by its type: `First` and `Second`, and
+/// nobody else. Implementing it promises that [`Game::num_players`] is 2 for every position of
+/// the type (whatever its variant), so code written for such games (m,n,k threat search,
+/// proof-number search, patterns) may name the opponent without asking the position. Games
+/// whose number of players is a parameter (O An Quan: 2 to 4) do not implement it; generic
+/// code asks [`Game::num_players`] instead.
+///
+/// ```
+/// use rules::{Mnk, Player, TwoPlayer};
+///
+/// assert_eq!(Mnk::opponent(Player::First), Player::Second);
+/// assert_eq!(Mnk::opponent(Player::Second), Player::First);
+/// ```
+pub trait TwoPlayer: Game {
+    /// The player who is not `player`. Implementations keep this provided method: search
+    /// code calls it at every node.
+    #[inline]
+    fn opponent(player: Player) -> Player {
+        debug_assert!(player.0 < 2, "{player:?} in a game of two players");
+        Player(player.0 ^ 1)
     }
 }
 

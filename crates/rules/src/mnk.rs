@@ -13,8 +13,8 @@ use std::fmt;
 
 use crate::registry::{Family, malformed};
 use crate::{
-    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, Variant, VariantError,
-    View, splitmix64,
+    Game, Layout, MoveError, MoveList, MovePlace, Outcome, Place, Player, TwoPlayer, Variant,
+    VariantError, View, splitmix64,
 };
 
 /// The largest number of rows or columns.
@@ -672,7 +672,7 @@ impl Mnk {
     /// [`Mnk::line_through`] by walking the four lines from `cell` stone by stone.
     fn walk_lines(&self, cell: Cell, player: Player, limit: usize) -> Option<WinLine> {
         let own = &self.stones[player.index()];
-        let other = &self.stones[player.opponent().index()];
+        let other = &self.stones[Mnk::opponent(player).index()];
         let k = usize::from(self.config.k);
         let at = cell.index();
         for step in directions(self.config.stride()) {
@@ -874,7 +874,7 @@ impl Game for Mnk {
                 gravity: false,
             },
             places,
-            players: 2,
+            players: self.num_players(),
             scores: None,
             last: self.last.map(place),
             line: self
@@ -932,6 +932,9 @@ impl Game for Mnk {
     }
 }
 
+/// Every m,n,k board seats two: X (`First`) and O (`Second`).
+impl TwoPlayer for Mnk {}
+
 impl fmt::Display for Mnk {
     /// The board as a grid: column letters on top, row numbers on the left, `X`, `O` and `.`;
     /// the last stone in parentheses, the stones of a winning line in brackets.
@@ -979,6 +982,14 @@ pub const FAMILY: Family = Family {
         ("caro", "mnk-15x15k5-caro"),
     ],
     players: (2, 2),
+    help: &[
+        "m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))",
+        "    win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)",
+        "    -center: the first stone goes on the centre cell (row (M-1)/2, column (N-1)/2, 0-based)",
+        "    examples: mnk-3x3k3 (alias tictactoe), mnk-5x5k4, mnk-9x9k5, mnk-15x15k5 (gomoku),",
+        "              mnk-15x15k5-caro (caro), mnk-15x15k5-exact-center, mnk-4x7k4",
+        "    moves: column letter + row number (a1 top-left), or 0-based row,col like 2,1",
+    ],
     parse: |given, id| {
         id.strip_prefix("mnk-")
             .map(|rest| parse_mnk(given, rest).map(Variant::Mnk))

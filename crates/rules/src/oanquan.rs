@@ -908,6 +908,18 @@ pub const FAMILY: Family = Family {
     example: "oanquan-3p",
     aliases: &[],
     players: (2, 4),
+    help: &[
+        "O An Quan: oanquan[-3p|-4p][-mandarinN][-stop][-youngN][-end]",
+        "    -3p, -4p: three or four players on a ring of 6 cells each (canonical: 2, also -2p)",
+        "    -mandarinN: a mandarin piece is worth N (canonical 10)",
+        "    -stop: an empty mandarin cell ends the turn instead of opening a capture (canonical: gap)",
+        "    -youngN: a mandarin cell with its piece and fewer than N seeds cannot be captured (canonical: off)",
+        "    -end: a player who must refill an empty side and cannot pay 5 ends the game (canonical: borrow)",
+        "    examples: oanquan, oanquan-mandarin5, oanquan-stop-young5, oanquan-3p",
+        "    moves: square label (1-5 player 1, 6-10 player 2) + direction P or T (R or L), like 3P",
+        "    3-4 players: squares 1-15 or 1-20 along the ring (player 1: 1-5, player 2: 6-10, ...),",
+        "               P towards increasing labels for everyone, like 12P",
+    ],
     parse: |given, id| {
         (id == "oanquan" || id.starts_with("oanquan-"))
             .then(|| parse_oanquan(given, &id["oanquan".len()..]).map(Variant::OanQuan))

@@ -17,12 +17,17 @@
 //!   empty mandarin cell ends the turn), `-youngN` (young mandarin threshold), `-end` (an
 //!   empty side that cannot pay ends the game), in any order on input and in that order on
 //!   output: `oanquan-3p-mandarin5-stop-young5-end`.
+//! - Connect Four: `connect4` (6 rows, 7 columns, four in a row), or `connect4-RxC` with `kK`
+//!   when k is not 4: `connect4-7x8`, `connect4-9x9k5`.
+//! - Oware: `oware` (abapa; alias `abapa`).
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::connect4::{self, Connect4, Connect4Config};
 use crate::mnk::{self, MnkConfig};
 use crate::oanquan::{self, OanQuanRules};
+use crate::oware::{self, Oware, OwareRules};
 use crate::{Game, Mnk, OanQuan};
 
 /// The registry itself: one line per game, `Name(its parameters, its position, its family)`.
@@ -120,6 +125,8 @@ macro_rules! games {
 games! {$
     Mnk(MnkConfig, Mnk, mnk::FAMILY),
     OanQuan(OanQuanRules, OanQuan, oanquan::FAMILY),
+    Connect4(Connect4Config, Connect4, connect4::FAMILY),
+    Oware(OwareRules, Oware, oware::FAMILY),
 }
 
 /// A game of the registry, as variant ids and people name it.
@@ -137,6 +144,9 @@ pub struct Family {
     pub aliases: &'static [(&'static str, &'static str)],
     /// The numbers of players its variants seat (fewest, most).
     pub players: (usize, usize),
+    /// What `arena list` shows of it, a line each: its ids and their parameters, examples,
+    /// how moves are written.
+    pub help: &'static [&'static str],
     /// Reads an id (lowercase, an alias already replaced): `None` when the id is not this
     /// family's. The first argument is the id as given, for messages.
     pub parse: fn(given: &str, id: &str) -> Option<Result<Variant, VariantError>>,

@@ -184,6 +184,8 @@ function drawGrid(view, opts = {}) {
         : s("rect", { class: "cell-hit", x: x - C / 2 + 1, y: y - C / 2 + 1, width: C - 2, height: C - 2, "data-cell": place, "data-move": entry.move, onclick: () => opts.onMove(entry.move) });
       hit.append(s("title", {}, entry.move));
       const ghost = stone(place, mover, "ghost");
+      // A preview, not a stone on the board.
+      ghost.removeAttribute("data-stone");
       ghost.style.display = "none";
       ghost.style.pointerEvents = "none";
       hit.addEventListener("mouseenter", () => (ghost.style.display = ""));
@@ -875,7 +877,7 @@ const Play = {
     }
     box.replaceChildren(
       h("strong", {}, `${over.result} · ${over.summary}`),
-      score,
+      ...(score || []),
       h("div", { class: "note" }, [
         over.termination === "win" || over.termination === "draw" ? null : over.termination,
         `${game.ply} ${game.ply === 1 ? "move" : "moves"}`,
@@ -940,6 +942,8 @@ const Play = {
   togglePause() {
     if (!this.agentsOnly()) return;
     this.paused = !this.paused;
+    // The next agent's move waiting out its delay waits for "Go on" too.
+    if (this.paused) clearTimeout(this.timer);
     this.render();
     if (!this.paused) this.next();
   },
@@ -972,7 +976,7 @@ const Play = {
     this.stopClock();
     if (this.paused) return;
     const delay = this.agentsOnly() ? this.delay() : 250;
-    this.timer = setTimeout(() => { if (gen === this.gen && page === "play") this.think(); }, delay);
+    this.timer = setTimeout(() => { if (gen === this.gen && page === "play" && !this.paused) this.think(); }, delay);
   },
 
   // An agent thinks at this table for an earlier page (a reload): show it, and look again
@@ -1662,7 +1666,7 @@ const Stats = {
         return;
       }
       const row = (cells, cls = "") => h("tr", { class: cls }, cells.map((c, i) => h("td", { class: i > 1 ? "num" : "" }, c)));
-      body.replaceChildren(
+      body.replaceChildren(...[
         h("h2", {}, `${stats.games} ${stats.games === 1 ? "game" : "games"}${stats.name ? ` of ${stats.name}` : ""}`),
         h("div", { class: "table-wrap" }, h("table", {},
           h("thead", {}, h("tr", {}, ["mode", "counted for", "games", "wins", "draws", "losses"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
@@ -1675,7 +1679,7 @@ const Stats = {
             h("td", {}, l.variant), h("td", {}, l.level), h("td", { class: "num" }, l.tally.games),
             h("td", { class: "num" }, `${l.tally.wins}-${l.tally.draws}-${l.tally.losses}`),
             h("td", { class: "num" }, h("span", { class: "rate", style: `width:${Math.round(60 * l.win_rate)}px` }), `${(100 * l.win_rate).toFixed(1)}%`)))))) : null,
-        h("p", { class: "note" }, "The ratings of people against each agent: Report, or arena report on the play record."));
+        h("p", { class: "note" }, "The ratings of people against each agent: Report, or arena report on the play record.")].filter(Boolean));
     } catch (error) {
       $("st-body").replaceChildren(h("p", { class: "note bad" }, error.message));
     }

@@ -373,10 +373,10 @@ test("2: the server frees a table when the page starts another or closes, and re
   await page.waitForSelector("#board svg");
   assert.equal(await page.evaluate(() => Play.game.id), second, "a reload takes the game up again");
   // Counted, not asked for: asking for the game would take it up again.
-  const open = (await call("GET", "/api/meta")).body.limits.open;
+  const games = (await call("GET", "/api/meta")).body.limits.open;
   await page.close({ runBeforeUnload: true });
   const deadline = Date.now() + 40000;
-  while ((await call("GET", "/api/meta")).body.limits.open !== open - 1) {
+  while ((await call("GET", "/api/meta")).body.limits.open !== games - 1) {
     assert.ok(Date.now() < deadline, "the closed tab's game is freed within 40 s");
     await new Promise((ok) => setTimeout(ok, 1000));
   }
@@ -386,7 +386,8 @@ test("2: the server frees a table when the page starts another or closes, and re
   await phone.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "caro");
   const row = phone.locator("#seats .seat-row").nth(1);
   await row.locator("select").selectOption("custom");
-  await row.locator("input").fill("alphabeta:tt_mb=65536");
+  // Over the default 4096 MiB cap, within this machine's memory (a larger one is refused for that).
+  await row.locator("input").fill("alphabeta:tt_mb=4500");
   await phone.click("#start");
   await phone.waitForSelector("#toast:not([hidden])");
   assert.match(await phone.textContent("#toast"), /MiB all of this server's games may hold/);
@@ -418,9 +419,10 @@ test("3: a typed name survives the mode buttons and re-picking Person", async ()
   await page.context().close();
 });
 
-test("4: O An Quan's end shows each side's points, seeds left and total, and the tie rule", async () => {
-  // A game of two random agents played to its end through the API, then shown by the page.
-  let game = (await call("POST", "/api/games", { variant: "oanquan", seats: ["random", "random"], seed: 4 })).body;
+test("4: O An Quan's end shows each side's points, seeds left and total, and the tie rule (2 and 4 players)", async () => {
+  for (const [variant, players] of [["oanquan", 2], ["oanquan-4p", 4]]) {
+  // A game of random agents played to its end through the API, then shown by the page.
+  let game = (await call("POST", "/api/games", { variant, seats: Array(players).fill("random"), seed: 4 })).body;
   while (!game.over) game = (await call("POST", `/api/games/${game.id}/think`, { ply: game.ply })).body.game;
   for (const width of [1280, 390]) {
     const page = await open(width, width === 390 ? 844 : 860);
@@ -428,13 +430,35 @@ test("4: O An Quan's end shows each side's points, seeds left and total, and the
     await page.reload();
     await page.waitForSelector("#result:not([hidden])");
     const rows = await page.locator("#result table.final tbody tr").count();
-    assert.equal(rows, 2, "one row per seat");
-    const cells = await page.locator("#result table.final tbody tr:first-child td").allTextContents();
-    const [points, left, total] = cells.slice(1, 4).map(Number);
-    assert.equal(points + left, total, `points + seeds left = total: ${cells}`);
-    assert.deepEqual(game.position.totals[0], total);
+    assert.equal(rows, players, "one row per seat");
+    for (let seat = 0; seat < players; seat++) {
+      const cells = await page.locator(`#result table.final tbody tr:nth-child(${seat + 1}) td`).allTextContents();
+      const [points, left, total] = cells.slice(1, 4).map(Number);
+      assert.equal(points + left, total, `points + seeds left = total: ${cells}`);
+      assert.equal(game.position.totals[seat], total, `seat ${seat + 1}'s total as the server counts it`);
+    }
     assert.match(await page.textContent("#result .rule"), /Equal totals share a place/);
-    await page.screenshot({ path: join(shots, `oanquan-final-score-${width}.png`), fullPage: true });
+    // The final board is on screen beside the score, not pushed off it.
+    assert.equal(await page.locator("#board svg").count(), 1);
+    await page.screenshot({ path: join(shots, `${variant}-final-score-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  }
+});
+
+test("O An Quan at four: a person sows, three agents answer, laptop and phone", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+    assert.equal(await page.locator("#game-seats .score").count(), 4, "four seats with their captures");
+    const count = await page.locator("#board [data-count='0']").boundingBox();
+    assert.ok(count.height >= 12, `seed counts ${count.height} px high at ${width} px`);
+    await page.locator("#board .square.mine").first().click();
+    if (width === 390) await page.click("#sow-bar button:last-child");
+    else await page.click("#board .arrow[data-move$='P']");
+    await settle(page, 4);
+    await page.screenshot({ path: join(shots, `oanquan-4p-play-${width}.png`), fullPage: true });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
@@ -639,4 +663,115 @@ test("every registered game is drawn and played on Play, Analyse and Replay, lap
       await page.context().close();
     }
   }
+});
+
+test("9, 10: the Speed slider reads right = faster, Space pauses after the slider was used, moves in numbered rounds", async () => {
+  const page = await open();
+  await setUp(page, "caro", ["random", "random"]);
+  await page.waitForSelector("#speed-box:not([hidden])");
+  const delay = async (value) => {
+    await page.locator("#speed").fill(String(value));
+    return page.textContent("#speed-text");
+  };
+  assert.equal(await delay(2000), "no pause", "right end: fastest");
+  assert.equal(await delay(0), "2.0 s a move", "left end: slowest");
+  assert.equal(await delay(1000), "1.0 s a move");
+  // The slider used with the mouse, then Space: the game pauses (the slider kept no focus).
+  await page.click("#speed");
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => document.querySelector("#pause").textContent === "Go on");
+  assert.match(await page.textContent("#status"), /paused/);
+  // The move asked for before the pause may still come; none after it.
+  await page.waitForFunction(() => !document.querySelector("#status .spinner") && !document.querySelector("#board .hand"));
+  const paused = await moveCount(page);
+  await page.waitForTimeout(2500);
+  assert.equal(await moveCount(page), paused, "no move while paused");
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => document.querySelector("#pause").textContent === "Pause");
+  await page.locator("#speed").fill("2000");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list .mv").length >= 7, null, { timeout: 60000 });
+  // Numbered rounds: "1. X's move O's move", "2. ...", the last one maybe half full.
+  const rounds = await page.locator("#move-list li.round").evaluateAll((rows) =>
+    rows.map((row) => [row.querySelector(".num").textContent, row.querySelectorAll(".mv").length]));
+  assert.ok(rounds.length >= 4, `${rounds.length} rounds`);
+  for (const [at, [num, moves]] of rounds.entries()) {
+    assert.equal(num, `${at + 1}.`);
+    assert.ok(moves === 2 || (moves === 1 && at === rounds.length - 1), `round ${at + 1}: ${moves} moves`);
+  }
+  await page.screenshot({ path: join(shots, "demo-rounds.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("11: a hint says why in words", async () => {
+  const page = await open();
+  await setUp(page, "caro", ["person", "person"]);
+  await page.click("#hint");
+  await page.waitForSelector("#hint-text:not([hidden])");
+  assert.match(await page.textContent("#hint-text"), /^Hint: [a-o]\d+ — an opening move near the middle/);
+  // X h8 h7 h6 (an open three), O a1 a2: O's hint blocks it, and says so.
+  for (const [r, c] of [[7, 7], [0, 0], [6, 7], [1, 0], [5, 7]]) {
+    const before = await moveCount(page);
+    await page.click(`#board .cell-hit[data-cell='${r * 15 + c}']`);
+    await page.waitForFunction((n) => document.querySelectorAll("#move-list .mv").length === n, before + 1);
+  }
+  await page.click("#hint");
+  await page.waitForFunction(() => /blocks/.test(document.querySelector("#hint-text").textContent));
+  const text = await page.textContent("#hint-text");
+  assert.match(text, /^Hint: h(9|5|10|4) — .*blocks an? (open )?three/, text);
+  assert.doesNotMatch(text, /depth|nodes|best of/, "no engine words");
+  await page.screenshot({ path: join(shots, "hint-blocks.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Open: the hint agent (the game's hard agent, alphabeta:nodes=300000 on caro) answers e5 on
+// the empty board; the fix belongs to the agent or the game's hard spec, not to the page.
+test("11: the opening hint on an empty caro board is the centre", { todo: "the hard agent opens e5" }, async () => {
+  const game = (await call("POST", "/api/games", { variant: "caro", seats: ["human", "human"] })).body;
+  const hint = (await call("POST", `/api/games/${game.id}/hint`, { ply: 0 })).body.hint;
+  await call("DELETE", `/api/games/${game.id}`);
+  assert.equal(hint.move, "h8");
+});
+
+test("12: the copied toast leaves the Replay stepper free; Markdown in a name is shown as text in Report", async () => {
+  // A game under a name full of Markdown, resigned at once, so the play record holds it.
+  const page = await open();
+  await setUp(page, "tictactoe", ["person=**Lan** <b>x</b> _y_", "random"]);
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
+    await page.goto(`${url}#replay`);
+    await page.waitForSelector("#rp-file option", { state: "attached" });
+    await page.selectOption("#rp-file", "default/games.csv");
+    await page.waitForSelector("#rp-games tbody tr");
+    await page.click("#rp-games tbody tr");
+    await page.waitForSelector("#rp-board svg");
+    await page.keyboard.press("c");
+    await page.waitForSelector("#toast:not([hidden])");
+    assert.match(await page.textContent("#toast"), /^copied \d+ moves/);
+    const toast = await page.locator("#toast").boundingBox();
+    await page.locator("#page-replay .stepper").scrollIntoViewIfNeeded();
+    const stepper = await page.locator("#page-replay .stepper").boundingBox();
+    const overlap = !(toast.y + toast.height <= stepper.y || stepper.y + stepper.height <= toast.y);
+    assert.ok(!overlap, `the toast (${JSON.stringify(toast)}) covers the stepper (${JSON.stringify(stepper)}) at ${width} px`);
+    await page.screenshot({ path: join(shots, `replay-copied-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto(`${url}#report`);
+  await page.waitForSelector("#rep-dir option", { state: "attached" });
+  await page.selectOption("#rep-dir", "play");
+  await page.click("#rep-write");
+  await page.waitForSelector("#rep-body table", { timeout: 120000 });
+  const shown = await page.textContent("#rep-body");
+  assert.ok(shown.includes("**Lan** <b>x</b> _y_"), "the name as typed, in the report");
+  // Rendered, the name would give <strong>Lan</strong>, <b>x</b>, <em>y</em> (the report may
+  // set a whole name in bold; that is not the name's own Markdown).
+  const rendered = await page.locator("#rep-body strong, #rep-body b, #rep-body em").evaluateAll((nodes) =>
+    nodes.map((n) => n.textContent.trim()).filter((t) => ["Lan", "x", "y"].includes(t)));
+  assert.deepEqual(rendered, [], "no Markdown of the name rendered");
+  await page.screenshot({ path: join(shots, "report-markdown-names.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -8,7 +8,7 @@
 
 use rand::RngExt;
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, MoveList, Outcome, Player, WinRule};
+use rules::{Cell, Game, Mnk, MoveList, Outcome, Player, TwoPlayer, WinRule};
 
 use crate::{
     Agent, AgentGame, Easy, FlatMc, Kind, Neighbor, Params, SpecError, Tactic, score::EVAL_LIMIT,
@@ -189,7 +189,7 @@ fn window_change(game: &Mnk, cell: Cell, player: Player) -> WindowChange {
     let geometry = Geometry::of(game);
     let k = geometry.k;
     let own = game.stones(player);
-    let other = game.stones(player.opponent());
+    let other = game.stones(Mnk::opponent(player));
     let centre = cell.index();
     let window = (1u64 << k) - 1;
     let mut gain = 0;
@@ -425,7 +425,7 @@ impl AgentGame for Mnk {
         let change = window_change(self, cell, mover);
         let eval = aux.eval + sign(mover) * change.gain;
         let mut open = aux.open;
-        open[mover.opponent().index()] -= change.closed;
+        open[Mnk::opponent(mover).index()] -= change.closed;
         if child.is_over() {
             return MnkAux {
                 eval,
@@ -510,7 +510,7 @@ impl AgentGame for Mnk {
         if aux.open == [0, 0] {
             return Tactic::Drawn;
         }
-        let theirs = &aux.threats[me.opponent().index()];
+        let theirs = &aux.threats[Mnk::opponent(me).index()];
         let Some(first) = theirs.iter().next() else {
             return Tactic::Open;
         };

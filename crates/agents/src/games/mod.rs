@@ -1,4 +1,6 @@
 //! What the agents know of each game: the [`crate::AgentGame`] implementations.
 
+pub mod connect4;
 pub mod mnk;
 pub mod oanquan;
+pub mod oware;

@@ -14,7 +14,8 @@ pub(crate) fn score_difference(game: &OanQuan, me: Player) -> i32 {
     let total = |p: Player| game.captures(p) + game.side_seeds(p);
     let players = game.num_players();
     let theirs = if players == 2 {
-        total(me.opponent())
+        // Round a table of two, the next seat is the opponent.
+        total(me.next(players))
     } else {
         Player::all(players)
             .filter(|&p| p != me)

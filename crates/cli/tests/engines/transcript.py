@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs a program and writes what passes both ways to a transcript file: `> line` from the
-arena, `< line` from the program. docs/protocol.md's Gomocup transcript was made with it:
+arena, `< line` from the program. docs/src/reference/protocol.md's Gomocup transcript was made with it:
 
     engine:cmd=python3,args=transcript.py game.txt arena engine --agent alphabeta:depth=3
 

@@ -2,15 +2,18 @@
 
 The rules, the agents and the tournaments are the Rust crates of the `arena` workspace, called
 as they are through PyO3; this package adds what Python wants on top: moves as small ints,
-positions as NumPy arrays, rows as dicts or a pandas DataFrame, Python functions as agents, and
+positions as NumPy arrays, rows as a list of dicts (or a pandas DataFrame on request), Python
+functions as agents, and
 a PettingZoo environment (`arenagames.pettingzoo`).
 
     >>> import arenagames as ag
     >>> game = ag.Game("tictactoe")
     >>> for move in ["b2", "a1", "a2", "c1", "c2"]:
     ...     game.push(move)
-    >>> game.outcome().winner
+    >>> game.outcome().winner      # the seat that won: 0, the first player (None for a draw)
     0
+    >>> game.outcome().winner is not None   # "did someone win?" (`if outcome.winner:` is wrong)
+    True
     >>> move, stats = ag.Agent("alphabeta", seed=1).choose(ag.Game("tictactoe", "b2 a1"))
 
 **Actions.** A move is an int, the action, or its text in the game's notation (`b3`, `3P`):
@@ -40,7 +43,19 @@ import random
 import warnings
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _version
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Sequence,
+    Union,
+    overload,
+)
 
 from ._arenagames import (
     CSV_COLUMNS,
@@ -81,8 +96,9 @@ collections.abc.Sequence.register(Moves)
 if TYPE_CHECKING:
     import pandas
 
-#: What `run_experiment` and `play_match` return: rows as dicts, or a pandas DataFrame.
-Rows = Union[List[Dict[str, Any]], "pandas.DataFrame"]
+#: What `run_experiment` and `play_match` return: one dict per game, with the CSV's columns
+#: (`as_frame=True` gives a pandas DataFrame instead).
+Rows = List[Dict[str, Any]]
 
 #: A seat at a match: an agent spec (`"mcts:iterations=1000"`), or a Python agent: a function
 #: `choose(game)` or `choose(game, rng)` returning a move, or an object with such a `choose`.
@@ -116,16 +132,45 @@ def _python_agent(agent: Any, name: str) -> Callable[[Game, int], Any]:
     return lambda game, seed: choose(game)
 
 
-def _frame(rows: List[Dict[str, Any]], columns: Sequence[str], as_frame: Optional[bool]) -> Rows:
-    if as_frame is False:
+def _frame(
+    rows: Rows, columns: Sequence[str], as_frame: bool
+) -> Union[Rows, "pandas.DataFrame"]:
+    if not isinstance(as_frame, bool):
+        raise TypeError(f"as_frame is True or False, not {as_frame!r}")
+    if not as_frame:
         return rows
     try:
         import pandas  # noqa: F811 (the real import; the one above is for type checkers)
-    except ImportError:
-        if as_frame:
-            raise
-        return rows
+    except ImportError as error:
+        raise ImportError(
+            "as_frame=True needs pandas: pip install pandas (or leave as_frame out for a list "
+            "of dicts)"
+        ) from error
     return pandas.DataFrame(rows, columns=list(columns))
+
+
+@overload
+def run_experiment(
+    experiment: Union[str, "os.PathLike[str]"],
+    out: Union[str, "os.PathLike[str]", None] = ...,
+    *,
+    threads: Optional[int] = ...,
+    fresh: bool = ...,
+    agents: Optional[Mapping[str, Any]] = ...,
+    as_frame: Literal[False] = ...,
+) -> Rows: ...
+
+
+@overload
+def run_experiment(
+    experiment: Union[str, "os.PathLike[str]"],
+    out: Union[str, "os.PathLike[str]", None] = ...,
+    *,
+    threads: Optional[int] = ...,
+    fresh: bool = ...,
+    agents: Optional[Mapping[str, Any]] = ...,
+    as_frame: Literal[True],
+) -> "pandas.DataFrame": ...
 
 
 def run_experiment(
@@ -135,8 +180,8 @@ def run_experiment(
     threads: Optional[int] = None,
     fresh: bool = False,
     agents: Optional[Mapping[str, Any]] = None,
-    as_frame: Optional[bool] = None,
-) -> Rows:
+    as_frame: bool = False,
+) -> Union[Rows, "pandas.DataFrame"]:
     """Runs an experiment and returns its rows, one per game in schedule order.
 
     `experiment` is the path of an experiment file, or its TOML text (a text holding a newline
@@ -150,9 +195,10 @@ def run_experiment(
     defaults as in `arena run` (the experiment's `threads`, else all cores). The GIL is released
     while games are played; Python agents take it when they move.
 
-    Rows are dicts with the CSV's columns (`CSV_COLUMNS`, and `CSV_COLUMNS_SEATS` for an
-    experiment with 3-4 player variants), empty cells `None`; a pandas DataFrame when pandas is
-    installed (`as_frame=None`), or always (`True`) or never (`False`). A bad experiment raises
+It returns a list of dicts, one per game, with the CSV's columns (`CSV_COLUMNS`, and
+    `CSV_COLUMNS_SEATS` for an experiment with 3-4 player variants), empty cells `None`;
+    `as_frame=True` returns a pandas DataFrame instead (pandas must be installed): the same
+    type whatever is installed. A bad experiment raises
     `ValueError` with the CLI's message; faults (an agent that crashed, timed out or played an
     illegal move, and lost that game) are reported as `RuntimeWarning`s.
     """
@@ -189,6 +235,44 @@ def _seat_name(seat: Any) -> str:
     return "py-" + name if name == "<lambda>" else name
 
 
+@overload
+def play_match(
+    first: Union[Seat, Sequence[Seat]],
+    second: Optional[Seat] = ...,
+    variant: str = ...,
+    games: int = ...,
+    seed: int = ...,
+    threads: Optional[int] = ...,
+    *,
+    names: Optional[Sequence[str]] = ...,
+    max_plies: int = ...,
+    opening_plies: int = ...,
+    move_time_ms: int = ...,
+    name: str = ...,
+    out: Union[str, "os.PathLike[str]", None] = ...,
+    as_frame: Literal[False] = ...,
+) -> Rows: ...
+
+
+@overload
+def play_match(
+    first: Union[Seat, Sequence[Seat]],
+    second: Optional[Seat] = ...,
+    variant: str = ...,
+    games: int = ...,
+    seed: int = ...,
+    threads: Optional[int] = ...,
+    *,
+    names: Optional[Sequence[str]] = ...,
+    max_plies: int = ...,
+    opening_plies: int = ...,
+    move_time_ms: int = ...,
+    name: str = ...,
+    out: Union[str, "os.PathLike[str]", None] = ...,
+    as_frame: Literal[True],
+) -> "pandas.DataFrame": ...
+
+
 def play_match(
     first: Union[Seat, Sequence[Seat]],
     second: Optional[Seat] = None,
@@ -203,9 +287,10 @@ def play_match(
     move_time_ms: int = 0,
     name: str = "match",
     out: Union[str, "os.PathLike[str]", None] = None,
-    as_frame: Optional[bool] = None,
-) -> Rows:
-    """Plays a seeded match and returns its rows (see `run_experiment`).
+    as_frame: bool = False,
+) -> Union[Rows, "pandas.DataFrame"]:
+    """Plays a seeded match and returns its rows: a list of dicts, one per game, or a pandas
+    DataFrame with `as_frame=True` (see `run_experiment`).
 
     `play_match("mcts:iterations=1000", "alphabeta:depth=4", "tictactoe", games=10, seed=1)`;
     for three or four players give the seats as a list as first argument:
@@ -257,10 +342,8 @@ def play_match(
             functions[seat_name] = seat
             spec = f"py:name={seat_name}"
         lines += ["", "[[agents]]", f"name = {json.dumps(seat_name)}", f"spec = {json.dumps(spec)}"]
-    return run_experiment(
-        "\n".join(lines) + "\n",
-        out,
-        threads=threads,
-        agents=functions,
-        as_frame=as_frame,
-    )
+    text = "\n".join(lines) + "\n"
+    if as_frame is True:
+        return run_experiment(text, out, threads=threads, agents=functions, as_frame=True)
+    rows = run_experiment(text, out, threads=threads, agents=functions)
+    return _frame(rows, CSV_COLUMNS, as_frame)

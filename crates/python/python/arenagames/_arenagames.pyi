@@ -37,7 +37,9 @@ class Outcome:
         """Each seat's return in [-1, 1], `2 * score - 1`."""
     @property
     def winner(self) -> Optional[int]:
-        """The seat that took the first place alone, or None."""
+        """The seat (0-based) that took the first place alone; None for a draw, or when 3-4
+        players share the first place. Seat 0 is a winner too: test `winner is not None`, never
+        `if outcome.winner:`."""
     @property
     def is_draw(self) -> bool:
         """Whether every seat shares the first place."""
@@ -82,6 +84,9 @@ class Game:
     def ply(self) -> int: ...
     @property
     def observation_shape(self) -> Tuple[int, ...]: ...
+    @property
+    def observation_bounds(self) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The least and greatest value of each entry of `observation()`."""
     @property
     def default_max_plies(self) -> int:
         """The arena's ply cap: the board's cells for m,n,k, 1000 for O An Quan."""

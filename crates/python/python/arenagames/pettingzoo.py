@@ -77,16 +77,7 @@ class ArenaEnv(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo is untyped
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self.agents = self.possible_agents[:]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        shape = self.game.observation_shape
-        if self.game.family == "mnk":
-            low, high = np.zeros(shape, np.float32), np.ones(shape, np.float32)
-        else:
-            # Columns: five squares and the mandarin cell (seeds), its piece, the captures
-            # (negative after borrowing).
-            low = np.zeros(shape, np.float32)
-            high = np.full(shape, 255.0, np.float32)
-            high[:, 6] = 1.0
-            low[:, 7], high[:, 7] = -np.inf, np.inf
+        low, high = self.game.observation_bounds
         actions = self.game.num_actions
         self.observation_spaces = {
             agent: spaces.Dict({

@@ -1,0 +1,403 @@
+//! Every error case of the experiment file names the file, the key (with its line and column)
+//! and what is expected.
+
+use arena::Experiment;
+
+const GOOD: &str = r#"name = "good"
+seed = 1
+games_per_pair = 2
+variants = ["mnk-3x3k3", "oanquan"]
+
+[[agents]]
+name = "a"
+spec = "random"
+
+[[agents]]
+name = "b"
+spec = "fault:after=100"
+"#;
+
+fn error(text: &str) -> String {
+    Experiment::from_toml(text, "exp.toml")
+        .expect_err("the experiment should be refused")
+        .to_string()
+}
+
+fn assert_mentions(message: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(message.contains(needle), "`{needle}` not in: {message}");
+    }
+}
+
+#[test]
+fn the_good_experiment_parses() {
+    let exp = Experiment::from_toml(GOOD, "exp.toml").unwrap();
+    assert_eq!(exp.name, "good");
+    assert_eq!(exp.agents.len(), 2);
+    assert_eq!(exp.threads, 0);
+}
+
+#[test]
+fn an_unknown_key_is_named_with_its_line() {
+    let text = GOOD.replace("seed = 1", "seed = 1\ngames_per_pairs = 3");
+    assert_mentions(
+        &error(&text),
+        &["exp.toml:3:1", "games_per_pairs", "games_per_pair"],
+    );
+    let text = GOOD.replace("spec = \"random\"", "spec = \"random\"\ncolour = \"red\"");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:9:1",
+            "key `colour`",
+            "expected one of `name`, `spec`, `variants`",
+        ],
+    );
+}
+
+#[test]
+fn a_missing_key_is_named() {
+    let text = GOOD.replace("seed = 1\n", "");
+    assert_mentions(&error(&text), &["exp.toml", "seed"]);
+    let text = GOOD.replace("spec = \"random\"\n", "");
+    assert_mentions(&error(&text), &["exp.toml", "spec"]);
+}
+
+#[test]
+fn a_wrong_type_is_named_with_what_is_expected() {
+    let text = GOOD.replace("games_per_pair = 2", "games_per_pair = \"two\"");
+    assert_mentions(
+        &error(&text),
+        &["exp.toml:3", "key `games_per_pair`", "integer"],
+    );
+    let text = GOOD.replace(
+        "variants = [\"mnk-3x3k3\", \"oanquan\"]",
+        "variants = \"oanquan\"",
+    );
+    assert_mentions(&error(&text), &["exp.toml:4", "sequence"]);
+    let text = GOOD.replace("seed = 1", "seed = -1");
+    assert_mentions(&error(&text), &["exp.toml:2", "key `seed`", "integer"]);
+}
+
+#[test]
+fn duplicate_agent_names_are_refused() {
+    let text = GOOD.replace("name = \"b\"", "name = \"a\"");
+    assert_mentions(
+        &error(&text),
+        &["exp.toml:11:8", "agents[1].name", "unique"],
+    );
+}
+
+#[test]
+fn an_unknown_variant_is_named() {
+    let text = GOOD.replace("\"oanquan\"]", "\"chess\"]");
+    assert_mentions(
+        &error(&text),
+        &["exp.toml:4", "variants[1]", "unknown game"],
+    );
+    let text = GOOD.replace("\"oanquan\"]", "\"mnk-3x3k9\"]");
+    assert_mentions(&error(&text), &["variants[1]", "k must be from 1 to 3"]);
+    let text = GOOD.replace("\"oanquan\"]", "\"tictactoe\"]");
+    assert_mentions(&error(&text), &["variants[1]", "listed twice"]);
+}
+
+#[test]
+fn an_unknown_agent_kind_or_parameter_is_named() {
+    let text = GOOD.replace("spec = \"random\"", "spec = \"alphabet\"");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:8:8",
+            "agents[0].spec",
+            "unknown agent kind",
+            "random",
+        ],
+    );
+    let text = GOOD.replace("fault:after=100", "fault:afters=100");
+    assert_mentions(
+        &error(&text),
+        &["agents[1].spec", "no parameter `afters`", "mode, after, ms"],
+    );
+    let text = GOOD.replace("fault:after=100", "fault:after=lots");
+    assert_mentions(
+        &error(&text),
+        &["agents[1].spec", "`after=lots` is invalid", "integer"],
+    );
+    let text = GOOD.replace("fault:after=100", "fault:after");
+    assert_mentions(&error(&text), &["agents[1].spec", "key=value"]);
+}
+
+#[test]
+fn a_restriction_to_a_variant_not_in_the_list_is_refused() {
+    let text = GOOD.replace(
+        "spec = \"random\"",
+        "spec = \"random\"\nvariants = [\"mnk-5x5k4\"]",
+    );
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:9",
+            "agents[0].variants[0]",
+            "not in the experiment's `variants` list",
+        ],
+    );
+    let text = GOOD.replace(
+        "spec = \"random\"",
+        "spec = \"random\"\nvariants = [\"mnk-3x3\"]",
+    );
+    assert_mentions(&error(&text), &["agents[0].variants[0]", "mnk-MxNkK"]);
+}
+
+#[test]
+fn an_agent_restricted_to_a_game_it_does_not_play_is_refused() {
+    let text = GOOD.replace(
+        "spec = \"random\"",
+        "spec = \"greedy\"\nvariants = [\"mnk-3x3k3\"]",
+    );
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:9",
+            "agents[0].variants[0]",
+            "does not play `mnk-3x3k3`",
+            "O An Quan only",
+        ],
+    );
+    // An agent whose kind plays none of the variants is refused too.
+    let text = GOOD
+        .replace("\"mnk-3x3k3\", \"oanquan\"", "\"mnk-3x3k3\"")
+        .replace("spec = \"random\"", "spec = \"greedy2\"");
+    assert_mentions(
+        &error(&text),
+        &["agents[0].spec", "plays none of the experiment's variants"],
+    );
+    // Unrestricted, it simply sits out the games it does not play (here `b` and `c` play
+    // tic-tac-toe without it: a variant nobody could play is refused, see below).
+    let text = format!(
+        "{}\n[[agents]]\nname = \"c\"\nspec = \"random\"\n",
+        GOOD.replace("spec = \"random\"", "spec = \"greedy\"")
+    );
+    let exp = Experiment::from_toml(&text, "exp.toml").unwrap();
+    // One pair on tic-tac-toe, three on O An Quan, two games each.
+    assert_eq!(arena::Schedule::new(&exp).len(), 2 + 3 * 2);
+}
+
+#[test]
+fn other_invalid_values_are_named() {
+    // Zero and negative counts get one wording, the parser's type errors the same words.
+    for (value, found) in [("0", "found 0"), ("-4", "found -4"), ("2.5", "float")] {
+        let text = GOOD.replace("games_per_pair = 2", &format!("games_per_pair = {value}"));
+        assert_mentions(
+            &error(&text),
+            &[
+                "exp.toml:3:18",
+                "key `games_per_pair`",
+                "expected an integer number of games, 1 or more",
+                found,
+            ],
+        );
+    }
+    // More than 2^32 games per pair is fine (the schedule is generated game by game); more
+    // than 2^63 games in all is not.
+    let big = GOOD.replace("games_per_pair = 2", "games_per_pair = 4294967296");
+    let exp = Experiment::from_toml(&big, "exp.toml").unwrap();
+    assert_eq!(exp.games_per_pair, 4_294_967_296);
+    assert_eq!(arena::Schedule::new(&exp).len(), 4_294_967_296 * 2);
+    let huge = GOOD.replace("games_per_pair = 2", "games_per_pair = 9223372036854775807");
+    assert_mentions(
+        &error(&huge),
+        &[
+            "games_per_pair",
+            "make more than 2^63 games; give at most 4611686018427387903",
+        ],
+    );
+    let text = GOOD.replace("name = \"good\"", "name = \"../up\"");
+    assert_mentions(&error(&text), &["exp.toml:1", "key `name`"]);
+    let text = GOOD.replace("variants = [\"mnk-3x3k3\", \"oanquan\"]", "variants = []");
+    assert_mentions(&error(&text), &["key `variants`", "at least one"]);
+    let one_agent = GOOD
+        .split("[[agents]]")
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("[[agents]]");
+    assert_mentions(&error(&one_agent), &["key `agents`", "at least two agents"]);
+    let text = GOOD.replace("seed = 1", "seed = 1\nseed = 2");
+    assert_mentions(&error(&text), &["exp.toml:3"]);
+    assert_mentions(&error("this is not toml"), &["exp.toml:1"]);
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let error = Experiment::from_file("no/such/experiment.toml".as_ref())
+        .unwrap_err()
+        .to_string();
+    assert_mentions(
+        &error,
+        &["no/such/experiment.toml", "read the experiment file"],
+    );
+}
+
+#[test]
+fn one_bracket_for_agents_is_named_as_such() {
+    let text = GOOD
+        .replace("[[agents]]\nname = \"b\"\nspec = \"fault:after=100\"\n", "")
+        .replace("[[agents]]", "[agents]");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml",
+            "written `[[agents]]` (two brackets), one per agent",
+        ],
+    );
+    assert!(
+        !error(&text).contains("invalid type: map"),
+        "{}",
+        error(&text)
+    );
+}
+
+#[test]
+fn a_bare_word_for_a_value_says_how_values_are_written() {
+    let text = GOOD.replace("games_per_pair = 2", "games_per_pair = twenty");
+    let message = error(&text);
+    assert_mentions(
+        &message,
+        &[
+            "exp.toml:3",
+            "`twenty` is not a value: write a number in digits (`games_per_pair = 20`)",
+        ],
+    );
+    assert!(!message.contains("boolean"), "{message}");
+}
+
+#[test]
+fn a_variant_no_two_agents_play_is_refused() {
+    // `easy` plays m,n,k games only: O An Quan would be listed and never played.
+    let text = GOOD
+        .replace("spec = \"random\"", "spec = \"easy\"")
+        .replace("spec = \"fault:after=100\"", "spec = \"easy:mistake=0\"");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:4",
+            "variants[1]",
+            "`oanquan` would have no games: a game seats 2 agents and none of the experiment's \
+             agents plays it",
+        ],
+    );
+    let text = GOOD.replace("spec = \"random\"", "spec = \"easy\"");
+    assert_mentions(&error(&text), &["only `b` plays it"]);
+}
+
+#[test]
+fn a_variant_with_fewer_agents_than_seats_is_refused() {
+    // Two agents cannot fill a table of three.
+    let text = GOOD.replace(
+        "variants = [\"mnk-3x3k3\", \"oanquan\"]",
+        "variants = [\"mnk-3x3k3\", \"oanquan-3p\"]",
+    );
+    let text = text.replace("spec = \"fault:after=100\"", "spec = \"random\"");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:4:26",
+            "key `variants[1]`",
+            "`oanquan-3p` would have no games: a game seats 3 agents and only a, b play it",
+        ],
+    );
+    // Nor can one agent, its partner kept to another variant, fill a pair.
+    let text = GOOD.replace(
+        "spec = \"fault:after=100\"",
+        "spec = \"random\"\nvariants = [\"oanquan\"]",
+    );
+    let text = text.replace(
+        "name = \"a\"\nspec = \"random\"",
+        "name = \"a\"\nspec = \"random\"\nvariants = [\"oanquan\"]",
+    );
+    assert_mentions(
+        &error(&text),
+        &[
+            "key `variants[0]`",
+            "`mnk-3x3k3` would have no games: a game seats 2 agents and none of the experiment's \
+             agents plays it",
+        ],
+    );
+}
+
+#[test]
+fn a_random_opening_that_reaches_the_board_or_the_ply_cap_is_refused() {
+    let with = |extra: &str| {
+        GOOD.replace(
+            "games_per_pair = 2",
+            &format!("games_per_pair = 2\n{extra}"),
+        )
+    };
+    assert_mentions(
+        &error(&with("opening_plies = 9")),
+        &[
+            "key `opening_plies`",
+            "9 random plies reach the board's cells of `mnk-3x3k3` (9)",
+            "give at most 8",
+        ],
+    );
+    assert_mentions(
+        &error(&with("max_plies = 6\nopening_plies = 6")),
+        &["6 random plies reach the ply cap of `mnk-3x3k3` (6)"],
+    );
+    let oanquan = with("opening_plies = 1000").replace("\"mnk-3x3k3\", ", "");
+    assert_mentions(
+        &error(&oanquan),
+        &["1000 random plies reach the ply cap of `oanquan` (1000)"],
+    );
+    assert!(Experiment::from_toml(&with("opening_plies = 8"), "exp.toml").is_ok());
+}
+
+#[test]
+fn threads_beyond_the_bound_are_refused() {
+    let text = GOOD.replace("seed = 1", "seed = 1\nthreads = 100000");
+    assert_mentions(
+        &error(&text),
+        &["key `threads`", "100000 worker threads: give at most 256"],
+    );
+    assert_eq!(arena::run::parse_threads("256"), Ok(256));
+    for bad in ["0", "257", "100000", "-1", "x"] {
+        assert!(arena::run::parse_threads(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_time_control_is_read_as_cutechess_writes_it_and_its_errors_are_named() {
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    let exp = Experiment::from_toml(&with("tc = \"40/60+0.6\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=40/60+0.6");
+    assert_eq!((exp.move_time_ms, exp.csv_schema()), (0, 3));
+    assert!(exp.depends_on_timing());
+    let exp = Experiment::from_toml(&with("st = 0.5\ntc = \"180\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=180 st=0.5");
+    assert_eq!(exp.move_time_ms, 500);
+    // `st` is `move_time_ms` with the time control recorded: the same games, schema 3.
+    let st = Experiment::from_toml(&with("st = 1"), "exp.toml").unwrap();
+    let ms = Experiment::from_toml(&with("move_time_ms = 1000"), "exp.toml").unwrap();
+    assert_eq!(st.games_time_control(), ms.games_time_control());
+    assert_eq!((st.csv_schema(), ms.csv_schema()), (3, 1));
+    // Without a time control nothing of the experiment's identity changes.
+    let plain = Experiment::from_toml(GOOD, "exp.toml").unwrap();
+    assert!(!plain.normalised().contains("time_control"));
+    assert!(st.normalised().contains("time_control = st=1"));
+
+    assert_mentions(
+        &error(&with("tc = \"60+x\"")),
+        &["exp.toml:3:6", "tc", "`x` is not a time"],
+    );
+    assert_mentions(&error(&with("tc = \"0/60\"")), &["tc", "moves per period"]);
+    assert_mentions(&error(&with("tc = \"inf\"")), &["tc", "leave `tc` out"]);
+    assert_mentions(
+        &error(&with("st = 0")),
+        &["exp.toml:3:6", "st", "more than 0"],
+    );
+    assert_mentions(&error(&with("st = true")), &["st", "seconds a move"]);
+    assert_mentions(
+        &error(&with("st = 1\nmove_time_ms = 1000")),
+        &["move_time_ms", "not both"],
+    );
+}

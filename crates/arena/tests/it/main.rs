@@ -1,0 +1,17 @@
+//! The integration tests of `arena` (tournaments), one module per file, built as one test
+//! binary: one link instead of one per file, which is most of what the tests cost to build.
+//! `cargo test -p arena --test it MODULE::` runs one file's tests.
+
+mod common;
+
+mod experiment;
+mod extra_kinds;
+mod multi;
+mod openings;
+mod played;
+mod results;
+mod run;
+mod sample;
+mod shard;
+mod sprt;
+mod verify;

@@ -1,0 +1,190 @@
+//! The committed sample run in `results/default/` stays the run of the built-in default
+//! experiment: its meta file carries the current experiment's hash, its rows follow the schedule,
+//! and games replayed alone today give the recorded rows outside the timing columns. A change
+//! to the rules, an agent or the seeding that alters the default run fails here until the sample
+//! is played again (`arena run --fresh`). The committed `results/oanquan-multi/` run is held to
+//! `experiments/oanquan-multi.toml` the same way, and `results/oware/` to `experiments/oware.toml`.
+
+use crate::common;
+
+use std::path::PathBuf;
+
+use arena::{Experiment, Schedule, play_scheduled, run::Meta};
+use common::blank_timing;
+
+fn sample_csv() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../results/default/games.csv")
+}
+
+fn rows() -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_path(sample_csv()).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows = reader
+        .records()
+        .map(|record| blank_timing(&header, record.unwrap().iter()))
+        .collect();
+    (header, rows)
+}
+
+#[test]
+fn the_sample_run_is_the_default_experiment_in_schedule_order() {
+    let experiment = Experiment::default_experiment();
+    let meta = Meta::read(&sample_csv()).unwrap().expect("a meta file");
+    assert_eq!(meta.experiment_hash, experiment.hash());
+
+    let schedule = Schedule::new(&experiment);
+    let (header, rows) = rows();
+    assert_eq!(rows.len() as u64, schedule.len());
+    let column = |name: &str| header.iter().position(|c| c == name).unwrap();
+    for (index, row) in rows.iter().enumerate() {
+        let game = schedule.game(index as u64);
+        assert_eq!(row[column("game")], index.to_string());
+        assert_eq!(row[column("seed")], game.seed.to_string());
+        assert_eq!(
+            row[column("variant")],
+            experiment.variants[game.variant].to_string()
+        );
+        assert_eq!(row[column("first")], experiment.agents[game.first].name);
+        assert_eq!(row[column("second")], experiment.agents[game.second].name);
+    }
+}
+
+#[test]
+fn games_of_the_sample_run_replay_alone() {
+    let experiment = Experiment::default_experiment();
+    let schedule = Schedule::new(&experiment);
+    let (header, rows) = rows();
+    // Every seventh game: all variants and pairings turn up, in a few seconds.
+    for index in (0..schedule.len()).step_by(7) {
+        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
+        let mut line = csv::Writer::from_writer(Vec::new());
+        line.serialize(&row).unwrap();
+        let text = String::from_utf8(line.into_inner().unwrap()).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let replayed = blank_timing(&header, reader.records().next().unwrap().unwrap().iter());
+        assert_eq!(replayed, rows[index as usize], "game {index}");
+    }
+}
+
+#[test]
+fn every_row_of_the_sample_run_is_its_scheduled_game_and_replays_to_its_result() {
+    let dir = sample_csv().parent().unwrap().to_path_buf();
+    let summary = arena::verify(&dir, None).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 1020);
+    assert!(!summary.partial_line);
+}
+
+fn multi_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../results/oanquan-multi")
+}
+
+fn multi_experiment() -> Experiment {
+    Experiment::from_file(
+        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments/oanquan-multi.toml"),
+    )
+    .unwrap()
+}
+
+/// The committed run of 2, 3 and 4 players the README cites is still what
+/// `experiments/oanquan-multi.toml` plays: every row verifies, and games replayed alone give
+/// the recorded rows outside the timing columns.
+#[test]
+fn the_committed_oanquan_multi_run_is_its_experiment_and_replays() {
+    let experiment = multi_experiment();
+    let csv = multi_dir().join("games.csv");
+    let meta = Meta::read(&csv).unwrap().expect("a meta file");
+    assert_eq!(meta.experiment_hash, experiment.hash());
+    let summary = arena::verify(&multi_dir(), Some(&experiment)).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 600);
+
+    let mut rows = Vec::new();
+    arena::record::read_rows(&csv, |_, row| {
+        rows.push(without_timing(arena::record::normalised(row)));
+        Ok(())
+    })
+    .unwrap();
+    let schedule = Schedule::new(&experiment);
+    // Every 25th game: each variant, two- to four-seat tables.
+    for index in (0..schedule.len()).step_by(25) {
+        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
+        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
+    }
+}
+
+/// The committed Oware round robin (docs/oware.md) is still what `experiments/oware.toml`
+/// plays: every row verifies, and games replayed alone give the recorded rows.
+#[test]
+fn the_committed_oware_run_is_its_experiment_and_replays() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let experiment = Experiment::from_file(&root.join("experiments/oware.toml")).unwrap();
+    let dir = root.join("results/oware");
+    let csv = dir.join("games.csv");
+    let meta = Meta::read(&csv).unwrap().expect("a meta file");
+    assert_eq!(meta.experiment_hash, experiment.hash());
+    let summary = arena::verify(&dir, Some(&experiment)).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 100);
+
+    let mut rows = Vec::new();
+    arena::record::read_rows(&csv, |_, row| {
+        rows.push(without_timing(arena::record::normalised(row)));
+        Ok(())
+    })
+    .unwrap();
+    let schedule = Schedule::new(&experiment);
+    // Every 9th game: each of the ten pairings at least once.
+    for index in (0..schedule.len()).step_by(9) {
+        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
+        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
+    }
+}
+
+/// A row with its timing fields zeroed: they are the only ones a replay may change.
+fn without_timing(mut row: arena::record::Row) -> arena::record::Row {
+    (
+        row.first_ms,
+        row.second_ms,
+        row.first_max_ms,
+        row.second_max_ms,
+    ) = (0.0, 0.0, 0.0, 0.0);
+    for time in [
+        &mut row.third_ms,
+        &mut row.fourth_ms,
+        &mut row.third_max_ms,
+        &mut row.fourth_max_ms,
+    ] {
+        *time = time.map(|_| 0.0);
+    }
+    row
+}
+
+/// The committed Connect Four run the README cites is still what `experiments/connect4.toml`
+/// plays: every row verifies, and games replayed alone give the recorded rows outside the
+/// timing columns.
+#[test]
+fn the_committed_connect4_run_is_its_experiment_and_replays() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let experiment = Experiment::from_file(&root.join("experiments/connect4.toml")).unwrap();
+    let dir = root.join("results/connect4");
+    let csv = dir.join("games.csv");
+    let meta = Meta::read(&csv).unwrap().expect("a meta file");
+    assert_eq!(meta.experiment_hash, experiment.hash());
+    let summary = arena::verify(&dir, Some(&experiment)).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 120);
+
+    let mut rows = Vec::new();
+    arena::record::read_rows(&csv, |_, row| {
+        rows.push(without_timing(arena::record::normalised(row)));
+        Ok(())
+    })
+    .unwrap();
+    let schedule = Schedule::new(&experiment);
+    // Every 7th game: both boards, every pair.
+    for index in (0..schedule.len()).step_by(7) {
+        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
+        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
+    }
+}

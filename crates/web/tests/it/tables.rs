@@ -1,0 +1,115 @@
+//! The server's tables under load: fair thinking (a cheap agent never waits behind expensive
+//! ones; the time it took is printed, not asserted) and the memory cap (a table too large is
+//! refused). Freed memory has a test binary of its own (`tests/memory.rs`), so that no other
+//! test's agents share its process. For the README's figure run
+//!
+//! ```sh
+//! cargo test --release -p web --test it tables:: -- --nocapture
+//! ```
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use common::{Client, results_folder, serve};
+use serde_json::json;
+
+/// Four tables think with `mcts:time_ms=8000` while a person plays `random` at a fifth: the
+/// random reply comes while all four still think (they have 8 seconds each), and its time
+/// is printed.
+#[test]
+fn a_cheap_agent_answers_while_four_slow_ones_think() {
+    let results = results_folder("fair");
+    let server = serve(&results, |_| {});
+    let address = server.address;
+    let mut client = Client::new(address);
+    let mut slow = Vec::new();
+    for seed in 0..4 {
+        let game = client
+            .post(
+                "/api/games",
+                &json!({ "variant": "caro", "seats": ["mcts:time_ms=8000", "human"], "seed": seed }),
+            )
+            .json();
+        let id = game["id"].as_str().unwrap().to_string();
+        let thinker = {
+            let id = id.clone();
+            std::thread::spawn(move || {
+                let mut client = Client::new(address);
+                client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 0 }))
+            })
+        };
+        slow.push((id, thinker));
+    }
+    // Every slow agent is thinking before the cheap one is asked.
+    for (id, _) in &slow {
+        while client.get(&format!("/api/games/{id}")).json()["thinking"] != true {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let game = client
+        .post(
+            "/api/games",
+            &json!({ "variant": "tictactoe", "seats": ["human", "random"], "seed": 7 }),
+        )
+        .json();
+    let id = game["id"].as_str().unwrap();
+    let moved = client.post(&format!("/api/games/{id}/move"), &json!({ "move": "b2" }));
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    let asked = Instant::now();
+    let reply = client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 1 }));
+    let took = asked.elapsed();
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.json()["played"]["seat"], 1, "random answered");
+    let still: Vec<bool> = slow
+        .iter()
+        .map(|(id, _)| client.get(&format!("/api/games/{id}")).json()["thinking"] == true)
+        .collect();
+    println!(
+        "random's reply beside four mcts:time_ms=8000 agents thinking: {:.1} ms",
+        took.as_secs_f64() * 1e3
+    );
+    assert_eq!(
+        still, [true; 4],
+        "the cheap agent answered before every slow one"
+    );
+    for (_, thinker) in slow {
+        let answer = thinker.join().unwrap();
+        assert_eq!(answer.status, 200, "{}", answer.body);
+    }
+}
+
+/// A table whose agents alone would hold more than all tables may is refused, saying why;
+/// the memory cap is in `/api/meta`.
+#[test]
+fn a_table_over_the_memory_cap_is_refused() {
+    let results = results_folder("cap");
+    let server = serve(&results, |options| options.table_memory_mb = 300);
+    let mut client = Client::new(server.address);
+    let refused = client.post(
+        "/api/games",
+        &json!({ "variant": "caro", "seats": ["human", "alphabeta:tt_mb=512"] }),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("300 MiB"), "{}", refused.body);
+    let meta = client.get("/api/meta").json();
+    assert_eq!(meta["limits"]["table_memory_mb"], 300);
+    // Two tables of two default alpha-beta agents (65 MiB each) fit; the oldest idle one
+    // makes room for a third.
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        let game = client.post(
+            "/api/games",
+            &json!({ "variant": "caro", "seats": ["alphabeta", "alphabeta"] }),
+        );
+        assert_eq!(game.status, 200, "{}", game.body);
+        ids.push(game.json()["id"].as_str().unwrap().to_string());
+    }
+    let meta = client.get("/api/meta").json();
+    assert_eq!(meta["limits"]["held_mb"], 260, "{meta}");
+    assert_eq!(
+        client.get(&format!("/api/games/{}", ids[0])).status,
+        404,
+        "the oldest idle game made room"
+    );
+}

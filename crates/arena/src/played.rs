@@ -315,7 +315,8 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
                 line: 1,
                 message: format!(
                     "not a play record: a play record is an arena CSV (schema 2, whose header \
-                     is `{}`); found `{}`. Give another file with --record",
+                     is `{}`, or schema 3 with the clock columns after it); found `{}`. Give \
+                     another file with --record",
                     record::header_line_of(CSV_SCHEMA_SEATS),
                     first.trim_end()
                 ),

@@ -777,10 +777,23 @@ impl<G: AgentGame> Table<G> {
             },
             Away::Hint => self.settings.hint.to_string(),
         };
-        // A seat thinks on its clock; a hint is on nobody's.
-        let clock = match away {
-            Away::Seat(seat) => Some(self.clocks[seat.index()]),
-            Away::Hint => None,
+        // A seat thinks on its clock. A hint thinks on the person's time, which keeps running:
+        // inside what is left of their move, as an agent on that clock would plan it, so a
+        // hint never costs a person the game on time.
+        let (limit, clock) = match away {
+            Away::Seat(seat) => {
+                let clock = self.clocks[seat.index()];
+                (clock.limit(), clock.state())
+            }
+            Away::Hint => {
+                let clock = self.clocks[self.position.side_to_move().index()];
+                let ran = self.turn_started.elapsed();
+                let state = clock.state().map(|state| ClockState {
+                    left: state.left.saturating_sub(ran),
+                    ..state
+                });
+                (clock.limit().map(|limit| limit.saturating_sub(ran)), state)
+            }
         };
         Thinking {
             away,
@@ -790,8 +803,8 @@ impl<G: AgentGame> Table<G> {
             position: self.position.clone(),
             moves: self.moves(),
             ply: self.history.len(),
-            limit: clock.and_then(|clock| clock.limit()),
-            clock: clock.and_then(|clock| clock.state()),
+            limit,
+            clock,
             think_limit: self.settings.think_limit,
         }
     }
@@ -922,8 +935,16 @@ impl<G: AgentGame> Table<G> {
             return Err(TableError::Over);
         }
         self.refuse_while_thinking()?;
-        if self.check_clock() {
-            // Out of time at this very request: the loss stands.
+        // A loss on time stands, found at this very request or before.
+        if self.check_clock()
+            || matches!(
+                self.ending,
+                Some(Ending {
+                    cause: Cause::TimeUp(..),
+                    ..
+                })
+            )
+        {
             return Err(TableError::Over);
         }
         self.check_ply(ply)?;
@@ -1395,6 +1416,44 @@ mod tests {
             (Some(2.0), Some(2.0)),
             "nothing was charged: the move never counted"
         );
+    }
+
+    #[test]
+    fn a_loss_on_time_stands_and_undo_is_refused() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("a"), person("b")],
+            clocked("tc=0.5"),
+            any_agent,
+        )
+        .unwrap();
+        table.person_move("b2", None).unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        assert!(table.check_clock(), "b's flag fell");
+        // Asked later, as the terminal does at the end of a game: the loss still stands.
+        assert_eq!(table.undo(None), Err(TableError::Over));
+        let ending = table.ending().unwrap();
+        assert!(matches!(ending.cause, Cause::TimeUp(Player::Second, _)));
+        assert_eq!(table.history().len(), 1, "nothing taken back");
+    }
+
+    #[test]
+    fn a_hint_thinks_inside_what_is_left_of_the_person_s_time() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("a"), person("b")],
+            clocked("tc=60 st=0.5"),
+            any_agent,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let hint = table.begin_hint(None).unwrap();
+        let limit = hint.limit.unwrap();
+        assert!(limit <= Duration::from_millis(400), "{limit:?}: the move's 0.5 s less the 0.1 s gone");
+        assert!(hint.clock.unwrap().left <= Duration::from_millis(59_900));
+        let Answer::Hint(Ok(_)) = table.end(hint.run()) else {
+            panic!("no hint");
+        };
     }
 
     #[test]

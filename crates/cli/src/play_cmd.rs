@@ -146,7 +146,8 @@ pub fn play(args: PlayArgs) -> Result<()> {
 fn time_control(args: &PlayArgs) -> Result<TimeControl> {
     let per_move = match (&args.st, args.move_time) {
         (Some(text), _) => Some(TimeControl::parse_st(text).context("--st")?),
-        (None, Some(value)) => Some(seconds(value, "--move-time", false)?),
+        // The same limit as --st, read the same way (whole milliseconds, at most a day).
+        (None, Some(value)) => Some(TimeControl::parse_st(&value.to_string()).context("--move-time")?),
         (None, None) => None,
     };
     let clock = args

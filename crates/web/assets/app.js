@@ -907,7 +907,7 @@ const Play = {
       seats: game.seats.map((seat) => (seat.person ? "human" : seat.spec)),
       names: game.seats.map((seat) => (seat.person ? seat.name : null)),
       move_time: game.move_time_ms ? game.move_time_ms / 1000 : undefined,
-      tc: game.clocks ? game.time_control.split(" ")[0] : undefined,
+      tc: game.tc ?? undefined,
     };
   },
 
@@ -1180,7 +1180,9 @@ const Play = {
     if (seat === null) return;
     const person = game.seats[seat].person;
     if (!person && !(this.busy || game.thinking)) return;
-    const key = `${game.id}:${game.ply}:${person ? game.clock_ms : "thinking"}`;
+    // A new answer (a poll while an agent thinks, a reload) has the time since taken off
+    // already: count down from it, not from the first answer of the turn.
+    const key = `${game.id}:${game.ply}:${game.clocks[seat]}:${person ? game.clock_ms : "thinking"}`;
     if (this.gameClockKey !== key) {
       this.gameClockKey = key;
       this.gameClockAt = performance.now();

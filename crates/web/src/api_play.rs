@@ -129,8 +129,9 @@ fn time_control(request: &NewGame) -> Result<TimeControl, ApiError> {
     };
     let per_move = match seconds {
         None => None,
+        // To the millisecond, as `st` is written in the record and read back.
         Some(seconds) if seconds.is_finite() && (0.5..=3600.0).contains(&seconds) => {
-            Some(Duration::from_secs_f64(seconds))
+            Some(Duration::from_millis((seconds * 1000.0).round() as u64))
         }
         Some(seconds) => {
             return Err(ApiError::bad(format!(

@@ -14,7 +14,8 @@
 //! - `id`, `variant` (canonical id), `family` (`mnk`, `oanquan`, ...), `players`, `seed`,
 //!   `hint_agent` (the spec that gives hints), `move_time_ms` (every seat's limit per move,
 //!   `st`, or null), `time_control` (as cutechess writes it: `tc=300+2`, `st=30`,
-//!   `tc=180 st=30`, or null without one);
+//!   `tc=180 st=30`, or null without one), `tc` (the game clock alone, `300+2`, as `POST
+//!   /api/games` takes it back; null without one);
 //! - `seats`: per seat in turn order, `{person, name, spec, label}` (`spec` null for a person;
 //!   `label` like `X (Lan)`);
 //! - `position`: the board, drawn from the game's view ([`crate::board::position_json`]);
@@ -26,7 +27,8 @@
 //!   game clock, whichever is less; or null), `can_undo`;
 //! - `clocks`: with a game clock (`tc`), per seat in turn order the milliseconds left on its
 //!   clock when the answer was made, the running one's turn taken off (a person's from the
-//!   `ready` of their turn, an agent's while it thinks); null without a game clock. The clock
+//!   end of the move before, restarted when the page says `ready`; an agent's while it
+//!   thinks); null without a game clock. The clock
 //!   of `to_move` runs until the next answer (a page counts it down); the others stand.
 //! - `over`: null while the game goes on, else `{result, termination, summary, winner,
 //!   places}` (`result` as the record writes it, `1-0` or `1-3-2`; `winner` the seat that
@@ -202,6 +204,7 @@ impl<G: AgentGame> WebTable<G> {
                 .time_control
                 .is_limited()
                 .then(|| settings.time_control.to_string()),
+            "tc": settings.time_control.clock.map(|clock| clock.to_string()),
             "position": position_json(table.position()),
             "ply": table.history().len(),
             "history": history,

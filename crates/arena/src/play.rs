@@ -154,10 +154,26 @@ pub fn forfeit_outcome<G: Game>(position: &G, loser: Player) -> Outcome {
 /// How long the calling thread has waited, ready to run, for a processor (Linux's
 /// `/proc/thread-self/schedstat`, its second field), where the system says: the time a busy
 /// machine took the thread away. A thread that sleeps or blocks is not waiting for one.
-fn run_delay() -> Option<Duration> {
+pub(crate) fn run_delay() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
     Some(Duration::from_nanos(nanos))
+}
+
+/// The time an agent that thought for `elapsed` on this thread is charged, `waited` being
+/// [`run_delay`] when it started: an agent thinking on this thread is not charged the time the
+/// machine made the thread wait for a processor, so a busy machine is not a loss on time.
+pub(crate) fn charged_time(
+    in_process: bool,
+    waited: Option<Duration>,
+    elapsed: Duration,
+) -> Duration {
+    match (waited, run_delay()) {
+        (Some(before), Some(after)) if in_process => {
+            elapsed.saturating_sub(after.saturating_sub(before))
+        }
+        _ => elapsed,
+    }
 }
 
 /// Plays random opening plies that do not end the game (when some such move exists).
@@ -417,14 +433,7 @@ fn play_turns<G: AgentGame>(
             .with_moves(&record.moves);
         let answer = choose_quietly(&mut *agents[s], position, &mut ctx);
         let elapsed = clock.elapsed();
-        // An agent thinking on this thread is not charged the time the machine made the
-        // thread wait for a processor: a busy machine is not a loss on time.
-        let charged = match (waited, run_delay()) {
-            (Some(before), Some(after)) if agents[s].in_process() => {
-                elapsed.saturating_sub(after.saturating_sub(before))
-            }
-            _ => elapsed,
-        };
+        let charged = charged_time(agents[s].in_process(), waited, elapsed);
         record.time[s] += elapsed;
         record.max_time[s] = record.max_time[s].max(elapsed);
         let loss = forfeit_outcome(&*position, side);

@@ -8,7 +8,10 @@
 //! three and four players after the two-player ones), so games of 2, 3 and 4 players sit in the
 //! one file, a two-player row with `players` 2 and the other seats empty; a record begun in
 //! schema 1 (by an earlier version) keeps taking two-player rows, and is rewritten in schema 2,
-//! its rows unchanged, when its first larger game comes.
+//! its rows unchanged, when its first larger game comes. A game played under a time control
+//! (`tc`, `st`) is written as `arena run` writes one, in schema 3 (the time control and each
+//! seat's time left on its game clock at the end): its record is rewritten in schema 3 the same
+//! way when its first such game comes, and stays in schema 3.
 //!
 //! Several writers may share a record (two terminals and a server): [`append`] takes the
 //! arena's writer lock on the file ([`crate::lock`], the lock `arena run` takes on its games
@@ -34,10 +37,11 @@ use std::time::Duration;
 
 use agents::AgentGame as _;
 use agents::AgentSpec;
+use agents::clock::TimeControl;
 use rules::{Outcome, Player, Totals, Variant};
 use serde::Serialize;
 
-use crate::record::{self, CSV_SCHEMA, CSV_SCHEMA_SEATS, Row};
+use crate::record::{self, CSV_SCHEMA, CSV_SCHEMA_CLOCKS, CSV_SCHEMA_SEATS, Row};
 use crate::{ArenaError, Termination, lock};
 
 /// The spec a person's seat has in the record, and the name a person has unless they give one.
@@ -110,6 +114,8 @@ pub struct PlayedSeat {
     pub max_time: Duration,
     /// Nodes searched (0 for a person).
     pub nodes: u64,
+    /// Time left on the seat's game clock at the end, if the game had one.
+    pub clock_left: Option<Duration>,
 }
 
 impl PlayedSeat {
@@ -121,6 +127,7 @@ impl PlayedSeat {
             time: Duration::ZERO,
             max_time: Duration::ZERO,
             nodes: 0,
+            clock_left: None,
         }
     }
 
@@ -132,6 +139,7 @@ impl PlayedSeat {
             time: Duration::ZERO,
             max_time: Duration::ZERO,
             nodes: 0,
+            clock_left: None,
         }
     }
 
@@ -171,9 +179,23 @@ pub struct PlayedGame {
     pub totals: Option<Totals>,
     /// The moves in the game's notation.
     pub moves: Vec<String>,
+    /// The time control it was played under, if it had one (the record's schema 3).
+    pub time_control: Option<TimeControl>,
 }
 
 impl PlayedGame {
+    /// The schema the record needs for this game's row: 3 with a time control, 2 with more
+    /// than two seats, else 1.
+    pub fn schema(&self) -> u32 {
+        if self.time_control.is_some() {
+            CSV_SCHEMA_CLOCKS
+        } else if self.seats.len() > 2 {
+            CSV_SCHEMA_SEATS
+        } else {
+            CSV_SCHEMA
+        }
+    }
+
     /// The game as a CSV row with index `game`.
     pub fn row(&self, game: u64) -> Row {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -202,6 +224,11 @@ impl PlayedGame {
             first_spec: seat(0).map(PlayedSeat::spec_text).unwrap_or_default(),
             second_spec: seat(1).map(PlayedSeat::spec_text).unwrap_or_default(),
             players: (players > 2).then_some(players as u8),
+            time_control: self.time_control.map(|tc| tc.to_string()),
+            first_clock_ms: seat(0).and_then(|s| s.clock_left).map(ms),
+            second_clock_ms: seat(1).and_then(|s| s.clock_left).map(ms),
+            third_clock_ms: seat(2).and_then(|s| s.clock_left).map(ms),
+            fourth_clock_ms: seat(3).and_then(|s| s.clock_left).map(ms),
             ..Row::default()
         };
         if let Some(third) = seat(2) {
@@ -239,7 +266,7 @@ const LOCK_PATIENCE: Duration = Duration::from_secs(5);
 static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Appends `game` to the play record `record`, creating the folder and the file with its
-/// header (schema 2) if needed. Returns the game's index in the record (the number of rows
+/// header (schema 2, or 3 for a game with a time control) if needed. Returns the game's index in the record (the number of rows
 /// before it).
 ///
 /// The arena's writer lock on the file is held while the file is checked and the row written
@@ -274,9 +301,10 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
             file.set_len(0)
                 .map_err(|e| io_error(record, "empty the blank play record", e))?;
         }
-        out.extend_from_slice(record::header_line_of(CSV_SCHEMA_SEATS).as_bytes());
+        let schema = game.schema().max(CSV_SCHEMA_SEATS);
+        out.extend_from_slice(record::header_line_of(schema).as_bytes());
         out.push(b'\n');
-        (CSV_SCHEMA_SEATS, 0)
+        (schema, 0)
     } else {
         let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
         let first = String::from_utf8_lossy(first);
@@ -287,7 +315,8 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
                 line: 1,
                 message: format!(
                     "not a play record: a play record is an arena CSV (schema 2, whose header \
-                     is `{}`); found `{}`. Give another file with --record",
+                     is `{}`, or schema 3 with the clock columns after it); found `{}`. Give \
+                     another file with --record",
                     record::header_line_of(CSV_SCHEMA_SEATS),
                     first.trim_end()
                 ),
@@ -309,16 +338,17 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
             .filter(|&&b| b == b'\n')
             .count()
             .saturating_sub(1) as u64;
-        if schema == CSV_SCHEMA && game.seats.len() > 2 {
-            // Schema 1 has no seats for a third and fourth player: the record moves to schema
-            // 2 (under the lock), its rows unchanged but for the empty seat columns.
+        if game.schema() > schema {
+            // Schema 1 has no seats for a third and fourth player, schema 2 no time control:
+            // the record moves to the schema the game needs (under the lock), its rows
+            // unchanged but for the empty columns.
             drop(file);
-            upgrade(record)?;
+            upgrade(record, game.schema())?;
             file = OpenOptions::new()
                 .append(true)
                 .open(record)
                 .map_err(|e| io_error(record, "open the play record", e))?;
-            (CSV_SCHEMA_SEATS, rows)
+            (game.schema(), rows)
         } else {
             (schema, rows)
         }
@@ -330,9 +360,10 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
     Ok(rows)
 }
 
-/// Rewrites the schema 1 record `record` in schema 2, through a temporary file and a rename,
-/// so a crash leaves either the old or the new file. The caller holds the writer lock.
-fn upgrade(record: &Path) -> Result<(), ArenaError> {
+/// Rewrites the record `record` in schema `schema` (a later one than its own), through a
+/// temporary file and a rename, so a crash leaves either the old or the new file. The caller
+/// holds the writer lock.
+fn upgrade(record: &Path, schema: u32) -> Result<(), ArenaError> {
     let mut rows = Vec::new();
     record::read_rows(record, |_, row| {
         rows.push(row);
@@ -340,13 +371,13 @@ fn upgrade(record: &Path) -> Result<(), ArenaError> {
     })?;
     let temporary = record.with_extension("csv.upgrading");
     {
-        let mut writer = record::RowWriter::append(&temporary, CSV_SCHEMA_SEATS, true)?;
+        let mut writer = record::RowWriter::append(&temporary, schema, true)?;
         for row in &rows {
             writer.write(row)?;
         }
     }
     std::fs::rename(&temporary, record)
-        .map_err(|e| io_error(record, "replace the play record with its schema 2 copy", e))
+        .map_err(|e| io_error(record, "replace the play record with its rewritten copy", e))
 }
 
 /// Every row of the play record `record` (none if it does not exist yet). An unterminated last
@@ -541,6 +572,7 @@ mod tests {
             plies: 5,
             totals: None,
             moves: vec!["b2".into()],
+            time_control: None,
         }
     }
 

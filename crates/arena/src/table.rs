@@ -1,7 +1,7 @@
 //! A game at a table: the one session model of the fronts where people play, the terminal's
 //! `arena play` and the browser's `arena serve`. A [`Table`] keeps the seats (people, and
 //! agents with their own streams of the table's seed), the moves played with what each cost,
-//! `undo`, resignation, hints, the person's clock, the end of the game (through
+//! `undo`, resignation, hints, the seats' clocks, the end of the game (through
 //! [`Outcome`]'s bookkeeping and [`Termination::of`]) and the game's row in the play record
 //! ([`crate::played`]). It does no I/O: a front asks it, draws what it says, and writes the
 //! row it hands out.
@@ -11,6 +11,13 @@
 //! terminal on its own thread under a spinner, the server on its blocking pool without the
 //! table's lock), and [`Table::end`] puts it back with its answer. Meanwhile the table refuses
 //! every change ([`TableError::Thinking`]), so a slow agent holds no lock anybody waits on.
+//!
+//! **Every seat is on the table's clock** ([`Settings::time_control`]: a game clock, a limit
+//! per move, both or neither, as `arena run` plays them): a person's move is charged from the
+//! start of their turn ([`Table::ready`]), an agent thinks to the deadline
+//! [`agents::clock::plan`] gives from its clock and is charged what it took; a seat past its
+//! limit loses on time ([`Cause::TimeUp`], with what its clock said). The table keeps every
+//! clock as it was before each ply, so `undo` puts them back.
 //!
 //! **A game is recorded once, whole.** A game that ended can be taken up again with `undo`
 //! until its row is taken ([`Table::take_record`]); after that it is final, its agents are
@@ -36,6 +43,7 @@
 
 use std::time::{Duration, Instant};
 
+use agents::clock::{Clock, ClockState, Overrun, TimeControl};
 use agents::{Agent, AgentError, AgentGame, AgentRng, AgentSpec, Choice, Context, SearchStats};
 use rand::SeedableRng;
 use rules::{Game, MoveError, Outcome, Player};
@@ -71,12 +79,15 @@ pub struct Settings {
     /// The seed of the agents' generators: seat `s` draws from stream `s + 1`
     /// ([`crate::play::agent_rng`]), the hint agent from the stream after the last seat's.
     pub seed: u64,
-    /// The time a person has for each move; `None`: no clock.
-    pub move_time: Option<Duration>,
+    /// The time control of every seat, people and agents alike, as the arena plays it: a
+    /// game clock (`tc=`), a limit per move (`st=`, a person's "time per move"), both, or
+    /// neither ([`TimeControl::NONE`]).
+    pub time_control: TimeControl,
     /// How late a person's move may come after their time ran out and still count (a page's
     /// request takes a moment to arrive).
     pub grace: Duration,
-    /// The longest an agent may think about one move (its deadline); `None`: no limit.
+    /// The longest an agent may think about one move (its deadline, inside the one its clock
+    /// gives); `None`: no limit.
     pub think_limit: Option<Duration>,
     /// The agent that gives hints.
     pub hint: AgentSpec,
@@ -87,32 +98,23 @@ impl Settings {
     pub fn new(seed: u64, hint: AgentSpec) -> Settings {
         Settings {
             seed,
-            move_time: None,
+            time_control: TimeControl::NONE,
             grace: Duration::ZERO,
             think_limit: None,
             hint,
         }
     }
-}
 
-/// The clock of one seat: the hard limit of its next move, charged after each move.
-///
-/// Today a person has a limit per move; a game clock (a total, an increment, moves per
-/// period: `agents::clock` of issue 28) keeps its time left here and is charged by
-/// [`SeatClock::punch`]. The table keeps a copy per ply, so `undo` puts every clock back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct SeatClock {
-    per_move: Option<Duration>,
-}
-
-impl SeatClock {
-    /// The hard limit of the seat's next move, `None` without a clock.
-    fn limit(&self) -> Option<Duration> {
-        self.per_move
+    /// The same settings with a limit per move of `move_time` (`st=`) and no game clock.
+    pub fn with_move_time(mut self, move_time: Option<Duration>) -> Settings {
+        self.time_control = TimeControl::per_move(move_time);
+        self
     }
 
-    /// A move that took `_took` was made. A limit per move charges nothing.
-    fn punch(&mut self, _took: Duration) {}
+    /// The limit per move (`st=`), if there is one.
+    pub fn move_time(&self) -> Option<Duration> {
+        self.time_control.per_move
+    }
 }
 
 /// One move played.
@@ -131,7 +133,7 @@ pub struct Ply<G: Game> {
     /// An agent's search statistics.
     pub stats: Option<SearchStats>,
     /// Every seat's clock before it, for `undo`.
-    clocks: Vec<SeatClock>,
+    clocks: Vec<Clock>,
 }
 
 impl<G: Game> Ply<G> {
@@ -157,8 +159,9 @@ pub enum Cause {
     Rules,
     /// The ply cap, and the game's rule decided.
     PlyCap,
-    /// A person ran out of time.
-    TimeUp(Player),
+    /// A seat ran out of time (a person's clock, or an agent's move past its limit): what its
+    /// clock said, as the arena records a loss on time.
+    TimeUp(Player, Overrun),
     /// A person gave the game up.
     Resigned(Player),
     /// An agent failed to give a legal move.
@@ -269,7 +272,10 @@ pub struct Thinking<G: AgentGame> {
     position: G,
     moves: Vec<String>,
     ply: usize,
-    deadline: Option<Instant>,
+    /// The hard limit of the move and the seat's game clock (none for a hint).
+    limit: Option<Duration>,
+    clock: Option<ClockState>,
+    think_limit: Option<Duration>,
 }
 
 /// An agent's answer, to hand back to its table ([`Table::end`]).
@@ -280,6 +286,8 @@ pub struct Thought<G: AgentGame> {
     ply: usize,
     answer: Result<Choice<G::Move>, Fault>,
     time: Duration,
+    /// What its clock is charged: `time` but for the time its thread waited for a processor.
+    charged: Duration,
 }
 
 impl<G: AgentGame> Thinking<G> {
@@ -299,14 +307,29 @@ impl<G: AgentGame> Thinking<G> {
             position,
             moves,
             ply,
-            deadline,
+            limit,
+            clock,
+            think_limit,
         } = self;
-        let clock = Instant::now();
+        let started = Instant::now();
+        let waited = crate::play::run_delay();
+        // The arena's time management (inside the move's limit by a safety share; under a game
+        // clock, a share of what is left), and never past the table's own limit.
+        let deadline = [
+            agents::clock::plan(started, limit, clock.as_ref()),
+            think_limit.map(|limit| started + limit),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         let mut ctx = Context::new(&mut rng)
             .with_deadline(deadline)
+            .with_move_time(limit)
+            .with_clock(clock)
             .with_moves(&moves);
         let answer = crate::play::choose_quietly(agent.as_mut(), &position, &mut ctx);
-        let time = clock.elapsed();
+        let time = started.elapsed();
+        let charged = crate::play::charged_time(agent.in_process(), waited, time);
         let answer = match answer {
             Ok(Ok(choice)) if position.is_legal(choice.mv) => Ok(choice),
             Ok(Ok(choice)) => Err(Fault {
@@ -333,6 +356,7 @@ impl<G: AgentGame> Thinking<G> {
             ply,
             answer,
             time,
+            charged,
         }
     }
 }
@@ -370,8 +394,10 @@ pub struct Table<G: AgentGame> {
     chairs: Vec<Chair<G>>,
     settings: Settings,
     build: Builder<G>,
-    clocks: Vec<SeatClock>,
-    /// When the turn's clock started: the last move, an `undo`, or the front ready for it.
+    /// Every seat's clock.
+    clocks: Vec<Clock>,
+    /// When the turn's clock started: the last move, an `undo`, the front ready for it, or
+    /// the agent to move sent to think.
     turn_started: Instant,
     /// Whether the front started the person's clock for this ply ([`Table::ready`]).
     clock_restarted: bool,
@@ -411,12 +437,7 @@ impl<G: AgentGame> Table<G> {
             start,
             history: Vec::new(),
             chairs,
-            clocks: vec![
-                SeatClock {
-                    per_move: settings.move_time
-                };
-                players
-            ],
+            clocks: vec![Clock::new(settings.time_control); players],
             settings,
             build,
             turn_started: Instant::now(),
@@ -450,12 +471,7 @@ impl<G: AgentGame> Table<G> {
         }
         self.position = self.start.clone();
         self.history.clear();
-        self.clocks = vec![
-            SeatClock {
-                per_move: self.settings.move_time
-            };
-            self.chairs.len()
-        ];
+        self.clocks = vec![Clock::new(self.settings.time_control); self.chairs.len()];
         self.ending = None;
         self.recorded = false;
         self.restart_clock();
@@ -589,7 +605,9 @@ impl<G: AgentGame> Table<G> {
         self.clock_restarted = false;
     }
 
-    /// The time the person to move has left, if they are on a clock.
+    /// The time the person to move has left for this move, if they are on a clock: the limit
+    /// per move or what is on their game clock, whichever is less, less the time their turn
+    /// has run.
     pub fn clock_left(&self) -> Option<Duration> {
         let seat = self.mover()?;
         let limit = self.clocks[seat.index()].limit()?;
@@ -597,21 +615,69 @@ impl<G: AgentGame> Table<G> {
             .then(|| limit.saturating_sub(self.turn_started.elapsed()))
     }
 
+    /// Whether `seat`'s clock runs now: a person's on their turn, an agent's while it thinks
+    /// for its move.
+    fn runs(&self, seat: Player) -> bool {
+        self.mover() == Some(seat)
+            && (self.is_person(seat) || self.thinking == Some(Away::Seat(seat)))
+    }
+
+    /// Every seat's time left on its game clock now (the running one's turn taken off), in
+    /// seat order; `None` without a game clock.
+    pub fn clocks_left(&self) -> Option<Vec<Duration>> {
+        self.settings.time_control.clock?;
+        let ran = self.turn_started.elapsed();
+        Some(
+            Player::all(self.players())
+                .map(|seat| {
+                    let left = self.clocks[seat.index()].left().unwrap_or_default();
+                    if self.runs(seat) {
+                        left.saturating_sub(ran)
+                    } else {
+                        left
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// Every seat's clock as it stood at the last move (or the start), in seat order.
+    pub fn clocks(&self) -> &[Clock] {
+        &self.clocks
+    }
+
     /// Ends the game if the person to move ran out of time (past the grace); says whether it
     /// did. The table's clock decides; a front's countdown only shows it.
     pub fn check_clock(&mut self) -> bool {
-        let Some(seat) = self.mover() else {
+        let Some(seat) = self.mover().filter(|&seat| self.is_person(seat)) else {
             return false;
         };
-        let Some(limit) = self.clocks[seat.index()].limit() else {
-            return false;
-        };
-        let late = self.turn_started.elapsed() > limit + self.settings.grace;
-        if late && self.is_person(seat) {
-            self.forfeit(seat, Termination::Timeout, Cause::TimeUp(seat));
-            return true;
+        // What punching the clock now would say, without punching it.
+        let mut clock = self.clocks[seat.index()];
+        match clock.punch(self.turn_started.elapsed(), self.settings.grace) {
+            Ok(()) => false,
+            Err(overrun) => {
+                self.forfeit(seat, Termination::Timeout, Cause::TimeUp(seat, overrun));
+                true
+            }
         }
-        false
+    }
+
+    /// Charges `seat`'s clock for a move that took `took` (past its limit by at most
+    /// `margin`), and hands back every clock as it was before, for the ply's `undo`. A move
+    /// past its limit is not played: the seat loses on time.
+    fn charge(
+        &mut self,
+        seat: Player,
+        took: Duration,
+        margin: Duration,
+    ) -> Result<Vec<Clock>, Overrun> {
+        let before = self.clocks.clone();
+        if let Err(overrun) = self.clocks[seat.index()].punch(took, margin) {
+            self.forfeit(seat, Termination::Timeout, Cause::TimeUp(seat, overrun));
+            return Err(overrun);
+        }
+        Ok(before)
     }
 
     /// The front is ready for the person's move (its board drawn, its animation done): their
@@ -656,10 +722,16 @@ impl<G: AgentGame> Table<G> {
         }
     }
 
-    fn play(&mut self, mv: G::Move, person: bool, time: Duration, stats: Option<SearchStats>) {
+    /// Plays `mv`, whose seat's clock was charged (`clocks`: every clock before it).
+    fn play(
+        &mut self,
+        mv: G::Move,
+        person: bool,
+        time: Duration,
+        stats: Option<SearchStats>,
+        clocks: Vec<Clock>,
+    ) {
         let seat = self.position.side_to_move();
-        let clocks = self.clocks.clone();
-        self.clocks[seat.index()].punch(time);
         self.history.push(Ply {
             before: self.position.clone(),
             mv,
@@ -685,7 +757,10 @@ impl<G: AgentGame> Table<G> {
         }
         let mv = self.position.parse_move(text)?;
         let time = self.turn_started.elapsed();
-        self.play(mv, true, time, None);
+        let clocks = self
+            .charge(seat, time, self.settings.grace)
+            .map_err(|_| TableError::Over)?;
+        self.play(mv, true, time, None, clocks);
         Ok(())
     }
 
@@ -702,6 +777,24 @@ impl<G: AgentGame> Table<G> {
             },
             Away::Hint => self.settings.hint.to_string(),
         };
+        // A seat thinks on its clock. A hint thinks on the person's time, which keeps running:
+        // inside what is left of their move, as an agent on that clock would plan it, so a
+        // hint never costs a person the game on time.
+        let (limit, clock) = match away {
+            Away::Seat(seat) => {
+                let clock = self.clocks[seat.index()];
+                (clock.limit(), clock.state())
+            }
+            Away::Hint => {
+                let clock = self.clocks[self.position.side_to_move().index()];
+                let ran = self.turn_started.elapsed();
+                let state = clock.state().map(|state| ClockState {
+                    left: state.left.saturating_sub(ran),
+                    ..state
+                });
+                (clock.limit().map(|limit| limit.saturating_sub(ran)), state)
+            }
+        };
         Thinking {
             away,
             name,
@@ -710,10 +803,9 @@ impl<G: AgentGame> Table<G> {
             position: self.position.clone(),
             moves: self.moves(),
             ply: self.history.len(),
-            deadline: self
-                .settings
-                .think_limit
-                .map(|limit| Instant::now() + limit),
+            limit,
+            clock,
+            think_limit: self.settings.think_limit,
         }
     }
 
@@ -730,6 +822,8 @@ impl<G: AgentGame> Table<G> {
             return Err(TableError::Thinking);
         };
         self.thinking = Some(Away::Seat(seat));
+        // Its clock runs from now (what `clocks_left` shows meanwhile).
+        self.turn_started = Instant::now();
         Ok(self.thinking_for(Away::Seat(seat), agent, rng))
     }
 
@@ -766,6 +860,7 @@ impl<G: AgentGame> Table<G> {
             ply,
             answer,
             time,
+            charged,
         } = thought;
         if self.thinking == Some(away) {
             self.thinking = None;
@@ -779,6 +874,8 @@ impl<G: AgentGame> Table<G> {
             }
             Away::Seat(seat) => seat,
         };
+        // Outside agents have a stated margin past the limit, for the pipes.
+        let margin = agent.time_margin();
         if !self.recorded {
             let chair = &mut self.chairs[seat.index()];
             chair.agent = Some(agent);
@@ -788,10 +885,23 @@ impl<G: AgentGame> Table<G> {
             return Answer::Dropped;
         }
         match answer {
-            Ok(choice) => {
-                self.play(choice.mv, false, time, Some(choice.stats));
-                Answer::Played
-            }
+            Ok(choice) => match self.charge(seat, charged, margin) {
+                Ok(clocks) => {
+                    self.play(choice.mv, false, time, Some(choice.stats), clocks);
+                    Answer::Played
+                }
+                Err(overrun) => {
+                    let ran = if charged < time {
+                        format!(" ({:.1} ms wall time)", time.as_secs_f64() * 1e3)
+                    } else {
+                        String::new()
+                    };
+                    Answer::Failed(Fault {
+                        termination: Termination::Timeout,
+                        what: format!("{overrun}{ran}"),
+                    })
+                }
+            },
             Err(fault) => {
                 let termination = fault.termination;
                 self.forfeit(seat, termination, Cause::Fault(seat, fault.clone()));
@@ -825,8 +935,16 @@ impl<G: AgentGame> Table<G> {
             return Err(TableError::Over);
         }
         self.refuse_while_thinking()?;
-        if self.check_clock() {
-            // Out of time at this very request: the loss stands.
+        // A loss on time stands, found at this very request or before.
+        if self.check_clock()
+            || matches!(
+                self.ending,
+                Some(Ending {
+                    cause: Cause::TimeUp(..),
+                    ..
+                })
+            )
+        {
             return Err(TableError::Over);
         }
         self.check_ply(ply)?;
@@ -888,6 +1006,9 @@ impl<G: AgentGame> Table<G> {
             let nodes = ply.stats.as_ref().map_or(0, |s| s.nodes);
             seats[ply.seat.index()].count_move(ply.time, nodes);
         }
+        for (seat, clock) in seats.iter_mut().zip(&self.clocks) {
+            seat.clock_left = clock.left();
+        }
         let game = PlayedGame {
             experiment: experiment.to_string(),
             variant: self.position.variant(),
@@ -898,6 +1019,8 @@ impl<G: AgentGame> Table<G> {
             plies: self.position.ply(),
             totals: self.position.totals(),
             moves: self.moves(),
+            // Where `arena run` writes the time control: schema 3 (`played::append`).
+            time_control: Some(self.settings.time_control).filter(TimeControl::is_limited),
         };
         let (outcome, termination) = (ending.outcome, ending.termination.as_str());
         for chair in &mut self.chairs {
@@ -1186,8 +1309,7 @@ mod tests {
 
     #[test]
     fn a_person_out_of_time_loses_the_game_on_time() {
-        let mut settings = settings(1);
-        settings.move_time = Some(Duration::from_millis(1));
+        let settings = settings(1).with_move_time(Some(Duration::from_millis(1)));
         let mut table = Table::new(
             tictactoe(),
             vec![person("Lan"), agent("random")],
@@ -1196,15 +1318,249 @@ mod tests {
         )
         .unwrap();
         assert!(table.clock_left().unwrap() <= Duration::from_millis(1));
+        assert_eq!(
+            table.clocks_left(),
+            None,
+            "a limit per move is no game clock"
+        );
         std::thread::sleep(Duration::from_millis(5));
         assert_eq!(table.person_move("b2", None), Err(TableError::Over));
         let ending = table.ending().unwrap();
-        assert_eq!(ending.cause, Cause::TimeUp(Player::First));
+        let Cause::TimeUp(Player::First, overrun) = ending.cause else {
+            panic!("{:?}", ending.cause);
+        };
+        assert!(!overrun.flag, "the limit per move, not a game clock");
+        assert_eq!(overrun.limit, Duration::from_millis(1));
+        assert!(
+            overrun.to_string().ends_with("the limit is 1 ms"),
+            "{overrun}"
+        );
         assert_eq!(
             (ending.outcome, ending.termination),
             (Outcome::Win(Player::Second), Termination::Timeout)
         );
         assert_eq!(table.clock_left(), None, "the game is over");
+    }
+
+    fn clocked(text: &str) -> Settings {
+        Settings {
+            time_control: text.parse().unwrap(),
+            ..settings(1)
+        }
+    }
+
+    fn secs(s: u64) -> Duration {
+        Duration::from_secs(s)
+    }
+
+    #[test]
+    fn a_person_s_move_is_charged_to_their_clock_and_the_increment_added() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("a"), person("b")],
+            clocked("tc=60+2"),
+            any_agent,
+        )
+        .unwrap();
+        assert_eq!(table.clocks_left().unwrap().len(), 2);
+        assert_eq!(table.clocks()[1].left(), Some(secs(60)), "b waits");
+        table.person_move("b2", None).unwrap();
+        let took = table.history()[0].time;
+        assert_eq!(
+            table.clocks()[0].left(),
+            Some(secs(60) - took + secs(2)),
+            "charged what the move took, then given the increment"
+        );
+        assert_eq!(table.clocks()[1].left(), Some(secs(60)));
+        // b's clock runs now; a's stands.
+        assert_eq!(table.clocks_left().unwrap()[0], secs(62) - took);
+        assert!(table.clocks_left().unwrap()[1] <= secs(60));
+        assert!(table.clock_left().unwrap() <= secs(60));
+    }
+
+    #[test]
+    fn a_person_s_flag_falls_and_the_game_is_lost_on_time_with_the_clock_s_state() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("random")],
+            clocked("tc=0.002"),
+            any_agent,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(table.check_clock(), "the table's clock decides");
+        assert_eq!(table.person_move("b2", None), Err(TableError::Over));
+        let ending = table.ending().unwrap().clone();
+        assert_eq!(
+            (ending.outcome, ending.termination),
+            (Outcome::Win(Player::Second), Termination::Timeout)
+        );
+        let Cause::TimeUp(Player::First, overrun) = ending.cause else {
+            panic!("{:?}", ending.cause);
+        };
+        assert!(overrun.flag, "the game clock fell");
+        assert_eq!(overrun.before.unwrap().left, Duration::from_millis(2));
+        assert!(
+            overrun.to_string().starts_with("lost on time: move 1 took")
+                && overrun
+                    .to_string()
+                    .ends_with("with 2.0 ms on its clock (tc=0.002)"),
+            "{overrun}"
+        );
+        // The record keeps the time control and the clocks, where `arena run` has them.
+        let row = table.take_record(crate::played::TERMINAL).unwrap().row(0);
+        assert_eq!(row.time_control.as_deref(), Some("tc=0.002"));
+        assert_eq!(row.termination, "timeout");
+        assert_eq!(
+            (row.first_clock_ms, row.second_clock_ms),
+            (Some(2.0), Some(2.0)),
+            "nothing was charged: the move never counted"
+        );
+    }
+
+    #[test]
+    fn a_loss_on_time_stands_and_undo_is_refused() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("a"), person("b")],
+            clocked("tc=0.5"),
+            any_agent,
+        )
+        .unwrap();
+        table.person_move("b2", None).unwrap();
+        std::thread::sleep(Duration::from_millis(700));
+        assert!(table.check_clock(), "b's flag fell");
+        // Asked later, as the terminal does at the end of a game: the loss still stands.
+        assert_eq!(table.undo(None), Err(TableError::Over));
+        let ending = table.ending().unwrap();
+        assert!(matches!(ending.cause, Cause::TimeUp(Player::Second, _)));
+        assert_eq!(table.history().len(), 1, "nothing taken back");
+    }
+
+    #[test]
+    fn a_hint_thinks_inside_what_is_left_of_the_person_s_time() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("a"), person("b")],
+            clocked("tc=60 st=0.5"),
+            any_agent,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        let hint = table.begin_hint(None).unwrap();
+        let limit = hint.limit.unwrap();
+        assert!(limit <= Duration::from_millis(400), "{limit:?}: the move's 0.5 s less the 0.1 s gone");
+        assert!(hint.clock.unwrap().left <= Duration::from_millis(59_900));
+        let Answer::Hint(Ok(_)) = table.end(hint.run()) else {
+            panic!("no hint");
+        };
+    }
+
+    #[test]
+    fn undo_puts_every_clock_back() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("random")],
+            clocked("tc=40/60+1"),
+            any_agent,
+        )
+        .unwrap();
+        let start = table.clocks().to_vec();
+        table.person_move("b2", None).unwrap();
+        assert!(matches!(think(&mut table), Answer::Played));
+        let after_two = table.clocks().to_vec();
+        assert_ne!(after_two, start);
+        assert_eq!(after_two[1].moves(), 1, "the agent's move was charged");
+        let free = ["c1", "a1", "a3"]
+            .into_iter()
+            .find(|mv| table.person_move(mv, None).is_ok());
+        assert!(free.is_some());
+        table.undo(None).unwrap();
+        assert_eq!(
+            table.clocks(),
+            after_two,
+            "back to before the person's move"
+        );
+        table.undo(None).unwrap();
+        assert_eq!(table.clocks(), start, "and to the start");
+        assert_eq!(table.clocks_left().unwrap()[1], secs(60));
+    }
+
+    /// An agent that thinks until the deadline it is given, then plays the first legal move;
+    /// it says what it was told in its reason.
+    struct Punctual;
+
+    impl Agent<rules::Mnk> for Punctual {
+        fn choose(
+            &mut self,
+            position: &rules::Mnk,
+            ctx: &mut Context<'_>,
+        ) -> Result<Choice<rules::Cell>, AgentError> {
+            let mut moves = rules::MoveList::new();
+            position.legal_moves(&mut moves);
+            let told = format!(
+                "{:?} {:?} {:?}",
+                ctx.time_left().map(|t| t <= Duration::from_millis(100)),
+                ctx.move_time,
+                ctx.clock.map(|c| c.left)
+            );
+            if let Some(left) = ctx.time_left() {
+                std::thread::sleep(left);
+            }
+            let mut choice = Choice::new(moves[0], 1);
+            choice.stats.reason = Some(told);
+            Ok(choice)
+        }
+    }
+
+    fn punctual(_: &AgentSpec, _: usize) -> Result<Box<dyn Agent<rules::Mnk>>, String> {
+        Ok(Box::new(Punctual))
+    }
+
+    #[test]
+    fn an_agent_under_a_clock_thinks_to_the_plan_s_deadline_and_moves_inside_its_time() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("punctual")],
+            clocked("tc=3"),
+            punctual,
+        )
+        .unwrap();
+        table.person_move("b2", None).unwrap();
+        assert!(matches!(think(&mut table), Answer::Played));
+        let ply = &table.history()[1];
+        // A share of what is left (3 s / 30), well inside the hard limit: the whole clock.
+        assert_eq!(
+            ply.stats.as_ref().unwrap().reason.as_deref(),
+            Some("Some(true) Some(3s) Some(3s)")
+        );
+        let left = table.clocks()[1].left().unwrap();
+        assert!(left < secs(3) && left > Duration::ZERO, "{left:?}");
+        assert_eq!(table.ending(), None);
+    }
+
+    #[test]
+    fn an_agent_past_its_clock_loses_on_time() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("fault:mode=sleep,ms=200")],
+            clocked("tc=0.05"),
+            any_agent,
+        )
+        .unwrap();
+        table.person_move("b2", None).unwrap();
+        let Answer::Failed(fault) = think(&mut table) else {
+            panic!("the agent's move counted");
+        };
+        assert_eq!(fault.termination, Termination::Timeout);
+        assert!(
+            fault.what.starts_with("lost on time: move 1 took"),
+            "{}",
+            fault.what
+        );
+        let ending = table.ending().unwrap();
+        assert!(matches!(ending.cause, Cause::TimeUp(Player::Second, overrun) if overrun.flag));
+        assert_eq!(ending.outcome, Outcome::Win(Player::First));
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use agents::AgentSpec;
+use agents::clock::TimeControl;
 use anyhow::{Context as _, Result, bail};
 use arena::played::{self, easy_spec, hard_spec};
 use clap::Args;
@@ -21,7 +22,7 @@ use crate::play_keys::{Keyboard, Typed};
 /// `arena play VARIANT [--first SPEC|human] [--second SPEC|human]`, or `arena play --stats`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game (2, 3 or 4 players) is appended to the play record\n(results/play/games.csv, or --record FILE), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
+    after_help = "Examples:\n  arena play tictactoe --first human --second alphabeta:depth=9\n  arena play oanquan --first greedy2 --second human\n  arena play oanquan-3p --first human --second greedy --third mcts\n  arena play caro                      # a menu of the four modes\n  arena play mnk-5x5k4 --first human --move-time 30\n  arena play gomoku --first human --tc 5:00+2   # 5 minutes a game, 2 s added a move\n\nAt the prompt: a move, or undo, hint, moves, quit, help; at the end, y for another game or\nundo to take your last move back. One line per move or command, so input can be piped:\n  printf 'b2\\nhint\\n' | arena play tictactoe --first human --second random\n\nEvery finished game (2, 3 or 4 players) is appended to the play record\n(results/play/games.csv, or --record FILE), a person as `human` or --name:\n  arena play --stats                   # games, wins, draws, losses per mode, per AI level\n  arena report results/play/games.csv  # people rated against each agent"
 )]
 pub struct PlayArgs {
     /// The variant id, like `tictactoe`, `caro`, `mnk-5x5k4` or `oanquan`.
@@ -43,9 +44,19 @@ pub struct PlayArgs {
     /// The seed of the agents' random number generators (each side has its own stream).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Seconds a person has for each move; running out loses the game. Agents are not timed.
+    /// Seconds each seat has for each move (`st`, as cutechess names it); running out loses
+    /// the game. Agents think inside it (the arena's safety share).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub move_time: Option<f64>,
+    /// The same as --move-time, as cutechess-cli writes it: `--st 30`.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "move_time")]
+    pub st: Option<String>,
+    /// A game clock for every seat, as cutechess-cli writes it: `[MOVES/]TIME[+INCREMENT]` in
+    /// seconds (or minutes:seconds), like `300+2`, `40/120` or `5:00+3`. A seat whose clock
+    /// runs out loses on time; agents manage their time on it (a share of what is left plus
+    /// the increment). With --move-time or --st, both hold.
+    #[arg(long, value_name = "CLOCK")]
+    pub tc: Option<String>,
     /// Seconds to wait after each move when two agents play (default: 1 on a terminal, 0 when
     /// stdout is not a terminal).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
@@ -59,7 +70,7 @@ pub struct PlayArgs {
     pub name: String,
     /// Prints the statistics of the play record instead of playing: games, wins, draws and
     /// losses per mode, and the win rate against each AI level (with --name: that person's).
-    #[arg(long, conflicts_with_all = ["first", "second", "third", "fourth", "move_time", "delay"])]
+    #[arg(long, conflicts_with_all = ["first", "second", "third", "fourth", "move_time", "st", "tc", "delay"])]
     pub stats: bool,
 }
 
@@ -74,10 +85,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
         bail!("give a variant id, like `tictactoe`, or --stats");
     };
     let variant = parse_variant(variant)?;
-    let move_time = args
-        .move_time
-        .map(|s| seconds(s, "--move-time", false))
-        .transpose()?;
+    let time_control = time_control(&args)?;
     let delay = args
         .delay
         .map(|s| seconds(s, "--delay", true))
@@ -98,7 +106,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
                     options[players - 1].0.trim_start_matches("--")
                 );
             }
-            Some(text) => given.push(Some(seat(text, option, &variant)?)),
+            Some(text) => given.push(Some(seat(text, option, &variant, time_control)?)),
             None if at < players => given.push(None),
             None => {}
         }
@@ -125,13 +133,35 @@ pub fn play(args: PlayArgs) -> Result<()> {
     let sitting = Sitting {
         seats,
         seed: args.seed,
-        move_time,
+        time_control,
         delay,
         hint: hard_spec(&variant),
         record: args.record.clone(),
         name,
     };
     rules::with_game!(variant, |start| sit(&start, &sitting, &mut keys, &screen))
+}
+
+/// The time control of --tc and --move-time/--st: [`TimeControl::NONE`] without them.
+fn time_control(args: &PlayArgs) -> Result<TimeControl> {
+    let per_move = match (&args.st, args.move_time) {
+        (Some(text), _) => Some(TimeControl::parse_st(text).context("--st")?),
+        // The same limit as --st, read the same way (whole milliseconds, at most a day).
+        (None, Some(value)) => Some(TimeControl::parse_st(&value.to_string()).context("--move-time")?),
+        (None, None) => None,
+    };
+    let clock = args
+        .tc
+        .as_deref()
+        .map(|text| {
+            // `--tc 300+2`, or the whole `--tc tc=300+2` as an experiment file writes it.
+            text.trim()
+                .trim_start_matches("tc=")
+                .parse()
+                .with_context(|| format!("--tc {text}"))
+        })
+        .transpose()?;
+    Ok(TimeControl { per_move, clock })
 }
 
 /// A number of seconds from the command line.
@@ -149,7 +179,7 @@ fn seconds(value: f64, option: &str, zero_allowed: bool) -> Result<Duration> {
 }
 
 /// `human` or an agent spec that plays `variant`.
-fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
+fn seat(text: &str, option: &str, variant: &Variant, time_control: TimeControl) -> Result<Seat> {
     if text.trim().eq_ignore_ascii_case("human") {
         return Ok(Seat::Human);
     }
@@ -169,7 +199,7 @@ fn seat(text: &str, option: &str, variant: &Variant) -> Result<Seat> {
         &spec,
         std::slice::from_ref(variant),
         protocol::Stderr::Discard,
-        agents::clock::TimeControl::NONE,
+        time_control,
     )
     .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))

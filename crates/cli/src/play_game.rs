@@ -8,6 +8,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use agents::clock::TimeControl;
 use agents::{AgentGame, AgentSpec, SearchStats};
 use anyhow::{Result, anyhow};
 use arena::played;
@@ -33,8 +34,8 @@ pub struct Sitting {
     pub seats: Vec<Seat>,
     /// The seed of the agents' random number generators.
     pub seed: u64,
-    /// The time a person has for each move.
-    pub move_time: Option<Duration>,
+    /// Every seat's time control: a game clock, a limit per move, both or neither.
+    pub time_control: TimeControl,
     /// The pause after an agent's move when an agent moves next.
     pub delay: Duration,
     /// The agent that answers `hint`.
@@ -160,7 +161,7 @@ pub fn sit<G: AgentGame>(
         })
         .collect();
     let settings = Settings {
-        move_time: sitting.move_time,
+        time_control: sitting.time_control,
         ..Settings::new(sitting.seed, sitting.hint.clone())
     };
     let mut table = Table::new(start.clone(), seats, settings, table::any_agent::<G>)
@@ -223,8 +224,13 @@ fn announce<G: AgentGame>(
     names: &[String],
     screen: &Screen,
 ) -> Result<()> {
+    let timed = if sitting.time_control.is_limited() {
+        format!(", {}", sitting.time_control)
+    } else {
+        String::new()
+    };
     screen.say(format!(
-        "{}: {}, seed {}",
+        "{}: {}, seed {}{timed}",
         table.position().variant(),
         names.join(" against "),
         sitting.seed
@@ -252,6 +258,9 @@ fn play_on<G: AgentGame>(
         }
         let number = table.history().len() + 1;
         let name = &names[mover.index()];
+        if let Some(line) = clocks_line(table, names) {
+            screen.say(line)?;
+        }
         if table.is_person(mover) {
             match human_turn(table, sitting, name, keys, screen)? {
                 HumanTurn::Moved => {
@@ -335,8 +344,11 @@ fn finish<G: AgentGame>(table: &Table<G>, names: &[String], screen: &Screen) -> 
                     "{words}: the ply cap of {} was reached and the rules' count decides",
                     position.ply()
                 )))?,
-                Cause::TimeUp(seat) => {
-                    screen.say(format!("time is up: {} loses on time", name(seat)))?;
+                Cause::TimeUp(seat, overrun) => {
+                    screen.say(format!(
+                        "time is up: {} loses on time ({overrun})",
+                        name(seat)
+                    ))?;
                     screen.say(result(words))?;
                 }
                 Cause::Resigned(seat) => {
@@ -540,6 +552,29 @@ fn seconds_text(time: Duration) -> String {
         format!("{:.1} ms", seconds * 1e3)
     } else {
         format!("{seconds:.1} s")
+    }
+}
+
+/// Every seat's game clock at the start of a turn, `clocks: X (you) 4:58.3, O (mcts) 5:00.0`;
+/// `None` without a game clock.
+fn clocks_line<G: AgentGame>(table: &Table<G>, names: &[String]) -> Option<String> {
+    table.settings().time_control.clock?;
+    let each: Vec<String> = names
+        .iter()
+        .zip(table.clocks())
+        .map(|(name, clock)| format!("{name} {}", clock_face(clock.left().unwrap_or_default())))
+        .collect();
+    Some(format!("clocks: {}", each.join(", ")))
+}
+
+/// A clock's time as a chess clock shows it: `4:58.3` from a minute up, else `58.3 s`.
+fn clock_face(left: Duration) -> String {
+    let tenths = left.as_millis() / 100;
+    let (minutes, tenths) = (tenths / 600, tenths % 600);
+    if minutes > 0 {
+        format!("{minutes}:{:02}.{}", tenths / 10, tenths % 10)
+    } else {
+        format!("{}.{} s", tenths / 10, tenths % 10)
     }
 }
 

@@ -530,6 +530,15 @@ function showPage() {
 
 // ---------------------------------------------------------------- Play
 
+// A game clock as a chess clock shows it: 4:58.3 from a minute up, else 58.3 s.
+function clockFace(ms) {
+  const tenths = Math.floor(Math.max(0, ms) / 100);
+  const minutes = Math.floor(tenths / 600);
+  const rest = tenths % 600;
+  const seconds = `${Math.floor(rest / 10)}.${rest % 10}`;
+  return minutes > 0 ? `${minutes}:${seconds.padStart(4, "0")}` : `${seconds} s`;
+}
+
 const Play = {
   game: null,
   gen: 0,
@@ -709,6 +718,8 @@ const Play = {
       request = { variant: this.variant.id, seats, names };
       const time = parseFloat($("move-time").value);
       if (!Number.isNaN(time)) request.move_time = time;
+      const tc = $("tc") ? $("tc").value.trim() : "";
+      if (tc) request.tc = tc;
       const seed = $("seed").value.trim();
       if (seed !== "") request.seed = Number(seed);
     }
@@ -896,6 +907,7 @@ const Play = {
       seats: game.seats.map((seat) => (seat.person ? "human" : seat.spec)),
       names: game.seats.map((seat) => (seat.person ? seat.name : null)),
       move_time: game.move_time_ms ? game.move_time_ms / 1000 : undefined,
+      tc: game.tc ?? undefined,
     };
   },
 
@@ -947,13 +959,14 @@ const Play = {
     if (game.thinking) { this.waitForAgent(gen); return; }
     const seat = game.seats[game.to_move];
     if (seat.person) {
-      if (game.move_time_ms) {
+      if (game.move_time_ms || game.clocks) {
         try {
           const answer = await api("POST", `/api/games/${game.id}/ready`, { ply: game.ply });
           if (gen !== this.gen) return;
           this.game = answer.game;
           if (answer.game.over) { this.render(); return; }
-          this.startClock(answer.game.clock_ms);
+          if (answer.game.clocks) this.clocks();
+          else this.startClock(answer.game.clock_ms);
         } catch (error) {
           toast(error.message);
         }
@@ -1135,9 +1148,10 @@ const Play = {
     }
   },
 
-  // Both seats' clocks, always in place while the game has one: the seat to move counts
-  // down, the others show what they have. Per-move clocks refill at each move; a per-game
-  // clock (`game.clocks`, when the server sends it) keeps each seat's own time.
+  // Every seat's clock, always in place while the game has one: the seat to move counts
+  // down, the others show what they have. Per-move clocks (`move_time_ms`) refill at each
+  // move; a game clock (`game.clocks`: each seat's ms left when the server answered) keeps
+  // each seat's own time, and the mover's counts down between answers (`gameClock`).
   clocks() {
     const game = this.game;
     const box = $("clocks");
@@ -1146,15 +1160,51 @@ const Play = {
     if (!timed) return;
     const running = !game.over && game.to_move !== null ? game.to_move : null;
     box.replaceChildren(...game.seats.map((seat, i) => {
-      const own = game.clocks ? game.clocks[i] : null;
-      const limit = own ? own.left_ms : seat.person ? game.move_time_ms : null;
-      const text = limit === null || limit === undefined ? "no clock" : `${(limit / 1000).toFixed(1)} s`;
+      const limit = game.clocks ? game.clocks[i] : game.move_time_ms;
+      const text = game.clocks ? clockFace(limit) : `${(limit / 1000).toFixed(1)} s`;
       return h("div", { class: `clock${running === i ? " running" : ""}`, "data-seat": i },
         h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
         h("span", { class: "who" }, seat.seat || `seat ${i + 1}`),
         h("span", { class: "time" }, text),
-        h("div", { class: "bar" }));
+        h("div", { class: "bar", style: game.clocks ? "display:none" : "" }));
     }));
+    if (game.clocks) this.gameClock(running);
+  },
+
+  // The mover's game clock counts down from the server's answer: a person's from the page's
+  // `ready` (their turn's start on the server), an agent's while it thinks. The server's
+  // clock decides; once a person's time for the move (`clock_ms`) is gone, ask it.
+  gameClock(seat) {
+    this.stopClock();
+    const game = this.game;
+    if (seat === null) return;
+    const person = game.seats[seat].person;
+    if (!person && !(this.busy || game.thinking)) return;
+    // A new answer (a poll while an agent thinks, a reload) has the time since taken off
+    // already: count down from it, not from the first answer of the turn.
+    const key = `${game.id}:${game.ply}:${game.clocks[seat]}:${person ? game.clock_ms : "thinking"}`;
+    if (this.gameClockKey !== key) {
+      this.gameClockKey = key;
+      this.gameClockAt = performance.now();
+    }
+    const from = game.clocks[seat];
+    const gen = this.gen;
+    const tick = () => {
+      if (gen !== this.gen || this.game !== game) return;
+      const clock = document.querySelector(`#clocks .clock[data-seat='${seat}']`);
+      if (!clock) return;
+      const ran = performance.now() - this.gameClockAt;
+      const remaining = Math.max(0, from - ran);
+      clock.querySelector(".time").textContent = clockFace(remaining);
+      clock.classList.toggle("low", remaining < 10000);
+      if (person && game.clock_ms !== null && ran >= game.clock_ms) {
+        this.clockFrame = null;
+        setTimeout(() => { if (gen === this.gen) this.reload(); }, 600);
+        return;
+      }
+      this.clockFrame = requestAnimationFrame(tick);
+    };
+    tick();
   },
 
   startClock(left) {

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use agents::clock::{GameClock, TimeControl};
 use arena::table::Seat;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -26,9 +27,16 @@ pub struct NewGame {
     /// The names of the people's seats (one per seat; agents' entries are ignored).
     #[serde(default)]
     names: Vec<Option<String>>,
-    /// Seconds a person has for each move.
+    /// Seconds every seat has for each move (`st`).
     #[serde(default)]
     move_time: Option<f64>,
+    /// The same as `move_time`, as cutechess names it.
+    #[serde(default)]
+    st: Option<f64>,
+    /// A game clock for every seat, as cutechess writes it: `300+2`, `40/120`, `5:00+3`
+    /// (or with `tc=` in front).
+    #[serde(default)]
+    tc: Option<String>,
     /// The seed of the agents' generators (default: a fresh one, recorded with the game).
     #[serde(default)]
     seed: Option<u64>,
@@ -76,17 +84,7 @@ pub async fn create(
             seats.push(Seat::Agent(spec));
         }
     }
-    let move_time = match request.move_time {
-        None => None,
-        Some(seconds) if seconds.is_finite() && (0.5..=3600.0).contains(&seconds) => {
-            Some(Duration::from_secs_f64(seconds))
-        }
-        Some(seconds) => {
-            return Err(ApiError::bad(format!(
-                "move_time {seconds}: a person's time per move is from 0.5 to 3600 seconds"
-            )));
-        }
-    };
+    let time_control = time_control(&request)?;
     // A short seed is easy to read back and type; games differ by it all the same.
     let seed = request.seed.unwrap_or_else(|| app.random() % 1_000_000);
     let hint = arena::played::hard_spec(&variant);
@@ -104,13 +102,61 @@ pub async fn create(
         .sum();
     let limit = app.options().think_limit;
     let table: AnyTable = rules::with_game!(variant, |start| Box::new(WebTable::new(
-        start, seats, seed, move_time, hint, limit
+        start,
+        seats,
+        seed,
+        time_control,
+        hint,
+        limit
     )?));
     let view = table.view("", true);
     let id = app.open(table, memory)?;
     let mut view = view;
     view["id"] = json!(id);
     Ok(Json(view))
+}
+
+/// The time control of `tc` and `move_time`/`st`.
+fn time_control(request: &NewGame) -> Result<TimeControl, ApiError> {
+    let (field, seconds) = match (request.move_time, request.st) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad(
+                "give `move_time` or `st` (the same limit per move), not both",
+            ));
+        }
+        (Some(seconds), None) => ("move_time", Some(seconds)),
+        (None, seconds) => ("st", seconds),
+    };
+    let per_move = match seconds {
+        None => None,
+        // To the millisecond, as `st` is written in the record and read back.
+        Some(seconds) if seconds.is_finite() && (0.5..=3600.0).contains(&seconds) => {
+            Some(Duration::from_millis((seconds * 1000.0).round() as u64))
+        }
+        Some(seconds) => {
+            return Err(ApiError::bad(format!(
+                "{field} {seconds}: the time per move is from 0.5 to 3600 seconds"
+            )));
+        }
+    };
+    let clock: Option<GameClock> = match request.tc.as_deref() {
+        None => None,
+        Some(text) => {
+            let clock: GameClock = text
+                .trim()
+                .trim_start_matches("tc=")
+                .parse()
+                .map_err(|error| ApiError::bad(format!("tc: {error}")))?;
+            if clock.time < Duration::from_secs(1) {
+                return Err(ApiError::bad(format!(
+                    "tc `{text}`: a game clock at a table where people play starts with 1 \
+                     second or more"
+                )));
+            }
+            Some(clock)
+        }
+    };
+    Ok(TimeControl { per_move, clock })
 }
 
 pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {

@@ -12,8 +12,10 @@
 //! `GET /api/games/ID`, and `game` in the answer to every other request of a game:
 //!
 //! - `id`, `variant` (canonical id), `family` (`mnk`, `oanquan`, ...), `players`, `seed`,
-//!   `hint_agent` (the spec that gives hints), `move_time_ms` (a person's time per move, or
-//!   null);
+//!   `hint_agent` (the spec that gives hints), `move_time_ms` (every seat's limit per move,
+//!   `st`, or null), `time_control` (as cutechess writes it: `tc=300+2`, `st=30`,
+//!   `tc=180 st=30`, or null without one), `tc` (the game clock alone, `300+2`, as `POST
+//!   /api/games` takes it back; null without one);
 //! - `seats`: per seat in turn order, `{person, name, spec, label}` (`spec` null for a person;
 //!   `label` like `X (Lan)`);
 //! - `position`: the board, drawn from the game's view ([`crate::board::position_json`]);
@@ -21,7 +23,13 @@
 //!   `history` (with `GET` and after `undo`, `resign`, `ready`: every move as `played` below
 //!   without `sowing`; null otherwise);
 //! - `to_move` (the seat to move, null once over), `thinking` (an agent is thinking),
-//!   `clock_ms` (what the person to move has left, or null), `can_undo`;
+//!   `clock_ms` (what the person to move has left for this move, the limit per move or their
+//!   game clock, whichever is less; or null), `can_undo`;
+//! - `clocks`: with a game clock (`tc`), per seat in turn order the milliseconds left on its
+//!   clock when the answer was made, the running one's turn taken off (a person's from the
+//!   end of the move before, restarted when the page says `ready`; an agent's while it
+//!   thinks); null without a game clock. The clock
+//!   of `to_move` runs until the next answer (a page counts it down); the others stand.
 //! - `over`: null while the game goes on, else `{result, termination, summary, winner,
 //!   places}` (`result` as the record writes it, `1-0` or `1-3-2`; `winner` the seat that
 //!   alone took first place, or null; `places` per seat);
@@ -37,6 +45,7 @@
 use std::any::Any;
 use std::time::Duration;
 
+use agents::clock::TimeControl;
 use agents::{Agent, AgentGame, AgentSpec, SearchStats};
 use arena::played::PlayedGame;
 use arena::table::{Answer, Away, Cause, Ply, Seat, Settings, Table, TableError, Thought};
@@ -91,12 +100,12 @@ impl<G: AgentGame> WebTable<G> {
         start: G,
         seats: Vec<Seat>,
         seed: u64,
-        move_time: Option<Duration>,
+        time_control: TimeControl,
         hint: AgentSpec,
         think_limit: Duration,
     ) -> Result<WebTable<G>, ApiError> {
         let settings = Settings {
-            move_time,
+            time_control,
             grace: CLOCK_GRACE,
             think_limit: Some(think_limit),
             ..Settings::new(seed, hint)
@@ -117,7 +126,9 @@ impl<G: AgentGame> WebTable<G> {
                 "{words} (the ply cap of {} was reached; the rules' count decides)",
                 self.table.position().ply()
             ),
-            Cause::TimeUp(seat) => format!("{} ran out of time: {words}", label(*seat)),
+            Cause::TimeUp(seat, overrun) => {
+                format!("{} ran out of time ({overrun}): {words}", label(*seat))
+            }
             Cause::Resigned(seat) => format!("{} resigned: {words}", label(*seat)),
             Cause::Fault(seat, fault) => {
                 format!("{} failed ({}): {words}", label(*seat), fault.what)
@@ -188,7 +199,12 @@ impl<G: AgentGame> WebTable<G> {
             "players": table.players(),
             "seats": seats,
             "seed": settings.seed,
-            "move_time_ms": settings.move_time.map(|t| t.as_millis() as u64),
+            "move_time_ms": settings.move_time().map(|t| t.as_millis() as u64),
+            "time_control": settings
+                .time_control
+                .is_limited()
+                .then(|| settings.time_control.to_string()),
+            "tc": settings.time_control.clock.map(|clock| clock.to_string()),
             "position": position_json(table.position()),
             "ply": table.history().len(),
             "history": history,
@@ -196,6 +212,9 @@ impl<G: AgentGame> WebTable<G> {
             "to_move": table.mover().map(Player::index),
             "thinking": table.thinking().is_some(),
             "clock_ms": table.clock_left().map(|t| t.as_millis() as u64),
+            "clocks": table.clocks_left().map(|clocks| {
+                clocks.iter().map(|t| t.as_millis() as u64).collect::<Vec<_>>()
+            }),
             "over": over,
             "recorded": recorded,
             "can_undo": table.can_undo(),

@@ -33,6 +33,7 @@ fn tictactoe_win(name: &str, moves: usize) -> PlayedGame {
         totals: None,
         // Long rows cross the csv writer's buffer size: they must still land in one piece.
         moves: (0..moves).map(|i| format!("m{i}")).collect(),
+        time_control: None,
     }
 }
 
@@ -86,6 +87,7 @@ fn three_player_resignation() -> PlayedGame {
         plies: 3,
         totals: Some([50, 30, 25].into_iter().collect()),
         moves: vec!["1P".into(), "7T".into(), "12P".into()],
+        time_control: None,
     }
 }
 

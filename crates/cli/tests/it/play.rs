@@ -375,12 +375,66 @@ fn the_countdown_ends_the_game_when_it_runs_out() {
         &text,
         &[
             "X (you) to move, 0.5 s left: \n",
-            "time is up: X (you) loses on time\n",
+            "time is up: X (you) loses on time (took ",
+            " ms, the limit is 500 ms)\n",
             "result: 0-1 (O (random) wins)\n",
             "moves: none\n",
             "play again? [y/N] ",
         ],
     );
+}
+
+#[test]
+fn a_game_clock_shows_every_seat_s_time_and_is_recorded_with_the_time_control() {
+    let dir = record_folder("clock");
+    let record = dir.join("games.csv");
+    let mut args = HUMAN_VS_RANDOM.to_vec();
+    args.extend(["--tc", "5+2", "--record", record.to_str().unwrap()]);
+    let output = play(&args, "b2\nc1\na3\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_in_order(
+        &text,
+        &[
+            "mnk-3x3k3: X (you) against O (random), seed 3, tc=5+2\n",
+            // Every seat's clock before each turn; the prompt says the mover's.
+            "clocks: X (you) 5.0 s, O (random) 5.0 s\n",
+            "X (you) to move, ",
+            " s left: b2\n1. X (you) plays b2\n",
+            // X was charged its move and given 2 s; O has not moved.
+            "clocks: X (you) ",
+            ", O (random) 5.0 s\n2. O (random) plays a2  [",
+            "clocks: X (you) ",
+            "X (you) to move, ",
+            " s left: c1\n",
+            "result: 1-0 (X (you) wins)\n",
+        ],
+    );
+    let clocks: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("clocks: X (you) "))
+        .collect();
+    assert_eq!(clocks.len(), 5, "one line per turn: {text}");
+    let x_after_b2: f64 = clocks[1].split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        x_after_b2 > 5.0 && x_after_b2 <= 7.0,
+        "5 s less the move plus 2: {x_after_b2}"
+    );
+    let rows = rows_of(&record);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(
+        row["time_control"], "tc=5+2",
+        "schema 3, as `arena run` writes it"
+    );
+    assert_eq!(row["termination"], "win");
+    // X moved three times, O twice: 5 s, less what the moves took, plus 2 s a move.
+    for (column, most) in [("first_clock_ms", 11_000.0), ("second_clock_ms", 9_000.0)] {
+        let left: f64 = row[column].parse().unwrap();
+        assert!(left > 5000.0 && left <= most, "{column}: {left}");
+    }
+    assert_eq!(row["third_clock_ms"], "", "two seats");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -526,6 +580,19 @@ fn bad_arguments_are_clear_errors() {
             "`depth=99` is invalid",
         ),
         (&["tictactoe", "--move-time", "0"], "--move-time 0"),
+        (
+            &["tictactoe", "--tc", "5+x"],
+            "--tc 5+x: time control `5+x`",
+        ),
+        (
+            &["tictactoe", "--tc", "0"],
+            "the time of a period must be more than 0",
+        ),
+        (&["tictactoe", "--st", "0"], "--st: time control `0`"),
+        (
+            &["tictactoe", "--st", "1", "--move-time", "1"],
+            "cannot be used with",
+        ),
         (&["tictactoe", "--delay", "-1"], "--delay -1"),
     ];
     for (args, expected) in cases {
@@ -789,6 +856,7 @@ fn a_record_of_two_three_and_four_players_is_verified_rated_and_counted() {
         plies: position.ply(),
         totals: position.totals(),
         moves,
+        time_control: None,
     };
     assert_eq!(played::append(&record, &resigned).unwrap(), 3);
     let rows = rows_of(&record);

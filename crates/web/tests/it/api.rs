@@ -245,6 +245,69 @@ fn hints_undo_resign_and_the_clock() {
 }
 
 #[test]
+fn a_game_clock_gives_every_seat_its_time_and_charges_each_move() {
+    let results = results_folder("game-clock");
+    let server = serve(&results, |_| {});
+    let mut client = Client::new(server.address);
+    let game = client
+        .post(
+            "/api/games",
+            &json!({ "variant": "tictactoe", "seats": ["human", "random"], "tc": "60+10", "seed": 3 }),
+        )
+        .json();
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["time_control"], "tc=60+10");
+    assert!(game["move_time_ms"].is_null());
+    let clocks = |view: &serde_json::Value| -> Vec<u64> {
+        view["clocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|ms| ms.as_u64().unwrap())
+            .collect()
+    };
+    let start = clocks(&game);
+    assert_eq!(start.len(), 2);
+    assert!(start[0] <= 60_000, "the person's clock runs: {start:?}");
+    assert_eq!(start[1], 60_000, "the agent's stands");
+    assert!(game["clock_ms"].as_u64().unwrap() <= 60_000);
+    client.post(&format!("/api/games/{id}/ready"), &json!({ "ply": 0 }));
+    let moved = client.post(
+        &format!("/api/games/{id}/move"),
+        &json!({ "move": "b2", "ply": 0 }),
+    );
+    assert_eq!(moved.status, 200, "{}", moved.body);
+    let after = clocks(&moved.json()["game"]);
+    assert!(
+        after[0] > 60_000 && after[0] <= 70_000,
+        "charged, and 10 s added: {after:?}"
+    );
+    assert_eq!(after[1], 60_000);
+    let thought = client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 1 }));
+    assert_eq!(thought.status, 200, "{}", thought.body);
+    let after = clocks(&thought.json()["game"]);
+    assert!(after[1] > 60_000 && after[1] <= 70_000, "{after:?}");
+    let undone = client.post(&format!("/api/games/{id}/undo"), &json!({ "ply": 2 }));
+    assert_eq!(undone.status, 200, "{}", undone.body);
+    assert_eq!(
+        clocks(&undone.json()["game"])[1],
+        60_000,
+        "undo puts the clocks back"
+    );
+
+    // A limit per move alone is no game clock.
+    let game = client
+        .post(
+            "/api/games",
+            &json!({ "variant": "tictactoe", "seats": ["human", "random"], "st": 30 }),
+        )
+        .json();
+    assert_eq!(game["time_control"], "st=30");
+    assert_eq!(game["move_time_ms"], 30_000);
+    assert!(game["clocks"].is_null());
+}
+
+#[test]
 fn analysis_gives_the_solver_s_values_and_the_agents_moves() {
     let results = results_folder("analyse");
     let server = serve(&results, |_| {});
@@ -326,6 +389,9 @@ fn bad_requests_get_a_4xx_that_says_why() {
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "fault"]}).to_string()), 400, "fault"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "human"], "names": ["a\nb", null]}).to_string()), 400, "control characters"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "move_time": -1}).to_string()), 400, "move_time"),
+        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "5+x"}).to_string()), 400, "tc: time control `5+x`"),
+        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "0.5"}).to_string()), 400, "1 second or more"),
+        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "st": 1, "move_time": 1}).to_string()), 400, "not both"),
         ("POST", "/api/games", Some("{\"variant\": ".to_string()), 400, "malformed JSON"),
         ("POST", "/api/games", Some(json!({"variant": 3, "seats": []}).to_string()), 422, "does not fit"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": [], "extra": 1}).to_string()), 422, "unknown field"),

@@ -1449,7 +1449,10 @@ mod tests {
         std::thread::sleep(Duration::from_millis(100));
         let hint = table.begin_hint(None).unwrap();
         let limit = hint.limit.unwrap();
-        assert!(limit <= Duration::from_millis(400), "{limit:?}: the move's 0.5 s less the 0.1 s gone");
+        assert!(
+            limit <= Duration::from_millis(400),
+            "{limit:?}: the move's 0.5 s less the 0.1 s gone"
+        );
         assert!(hint.clock.unwrap().left <= Duration::from_millis(59_900));
         let Answer::Hint(Ok(_)) = table.end(hint.run()) else {
             panic!("no hint");

@@ -147,7 +147,10 @@ fn time_control(args: &PlayArgs) -> Result<TimeControl> {
     let per_move = match (&args.st, args.move_time) {
         (Some(text), _) => Some(TimeControl::parse_st(text).context("--st")?),
         // The same limit as --st, read the same way (whole milliseconds, at most a day).
-        (None, Some(value)) => Some(TimeControl::parse_st(&value.to_string()).context("--move-time")?),
+        (None, Some(value)) => Some(
+            TimeControl::parse_st(&value.to_string())
+                .with_context(|| format!("--move-time {value}"))?,
+        ),
         (None, None) => None,
     };
     let clock = args

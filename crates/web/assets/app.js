@@ -1315,6 +1315,8 @@ const Analyse = {
   answer: null,
   selected: null,
   opened: false,
+  asked: 0,
+  debounce: null,
 
   init() {
     $("analyse-form").addEventListener("submit", (e) => { e.preventDefault(); this.run(true); });
@@ -1324,9 +1326,8 @@ const Analyse = {
       $("an-moves").value = moves.join(" ");
       this.run(false);
     });
-    let debounce = null;
     for (const id of ["an-variant", "an-moves"]) {
-      $(id).addEventListener("input", () => { clearTimeout(debounce); debounce = setTimeout(() => this.run(false), 350); });
+      $(id).addEventListener("input", () => { clearTimeout(this.debounce); this.debounce = setTimeout(() => this.run(false), 350); });
     }
   },
 
@@ -1344,6 +1345,10 @@ const Analyse = {
 
   // The position (and with `full`, the solver and the agents) for the form's move list.
   async run(full) {
+    // A run supersedes the position a typed change was about to ask for, and answers can
+    // overtake each other: only the latest request's answer is shown.
+    clearTimeout(this.debounce);
+    const asked = ++this.asked;
     const request = { variant: $("an-variant").value.trim(), moves: $("an-moves").value.trim(), agents: [], solve: false };
     if (full) {
       request.agents = $("an-agents").value.split("\n").map((line) => line.trim()).filter(Boolean);
@@ -1353,11 +1358,13 @@ const Analyse = {
     }
     try {
       const answer = await api("POST", "/api/analyse", request);
+      if (asked !== this.asked) return;
       this.answer = answer;
       this.selected = null;
       this.draw();
       this.results(full);
     } catch (error) {
+      if (asked !== this.asked) return;
       // Nothing of an earlier position stays on screen beside an error.
       this.answer = null;
       $("an-board").replaceChildren();

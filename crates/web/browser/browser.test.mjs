@@ -473,6 +473,30 @@ test("O An Quan at four: a person sows, three agents answer, laptop and phone", 
   }
 });
 
+test("28: a game clock (5:00+2): both seats' clocks, the person's counting down, the increment after a move, laptop and phone", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    if (!(await page.isVisible("#tc"))) await page.click("details.more summary");
+    await page.fill("#tc", "5:00+2");
+    await setUp(page, "tictactoe", ["person", "random"]);
+    await page.waitForSelector("#clocks .clock.running");
+    assert.equal(await page.locator("#clocks .clock").count(), 2, "both seats' clocks");
+    const face = async (seat) => page.textContent(`#clocks .clock[data-seat='${seat}'] .time`);
+    assert.equal(await face(1), "5:00.0", "the agent's clock stands while the person thinks");
+    // The person's clock counts down on the page.
+    await page.waitForFunction(() => /^4:5\d\.\d$/.test(document.querySelector("#clocks .clock[data-seat='0'] .time").textContent));
+    await page.click("#board .cell-hit[data-cell='4']");
+    await settle(page, 2);
+    // After the move the person has the increment: more than 5:00 less what the move took.
+    const game = (await call("GET", `/api/games/${await page.evaluate(() => sessionStorage.getItem("arena.game"))}`)).body;
+    assert.equal(game.tc, "300+2");
+    assert.ok(game.clocks[0] > 300000 - 60000 && game.clocks[0] <= 302000, `the person's clock ${game.clocks[0]} ms`);
+    await page.screenshot({ path: join(shots, `game-clock-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test("5: in a timed game both clocks stay in place and the board does not move", async () => {
   const page = await open();
   await setUp(page, "tictactoe", ["person", "custom=mcts:time_ms=1500"], 30);

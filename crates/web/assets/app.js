@@ -1165,6 +1165,8 @@ const Play = {
       return h("div", { class: `clock${running === i ? " running" : ""}`, "data-seat": i },
         h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
         h("span", { class: "who" }, seat.seat || `seat ${i + 1}`),
+        // A game clock with a limit per move too (tc and st): the move's time beside it.
+        game.clocks && game.move_time_ms ? h("span", { class: "move-left", title: "time left for this move" }, "") : null,
         h("span", { class: "time" }, text),
         h("div", { class: "bar", style: game.clocks ? "display:none" : "" }));
     }));
@@ -1196,7 +1198,14 @@ const Play = {
       const ran = performance.now() - this.gameClockAt;
       const remaining = Math.max(0, from - ran);
       clock.querySelector(".time").textContent = clockFace(remaining);
-      clock.classList.toggle("low", remaining < 10000);
+      const moveLeft = clock.querySelector(".move-left");
+      let low = remaining < 10000;
+      if (moveLeft && person && game.clock_ms !== null) {
+        const forMove = Math.max(0, game.clock_ms - ran);
+        moveLeft.replaceChildren(h("span", { class: "word" }, "move "), clockFace(forMove));
+        low = low || forMove < 0.25 * game.move_time_ms;
+      }
+      clock.classList.toggle("low", low);
       if (person && game.clock_ms !== null && ran >= game.clock_ms) {
         this.clockFrame = null;
         setTimeout(() => { if (gen === this.gen) this.reload(); }, 600);

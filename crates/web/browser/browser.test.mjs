@@ -497,6 +497,21 @@ test("28: a game clock (5:00+2): both seats' clocks, the person's counting down,
   }
 });
 
+test("28: a game clock with a limit per move (5:00+2, 30 s a move) shows the move's time beside the person's clock", async () => {
+  for (const width of [1280, 390]) {
+  const page = await open(width, width === 390 ? 844 : 860);
+  if (!(await page.isVisible("#tc"))) await page.click("details.more summary");
+  await page.fill("#tc", "5:00+2");
+  await setUp(page, "tictactoe", ["person", "random"], 30);
+  await page.waitForSelector("#clocks .clock.running");
+  await page.waitForFunction(() => /^move 2\d\.\d s$/.test(document.querySelector("#clocks .clock[data-seat='0'] .move-left").textContent));
+  assert.match(await page.textContent("#clocks .clock[data-seat='0'] .time"), /^[45]:\d\d\.\d$/);
+  await page.screenshot({ path: join(shots, `game-clock-and-st-${width}.png`) });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  }
+});
+
 test("5: in a timed game both clocks stay in place and the board does not move", async () => {
   const page = await open();
   await setUp(page, "tictactoe", ["person", "custom=mcts:time_ms=1500"], 30);

@@ -194,36 +194,21 @@ impl<W: Bits> Shape<W> {
 #[inline]
 pub fn winning_cells<W: Bits>(own: W, height: u32, k: u32) -> W {
     match k {
-        4 => winning_cells_k::<W, 4>(own, height),
-        3 => winning_cells_k::<W, 3>(own, height),
-        5 => winning_cells_k::<W, 5>(own, height),
-        _ => winning_cells_any(own, height, k),
+        4 => winning_cells_up_to::<W, 4>(own, height, 4),
+        3 => winning_cells_up_to::<W, 3>(own, height, 3),
+        5 => winning_cells_up_to::<W, 5>(own, height, 5),
+        _ => winning_cells_up_to::<W, { MAX_SIDE as usize }>(own, height, k as usize),
     }
 }
 
+/// [`winning_cells`] for `k` up to `CAP`: called with a constant `k` it is inlined and its
+/// loops unrolled.
 #[inline(always)]
-fn winning_cells_k<W: Bits, const K: usize>(own: W, height: u32) -> W {
+fn winning_cells_up_to<W: Bits, const CAP: usize>(own: W, height: u32, k: usize) -> W {
     let mut won = W::ZERO;
     for step in [1, height, height + 1, height - 1] {
-        let mut before = [!W::ZERO; K];
-        let mut after = [!W::ZERO; K];
-        for i in 1..K {
-            before[i] = before[i - 1] & own.up(i as u32 * step);
-            after[i] = after[i - 1] & own.down(i as u32 * step);
-        }
-        for j in 0..K {
-            won |= before[j] & after[K - 1 - j];
-        }
-    }
-    won
-}
-
-fn winning_cells_any<W: Bits>(own: W, height: u32, k: u32) -> W {
-    let k = k as usize;
-    let mut won = W::ZERO;
-    for step in [1, height, height + 1, height - 1] {
-        let mut before = [!W::ZERO; MAX_SIDE as usize];
-        let mut after = [!W::ZERO; MAX_SIDE as usize];
+        let mut before = [!W::ZERO; CAP];
+        let mut after = [!W::ZERO; CAP];
         for i in 1..k {
             before[i] = before[i - 1] & own.up(i as u32 * step);
             after[i] = after[i - 1] & own.down(i as u32 * step);

@@ -1166,7 +1166,7 @@ const Play = {
         h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
         h("span", { class: "who" }, seat.seat || `seat ${i + 1}`),
         // A game clock with a limit per move too (tc and st): the move's time beside it.
-        game.clocks && game.move_time_ms ? h("span", { class: "move-left", title: "time left for this move" }, "") : null,
+        game.clocks && game.move_time_ms ? h("span", { class: "move-left", title: "time left for this move", hidden: true }, h("span", { class: "word" }, "move "), h("span", { class: "left" })) : null,
         h("span", { class: "time" }, text),
         h("div", { class: "bar", style: game.clocks ? "display:none" : "" }));
     }));
@@ -1198,11 +1198,12 @@ const Play = {
       const ran = performance.now() - this.gameClockAt;
       const remaining = Math.max(0, from - ran);
       clock.querySelector(".time").textContent = clockFace(remaining);
-      const moveLeft = clock.querySelector(".move-left");
+      const moveLeft = clock.querySelector(".move-left .left");
       let low = remaining < 10000;
       if (moveLeft && person && game.clock_ms !== null) {
         const forMove = Math.max(0, game.clock_ms - ran);
-        moveLeft.replaceChildren(h("span", { class: "word" }, "move "), clockFace(forMove));
+        moveLeft.textContent = clockFace(forMove);
+        moveLeft.parentNode.hidden = false;
         low = low || forMove < 0.25 * game.move_time_ms;
       }
       clock.classList.toggle("low", low);

@@ -3,7 +3,8 @@
 //! and games replayed alone today give the recorded rows outside the timing columns. A change
 //! to the rules, an agent or the seeding that alters the default run fails here until the sample
 //! is played again (`arena run --fresh`). The committed `results/oanquan-multi/` run is held to
-//! `experiments/oanquan-multi.toml` the same way, and `results/oware/` to `experiments/oware.toml`.
+//! `experiments/oanquan-multi.toml` the same way, `results/oware/` to `experiments/oware.toml`
+//! and `results/connect4/` to `experiments/connect4.toml`.
 
 use crate::common;
 
@@ -75,57 +76,19 @@ fn every_row_of_the_sample_run_is_its_scheduled_game_and_replays_to_its_result()
     assert!(!summary.partial_line);
 }
 
-fn multi_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../results/oanquan-multi")
-}
-
-fn multi_experiment() -> Experiment {
-    Experiment::from_file(
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../experiments/oanquan-multi.toml"),
-    )
-    .unwrap()
-}
-
-/// The committed run of 2, 3 and 4 players the README cites is still what
-/// `experiments/oanquan-multi.toml` plays: every row verifies, and games replayed alone give
-/// the recorded rows outside the timing columns.
-#[test]
-fn the_committed_oanquan_multi_run_is_its_experiment_and_replays() {
-    let experiment = multi_experiment();
-    let csv = multi_dir().join("games.csv");
-    let meta = Meta::read(&csv).unwrap().expect("a meta file");
-    assert_eq!(meta.experiment_hash, experiment.hash());
-    let summary = arena::verify(&multi_dir(), Some(&experiment)).unwrap();
-    assert!(summary.complete());
-    assert_eq!(summary.games, 600);
-
-    let mut rows = Vec::new();
-    arena::record::read_rows(&csv, |_, row| {
-        rows.push(without_timing(arena::record::normalised(row)));
-        Ok(())
-    })
-    .unwrap();
-    let schedule = Schedule::new(&experiment);
-    // Every 25th game: each variant, two- to four-seat tables.
-    for index in (0..schedule.len()).step_by(25) {
-        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
-        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
-    }
-}
-
-/// The committed Oware round robin (docs/oware.md) is still what `experiments/oware.toml`
-/// plays: every row verifies, and games replayed alone give the recorded rows.
-#[test]
-fn the_committed_oware_run_is_its_experiment_and_replays() {
+/// The committed run in `results/DIR` is still what `experiments/EXPERIMENT` plays: its meta
+/// file carries the experiment's hash, every row verifies (`games` of them), and every
+/// `step`-th game replayed alone gives the recorded row outside the timing columns.
+fn assert_committed_run(experiment: &str, dir: &str, games: u64, step: usize) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let experiment = Experiment::from_file(&root.join("experiments/oware.toml")).unwrap();
-    let dir = root.join("results/oware");
+    let experiment = Experiment::from_file(&root.join("experiments").join(experiment)).unwrap();
+    let dir = root.join("results").join(dir);
     let csv = dir.join("games.csv");
     let meta = Meta::read(&csv).unwrap().expect("a meta file");
     assert_eq!(meta.experiment_hash, experiment.hash());
     let summary = arena::verify(&dir, Some(&experiment)).unwrap();
     assert!(summary.complete());
-    assert_eq!(summary.games, 100);
+    assert_eq!(summary.games, games);
 
     let mut rows = Vec::new();
     arena::record::read_rows(&csv, |_, row| {
@@ -134,11 +97,31 @@ fn the_committed_oware_run_is_its_experiment_and_replays() {
     })
     .unwrap();
     let schedule = Schedule::new(&experiment);
-    // Every 9th game: each of the ten pairings at least once.
-    for index in (0..schedule.len()).step_by(9) {
+    for index in (0..schedule.len()).step_by(step) {
         let (row, _) = play_scheduled(&experiment, &schedule.game(index));
         assert_eq!(without_timing(row), rows[index as usize], "game {index}");
     }
+}
+
+/// The committed run of 2, 3 and 4 players the README cites (`results/oanquan-multi`).
+#[test]
+fn the_committed_oanquan_multi_run_is_its_experiment_and_replays() {
+    // Every 25th game: each variant, two- to four-seat tables.
+    assert_committed_run("oanquan-multi.toml", "oanquan-multi", 600, 25);
+}
+
+/// The committed Oware round robin (docs/oware.md).
+#[test]
+fn the_committed_oware_run_is_its_experiment_and_replays() {
+    // Every 9th game: each of the ten pairings at least once.
+    assert_committed_run("oware.toml", "oware", 100, 9);
+}
+
+/// The committed Connect Four run the README cites.
+#[test]
+fn the_committed_connect4_run_is_its_experiment_and_replays() {
+    // Every 7th game: both boards, every pair.
+    assert_committed_run("connect4.toml", "connect4", 120, 7);
 }
 
 /// A row with its timing fields zeroed: they are the only ones a replay may change.
@@ -158,33 +141,4 @@ fn without_timing(mut row: arena::record::Row) -> arena::record::Row {
         *time = time.map(|_| 0.0);
     }
     row
-}
-
-/// The committed Connect Four run the README cites is still what `experiments/connect4.toml`
-/// plays: every row verifies, and games replayed alone give the recorded rows outside the
-/// timing columns.
-#[test]
-fn the_committed_connect4_run_is_its_experiment_and_replays() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let experiment = Experiment::from_file(&root.join("experiments/connect4.toml")).unwrap();
-    let dir = root.join("results/connect4");
-    let csv = dir.join("games.csv");
-    let meta = Meta::read(&csv).unwrap().expect("a meta file");
-    assert_eq!(meta.experiment_hash, experiment.hash());
-    let summary = arena::verify(&dir, Some(&experiment)).unwrap();
-    assert!(summary.complete());
-    assert_eq!(summary.games, 120);
-
-    let mut rows = Vec::new();
-    arena::record::read_rows(&csv, |_, row| {
-        rows.push(without_timing(arena::record::normalised(row)));
-        Ok(())
-    })
-    .unwrap();
-    let schedule = Schedule::new(&experiment);
-    // Every 7th game: both boards, every pair.
-    for index in (0..schedule.len()).step_by(7) {
-        let (row, _) = play_scheduled(&experiment, &schedule.game(index));
-        assert_eq!(without_timing(row), rows[index as usize], "game {index}");
-    }
 }

@@ -43,6 +43,22 @@ fn options(out: &Path) -> RunOptions {
     }
 }
 
+/// `arena analyze ARGS`, which must succeed: its standard output.
+fn analyze(args: &[&str]) -> String {
+    let output = Command::new(ARENA)
+        .arg("analyze")
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
 fn rows(csv: &Path) -> Vec<arena::Row> {
     csv::Reader::from_path(csv)
         .unwrap()
@@ -68,28 +84,18 @@ fn the_python_algo1_finds_a_winning_move_on_the_td4_position() {
     let winning = ["d2", "e2", "b4"];
     let mut found = 0;
     for seed in 1..=5 {
-        let output = Command::new(ARENA)
-            .args([
-                "analyze",
-                "mnk-5x5k4",
-                "--moves",
-                "b3 c3 c2 d1 b2 a2",
-                "--seed",
-                &seed.to_string(),
-                "--agent",
-                &format!(
-                    "proc:cmd=python3,timeout_ms=120000,args={} 1000",
-                    client("python/examples/algo1.py")
-                ),
-            ])
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(
-            output.status.success(),
-            "{stdout}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let stdout = analyze(&[
+            "mnk-5x5k4",
+            "--moves",
+            "b3 c3 c2 d1 b2 a2",
+            "--seed",
+            &seed.to_string(),
+            "--agent",
+            &format!(
+                "proc:cmd=python3,timeout_ms=120000,args={} 1000",
+                client("python/examples/algo1.py")
+            ),
+        ]);
         let mv = stdout
             .lines()
             .find_map(|l| l.strip_prefix("move: "))
@@ -245,26 +251,16 @@ fn the_python_oware_greedy_takes_the_biggest_capture() {
             if best > 0 && unique {
                 let expected =
                     game.format_move(moves[gains.iter().position(|&g| g == best).unwrap()]);
-                let output = Command::new(ARENA)
-                    .args([
-                        "analyze",
-                        "oware",
-                        "--moves",
-                        &played.join(" "),
-                        "--agent",
-                        &format!(
-                            "proc:cmd=python3,args={}",
-                            client("python/examples/oware_greedy.py")
-                        ),
-                    ])
-                    .output()
-                    .unwrap();
-                let stdout = String::from_utf8_lossy(&output.stdout);
-                assert!(
-                    output.status.success(),
-                    "{stdout}\n{}",
-                    String::from_utf8_lossy(&output.stderr)
-                );
+                let stdout = analyze(&[
+                    "oware",
+                    "--moves",
+                    &played.join(" "),
+                    "--agent",
+                    &format!(
+                        "proc:cmd=python3,args={}",
+                        client("python/examples/oware_greedy.py")
+                    ),
+                ]);
                 let mv = stdout.lines().find_map(|l| l.strip_prefix("move: "));
                 assert_eq!(mv, Some(expected.as_str()), "after {played:?}: {stdout}");
                 assert!(stdout.contains(&format!("captures {best}")), "{stdout}");

@@ -218,6 +218,7 @@ pub async fn analyse(
         .await
         .map_err(|error| ApiError::conflict(format!("the analysis failed: {error}")))?;
     drop(permit);
+    app.freed();
     answer.map(Json)
 }
 

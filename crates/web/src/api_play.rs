@@ -237,6 +237,10 @@ async fn think_at(
         record(&app, &mut any).await;
         // A hint changes nothing: the page keeps its move list; a move adds one.
         let view = any.view(&id, false);
+        // A game that ended dropped its agents; one closed while its agent thought goes now.
+        drop(any);
+        drop(table);
+        app.freed();
         let key = if hint { "hint" } else { "played" };
         Ok(json!({ key: played, "game": view }))
     });

@@ -17,7 +17,8 @@
 //! refused (with a 400 when its agents alone are over the cap). Tables are freed when the page
 //! leaves them (`DELETE /api/games/ID`, or `POST /api/games/ID/leave` when the tab closes, after
 //! [`Options::leave_grace`] unless a reload takes the game up again), when idle for
-//! [`Options::idle`], and agents are dropped as soon as a game ends.
+//! [`Options::idle`], and agents are dropped as soon as a game ends; the next sweep gives what
+//! was freed back to the operating system (glibc keeps it otherwise).
 //!
 //! Every request the server cannot serve gets a 4xx with a JSON body `{"error": "..."}` that
 //! says what was wrong: an unknown variant or agent, an illegal move, malformed JSON, a body
@@ -42,6 +43,7 @@ mod api_files;
 mod api_play;
 pub mod board;
 pub mod error;
+mod memory;
 pub mod seats;
 pub mod table;
 pub mod why;
@@ -49,7 +51,7 @@ pub mod why;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -184,6 +186,9 @@ struct Shared {
     started: Instant,
     /// The hosts requests may name (empty: any, for a bind the user chose to open).
     hosts: Vec<String>,
+    /// Set when a game, an agent or an analysis was freed: the next sweep gives the memory
+    /// back to the operating system ([`memory::trim`]).
+    freed: AtomicBool,
 }
 
 impl App {
@@ -227,6 +232,7 @@ impl App {
                 ids: Mutex::new(rand_chacha::ChaCha8Rng::seed_from_u64(seed)),
                 started: Instant::now(),
                 hosts,
+                freed: AtomicBool::new(false),
             }),
         })
     }
@@ -265,8 +271,14 @@ impl App {
         let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
         tables
             .remove(id)
-            .map(|_| ())
+            .map(|_| self.freed())
             .ok_or_else(|| ApiError::not_found(format!("no game `{id}` here")))
+    }
+
+    /// Notes that memory was freed (a game, an agent, an analysis): the next sweep gives it
+    /// back to the operating system.
+    fn freed(&self) {
+        self.inner.freed.store(true, Ordering::Relaxed);
     }
 
     /// Marks the game `id` as left by its page: freed after the grace unless taken up again.
@@ -290,6 +302,7 @@ impl App {
         let now = self.now_ms();
         let stale = now.saturating_sub(self.options().idle.as_millis() as u64);
         let gone = now.saturating_sub(self.options().leave_grace.as_millis() as u64);
+        let before = tables.len();
         tables.retain(|_, entry| {
             let left = entry.left.load(Ordering::Relaxed);
             if left != 0 && left <= gone {
@@ -298,6 +311,9 @@ impl App {
             entry.touched.load(Ordering::Relaxed) >= stale
                 || !entry.table.try_lock().is_ok_and(|t| t.idle())
         });
+        if tables.len() < before {
+            self.freed();
+        }
     }
 
     /// The memory the open tables may hold, MiB.
@@ -333,6 +349,7 @@ impl App {
             match idle {
                 Some(id) => {
                     tables.remove(&id);
+                    self.freed();
                 }
                 None if tables.len() >= limit => {
                     return Err(ApiError::too_many(format!(
@@ -424,8 +441,9 @@ impl Server {
     }
 }
 
-/// Frees idle and left tables every [`SWEEP_EVERY`] while the server runs (the task ends with
-/// the server's state).
+/// Frees idle and left tables every [`SWEEP_EVERY`] while the server runs, and gives what was
+/// freed since the last sweep back to the operating system (the task ends with the server's
+/// state).
 fn sweep_in_background(app: &App) {
     let shared = Arc::downgrade(&app.inner);
     tokio::spawn(async move {
@@ -435,7 +453,12 @@ fn sweep_in_background(app: &App) {
             let Some(inner) = shared.upgrade() else {
                 return;
             };
-            App { inner }.sweep();
+            let app = App { inner };
+            app.sweep();
+            if app.inner.freed.swap(false, Ordering::Relaxed) {
+                drop(app);
+                let _ = tokio::task::spawn_blocking(memory::trim).await;
+            }
         }
     });
 }

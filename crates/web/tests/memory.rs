@@ -44,8 +44,8 @@ fn game_with_a_tree(client: &mut Client, seed: u64) -> String {
 }
 
 /// 200 games started and abandoned three ways (the page's "New game", a closed tab, a page
-/// that never says anything): once the server has freed them, the resident memory is within
-/// 50 MB of what it was before them.
+/// that never says anything): once the server has freed them, the resident memory comes back
+/// to within 50 MB of what it was before them (within 30 s: the sweep gives it back).
 #[test]
 fn two_hundred_abandoned_games_give_their_memory_back() {
     let results = results_folder("memory");
@@ -90,10 +90,17 @@ fn two_hundred_abandoned_games_give_their_memory_back() {
         );
         std::thread::sleep(Duration::from_millis(250));
     }
-    let end = resident_mb();
+    // The sweep after the frees gives the memory back to the operating system (every 5 s).
+    let freed = Instant::now();
+    let mut end = resident_mb();
+    while end > start + 50.0 && freed.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(250));
+        end = resident_mb();
+    }
     println!(
         "resident memory: {start:.1} MB before 200 abandoned games, {peak:.1} MB at most during \
-         them, {end:.1} MB once they were freed"
+         them, {end:.1} MB once they were freed (after {:.1} s)",
+        freed.elapsed().as_secs_f64()
     );
     assert!(
         end <= start + 50.0,

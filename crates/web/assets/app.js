@@ -103,10 +103,24 @@ const typing = () => {
 const isGrid = (view) => view.layout.kind === "grid";
 const seatName = (view, seat) => (view.seat_names && view.seat_names[seat]) || `player ${seat + 1}`;
 
+// The legal moves of `view`, one object each: [{move, place, forward}] (the server sends them
+// as lists, one entry per move, to keep its answers small).
+const legalMovesOf = new WeakMap();
+function legalMoves(view) {
+  const lists = view.moves;
+  if (!lists || !lists.text) return [];
+  if (!legalMovesOf.has(view)) {
+    legalMovesOf.set(view, lists.text.map((move, i) => ({
+      move, place: lists.place[i], forward: lists.forward ? lists.forward[i] : undefined,
+    })));
+  }
+  return legalMovesOf.get(view);
+}
+
 // The legal moves of `view` by place: place -> [{move, forward}].
 function movesByPlace(view) {
   const at = new Map();
-  for (const entry of view.moves || []) {
+  for (const entry of legalMoves(view)) {
     if (!at.has(entry.place)) at.set(entry.place, []);
     at.get(entry.place).push(entry);
   }
@@ -464,7 +478,7 @@ function applyStep(view, step, piece) {
 // stops; `still()` says whether to go on (a newer position cancels it).
 async function animateSteps(target, before, steps, opts, stepMs, still) {
   const view = JSON.parse(JSON.stringify(before));
-  view.moves = [];
+  view.moves = null;
   const piece = pieceWorth(before);
   const captured = new Set();
   let hand = 0, active = null;
@@ -923,7 +937,7 @@ const Play = {
     if (seat.person) {
       const view = game.position;
       const how = isGrid(view) ? (view.layout.gravity ? "click a column" : "click a cell")
-        : (view.moves || []).some((m, i, all) => all.findIndex((o) => o.place === m.place) !== i) ? "click one of your pits, then an arrow" : "click one of your pits";
+        : legalMoves(view).some((m, i, all) => all.findIndex((o) => o.place === m.place) !== i) ? "click one of your pits, then an arrow" : "click one of your pits";
       return box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, ` · ${how}`));
     }
     box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, this.paused ? " · paused" : ""));
@@ -1278,7 +1292,7 @@ const Play = {
         event.preventDefault();
         const column = this.cursor % cols;
         const entry = gravity
-          ? (view.moves || []).find((m) => m.place % cols === column)
+          ? legalMoves(view).find((m) => m.place % cols === column)
           : (moves.get(this.cursor) || [])[0];
         if (entry) this.move(entry.move);
       }
@@ -1462,9 +1476,13 @@ const Replay = {
   row: null,
   gen: 0,
   asked: 0,
+  optionsOf: null,
 
   init() {
+    let debounce = null;
     $("rp-file").addEventListener("change", () => {
+      // A name typed just before is dropped with its pending listing.
+      clearTimeout(debounce);
       this.file = $("rp-file").value;
       this.offset = 0;
       $("rp-agent").value = "";
@@ -1473,7 +1491,6 @@ const Replay = {
       this.list(true);
     });
     for (const id of ["rp-variant", "rp-result"]) $(id).addEventListener("change", () => { this.offset = 0; this.list(false); });
-    let debounce = null;
     $("rp-agent").addEventListener("input", () => { clearTimeout(debounce); debounce = setTimeout(() => { this.offset = 0; this.list(false); }, 300); });
     $("rp-prev").addEventListener("click", () => { this.offset = Math.max(0, this.offset - this.limit); this.list(false); });
     $("rp-next").addEventListener("click", () => { this.offset += this.limit; this.list(false); });
@@ -1509,6 +1526,9 @@ const Replay = {
 
   async list(newFile) {
     if (!this.file) return;
+    // The file's variants and agents are shown by the first answer for it that is shown (a
+    // newer listing of the same file can overtake the one that asked for them).
+    if (newFile) this.optionsOf = null;
     const query = new URLSearchParams({ file: this.file, offset: this.offset, limit: this.limit });
     if (!newFile && $("rp-variant").value) query.set("variant", $("rp-variant").value);
     if ($("rp-agent").value.trim()) query.set("agent", $("rp-agent").value.trim());
@@ -1519,7 +1539,8 @@ const Replay = {
       const answer = await api("GET", `/api/records/games?${query}`);
       if (asked !== this.asked) return;
       this.total = answer.total;
-      if (newFile) {
+      if (this.optionsOf !== this.file) {
+        this.optionsOf = this.file;
         $("rp-variant").replaceChildren(h("option", { value: "" }, "any"), ...answer.variants.map((v) => h("option", { value: v }, v)));
         $("rp-agents").replaceChildren(...answer.agents.map((a) => h("option", { value: a })));
       }

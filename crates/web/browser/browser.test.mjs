@@ -257,6 +257,14 @@ test("a recorded game opens in Replay and steps to its end with the arrow key", 
       const toast = await page.locator("#toast").textContent().catch(() => "");
       throw new Error(`${error.message}; listed: ${await page.textContent("#rp-count")}; toast: ${toast}`);
     });
+  // A listing that overtakes the one that asked for the file's variants (a name typed just
+  // before the file was changed) still brings them.
+  await page.evaluate(() => {
+    document.getElementById("rp-variant").replaceChildren();
+    Replay.list(true);
+    Replay.list(false);
+  });
+  await page.waitForSelector("#rp-variant option[value='oanquan']", { state: "attached" });
   await page.selectOption("#rp-variant", "oanquan");
   await page.waitForFunction(() => document.querySelector("#rp-games tbody td:nth-child(2)").textContent === "oanquan");
   await page.click("#rp-games tbody tr");
@@ -623,14 +631,14 @@ const GRAVITY = {
   points: null, totals: null, last: 38, line: [],
   layout: { kind: "grid", rows: 6, cols: 7, gravity: true },
   places: [...Array(42)].map((_, i) => (i === 38 ? 0 : i === 31 ? 1 : i === 37 ? 0 : null)),
-  moves: [...Array(7)].map((_, c) => ({ move: "abcdefg"[c], place: c === 3 ? 24 : c === 2 || c === 3 ? 30 : 35 + c })),
+  moves: { text: [..."abcdefg"], place: [...Array(7)].map((_, c) => (c === 3 ? 24 : c === 2 || c === 3 ? 30 : 35 + c)) },
 };
 const RING = {
   family: "synthetic", players: 2, seat_names: ["South", "North"], to_move: 0, ply: 0, text: "", notes: {},
   points: [3, 5], totals: [27, 21], last: null, line: [],
   layout: { kind: "ring", per_side: 6, big_last: false, forward: [true, true] },
   places: [...Array(12)].map((_, i) => ({ seeds: 4, piece: false, value: 4, label: i < 6 ? "ABCDEF"[i] : "abcdef"[i - 6], owner: Math.floor(i / 6), big: false })),
-  moves: [...Array(6)].map((_, i) => ({ move: "ABCDEF"[i], place: i, forward: true })),
+  moves: { text: [..."ABCDEF"], place: [0, 1, 2, 3, 4, 5], forward: Array(6).fill(true) },
 };
 
 test("any game's shape: a gravity grid takes columns, a ring without big cells plays a pit at a click", async () => {
@@ -671,7 +679,7 @@ test("every registered game is drawn and played on Play, Analyse and Replay, lap
     for (const width of [1280, 390]) {
       const page = await open(width, width === 390 ? 844 : 860);
       await setUp(page, variant, ["person", ...Array(players - 1).fill("random")]);
-      const move = await page.evaluate(() => Play.game.position.moves[0].move);
+      const move = await page.evaluate(() => Play.game.position.moves.text[0]);
       const target = page.locator(`#board [data-move='${move}']`).first();
       if (await target.count()) await target.click();
       else {

@@ -29,9 +29,11 @@
 //!            ring: per pit {"seeds", "piece" (a big piece such as a mandarin), "value" (what
 //!              capturing it is worth: its seeds, plus the first note's value for a piece),
 //!              "label" (what a person types for it, or null), "owner", "big"}
-//! moves      (position_json only) the legal moves, in the rules' order, each
-//!            {"move": text in the game's notation, "place": where it is drawn, and on a
-//!            ring "forward": true when it sows towards increasing ring index}
+//! moves      (position_json only) the legal moves, in the rules' order, as lists of one
+//!            entry per move (lists, not an object per move: on a 15x15 board an object per
+//!            move made the move list three quarters of every answer):
+//!            {"text": each in the game's notation, "place": where each is drawn, and on a
+//!            ring "forward": whether each sows towards increasing ring index}
 //! ```
 //!
 //! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing; its steps
@@ -47,15 +49,22 @@ pub fn position_json<G: Game>(position: &G) -> Value {
     if !position.is_over() {
         position.legal_moves(&mut legal);
     }
-    let moves: Vec<Value> = legal
-        .iter()
-        .map(|&mv| {
-            let mut entry = place_json(position, mv);
-            entry["move"] = json!(position.format_move(mv));
-            entry
-        })
-        .collect();
-    json["moves"] = json!(moves);
+    let mut text = Vec::with_capacity(legal.len());
+    let mut place = Vec::with_capacity(legal.len());
+    let mut forward = Vec::new();
+    for &mv in legal.iter() {
+        text.push(Value::String(position.format_move(mv)));
+        let at = position.move_place(mv);
+        place.push(Value::from(at.place));
+        forward.extend(at.forward.map(Value::Bool));
+    }
+    let mut moves = serde_json::Map::new();
+    moves.insert("text".into(), Value::Array(text));
+    moves.insert("place".into(), Value::Array(place));
+    if json["layout"]["kind"] == "ring" {
+        moves.insert("forward".into(), Value::Array(forward));
+    }
+    json["moves"] = Value::Object(moves);
     json
 }
 
@@ -232,9 +241,21 @@ mod tests {
         );
         assert_eq!(json["seat_names"], json!(["X", "O"]));
         assert_eq!(json["to_move"], 1);
-        let moves = json["moves"].as_array().unwrap();
-        assert_eq!(moves.len(), 8);
-        assert_eq!(moves[0], json!({ "move": "a1", "place": 0 }));
+        let moves = &json["moves"];
+        assert_eq!(moves["text"].as_array().unwrap().len(), 8);
+        assert_eq!(moves["place"].as_array().unwrap().len(), 8);
+        assert_eq!(
+            (&moves["text"][0], &moves["place"][0]),
+            (&json!("a1"), &json!(0))
+        );
+        assert_eq!(
+            (&moves["text"][3], &moves["place"][3]),
+            (&json!("a2"), &json!(3))
+        );
+        assert!(
+            moves.get("forward").is_none(),
+            "a grid's moves have no direction"
+        );
     }
 
     #[test]
@@ -254,9 +275,24 @@ mod tests {
         assert_eq!(places[0]["label"], "1");
         assert_eq!(json["points"], json!([0, 0]));
         assert_eq!(json["totals"], json!([25, 25]));
-        let moves = json["moves"].as_array().unwrap();
-        assert_eq!(moves.len(), 10, "five squares, two ways each");
-        assert!(moves.contains(&json!({ "move": "3P", "place": 2, "forward": true })));
-        assert!(moves.contains(&json!({ "move": "3T", "place": 2, "forward": false })));
+        let moves = &json["moves"];
+        let entries: Vec<(&str, u64, bool)> = (0..10)
+            .map(|i| {
+                (
+                    moves["text"][i].as_str().unwrap(),
+                    moves["place"][i].as_u64().unwrap(),
+                    moves["forward"][i].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            moves["text"].as_array().unwrap().len(),
+            10,
+            "five squares, two ways each"
+        );
+        assert_eq!(moves["place"].as_array().unwrap().len(), 10);
+        assert_eq!(moves["forward"].as_array().unwrap().len(), 10);
+        assert!(entries.contains(&("3P", 2, true)));
+        assert!(entries.contains(&("3T", 2, false)));
     }
 }

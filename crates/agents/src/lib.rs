@@ -36,6 +36,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
+// server's malloc_trim (crates/web/src/memory.rs).
+#![forbid(unsafe_code)]
+
 pub mod alphabeta;
 pub mod clock;
 pub mod dfpn;

@@ -22,6 +22,10 @@
 //! # Ok::<(), arena::ArenaError>(())
 //! ```
 
+// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
+// server's malloc_trim (crates/web/src/memory.rs).
+#![forbid(unsafe_code)]
+
 mod dispatch;
 pub mod experiment;
 pub mod lock;

@@ -1,6 +1,10 @@
 //! `arena`: plays game-AI agents against each other in seeded, reproducible round-robin
 //! tournaments, records every game to CSV, fits Elo ratings and draws charts.
 
+// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
+// server's malloc_trim (crates/web/src/memory.rs).
+#![forbid(unsafe_code)]
+
 mod bench_cmd;
 mod engine_cmd;
 mod games_cmd;

@@ -20,6 +20,10 @@
 //! own to a roster ([`extra`], [`Roster::with_extra`]: the Python package's `py`); the free
 //! functions are the roster without them.
 
+// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
+// server's malloc_trim (crates/web/src/memory.rs).
+#![forbid(unsafe_code)]
+
 pub mod child;
 pub mod extra;
 pub mod game;

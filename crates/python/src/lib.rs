@@ -14,6 +14,10 @@
 //! No Rust panic reaches Python as a crash: inputs are checked before they reach the crates,
 //! agents run under the arena's panic guard, and the tournament entry point catches the rest.
 
+// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
+// server's malloc_trim (crates/web/src/memory.rs).
+#![forbid(unsafe_code)]
+
 mod agent;
 mod encoding;
 mod game;

@@ -74,6 +74,10 @@
 //! pair's score, its 95% error margin from the normal approximation, and the likelihood of
 //! superiority `0.5·(1 + erf((W - L) / sqrt(2(W + L))))`; beside them the pentanomial counts of
 //! the game pairs and their normalized Elo ([`sprt::PentanomialElo`]).
+
+// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
+// server's malloc_trim (crates/web/src/memory.rs).
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod budget;

@@ -111,7 +111,7 @@ function legalMoves(view) {
   if (!lists || !lists.text) return [];
   if (!legalMovesOf.has(view)) {
     legalMovesOf.set(view, lists.text.map((move, i) => ({
-      move, place: lists.place[i], forward: lists.forward ? lists.forward[i] : undefined,
+      move, place: lists.place[i], forward: lists.forward && lists.forward[i] !== null ? lists.forward[i] : undefined,
     })));
   }
   return legalMovesOf.get(view);
@@ -1487,7 +1487,9 @@ const Replay = {
       this.offset = 0;
       $("rp-agent").value = "";
       $("rp-result").value = "";
-      $("rp-variant").value = "";
+      // The old file's variants go at once: one picked before the new file's come would
+      // filter the new listing by a variant its picker no longer shows.
+      $("rp-variant").replaceChildren(h("option", { value: "" }, "any"));
       this.list(true);
     });
     for (const id of ["rp-variant", "rp-result"]) $(id).addEventListener("change", () => { this.offset = 0; this.list(false); });

@@ -268,9 +268,12 @@ test("a recorded game opens in Replay and steps to its end with the arrow key", 
   await page.selectOption("#rp-variant", "oanquan");
   await page.waitForFunction(() => document.querySelector("#rp-games tbody td:nth-child(2)").textContent === "oanquan");
   await page.click("#rp-games tbody tr");
-  await page.waitForSelector("#rp-board svg");
+  // The tic-tac-toe game's board is still there until the O An Quan game comes: End pressed
+  // before would step the old game (and its "end:" would pass for the new one's).
+  await page.waitForFunction(() => document.querySelector("#rp-title").textContent.startsWith("oanquan: "));
+  assert.equal(await page.getAttribute("#rp-status", "data-ply"), "0", "a game opens at its start");
   await page.keyboard.press("End");
-  await page.waitForFunction(() => /end: /.test(document.querySelector("#rp-status").textContent));
+  await page.waitForFunction(() => /^move (\d+) of \1: .* · end: /.test(document.querySelector("#rp-status").textContent));
   await page.screenshot({ path: join(shots, "replay-oanquan.png") });
   assert.deepEqual(page.errors, []);
   await page.context().close();

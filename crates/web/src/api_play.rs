@@ -237,10 +237,12 @@ async fn think_at(
         record(&app, &mut any).await;
         // A hint changes nothing: the page keeps its move list; a move adds one.
         let view = any.view(&id, false);
-        // A game that ended dropped its agents; one closed while its agent thought goes now.
+        // A game that ended dropped its agents (`record` said so); one closed while its agent
+        // thought goes now.
         drop(any);
-        drop(table);
-        app.freed();
+        if Arc::into_inner(table).is_some() {
+            app.freed();
+        }
         let key = if hint { "hint" } else { "played" };
         Ok(json!({ key: played, "game": view }))
     });
@@ -316,6 +318,8 @@ async fn record(app: &App, any: &mut AnyTable) {
     let Some(game) = any.take_record(arena::played::BROWSER) else {
         return;
     };
+    // The ended game's agents (and its hint agent) are gone with it.
+    app.freed();
     let record = app.options().record.clone();
     let root = app.inner.root.clone();
     let written = {

@@ -31,9 +31,10 @@
 //!              "label" (what a person types for it, or null), "owner", "big"}
 //! moves      (position_json only) the legal moves, in the rules' order, as lists of one
 //!            entry per move (lists, not an object per move: on a 15x15 board an object per
-//!            move made the move list three quarters of every answer):
-//!            {"text": each in the game's notation, "place": where each is drawn, and on a
-//!            ring "forward": whether each sows towards increasing ring index}
+//!            move made the move list two thirds of every answer):
+//!            {"text": each in the game's notation, "place": where each is drawn, and when
+//!            any move has a direction (a sowing) "forward": whether each sows towards
+//!            increasing ring index, null for a move without one}
 //! ```
 //!
 //! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing; its steps
@@ -51,17 +52,17 @@ pub fn position_json<G: Game>(position: &G) -> Value {
     }
     let mut text = Vec::with_capacity(legal.len());
     let mut place = Vec::with_capacity(legal.len());
-    let mut forward = Vec::new();
+    let mut forward = Vec::with_capacity(legal.len());
     for &mv in legal.iter() {
         text.push(Value::String(position.format_move(mv)));
         let at = position.move_place(mv);
         place.push(Value::from(at.place));
-        forward.extend(at.forward.map(Value::Bool));
+        forward.push(at.forward.map_or(Value::Null, Value::Bool));
     }
     let mut moves = serde_json::Map::new();
     moves.insert("text".into(), Value::Array(text));
     moves.insert("place".into(), Value::Array(place));
-    if json["layout"]["kind"] == "ring" {
+    if forward.iter().any(|f| !f.is_null()) {
         moves.insert("forward".into(), Value::Array(forward));
     }
     json["moves"] = Value::Object(moves);

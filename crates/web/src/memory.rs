@@ -1,10 +1,11 @@
 //! Giving freed memory back to the operating system.
 //!
-//! glibc's allocator keeps what a thread frees in that thread's arena, and gives back only
-//! what lies at an arena's top: the tables of games a server played and freed (a search's
-//! 8-64 MiB transposition table each) stay resident while the server idles. On CI, 200
-//! abandoned games once left 94.8 MB resident where 38.9 MB had been before them. The server
-//! asks the allocator to give every whole free page back ([`trim`]) on the sweep after it freed
+//! glibc's allocator gives back only what lies at the top of an arena (and blocks it mapped
+//! on their own, which a freed block of a size once mapped stops being: the threshold grows):
+//! the transposition tables of games a server played and freed (8 MiB and up each) stay
+//! resident in the middle of its arenas while the server idles. On CI, 200 abandoned games
+//! once left 94.8 MB resident where 38.9 MB had been before them. The server asks the
+//! allocator to give every whole free page back ([`trim`]) on the sweep after it freed
 //! something, off the request threads: glibc walks and locks each arena in turn.
 
 /// Gives every whole free page of every allocator arena back to the operating system (glibc's

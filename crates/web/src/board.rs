@@ -1,4 +1,4 @@
-//! Positions as the page draws them, from the game's own [`View`], whatever the game: the
+//! Positions as the page draws them, from the game's own [`View`](rules::View), whatever the game: the
 //! page has no code of any game, so a game the registry gains is drawn with no change here or
 //! in `assets/`. No game's rules are here either: every place, point and step comes from the
 //! rules (`Game::view`, `Game::move_place`, `Game::play_traced`).

@@ -9,7 +9,7 @@
 //! something, off the request threads: glibc walks and locks each arena in turn.
 
 /// Gives every whole free page of every allocator arena back to the operating system (glibc's
-/// `malloc_trim(0)`); says whether any came back. Elsewhere (musl, other systems) a no-op.
+/// `malloc_trim(0)`); says whether any came back.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[expect(
     unsafe_code,
@@ -24,8 +24,7 @@ pub fn trim() -> bool {
     unsafe { malloc_trim(0) != 0 }
 }
 
-/// Gives every whole free page of every allocator arena back to the operating system (glibc's
-/// `malloc_trim(0)`); says whether any came back. Elsewhere (musl, other systems) a no-op.
+/// Where the allocator is not glibc (musl, other systems), [`trim`] gives nothing back.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn trim() -> bool {
     false

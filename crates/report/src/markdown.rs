@@ -139,6 +139,22 @@ fn render(
             },
         );
     }
+    if !summary.self_play.is_empty() {
+        let total: u64 = summary.self_play.values().sum();
+        let per_variant: Vec<String> = summary
+            .self_play
+            .iter()
+            .map(|(variant, count)| format!("{count} in {variant}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "**Left out:** {total} game{} of an agent against itself ({}): such a game says \
+             nothing of the agent's strength, so it counts in no rating, standing or timing \
+             below.\n",
+            if total == 1 { "" } else { "s" },
+            per_variant.join(", "),
+        );
+    }
     write_method(&mut out, summary, options);
 
     for pool in summary.pools.iter().filter(|p| p.pool != ALL_POOL) {

@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::charts::{CHART_SIZE, ChartFiles, TIME_FLOOR_MS, interval_text};
+use crate::elo::MAX_PROFILE_AGENTS;
 use crate::elo::PairElo;
 use crate::error::{Error, Result};
 use crate::games::{ALL_POOL, board_cells};
@@ -378,6 +379,30 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
              95%; the tables of the book's report page.)",
             options.bootstrap, options.seed
         ),
+    };
+    let intervals = if options.intervals == Intervals::Profile {
+        let large: Vec<&str> = summary
+            .pools
+            .iter()
+            .filter(|p| p.standings.iter().any(|s| s.wald))
+            .map(|p| p.pool.as_str())
+            .collect();
+        let used = if large.is_empty() {
+            "No group here is that large.".to_owned()
+        } else {
+            format!("Pools with such a group: {}.", large.join(", "))
+        };
+        format!(
+            "{intervals} **Large groups.** The profile interval of each agent maximises the \
+             likelihood over all other ratings dozens of times, so a group's intervals take \
+             time growing like the fourth power of its agents (2 s for 40 agents, 35 s for 80 on \
+             the book's benchmark machine); a group of more than {MAX_PROFILE_AGENTS} agents gets \
+             the Wald interval instead, its rating ± 1.96 standard errors from the information \
+             at the estimate with the variance multiplied by the same draw dispersion (`wald` in \
+             the CSVs' `interval` column), computed for the whole group at once. {used}"
+        )
+    } else {
+        intervals
     };
     let multiplayer = if summary.pools.iter().any(|p| p.multiplayer) {
         let intervals = if options.intervals == Intervals::Profile {

@@ -323,3 +323,50 @@ fn an_all_draw_pairing_keeps_the_width_of_the_decisive_games_it_cannot_rule_out(
         );
     }
 }
+
+#[test]
+fn a_group_larger_than_the_profile_bound_gets_wald_intervals_close_to_the_profile() {
+    // 51 agents 10 Elo apart, 4 games a pair (a win for the stronger, a draw, a split): the
+    // profile intervals of such a group take O(m⁴) (a 300-agent report did not finish in 300
+    // s); above MAX_PROFILE_AGENTS the Wald interval with the same draw correction is given.
+    use report::elo::MAX_PROFILE_AGENTS;
+    let m = MAX_PROFILE_AGENTS + 1;
+    let mut pairings = Vec::new();
+    for i in 0..m {
+        for j in i + 1..m {
+            let (wins, losses) = if (i + j) % 3 == 0 { (1, 2) } else { (2, 1) };
+            pairings.push(Pairing::new(j, i, wins, 1, losses));
+        }
+    }
+    let wald = rate(m, &pairings, None, Method::Profile);
+    assert_eq!(wald.wald, (0..m).collect::<Vec<_>>());
+    let profile = rate(
+        m,
+        &pairings,
+        None,
+        Method::Likelihood {
+            jeffreys: true,
+            draws: true,
+        },
+    );
+    assert!(profile.wald.is_empty());
+    for agent in 0..m {
+        let (w, p) = (
+            wald.intervals[agent].unwrap(),
+            profile.intervals[agent].unwrap(),
+        );
+        assert!(w.contains(wald.fit.elo[agent]));
+        let width = |i: report::elo::Interval| i.high.unwrap() - i.low.unwrap();
+        assert!(
+            (width(w) / width(p) - 1.0).abs() < 0.1,
+            "agent {agent}: Wald {w}, profile {p}"
+        );
+    }
+    // A group at the bound keeps its profile intervals.
+    let small: Vec<Pairing> = pairings
+        .iter()
+        .copied()
+        .filter(|p| p.agent < MAX_PROFILE_AGENTS && p.opponent < MAX_PROFILE_AGENTS)
+        .collect();
+    assert!(rate(m, &small, None, Method::Profile).wald.is_empty());
+}

@@ -86,6 +86,37 @@ impl Scenario {
         ]
     }
 
+    /// Pools where nearly every game is drawn, as between strong agents of tic-tac-toe: close
+    /// ratings and draw rates of 90-99% between equals, where a pairing is often all draws.
+    pub fn drawish() -> Vec<Scenario> {
+        vec![
+            Scenario {
+                name: "2 agents, 20 Elo apart, 95% draws",
+                ratings: vec![10.0, -10.0],
+                draw_peak: 0.95,
+                anchor: None,
+            },
+            Scenario {
+                name: "2 agents, 40 Elo apart, 99% draws",
+                ratings: vec![20.0, -20.0],
+                draw_peak: 0.99,
+                anchor: None,
+            },
+            Scenario {
+                name: "3 agents, 30 Elo apart, 90% draws",
+                ratings: vec![30.0, 0.0, -30.0],
+                draw_peak: 0.9,
+                anchor: None,
+            },
+            Scenario {
+                name: "3 agents, 10 Elo apart, 99% draws",
+                ratings: vec![10.0, 0.0, -10.0],
+                draw_peak: 0.99,
+                anchor: None,
+            },
+        ]
+    }
+
     /// The true value each agent's interval must hold.
     pub fn truth(&self) -> Vec<f64> {
         let reference = match self.anchor {

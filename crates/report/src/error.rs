@@ -98,6 +98,18 @@ pub enum Error {
         /// The files read, comma-separated.
         files: String,
     },
+    /// Every game read is a game of an agent against itself, which says nothing of its
+    /// strength: nothing to rate.
+    #[error(
+        "nothing to rate in {files}: all {games} games are games of an agent against itself \
+         (self-play), which are left out of the ratings"
+    )]
+    OnlySelfPlay {
+        /// The games read.
+        games: u64,
+        /// The files read, comma-separated.
+        files: String,
+    },
     /// The anchor agent played in none of the files.
     #[error("anchor agent `{agent}` played no game in the input")]
     UnknownAnchor {

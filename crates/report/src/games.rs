@@ -394,6 +394,9 @@ pub(crate) struct Tally {
     pub without_specs: BTreeSet<String>,
     /// Files read without the timing columns.
     pub without_timing: BTreeSet<String>,
+    /// Games of an agent against itself, per variant: read and checked, then left out of
+    /// everything else.
+    pub self_play: BTreeMap<String, u64>,
 }
 
 impl Tally {
@@ -402,6 +405,9 @@ impl Tally {
         self.experiments.extend(other.experiments);
         self.without_specs.extend(other.without_specs);
         self.without_timing.extend(other.without_timing);
+        for (variant, count) in other.self_play {
+            *self.self_play.entry(variant).or_default() += count;
+        }
         for (agent, specs) in other.specs {
             self.specs.entry(agent).or_default().extend(specs);
         }
@@ -659,6 +665,16 @@ impl Tally {
                 self.specs.entry((*agent).to_owned()).or_default();
             }
         }
+        // A game of an agent against itself says nothing of its strength, and its results and
+        // times would count twice, once per seat: it is left out, and counted for the report's
+        // note.
+        let mut distinct = seats.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        if distinct.len() < seats.len() {
+            *self.self_play.entry(variant.to_owned()).or_default() += 1;
+            return Ok(());
+        }
         let tally = self.variants.entry(variant.to_owned()).or_default();
         tally.players.insert(players);
         let control = layout
@@ -687,21 +703,19 @@ impl Tally {
                 .entry(seats[1].to_owned())
                 .or_default()
                 .add(wdl);
-            if seats[0] != seats[1] {
-                let first_is_a = seats[0] < seats[1];
-                let (a, b) = if first_is_a {
-                    (seats[0], seats[1])
-                } else {
-                    (seats[1], seats[0])
-                };
-                let a_wdl = if first_is_a { wdl } else { wdl.reversed() };
-                let half_points = (2 * a_wdl.wins + a_wdl.draws) as u8;
-                tally
-                    .pairs
-                    .entry((experiment.to_owned(), a.to_owned(), b.to_owned()))
-                    .or_default()
-                    .add(game, first_is_a, half_points);
-            }
+            let first_is_a = seats[0] < seats[1];
+            let (a, b) = if first_is_a {
+                (seats[0], seats[1])
+            } else {
+                (seats[1], seats[0])
+            };
+            let a_wdl = if first_is_a { wdl } else { wdl.reversed() };
+            let half_points = (2 * a_wdl.wins + a_wdl.draws) as u8;
+            tally
+                .pairs
+                .entry((experiment.to_owned(), a.to_owned(), b.to_owned()))
+                .or_default()
+                .add(game, first_is_a, half_points);
         } else {
             *tally
                 .seatings

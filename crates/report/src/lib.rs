@@ -202,6 +202,10 @@ pub struct Summary {
     pub pools: Vec<PoolRatings>,
     /// The test of one strength per agent across variants, when there are several variants.
     pub consistency: Option<Consistency>,
+    /// Games of an agent against itself (self-play), per variant: counted in `games`, left out
+    /// of the ratings, the standings and the timing (they say nothing of the agent's strength,
+    /// and would count twice, once per seat).
+    pub self_play: BTreeMap<String, u64>,
     /// The files [`Report::write`] wrote (empty after [`Report::analyse`]).
     pub files: Vec<PathBuf>,
 }
@@ -406,6 +410,12 @@ impl Report {
                 files: self.sources_text(),
             });
         }
+        if self.tally.variants.is_empty() {
+            return Err(Error::OnlySelfPlay {
+                games: self.tally.games,
+                files: self.sources_text(),
+            });
+        }
         if !BOOTSTRAP_REPLICATES.contains(&options.bootstrap) {
             return Err(Error::BadBootstrap {
                 replicates: options.bootstrap,
@@ -450,6 +460,7 @@ impl Report {
             games: self.tally.games,
             pools,
             consistency,
+            self_play: self.tally.self_play.clone(),
             files: Vec::new(),
         })
     }
@@ -492,8 +503,12 @@ impl Report {
             if pool != ALL_POOL && pool != name {
                 continue;
             }
-            for ((_, x, y), track) in &variant.pairs {
-                if x == a && y == b {
+            // Looked up by experiment (few), not by a scan of every pair: a report asks for
+            // every pair of agents, and the scan made that O(agents⁴) (209 s of a 300-agent
+            // report).
+            for experiment in &self.tally.experiments {
+                let key = (experiment.clone(), a.to_owned(), b.to_owned());
+                if let Some(track) = variant.pairs.get(&key) {
                     let (pairs, alone) = track.pentanomial();
                     for (total, count) in counts.iter_mut().zip(pairs) {
                         *total += count;

@@ -37,6 +37,10 @@ pub struct Standing {
     /// Whether the interval was left out because its ends would have been equal (a bootstrap
     /// whose replicates did not vary: too few games to resample); `interval` is then `None`.
     pub withheld: bool,
+    /// Whether the interval is the Wald interval (with the draw correction) rather than the
+    /// profile-likelihood one: the agent's group has more than
+    /// [`crate::elo::MAX_PROFILE_AGENTS`] agents ([`crate::elo::Rated::wald`]).
+    pub wald: bool,
     /// The agent's games of three or four players, if it played any here.
     pub multiplayer: Option<Multiplayer>,
 }
@@ -237,6 +241,7 @@ impl PoolGames {
                     finite: rated.fit.finite[i],
                     anchor: anchor.is_some_and(|(k, _)| k == i),
                     withheld: rated.withheld.contains(&i),
+                    wald: rated.wald.contains(&i),
                     multiplayer: self.multiplayer[i].clone(),
                 }
             })

@@ -36,6 +36,7 @@ pub(crate) fn signed(x: f64) -> String {
 pub(crate) fn interval_method(pool: &crate::PoolRatings, s: &Standing) -> &'static str {
     match (s.interval, pool.intervals_reliable()) {
         (None, _) => "",
+        (Some(_), true) if s.wald => "wald",
         (Some(_), true) => "profile",
         (Some(_), false) => "bootstrap-unreliable",
     }
@@ -88,7 +89,8 @@ fn interval_fields(interval: Option<Interval>) -> [String; 2] {
 /// `variant,agent,elo,elo_low,elo_high,games,score,wins,draws,losses,group,tier,estimate,interval`,
 /// one row per agent and pool, pools in the summary's order and agents as in the standings. An
 /// interval end the games leave open is empty; so are both for the anchor. `interval` says how
-/// the interval was computed: `profile`, `bootstrap-unreliable`, or empty without one.
+/// the interval was computed: `profile`, `wald` (a group of more than
+/// [`crate::elo::MAX_PROFILE_AGENTS`] agents), `bootstrap-unreliable`, or empty without one.
 pub(crate) fn write_ratings(path: &Path, summary: &Summary) -> Result<PathBuf> {
     let header = [
         "variant", "agent", "elo", "elo_low", "elo_high", "games", "score", "wins", "draws",

@@ -66,6 +66,24 @@ fn the_resampling_bootstrap_is_the_worse_method_at_10_games_per_pair() {
     );
 }
 
+#[test]
+fn pools_of_nearly_only_draws_hold_the_truth_about_95_percent_of_the_time() {
+    // Two agents 20 Elo apart drawing 95% of their games: at 40 games a pairing is all draws
+    // one time in nine, and with half a virtual decisive game alone those intervals (±6 Elo)
+    // missed the truth (±10): 90% held. `examples/coverage_draws.rs` prints the whole table.
+    let scenario = Scenario::drawish()
+        .into_iter()
+        .find(|s| s.name.starts_with("2 agents, 20 Elo apart"))
+        .unwrap();
+    let c = simulate(&scenario, 40, Method::Profile, 400, 24);
+    assert!(
+        c.rate() >= 0.935,
+        "{:.1}% of {}",
+        100.0 * c.rate(),
+        c.finite + c.other
+    );
+}
+
 fn table_scenario(name: &str) -> TableScenario {
     TableScenario::standard()
         .into_iter()

@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::Games;
-use report::elo::ELO_PER_NAT;
+use report::elo::{ELO_PER_NAT, Method, Pairing, rate};
 use report::{Intervals, Options, Report, Summary};
 
 fn analyse(games: &Games, options: &Options) -> Summary {
@@ -301,4 +301,72 @@ fn points_of_pools_with_a_maximum_are_the_maximum_likelihood_ones() {
     let gap = pool.standing("mcts-1k").unwrap().elo - pool.standing("neighbor").unwrap().elo;
     assert!((gap - 400.0 * 4f64.log10()).abs() < 1e-6, "{gap}");
     let _ = ELO_PER_NAT;
+}
+
+#[test]
+fn an_all_draw_pairing_keeps_the_width_of_the_decisive_games_it_cannot_rule_out() {
+    // None of n games decisive leaves a decisive share up to z²/(n + z²) (Wilson's 95% bound);
+    // were those games all won by one side, the score would be ½ + that share / 2. Each agent's
+    // rating relative to the mean is half the gap that score implies, and the interval must
+    // reach it: with a dispersion shrinking like 1/n the interval shrank like 1/n four times too
+    // fast (10 draws ±22.4, 100 draws ±2.4, 1,000 draws ±0.2).
+    let z2 = 1.959_964f64.powi(2);
+    for draws in [10u64, 100, 1000] {
+        let rated = rate(2, &[Pairing::new(0, 1, 0, draws, 0)], None, Method::Profile);
+        let high = rated.intervals[0].unwrap().high.unwrap();
+        let share = z2 / (draws as f64 + z2);
+        let score = 0.5 + share / 2.0;
+        let half_gap = 200.0 * (score / (1.0 - score)).log10();
+        assert!(
+            high >= 0.95 * half_gap,
+            "{draws} draws: +{high:.2} Elo, Wilson's bound +{half_gap:.2}"
+        );
+    }
+}
+
+#[test]
+fn a_group_larger_than_the_profile_bound_gets_wald_intervals_close_to_the_profile() {
+    // 51 agents 10 Elo apart, 4 games a pair (a win for the stronger, a draw, a split): the
+    // profile intervals of such a group take O(m⁴) (a 300-agent report did not finish in 300
+    // s); above MAX_PROFILE_AGENTS the Wald interval with the same draw correction is given.
+    use report::elo::MAX_PROFILE_AGENTS;
+    let m = MAX_PROFILE_AGENTS + 1;
+    let mut pairings = Vec::new();
+    for i in 0..m {
+        for j in i + 1..m {
+            let (wins, losses) = if (i + j) % 3 == 0 { (1, 2) } else { (2, 1) };
+            pairings.push(Pairing::new(j, i, wins, 1, losses));
+        }
+    }
+    let wald = rate(m, &pairings, None, Method::Profile);
+    assert_eq!(wald.wald, (0..m).collect::<Vec<_>>());
+    let profile = rate(
+        m,
+        &pairings,
+        None,
+        Method::Likelihood {
+            jeffreys: true,
+            draws: true,
+        },
+    );
+    assert!(profile.wald.is_empty());
+    for agent in 0..m {
+        let (w, p) = (
+            wald.intervals[agent].unwrap(),
+            profile.intervals[agent].unwrap(),
+        );
+        assert!(w.contains(wald.fit.elo[agent]));
+        let width = |i: report::elo::Interval| i.high.unwrap() - i.low.unwrap();
+        assert!(
+            (width(w) / width(p) - 1.0).abs() < 0.1,
+            "agent {agent}: Wald {w}, profile {p}"
+        );
+    }
+    // A group at the bound keeps its profile intervals.
+    let small: Vec<Pairing> = pairings
+        .iter()
+        .copied()
+        .filter(|p| p.agent < MAX_PROFILE_AGENTS && p.opponent < MAX_PROFILE_AGENTS)
+        .collect();
+    assert!(rate(m, &small, None, Method::Profile).wald.is_empty());
 }

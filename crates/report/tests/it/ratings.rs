@@ -485,3 +485,52 @@ fn non_finite_numbers(text: &str) -> Vec<String> {
         .map(str::to_owned)
         .collect()
 }
+
+#[test]
+fn games_of_an_agent_against_itself_are_left_out_and_said() {
+    // 40 games of random against itself (as the terminal's AI-against-AI mode records them),
+    // and random 3-1 against weak.
+    let mut games = Games::new();
+    for k in 0..40 {
+        let result = if k % 2 == 0 { "1-0" } else { "0-1" };
+        games.game("mnk-3x3k3", "random", "random", result);
+    }
+    games.pairing("mnk-3x3k3", "random", "weak", 3, 0, 1);
+    let report = Report::from_csv_reader("games.csv", games.csv().as_bytes()).unwrap();
+    let summary = report.analyse(&Options::default()).unwrap();
+    assert_eq!(summary.games, 44);
+    assert_eq!(summary.self_play.get("mnk-3x3k3"), Some(&40));
+    let random = summary
+        .pool("mnk-3x3k3")
+        .unwrap()
+        .standing("random")
+        .unwrap();
+    assert_eq!(random.games, 4);
+    assert_eq!((random.wins, random.draws, random.losses), (3, 0, 1));
+    let expected = 400.0 * 3f64.log10();
+    let weak = summary.pool("mnk-3x3k3").unwrap().standing("weak").unwrap();
+    assert!((random.elo - weak.elo - expected).abs() < 1e-6);
+    // 7-ply games: random moved 4 times as first player, 3 as second, in 2 games each.
+    assert_eq!(report.timing("mnk-3x3k3", "random").unwrap().moves, 14);
+
+    let out = common::fresh_dir("self-play");
+    report.write(&out, &Options::default()).unwrap();
+    let markdown = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        markdown.contains("**Left out:** 40 games of an agent against itself (40 in mnk-3x3k3)"),
+        "{markdown}"
+    );
+
+    // Nothing but self-play: nothing to rate, said as such.
+    let mut alone = Games::new();
+    alone.game("mnk-3x3k3", "random", "random", "1-0");
+    let error = Report::from_csv_reader("games.csv", alone.csv().as_bytes())
+        .unwrap()
+        .analyse(&Options::default())
+        .unwrap_err();
+    assert!(
+        matches!(error, report::Error::OnlySelfPlay { games: 1, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("against itself"), "{error}");
+}

@@ -369,15 +369,14 @@ fn upgrade(record: &Path, schema: u32) -> Result<(), ArenaError> {
         rows.push(row);
         Ok(())
     })?;
-    let temporary = record.with_extension("csv.upgrading");
+    let temporary = record::Temporary::new(record.with_extension("csv.upgrading"));
     {
-        let mut writer = record::RowWriter::append(&temporary, schema, true)?;
+        let mut writer = record::RowWriter::append(temporary.path(), schema, true)?;
         for row in &rows {
             writer.write(row)?;
         }
     }
-    std::fs::rename(&temporary, record)
-        .map_err(|e| io_error(record, "replace the play record with its rewritten copy", e))
+    temporary.place(record, "replace the play record with its rewritten copy")
 }
 
 /// Every row of the play record `record` (none if it does not exist yet). An unterminated last

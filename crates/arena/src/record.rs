@@ -522,8 +522,9 @@ pub fn read_rows_from(
     Ok(())
 }
 
-/// Checks that `record` (read as `row`) is written as the arena writes it: every time a finite,
-/// non-negative number of milliseconds with three decimals, every other field in the one form
+/// Checks that `record` (read as `row`) is written as the arena writes it: every time (the
+/// clocks of schema 3 included) a finite, non-negative number of milliseconds with three
+/// decimals, every other field in the one form
 /// the arena writes (numbers without sign or leading zeros). Returns the column at fault and
 /// what is wrong. Every reader of recorded rows (resume, merge, sprt, verify) goes through it,
 /// so that a value the report would refuse is refused where the row is checked.
@@ -541,6 +542,10 @@ fn check_written_form(
         ("fourth_ms", row.fourth_ms),
         ("third_max_ms", row.third_max_ms),
         ("fourth_max_ms", row.fourth_max_ms),
+        ("first_clock_ms", row.first_clock_ms),
+        ("second_clock_ms", row.second_clock_ms),
+        ("third_clock_ms", row.third_clock_ms),
+        ("fourth_clock_ms", row.fourth_clock_ms),
     ];
     let columns = columns(schema);
     let text_of = |column: &str| {

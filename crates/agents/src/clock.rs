@@ -377,21 +377,24 @@ impl Clock {
     }
 
     /// A move that took `took` is made: it overran when it took more than its limit plus
-    /// `margin` (an outside agent's tolerance for its pipes). Otherwise the clock is charged
-    /// (never below zero), then given the increment and, at the end of a period, the period's
-    /// time.
+    /// `margin` (an outside agent's tolerance for its pipes). Either way the game clock is
+    /// charged what the move took (never below zero: a seat that loses on time by its game
+    /// clock has 0 left); a move in time then gets the increment and, at the end of a period,
+    /// the period's time.
     pub fn punch(&mut self, took: Duration, margin: Duration) -> Result<(), Overrun> {
         if let Some(limit) = self.limit()
             && took > limit + margin
         {
             let flag = self.left().is_some_and(|left| limit == left);
-            return Err(Overrun {
+            let overrun = Overrun {
                 limit,
                 took,
                 flag,
                 before: self.state(),
                 moves: self.moves,
-            });
+            };
+            self.left = self.left.saturating_sub(took);
+            return Err(overrun);
         }
         self.moves += 1;
         if let Some(clock) = self.control.clock {
@@ -497,15 +500,20 @@ mod tests {
             over.to_string().starts_with("lost on time: move 3 took"),
             "{over}"
         );
+        // The clock fell: what it says at the end of the game is 0, not what it said before.
+        assert_eq!(clock.left(), Some(Duration::ZERO));
     }
 
     #[test]
     fn the_per_move_limit_and_the_clock_limit_each_move() {
         let mut clock = Clock::new("tc=3 st=2".parse().unwrap());
         assert_eq!(clock.limit(), Some(ms(2_000)));
-        let over = clock.punch(ms(2_001), Duration::ZERO).unwrap_err();
+        let mut late = clock;
+        let over = late.punch(ms(2_001), Duration::ZERO).unwrap_err();
         assert!(!over.flag);
         assert_eq!(over.to_string(), "took 2001.0 ms, the limit is 2000 ms");
+        // A late move is charged to the game clock all the same.
+        assert_eq!(late.left(), Some(ms(999)));
         clock.punch(ms(1_900), Duration::ZERO).unwrap();
         assert_eq!(clock.limit(), Some(ms(1_100)));
         // Within the margin the move counts, and the clock stops at zero.

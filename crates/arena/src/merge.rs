@@ -6,12 +6,13 @@
 //! streaming, without holding the games in memory.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::ArenaError;
 use crate::experiment::Experiment;
 use crate::lock::lock_writer;
-use crate::record::{self, Row, RowWriter};
+use crate::record::{self, Row, RowWriter, Temporary};
 use crate::results::{OpenOptions, ResultsFile, set_aside};
 use crate::run::Meta;
 use crate::schedule::{Schedule, Shard};
@@ -111,6 +112,20 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
 /// already there that is not the merged file byte for byte (another experiment's run, a run of
 /// this one with its own timings) is moved aside as `--fresh` does, never overwritten.
 pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSummary, ArenaError> {
+    merge_through(dir, experiment, |temporary, schema| {
+        RowWriter::append(temporary, schema, true)
+    })
+}
+
+/// [`merge_with`], the merged rows written by the writer `create` makes (given the temporary
+/// file they go to, `games.csv.merging`, and their schema). However the merge fails, a write
+/// that fails (a full disk) included, the temporary file goes with it: nothing is left but what
+/// was there. (The tests give a writer that fails as a full disk does.)
+pub fn merge_through<W: Write>(
+    dir: &Path,
+    experiment: Option<&Experiment>,
+    create: impl FnOnce(&Path, u32) -> Result<RowWriter<W>, ArenaError>,
+) -> Result<MergeSummary, ArenaError> {
     let (count, files) = shard_files(dir)?;
     let csv = dir.join("games.csv");
     // Locked before anything is read; its old content is judged once the merged file exists.
@@ -211,10 +226,9 @@ pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSu
                 .map(|row| row.map(record::normalised)),
         );
     }
-    let temporary = dir.join("games.csv.merging");
-    let _ = fs::remove_file(&temporary);
+    let temporary = Temporary::new(dir.join("games.csv.merging"));
     {
-        let mut writer = RowWriter::append(&temporary, first.csv_schema, true)?;
+        let mut writer = create(temporary.path(), first.csv_schema)?;
         for game in 0..total {
             let shard = (game % u64::from(count)) as usize;
             let row = streams[shard]
@@ -240,15 +254,11 @@ pub fn merge_with(dir: &Path, experiment: Option<&Experiment>) -> Result<MergeSu
     // What was there is kept unless it is this very file (a merge done again).
     let mut moved_aside = None;
     let holds_games = fs::metadata(&csv).is_ok_and(|m| m.len() > 0);
-    if holds_games && !same_bytes(&csv, &temporary)? {
+    if holds_games && !same_bytes(&csv, temporary.path())? {
         moved_aside = Some(set_aside(&csv)?);
         lock.hold(&csv)?;
     }
-    fs::rename(&temporary, &csv).map_err(|e| ArenaError::Io {
-        path: csv.clone(),
-        action: "move the merged CSV in place",
-        error: e.to_string(),
-    })?;
+    temporary.place(&csv, "move the merged CSV in place")?;
     lock.hold(&csv)?;
     Meta {
         shard: Shard::WHOLE.to_string(),

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use agents::clock::{Clock, GameClock, TimeControl};
+use agents::clock::{Clock, GameClock, Overrun, TimeControl};
 use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
 use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Totals};
@@ -158,6 +158,23 @@ pub(crate) fn run_delay() -> Option<Duration> {
     let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
     Some(Duration::from_nanos(nanos))
+}
+
+/// An agent that gave up at its own deadline ([`AgentError::Timeout`]: an outside agent that did
+/// not answer in time) after `took` is judged by its `clock` as a late move is (`margin`: its
+/// stated tolerance): past the move's limit, the clock is charged the wait (a game clock that
+/// fell then shows 0) and the overrun is returned, for the fault to say in the clock's words
+/// where the game clock fell (`lost on time: move N took ... on its clock (tc=...)`). Within
+/// the limit (the agent's own timeout came first), the clock is left as it was.
+pub(crate) fn charge_gave_up(
+    clock: &mut Clock,
+    took: Duration,
+    margin: Duration,
+) -> Option<Overrun> {
+    let mut charged = *clock;
+    let overrun = charged.punch(took, margin).err()?;
+    *clock = charged;
+    Some(overrun)
 }
 
 /// The time an agent that thought for `elapsed` on this thread is charged, `waited` being
@@ -445,7 +462,15 @@ fn play_turns<G: AgentGame>(
                     AgentError::Timeout(_) => Termination::Timeout,
                     _ => Termination::Crash,
                 };
-                (termination, error.message().to_string())
+                let mut fault = error.message().to_string();
+                if termination == Termination::Timeout
+                    && let Some(overrun) =
+                        charge_gave_up(&mut clocks[s], charged, agents[s].time_margin())
+                    && overrun.flag
+                {
+                    fault = overrun.to_string();
+                }
+                (termination, fault)
             }
             Ok(Ok(choice)) => {
                 record.nodes[s] += choice.stats.nodes;

@@ -271,8 +271,8 @@ static APPENDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 ///
 /// The arena's writer lock on the file is held while the file is checked and the row written
 /// in one write, so writers in several processes never interleave rows; an `arena run` writing
-/// the same file would hold it too. A file whose header is not an arena CSV header is refused
-/// and left untouched.
+/// the same file would hold it too. A file that is not a play record ([`check_record`]: an
+/// experiment's games, a header that is not an arena CSV header) is refused and left untouched.
 pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
     if let Some(folder) = record.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder)
@@ -295,6 +295,7 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut text))
         .map_err(|e| io_error(record, "read the play record", e))?;
+    refuse_foreign(record, &text)?;
     let mut out = Vec::new();
     let (schema, rows) = if text.iter().all(u8::is_ascii_whitespace) {
         if !text.is_empty() {
@@ -306,22 +307,7 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
         out.push(b'\n');
         (schema, 0)
     } else {
-        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
-        let first = String::from_utf8_lossy(first);
-        let found: Vec<&str> = first.trim_end().split(',').collect();
-        let Some(schema) = record::schema_of_header(&found) else {
-            return Err(ArenaError::Csv {
-                path: record.to_path_buf(),
-                line: 1,
-                message: format!(
-                    "not a play record: a play record is an arena CSV (schema 2, whose header \
-                     is `{}`, or schema 3 with the clock columns after it); found `{}`. Give \
-                     another file with --record",
-                    record::header_line_of(CSV_SCHEMA_SEATS),
-                    first.trim_end()
-                ),
-            });
-        };
+        let schema = header_schema(&text).expect("refuse_foreign checked the header");
         if text.last() != Some(&b'\n') {
             // A writer was killed half-way through a row: that row is lost either way, and
             // cutting it keeps the file readable.
@@ -360,6 +346,89 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
     Ok(rows)
 }
 
+/// The schema of the record whose bytes are `text`, read from its header; `None` if its first
+/// line is not an arena CSV header.
+fn header_schema(text: &[u8]) -> Option<u32> {
+    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    let first = String::from_utf8_lossy(first);
+    let found: Vec<&str> = first.trim_end().split(',').collect();
+    record::schema_of_header(&found)
+}
+
+/// Refuses, before anything is written to it, a file that is not a play record: an
+/// experiment's games file (its meta file next to it), a CSV whose header is not the arena's,
+/// or one with a whole row whose experiment is not `play` or `play-web` (a game people did not
+/// play). A missing or blank file is a new record.
+pub fn check_record(record: &Path) -> Result<(), ArenaError> {
+    match std::fs::read(record) {
+        Ok(text) => refuse_foreign(record, &text),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(error) => Err(io_error(record, "read the play record", error)),
+    }
+}
+
+/// [`check_record`] of the record `record`, whose bytes are `text`.
+fn refuse_foreign(record: &Path, text: &[u8]) -> Result<(), ArenaError> {
+    let foreign = |line: u64, why: String| ArenaError::Csv {
+        path: record.to_path_buf(),
+        line,
+        message: format!(
+            "not a play record: {why}. A play record holds only games people played \
+             (experiment `{TERMINAL}` or `{BROWSER}`), and is left untouched: give another file \
+             with --record"
+        ),
+    };
+    let meta = crate::run::meta_path(record);
+    if meta.exists() {
+        return Err(foreign(
+            1,
+            format!(
+                "it is an experiment's games file (its meta file `{}` is next to it)",
+                meta.display()
+            ),
+        ));
+    }
+    if text.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    if header_schema(text).is_none() {
+        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        return Err(foreign(
+            1,
+            format!(
+                "a play record is an arena CSV (schema 2, whose header is `{}`, or schema 3 \
+                 with the clock columns after it); found `{}`",
+                record::header_line_of(CSV_SCHEMA_SEATS),
+                String::from_utf8_lossy(first).trim_end()
+            ),
+        ));
+    }
+    // Whole lines only: an unterminated last one is a row cut off, which `append` cuts.
+    let whole = text
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |at| at + 1);
+    let mut reader = csv::ReaderBuilder::new().from_reader(&text[..whole]);
+    for row in reader.records() {
+        let Ok(row) = row else {
+            // Not ours to judge here: the row is refused where rows are read.
+            continue;
+        };
+        let experiment = row.get(0).unwrap_or_default();
+        if experiment != TERMINAL && experiment != BROWSER {
+            let line = row.position().map_or(0, |p| p.line());
+            return Err(foreign(
+                line,
+                format!(
+                    "the game on this line is of experiment `{}`",
+                    experiment.chars().take(60).collect::<String>()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Rewrites the record `record` in schema `schema` (a later one than its own), through a
 /// temporary file and a rename, so a crash leaves either the old or the new file. The caller
 /// holds the writer lock.
@@ -369,15 +438,14 @@ fn upgrade(record: &Path, schema: u32) -> Result<(), ArenaError> {
         rows.push(row);
         Ok(())
     })?;
-    let temporary = record.with_extension("csv.upgrading");
+    let temporary = record::Temporary::new(record.with_extension("csv.upgrading"));
     {
-        let mut writer = record::RowWriter::append(&temporary, schema, true)?;
+        let mut writer = record::RowWriter::append(temporary.path(), schema, true)?;
         for row in &rows {
             writer.write(row)?;
         }
     }
-    std::fs::rename(&temporary, record)
-        .map_err(|e| io_error(record, "replace the play record with its rewritten copy", e))
+    temporary.place(record, "replace the play record with its rewritten copy")
 }
 
 /// Every row of the play record `record` (none if it does not exist yet). An unterminated last

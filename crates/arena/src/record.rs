@@ -522,8 +522,9 @@ pub fn read_rows_from(
     Ok(())
 }
 
-/// Checks that `record` (read as `row`) is written as the arena writes it: every time a finite,
-/// non-negative number of milliseconds with three decimals, every other field in the one form
+/// Checks that `record` (read as `row`) is written as the arena writes it: every time (the
+/// clocks of schema 3 included) a finite, non-negative number of milliseconds with three
+/// decimals, every other field in the one form
 /// the arena writes (numbers without sign or leading zeros). Returns the column at fault and
 /// what is wrong. Every reader of recorded rows (resume, merge, sprt, verify) goes through it,
 /// so that a value the report would refuse is refused where the row is checked.
@@ -541,6 +542,10 @@ fn check_written_form(
         ("fourth_ms", row.fourth_ms),
         ("third_max_ms", row.third_max_ms),
         ("fourth_max_ms", row.fourth_max_ms),
+        ("first_clock_ms", row.first_clock_ms),
+        ("second_clock_ms", row.second_clock_ms),
+        ("third_clock_ms", row.third_clock_ms),
+        ("fourth_clock_ms", row.fourth_clock_ms),
     ];
     let columns = columns(schema);
     let text_of = |column: &str| {
@@ -579,21 +584,34 @@ fn check_written_form(
 /// Each row goes to the file in one `write` of the whole line, so a reader that ignores an
 /// unterminated last line never sees half a row, and a killed run leaves at most one partial
 /// line at the end, which the next run cuts.
-pub struct RowWriter {
+pub struct RowWriter<W: Write = File> {
     path: PathBuf,
-    file: File,
+    file: W,
     schema: u32,
 }
 
 impl RowWriter {
-    /// Opens `path` for appending rows of schema `schema` (1 or 2), writing the header first if
-    /// `header` is set.
+    /// Opens `path` for appending rows of schema `schema` (1, 2 or 3), writing the header first
+    /// if `header` is set.
     pub fn append(path: &Path, schema: u32, header: bool) -> Result<RowWriter, ArenaError> {
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(|e| io_error(path, "open the CSV for appending", e))?;
+        RowWriter::over(path, file, schema, header)
+    }
+}
+
+impl<W: Write> RowWriter<W> {
+    /// Writes rows of schema `schema` to `file`, which `path` names in errors, the header
+    /// first if `header` is set.
+    pub fn over(
+        path: &Path,
+        mut file: W,
+        schema: u32,
+        header: bool,
+    ) -> Result<RowWriter<W>, ArenaError> {
         if header {
             writeln!(file, "{}", header_line_of(schema))
                 .and_then(|_| file.flush())
@@ -623,8 +641,47 @@ impl RowWriter {
     }
 }
 
-/// Rewrites `path` with its rows sorted by game index (through a temporary file and a rename,
-/// so a crash leaves either the old or the new file).
+/// A file written next to the one it replaces, then moved over it by a rename, so a crash
+/// leaves either the old or the new file. Removed when dropped unless it was moved in place: a
+/// write that fails (a full disk) or a check that refuses leaves nothing behind.
+pub(crate) struct Temporary {
+    path: PathBuf,
+    placed: bool,
+}
+
+impl Temporary {
+    /// `path`, removed first if an earlier writer left it.
+    pub(crate) fn new(path: PathBuf) -> Temporary {
+        let _ = std::fs::remove_file(&path);
+        Temporary {
+            path,
+            placed: false,
+        }
+    }
+
+    /// The temporary file.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Moves the file over `to` (`action` names that in an error).
+    pub(crate) fn place(mut self, to: &Path, action: &'static str) -> Result<(), ArenaError> {
+        std::fs::rename(&self.path, to).map_err(|e| io_error(to, action, e))?;
+        self.placed = true;
+        Ok(())
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.placed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Rewrites `path` with its rows sorted by game index (through a [`Temporary`] file and a
+/// rename, so a crash leaves either the old or the new file).
 pub fn sort_rows(path: &Path) -> Result<(), ArenaError> {
     let schema = schema_of(path)?;
     let mut rows = Vec::new();
@@ -633,14 +690,14 @@ pub fn sort_rows(path: &Path) -> Result<(), ArenaError> {
         Ok(())
     })?;
     rows.sort_by_key(|r| r.game);
-    let temporary = path.with_extension("csv.sorting");
+    let temporary = Temporary::new(path.with_extension("csv.sorting"));
     {
-        let mut writer = RowWriter::append(&temporary, schema, true)?;
+        let mut writer = RowWriter::append(temporary.path(), schema, true)?;
         for row in &rows {
             writer.write(row)?;
         }
     }
-    std::fs::rename(&temporary, path).map_err(|e| io_error(path, "replace the CSV", e))
+    temporary.place(path, "replace the CSV")
 }
 
 /// Whether the first line of the file at `path` is one of our headers: used to tell an empty

@@ -3,8 +3,8 @@
 //!
 //! [`ResultsFile::open`] takes the writer lock (on the lock file and on the CSV itself, see
 //! [`crate::lock`]), moves the old file and its companions aside with `fresh` (never deleting
-//! them), refuses a CSV without our meta file or recorded for another experiment, and cuts a
-//! half-written last line. [`ResultsFile::check_rows`] then checks every recorded row against
+//! them), refuses a CSV without our meta file, recorded for another experiment or with a header
+//! of another schema than its meta file's, and cuts a half-written last line. [`ResultsFile::check_rows`] then checks every recorded row against
 //! the schedule and the rules before anything is written; [`ResultsFile::begin`] writes the meta
 //! file and the copy of the experiment and opens the CSV for appending.
 
@@ -124,12 +124,15 @@ impl ResultsFile {
             return Ok(file);
         }
         let hash = experiment.hash();
-        match Meta::read(csv)? {
-            Some(meta) if meta.experiment_hash == hash => {}
+        let meta = match Meta::read(csv)? {
+            Some(meta) if meta.experiment_hash == hash => meta,
             Some(meta)
                 if options.more_games
                     && without_games(&meta.normalised)
-                        == without_games(&experiment.normalised()) => {}
+                        == without_games(&experiment.normalised()) =>
+            {
+                meta
+            }
             Some(meta) => {
                 return Err(ArenaError::ExperimentChanged {
                     csv: csv.to_path_buf(),
@@ -142,10 +145,11 @@ impl ResultsFile {
                     csv: csv.to_path_buf(),
                 });
             }
-        }
+        };
         file.cut_partial_line = record::cut_partial_line(csv)?;
         if record::has_header(csv)? {
             file.has_header = true;
+            check_schema(csv, &meta, experiment)?;
         } else if file.len() > 0 {
             return Err(ArenaError::ForeignCsv {
                 csv: csv.to_path_buf(),
@@ -234,6 +238,43 @@ impl Drop for ResultsFile {
             let _ = fs::remove_file(&self.csv);
         }
     }
+}
+
+/// Checks that the header of `csv` is of the CSV schema its meta file `meta` records, which is
+/// the schema `experiment`'s rows are written in: rows appended under the header of another
+/// schema would make a file no reader takes (a games file that another command rewrote, or a
+/// shard cut back to an older schema).
+pub(crate) fn check_schema(
+    csv: &Path,
+    meta: &Meta,
+    experiment: &Experiment,
+) -> Result<(), ArenaError> {
+    let found = record::schema_of(csv)?;
+    let expected = experiment.csv_schema();
+    let problem = if found != meta.csv_schema {
+        format!(
+            "the header is of CSV schema {found}, but its meta file `{}` says schema {}",
+            crate::run::meta_path(csv).display(),
+            meta.csv_schema
+        )
+    } else if found != expected {
+        format!(
+            "the header and the meta file say CSV schema {found}, but this experiment's games \
+             are written in schema {expected}"
+        )
+    } else {
+        return Ok(());
+    };
+    Err(ArenaError::Csv {
+        path: csv.to_path_buf(),
+        line: 1,
+        message: format!(
+            "{problem}: rows of one schema cannot go under the header of another. The file \
+             was rewritten or cut back by hand or by another command (`arena play --record` \
+             takes play records only): restore it from a copy, or start over with --fresh (the \
+             file is moved aside, not deleted)"
+        ),
+    })
 }
 
 /// Checks every row of `csv` as [`ResultsFile::check_rows`] says; `whole_only` leaves out an

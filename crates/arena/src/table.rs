@@ -652,11 +652,13 @@ impl<G: AgentGame> Table<G> {
         let Some(seat) = self.mover().filter(|&seat| self.is_person(seat)) else {
             return false;
         };
-        // What punching the clock now would say, without punching it.
+        // What punching the clock now would say, without punching it unless the time is up
+        // (then the clock shows what it was charged: 0 where the game clock fell).
         let mut clock = self.clocks[seat.index()];
         match clock.punch(self.turn_started.elapsed(), self.settings.grace) {
             Ok(()) => false,
             Err(overrun) => {
+                self.clocks[seat.index()] = clock;
                 self.forfeit(seat, Termination::Timeout, Cause::TimeUp(seat, overrun));
                 true
             }
@@ -902,9 +904,21 @@ impl<G: AgentGame> Table<G> {
                     })
                 }
             },
-            Err(fault) => {
+            Err(mut fault) => {
                 let termination = fault.termination;
-                self.forfeit(seat, termination, Cause::Fault(seat, fault.clone()));
+                // An agent that gave up at its deadline is judged by its clock as a late move.
+                let late = (termination == Termination::Timeout)
+                    .then(|| {
+                        crate::play::charge_gave_up(&mut self.clocks[seat.index()], charged, margin)
+                    })
+                    .flatten();
+                match late {
+                    Some(overrun) if overrun.flag => {
+                        fault.what = overrun.to_string();
+                        self.forfeit(seat, termination, Cause::TimeUp(seat, overrun));
+                    }
+                    _ => self.forfeit(seat, termination, Cause::Fault(seat, fault.clone())),
+                }
                 Answer::Failed(fault)
             }
         }
@@ -1407,14 +1421,20 @@ mod tests {
                     .ends_with("with 2.0 ms on its clock (tc=0.002)"),
             "{overrun}"
         );
+        // The flag fell: the clock shows 0 (what the web's answer and the terminal show), the
+        // other seat's what it had.
+        assert_eq!(
+            table.clocks_left().unwrap(),
+            [Duration::ZERO, Duration::from_millis(2)]
+        );
         // The record keeps the time control and the clocks, where `arena run` has them.
         let row = table.take_record(crate::played::TERMINAL).unwrap().row(0);
         assert_eq!(row.time_control.as_deref(), Some("tc=0.002"));
         assert_eq!(row.termination, "timeout");
         assert_eq!(
             (row.first_clock_ms, row.second_clock_ms),
-            (Some(2.0), Some(2.0)),
-            "nothing was charged: the move never counted"
+            (Some(0.0), Some(2.0)),
+            "the seat that lost on time has nothing left"
         );
     }
 
@@ -1564,6 +1584,62 @@ mod tests {
         let ending = table.ending().unwrap();
         assert!(matches!(ending.cause, Cause::TimeUp(Player::Second, overrun) if overrun.flag));
         assert_eq!(ending.outcome, Outcome::Win(Player::First));
+        assert_eq!(table.clocks()[1].left(), Some(Duration::ZERO));
+        assert_eq!(table.clocks_left().unwrap()[1], Duration::ZERO);
+    }
+
+    /// An agent that waits past its move's limit and then gives up with a timeout of its own,
+    /// as an outside agent does when its answer does not come (`no move within ...`).
+    struct GivesUp;
+
+    impl Agent<rules::Mnk> for GivesUp {
+        fn choose(
+            &mut self,
+            _: &rules::Mnk,
+            ctx: &mut Context<'_>,
+        ) -> Result<Choice<rules::Cell>, AgentError> {
+            let limit = ctx.move_time.expect("a move under a clock has a limit");
+            std::thread::sleep(limit + Duration::from_millis(20));
+            Err(AgentError::Timeout(format!(
+                "no move within {} ms",
+                limit.as_millis()
+            )))
+        }
+
+        fn in_process(&self) -> bool {
+            false
+        }
+    }
+
+    fn gives_up(_: &AgentSpec, _: usize) -> Result<Box<dyn Agent<rules::Mnk>>, String> {
+        Ok(Box::new(GivesUp))
+    }
+
+    #[test]
+    fn an_agent_that_gives_up_past_its_game_clock_loses_on_time_in_the_clock_s_words() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("gives-up")],
+            clocked("tc=0.05"),
+            gives_up,
+        )
+        .unwrap();
+        table.person_move("b2", None).unwrap();
+        let Answer::Failed(fault) = think(&mut table) else {
+            panic!("the agent gave no move");
+        };
+        assert_eq!(fault.termination, Termination::Timeout);
+        assert!(
+            fault.what.starts_with("lost on time: move 1 took")
+                && fault.what.ends_with("on its clock (tc=0.05)"),
+            "{}",
+            fault.what
+        );
+        let ending = table.ending().unwrap();
+        assert!(matches!(ending.cause, Cause::TimeUp(Player::Second, overrun) if overrun.flag));
+        assert_eq!(table.clocks_left().unwrap()[1], Duration::ZERO);
+        let row = table.take_record(crate::played::TERMINAL).unwrap().row(0);
+        assert_eq!(row.second_clock_ms, Some(0.0));
     }
 
     #[test]

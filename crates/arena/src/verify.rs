@@ -6,8 +6,8 @@
 //! counts are taken on trust (checking the node counts would mean playing the game again).
 //!
 //! What is checked, column by column: `experiment`, `variant`, `seed`, `players`, every
-//! seat's agent and spec (`first` .. `fourth`, `first_spec` .. `fourth_spec`) against the
-//! schedule's game of that index (the seats included: `first` must be the agent the schedule
+//! seat's agent and spec (`first` .. `fourth`, `first_spec` .. `fourth_spec`) and
+//! `time_control` (the experiment's, schema 3) against the schedule's game of that index (the seats included: `first` must be the agent the schedule
 //! seats first); `moves` begin with the game's opening (the suite's line of its block, or the
 //! random opening of its opening seed), each is
 //! legal and written as the arena writes it; and the position they reach decides
@@ -20,7 +20,9 @@
 //!
 //! A play record (`arena play`, `arena serve`: rows whose experiment is `play` or `play-web`,
 //! no schedule behind them) is checked row by row with [`check_played_row`]: the same replay
-//! from the variant's start, with no opening and the game's own ply cap.
+//! from the variant's start, with no opening and the game's own ply cap, and a `time_control`
+//! that is one as the arena writes it. Every reader checks the time columns, the clocks
+//! included, as finite milliseconds, 0 or more ([`record::read_rows`]).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -100,6 +102,14 @@ pub fn check_row(
             )
         })
         .and_then(|()| check_seats(experiment, &game, row))
+        .and_then(|()| {
+            let expected = experiment.time_control.map(|tc| tc.to_string());
+            expect_eq(
+                "time_control",
+                row.time_control.as_deref().unwrap_or(""),
+                expected.as_deref().unwrap_or(""),
+            )
+        })
         .and_then(|()| {
             let opening = Opening {
                 plies: experiment.opening_plies,
@@ -211,8 +221,30 @@ pub fn check_played_row(path: &Path, line: u64, row: &Row) -> Result<(), ArenaEr
             )));
         }
     }
+    check_played_time_control(row).map_err(mismatch)?;
     let opening = Opening { plies: 0, seed: 0 };
     rules::with_game!(variant, |start| replay(&start, &[], opening, 0, row)).map_err(mismatch)
+}
+
+/// A play row's time control, if it has one, is one as the arena writes it (`tc=40/60+0.6`,
+/// `st=1`, `tc=180 st=30`): no schedule says which.
+fn check_played_time_control(row: &Row) -> Result<(), Wrong> {
+    let Some(text) = row.time_control.as_deref() else {
+        return Ok(());
+    };
+    let problem = match text.parse::<agents::clock::TimeControl>() {
+        Ok(control) if control.is_limited() && control.to_string() == text => return Ok(()),
+        Ok(control) if control.is_limited() => format!("the arena writes it `{control}`"),
+        Ok(_) => "no time limit is written as an empty column".to_string(),
+        Err(error) => error.reason,
+    };
+    Err(wrong(
+        "time_control",
+        format!(
+            "is `{text}`: {problem} (a time control as the arena writes it: `tc=40/60+0.6`, \
+             `st=1`, `tc=180 st=30`)"
+        ),
+    ))
 }
 
 fn result_of(outcome: Outcome) -> String {
@@ -585,6 +617,7 @@ pub fn verify(dir: &Path, experiment: Option<&Experiment>) -> Result<VerifySumma
             error: e,
         })?;
         let experiment = folder_experiment(dir, &meta, experiment)?;
+        results::check_schema(csv, &meta, &experiment)?;
         let schedule = Schedule::new(&experiment);
         let checked =
             results::check_rows(csv, &experiment, &schedule, shard, true, |_, _, _| Ok(()))?;

@@ -86,6 +86,8 @@ pub fn play(args: PlayArgs) -> Result<()> {
     };
     let variant = parse_variant(variant)?;
     let time_control = time_control(&args)?;
+    // Refused before a game is played: its row would have nowhere to go.
+    played::check_record(&args.record)?;
     let delay = args
         .delay
         .map(|s| seconds(s, "--delay", true))

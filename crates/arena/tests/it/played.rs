@@ -231,3 +231,57 @@ fn a_half_written_row_is_cut_and_a_foreign_file_is_left_alone() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_experiment_s_games_are_no_play_record_and_are_left_untouched() {
+    let dir = folder("experiment");
+    let experiment = arena::Experiment::from_toml(
+        "name = \"small\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-3x3k3\"]\n\n\
+         [[agents]]\nname = \"a\"\nspec = \"random\"\n\n[[agents]]\nname = \"b\"\nspec = \"random\"\n",
+        "small.toml",
+    )
+    .unwrap();
+    let options = arena::RunOptions {
+        out_dir: dir.clone(),
+        threads: Some(1),
+        fresh: false,
+        shard: arena::Shard::WHOLE,
+        progress: arena::Progress::Quiet,
+    };
+    arena::run(&experiment, &options).unwrap();
+    let games = dir.join("games.csv");
+    let before = std::fs::read(&games).unwrap();
+    // A game under a time control would have rewritten it in schema 3 first.
+    let clocked = PlayedGame {
+        time_control: Some("tc=10".parse().unwrap()),
+        ..tictactoe_win("lan", 5)
+    };
+    for game in [&clocked, &tictactoe_win("lan", 5)] {
+        let error = played::append(&games, game).unwrap_err().to_string();
+        assert!(
+            error.contains("not a play record: it is an experiment's games file"),
+            "{error}"
+        );
+        assert_eq!(std::fs::read(&games).unwrap(), before);
+    }
+    assert!(played::check_record(&games).is_err());
+
+    // Without its meta file, its rows still say whose games they are.
+    let copy = dir.join("copy.csv");
+    std::fs::write(&copy, &before).unwrap();
+    let error = played::append(&copy, &clocked).unwrap_err().to_string();
+    assert!(
+        error.contains(
+            "copy.csv:2: not a play record: the game on this line is of experiment `small`"
+        ),
+        "{error}"
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    assert!(!dir.join("copy.csv.upgrading").exists());
+    // A play record and a new file pass.
+    let mine = dir.join("mine.csv");
+    played::check_record(&mine).unwrap();
+    played::append(&mine, &clocked).unwrap();
+    played::check_record(&mine).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -392,3 +392,42 @@ fn the_default_experiment_parses_and_its_schedule_is_what_the_file_says() {
     assert_eq!(Schedule::new(&exp).len(), expected);
     assert!(expected > 0);
 }
+
+#[test]
+fn a_seat_that_loses_on_time_by_its_game_clock_is_recorded_with_nothing_left() {
+    let text = r#"
+name = "flags"
+seed = 3
+games_per_pair = 2
+tc = "0.05"
+variants = ["mnk-3x3k3"]
+
+[[agents]]
+name = "steady"
+spec = "random"
+
+[[agents]]
+name = "sleepy"
+spec = "fault:mode=sleep,ms=200"
+"#;
+    let out = scratch("flags");
+    let summary = run(&experiment(text), &common::options(&out, 2, Shard::WHOLE)).unwrap();
+    assert_eq!(summary.played, 2);
+    let mut reader = csv::Reader::from_path(out.join("games.csv")).unwrap();
+    for row in reader.deserialize::<arena::Row>() {
+        let row = row.unwrap();
+        assert_eq!(row.termination, "timeout", "{row:?}");
+        let (sleepy, steady) = if row.first == "sleepy" {
+            (row.first_clock_ms, row.second_clock_ms)
+        } else {
+            (row.second_clock_ms, row.first_clock_ms)
+        };
+        assert_eq!(sleepy, Some(0.0), "the seat that flagged: {row:?}");
+        assert!(steady.is_some_and(|ms| ms > 0.0), "{row:?}");
+    }
+    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
+    assert!(
+        log.contains("lost on time: move 1 took") && log.contains("on its clock (tc=0.05)"),
+        "{log}"
+    );
+}

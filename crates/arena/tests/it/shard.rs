@@ -213,3 +213,69 @@ fn slurm_values_that_would_break_a_job_script_are_refused() {
         .is_ok()
     );
 }
+
+/// Writes to `file` until `room` bytes have gone, then fails as a full disk does.
+struct FullDisk {
+    file: fs::File,
+    room: usize,
+}
+
+impl std::io::Write for FullDisk {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.room == 0 {
+            // ENOSPC: "No space left on device".
+            return Err(std::io::Error::from_raw_os_error(28));
+        }
+        let written = self.file.write(&buf[..buf.len().min(self.room)])?;
+        self.room -= written;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+#[test]
+fn a_merge_that_runs_out_of_disk_leaves_no_temporary_file_behind() {
+    let exp = Experiment::from_toml(EXPERIMENT, "sharded.toml").unwrap();
+    let dir = scratch("full-disk");
+    for i in 0..2 {
+        run(&exp, &options(&dir, shard(i, 2))).unwrap();
+    }
+    // The folder's files but the lock files (which stay, by design).
+    let listing = || {
+        let mut names: Vec<PathBuf> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_none_or(|e| e != "lock"))
+            .collect();
+        names.sort();
+        names
+    };
+    let before = listing();
+    for room in [0, 100, 1_000] {
+        let error = arena::merge::merge_through(&dir, None, |path, schema| {
+            let file = fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .unwrap();
+            arena::record::RowWriter::over(path, FullDisk { file, room }, schema, true)
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("games.csv.merging") && error.contains("No space left on device"),
+            "{error}"
+        );
+        assert!(
+            !dir.join("games.csv.merging").exists(),
+            "left behind at {room} bytes"
+        );
+        assert_eq!(listing(), before, "nothing made, nothing lost");
+    }
+    // With room on the disk the merge goes through.
+    assert_eq!(merge(&dir).unwrap().games, 18);
+    assert!(!dir.join("games.csv.merging").exists());
+}

@@ -389,3 +389,152 @@ fn a_resignation_replays_to_an_unfinished_game_that_the_resigning_seat_loses() {
     );
     assert!(error.contains("the moves end the game by `win`"), "{error}");
 }
+
+/// An experiment with a game clock: its games are written in schema 3, with the time control
+/// and each seat's clock at the end.
+const CLOCKED: &str = r#"
+name = "clocked"
+seed = 8
+games_per_pair = 4
+tc = "60+1"
+variants = ["mnk-3x3k3"]
+
+[[agents]]
+name = "random"
+spec = "random"
+
+[[agents]]
+name = "easy"
+spec = "easy"
+"#;
+
+fn clocked() -> Experiment {
+    Experiment::from_toml(CLOCKED, "clocked.toml").unwrap()
+}
+
+/// Edits of the schema-3 columns that every reader must refuse: (column, the edit).
+const CLOCK_EDITS: [(&str, &str); 6] = [
+    ("time_control", "garbage here"),
+    ("time_control", "tc=30+1"),
+    ("first_clock_ms", "NaN"),
+    ("second_clock_ms", "-5"),
+    ("first_clock_ms", "inf"),
+    ("second_clock_ms", "-5.000"),
+];
+
+#[test]
+fn the_schema_3_columns_are_checked_on_resume_by_verify_and_on_merge() {
+    let reference = scratch("verify-clocked");
+    run(&clocked(), &common::options(&reference, 1, Shard::WHOLE)).unwrap();
+    assert!(verify(&reference, None).unwrap().complete());
+    for (column, value) in CLOCK_EDITS {
+        let what = format!("`{column}` made `{value}`");
+        let out = scratch("verify-clock-edit");
+        for name in ["games.csv", "games.meta.toml", "experiment.toml"] {
+            fs::copy(reference.join(name), out.join(name)).unwrap();
+        }
+        let edited = out.join("games.csv");
+        edit(&edited, 1, column, |_| value.to_string());
+        let before = fs::read(&edited).unwrap();
+        let error = run(&clocked(), &common::options(&out, 1, Shard::WHOLE))
+            .unwrap_err()
+            .to_string();
+        assert_names(&error, "games.csv", 3, column, &what);
+        assert_eq!(fs::read(&edited).unwrap(), before, "{what}");
+        let error = verify(&out, None).unwrap_err().to_string();
+        assert_names(&error, "games.csv", 3, column, &what);
+    }
+
+    let shards = scratch("verify-clocked-shards");
+    for index in 0..2 {
+        let shard = Shard { index, count: 2 };
+        run(&clocked(), &common::options(&shards, 1, shard)).unwrap();
+    }
+    for (column, value) in CLOCK_EDITS {
+        let what = format!("`{column}` made `{value}` in a shard");
+        let out = scratch("verify-clocked-merge");
+        for entry in fs::read_dir(&shards).unwrap() {
+            let path = entry.unwrap().path();
+            fs::copy(&path, out.join(path.file_name().unwrap())).unwrap();
+        }
+        edit(&out.join("games.shard-1-of-2.csv"), 0, column, |_| {
+            value.to_string()
+        });
+        let error = merge(&out).unwrap_err().to_string();
+        assert_names(&error, "games.shard-1-of-2.csv", 2, column, &what);
+        assert!(!out.join("games.csv").exists(), "{what}: nothing merged");
+    }
+    // Untouched, they merge.
+    assert_eq!(merge(&shards).unwrap().games, 4);
+}
+
+/// Rewrites `csv` in schema `schema`, its rows unchanged but for the columns that schema has
+/// or lacks (a file that another command rewrote, or that was cut back by hand).
+fn rewrite_in_schema(csv: &Path, schema: usize) {
+    let width = match schema {
+        1 => 20,
+        2 => 33,
+        _ => 38,
+    };
+    let (header, rows) = records(csv);
+    let fit = |record: &csv::StringRecord, fill: &dyn Fn(usize) -> String| {
+        (0..width)
+            .map(|at| record.get(at).map_or_else(|| fill(at), String::from))
+            .collect::<csv::StringRecord>()
+    };
+    let columns = arena::record::columns(schema as u32);
+    let header = fit(&header, &|at| columns[at].to_string());
+    let rows: Vec<csv::StringRecord> = rows
+        .iter()
+        .map(|row| fit(row, &|at| if at == 20 { "2".into() } else { String::new() }))
+        .collect();
+    write_records(csv, &header, &rows);
+}
+
+#[test]
+fn a_games_file_whose_header_is_of_another_schema_is_refused_on_resume_verify_and_merge() {
+    // A run of schema 1 cut short, then rewritten in schema 3 (as `arena play --record` did
+    // to an experiment's games file): resuming would append schema-1 rows under it.
+    let out = finished("schema-resume", Shard::WHOLE);
+    let csv = out.join("games.csv");
+    let (header, rows) = records(&csv);
+    write_records(&csv, &header, &rows[..3]);
+    rewrite_in_schema(&csv, 3);
+    let before = fs::read(&csv).unwrap();
+    for error in [
+        run(&experiment(), &common::options(&out, 1, Shard::WHOLE)).unwrap_err(),
+        verify(&out, None).unwrap_err(),
+    ] {
+        let error = error.to_string();
+        assert!(
+            error.contains("games.csv:1: the header is of CSV schema 3, but its meta file")
+                && error.contains("says schema 1"),
+            "{error}"
+        );
+    }
+    assert_eq!(fs::read(&csv).unwrap(), before, "nothing appended");
+
+    // A shard of a clocked experiment cut back to schema 1 (its time control and clocks
+    // gone), its meta file too or not: the merge refuses it.
+    let shards = scratch("schema-merge");
+    for index in 0..2 {
+        let shard = Shard { index, count: 2 };
+        run(&clocked(), &common::options(&shards, 1, shard)).unwrap();
+    }
+    let shard = shards.join("games.shard-1-of-2.csv");
+    rewrite_in_schema(&shard, 1);
+    let error = merge(&shards).unwrap_err().to_string();
+    assert!(
+        error.contains("games.shard-1-of-2.csv:1: the header is of CSV schema 1, but its meta"),
+        "{error}"
+    );
+    let meta = shards.join("games.shard-1-of-2.meta.toml");
+    let text = fs::read_to_string(&meta).unwrap();
+    fs::write(&meta, text.replace("csv_schema = 3", "csv_schema = 1")).unwrap();
+    let error = merge(&shards).unwrap_err().to_string();
+    assert!(
+        error.contains("the header and the meta file say CSV schema 1, but this experiment's"),
+        "{error}"
+    );
+    assert!(!shards.join("games.csv").exists(), "nothing merged");
+}

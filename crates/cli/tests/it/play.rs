@@ -923,3 +923,51 @@ fn a_record_of_two_three_and_four_players_is_verified_rated_and_counted() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_experiment_s_games_file_is_refused_as_the_record_before_a_game_is_played() {
+    let dir = record_folder("experiment-record");
+    let experiment = dir.join("small.toml");
+    std::fs::write(
+        &experiment,
+        "name = \"small\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-3x3k3\"]\n\n\
+         [[agents]]\nname = \"a\"\nspec = \"random\"\n\n[[agents]]\nname = \"b\"\nspec = \"random\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let ran = arena()
+        .args([
+            "run",
+            experiment.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{}", stderr(&ran));
+    let games = out.join("games.csv");
+    let before = std::fs::read(&games).unwrap();
+    // Under a time control the record would have been rewritten in schema 3 first.
+    let output = play(
+        &[
+            "tictactoe",
+            "--first",
+            "random",
+            "--second",
+            "random",
+            "--tc",
+            "10",
+            "--record",
+            games.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!output.status.success(), "{}", stdout(&output));
+    let error = stderr(&output);
+    assert!(
+        error.contains("not a play record: it is an experiment's games file"),
+        "{error}"
+    );
+    assert!(!stdout(&output).contains("wins"), "no game was played");
+    assert_eq!(std::fs::read(&games).unwrap(), before, "left untouched");
+}

@@ -710,3 +710,41 @@ fn only_an_agent_that_keeps_a_clock_plays_a_game_clock() {
         );
     }
 }
+
+#[test]
+fn an_outside_agent_that_flags_on_its_game_clock_loses_on_time_in_the_clock_s_words() {
+    let marker = format!("arena-proc-flags-{}", std::process::id());
+    let exp = experiment(&format!(
+        "name = \"flags\"\nseed = 3\ngames_per_pair = 2\ntc = \"0.3\"\n\
+         variants = [\"mnk-3x3k3\"]\n\n\
+         [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
+         [[agents]]\nname = \"silent\"\n\
+         spec = \"proc:cmd=python3,timeout_ms=5000,margin_ms=100,args={} silent {marker}\"\n",
+        script("misbehave.py")
+    ));
+    let out = scratch("flags");
+    let summary = run(&exp, &options(&out)).unwrap();
+    assert_eq!(summary.played, 2);
+    for row in rows(&out.join("games.csv")) {
+        assert_eq!(row.termination, "timeout", "{row:?}");
+        let (silent, steady) = if row.first == "silent" {
+            (row.first_clock_ms, row.second_clock_ms)
+        } else {
+            (row.second_clock_ms, row.first_clock_ms)
+        };
+        assert_eq!(silent, Some(0.0), "the seat that flagged: {row:?}");
+        assert!(steady.is_some_and(|ms| ms > 0.0), "{row:?}");
+    }
+    // The documented wording, not the per-move limit's.
+    let log = fs::read_to_string(out.join("games.faults.log")).unwrap();
+    assert_eq!(log.matches("lost on time: move 1 took").count(), 2, "{log}");
+    assert_eq!(log.matches("on its clock (tc=0.3)").count(), 2, "{log}");
+    assert!(!log.contains("no move within"), "{log}");
+    // The agents are gone (a moment for the kernel).
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !processes_with(&marker).is_empty() && std::time::Instant::now() < give_up {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let left = processes_with(&marker);
+    assert!(left.is_empty(), "agents left running: {left:?}");
+}

@@ -428,3 +428,23 @@ fn solving_a_game_of_three_or_four_players_is_refused_at_once() {
         );
     }
 }
+
+#[test]
+fn bench_says_when_no_figure_matches_and_has_an_oware_figure() {
+    let output = arena(&["bench", "--quick", "--filter", "zzzz"]);
+    assert!(!output.status.success(), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("no figure's name contains `zzzz`")
+            && stderr(&output).contains("perft.oware"),
+        "{}",
+        stderr(&output)
+    );
+    let output = arena(&["bench", "--quick", "--filter", "perft.oware"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("perft.oware: ") && text.trim_end().ends_with(")"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1, "{text}");
+}

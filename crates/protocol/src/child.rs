@@ -47,8 +47,9 @@ const AFTER_EXIT: Duration = Duration::from_millis(200);
 /// dropped (a note says so), so a flood of debugging output cannot fill the disk.
 pub const LOG_CAP: u64 = 1 << 20;
 
-/// A log file already this long gets no more standard error (a note says so): with
-/// [`LOG_CAP`] per process, an agent started for every game cannot fill the disk either.
+/// The most a log file holds, counting the process ids, notes and fault reports we add, however
+/// many processes share it (a note says where its standard error stops): with [`LOG_CAP`] per
+/// process, an agent started for every game cannot fill the disk either.
 pub const LOG_FILE_CAP: u64 = 64 << 20;
 
 /// Where an outside agent's standard error goes.
@@ -212,23 +213,19 @@ impl Process {
         if let Some(pipe) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
             let count = Arc::clone(&stderr_lines);
-            let mut file = log_file;
+            let file = log_file;
             let _ = std::thread::Builder::new()
                 .name(format!("agent-{pid}-stderr"))
                 .spawn(move || {
                     let mut reader = LineReader::new(BufReader::new(pipe));
-                    let mut log = LogBudget::new(file.as_ref());
+                    let mut log = LogBudget::new();
                     while let Some(Ok(line)) = reader.next_line() {
                         let text = match line {
                             Ok(text) => text,
                             Err(bad) => format!("({bad})"),
                         };
-                        if let Some(out) = &mut file
-                            && let Some(entry) = log.entry(pid, &text)
-                        {
-                            // One write per line, so processes sharing the file interleave
-                            // whole lines.
-                            let _ = out.write_all(entry.as_bytes());
+                        if let Some(file) = &file {
+                            log.write(file, pid, &text);
                         }
                         if !text.trim().is_empty()
                             && let Ok(mut tail) = tail.lock()
@@ -455,7 +452,7 @@ impl Process {
     /// Writes a note and the last lines exchanged to the agent's log file, if it has one.
     pub fn log_fault(&mut self, what: &str) {
         let pid = self.id();
-        let Some((_, file)) = &mut self.log else {
+        let Some((_, file)) = &self.log else {
             return;
         };
         let mut text = format!(
@@ -464,14 +461,15 @@ impl Process {
         for line in &self.transcript {
             text.push_str(&format!("[pid {pid}]   {}\n", quote_n(line, 210)));
         }
-        let _ = file.write_all(text.as_bytes());
+        append_log(file, &text, LOG_FILE_CAP - NOTE_ROOM);
     }
 
     /// Writes one line to the agent's log file, if it has one.
     pub fn log_line(&mut self, line: &str) {
         let pid = self.id();
-        if let Some((_, file)) = &mut self.log {
-            let _ = file.write_all(format!("[pid {pid}] {}\n", quote_n(line, 500)).as_bytes());
+        if let Some((_, file)) = &self.log {
+            let line = format!("[pid {pid}] {}\n", quote_n(line, 500));
+            append_log(file, &line, LOG_FILE_CAP - NOTE_ROOM);
         }
     }
 
@@ -518,32 +516,67 @@ struct LogBudget {
 }
 
 impl LogBudget {
-    fn new(file: Option<&File>) -> LogBudget {
-        let length = file.and_then(|f| f.metadata().ok()).map_or(0, |m| m.len());
+    fn new() -> LogBudget {
         LogBudget {
-            left: if length >= LOG_FILE_CAP { 0 } else { LOG_CAP },
+            left: LOG_CAP,
             noted: false,
         }
     }
 
-    /// The log entry of `text`, or the note that the cap is reached (once), or nothing.
-    fn entry(&mut self, pid: u32, text: &str) -> Option<String> {
+    /// Writes the log entry of `text` to `file`, or (once) the note that a cap is reached.
+    fn write(&mut self, file: &File, pid: u32, text: &str) {
         let entry = format!("[pid {pid}] {text}\n");
-        if (entry.len() as u64) <= self.left {
+        if (entry.len() as u64) <= self.left && append_log(file, &entry, LOG_FILE_CAP - NOTE_ROOM) {
             self.left -= entry.len() as u64;
-            return Some(entry);
+            return;
         }
         self.left = 0;
-        if std::mem::replace(&mut self.noted, true) {
-            return None;
+        if !std::mem::replace(&mut self.noted, true) {
+            let note = format!(
+                "[pid {pid}] (the rest of its stderr is not logged: at most {} MiB a process, and \
+                 {} MiB a log file)\n",
+                LOG_CAP >> 20,
+                LOG_FILE_CAP >> 20
+            );
+            append_log(file, &note, LOG_FILE_CAP);
         }
-        Some(format!(
-            "[pid {pid}] (the rest of its stderr is not logged: at most {} MiB a process, and \
-             {} MiB a log file)\n",
-            LOG_CAP >> 20,
-            LOG_FILE_CAP >> 20
-        ))
     }
+}
+
+/// Room kept at the end of a log file for the notes that its processes' stderr is no longer
+/// logged (about 130 bytes each; notes past it are dropped).
+const NOTE_ROOM: u64 = 4096;
+
+/// The length of each log file open for appending (by device and inode), counted as it is
+/// written: the processes sharing a file keep it within [`LOG_FILE_CAP`] together.
+static LOG_LENGTHS: Mutex<Vec<((u64, u64), u64)>> = Mutex::new(Vec::new());
+
+/// Appends `text` to the log `file` in one write (processes sharing the file interleave whole
+/// lines) if the file stays within `limit` bytes; says whether it did.
+fn append_log(mut file: &File, text: &str, limit: u64) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(metadata) = file.metadata() else {
+        return false;
+    };
+    let key = (metadata.dev(), metadata.ino());
+    let mut lengths = LOG_LENGTHS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let index = match lengths.iter().position(|(k, _)| *k == key) {
+        Some(index) => index,
+        None => {
+            lengths.push((key, 0));
+            lengths.len() - 1
+        }
+    };
+    // Another program may append too (a second arena on the same folder): the larger counts.
+    let length = lengths[index].1.max(metadata.len());
+    let after = length + text.len() as u64;
+    if after > limit {
+        return false;
+    }
+    lengths[index].1 = after;
+    file.write_all(text.as_bytes()).is_ok()
 }
 
 fn open_log(path: &Path) -> std::io::Result<File> {

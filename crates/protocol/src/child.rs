@@ -90,8 +90,27 @@ pub enum Received {
     Bad(LineError),
     /// The deadline passed first.
     Timeout,
-    /// The process closed its output (it exited, usually): with its exit status, if known.
-    Closed(Option<String>),
+    /// The process closed its output (it exited, usually).
+    Closed(Closed),
+}
+
+/// How a process's output ended, as messages say it after `the agent`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// It exited: with its exit status, if known.
+    Exited(Option<String>),
+    /// It closed its output but ran on: it is stopped now.
+    StillRunning,
+}
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Closed::Exited(Some(status)) => write!(f, "exited ({status})"),
+            Closed::Exited(None) => write!(f, "exited"),
+            Closed::StillRunning => write!(f, "closed its output (still running: stopped now)"),
+        }
+    }
 }
 
 /// A running outside agent.
@@ -330,7 +349,7 @@ impl Process {
     /// killed, the lines already written are still read, and then the output counts as closed.
     pub fn receive(&mut self, deadline: Instant) -> Received {
         if self.closed {
-            return Received::Closed(self.exit_status());
+            return Received::Closed(self.how_closed());
         }
         while self.pending.is_empty() {
             let now = Instant::now();
@@ -367,7 +386,7 @@ impl Process {
             }
             Some(Event::Closed) | None => {
                 self.closed = true;
-                Received::Closed(self.exit_status())
+                Received::Closed(self.how_closed())
             }
         }
     }
@@ -401,17 +420,19 @@ impl Process {
         status
     }
 
-    /// The exit status, when the process has exited (waiting a moment for it); its group is
-    /// killed then.
-    fn exit_status(&mut self) -> Option<String> {
+    /// Whether the process whose output closed has exited (waiting a moment for it), with its
+    /// exit status; its group is killed either way, so one that closed its output and ran on
+    /// is stopped.
+    fn how_closed(&mut self) -> Closed {
         let give_up = Instant::now() + Duration::from_millis(100);
         while !self.has_exited() {
             if Instant::now() >= give_up {
-                return None;
+                self.finish();
+                return Closed::StillRunning;
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        self.finish().map(|status| status.to_string())
+        Closed::Exited(self.finish().map(|status| status.to_string()))
     }
 
     /// The last non-empty line the process wrote to its standard error, quoted safely.
@@ -743,7 +764,9 @@ mod tests {
             Process::start("sh", &["-c".into(), "exit 3".into()], &Stderr::Discard, "x").unwrap();
         let deadline = Instant::now() + Duration::from_secs(5);
         match process.receive(deadline) {
-            Received::Closed(Some(status)) => assert!(status.contains('3'), "{status}"),
+            Received::Closed(Closed::Exited(Some(status))) => {
+                assert!(status.contains('3'), "{status}")
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -800,7 +823,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match process.receive(deadline) {
-            Received::Closed(Some(status)) => assert!(status.contains('3'), "{status}"),
+            Received::Closed(Closed::Exited(Some(status))) => {
+                assert!(status.contains('3'), "{status}")
+            }
             other => panic!("a closed output with the exit status, not {other:?}"),
         }
         assert!(Instant::now() < deadline);

@@ -21,6 +21,7 @@ first `go`:
   escape    writes a terminal escape sequence to stderr and in its `error` line
   hang      starts a helper, then never answers
   noisy     writes 5 MB to stderr before each (first legal) move
+  closeout  closes its standard output and keeps running
 and before any game:
   refuse    answers `error` to every `game`
   noready   never answers `arena 1`
@@ -89,6 +90,9 @@ def go():
         say("error \x1b[2J\x1b[31m boom")
     elif mode == "hang":
         start_helper()
+        time.sleep(3600)
+    elif mode == "closeout":
+        os.close(1)
         time.sleep(3600)
     elif mode == "noisy":
         sys.stderr.write(("debug " + "x" * 94 + "\n") * 50000)

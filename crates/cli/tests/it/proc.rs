@@ -258,6 +258,12 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         // Output without end and without a newline: the over-long line, at once.
         ("flood", "illegal-move", "a line longer than 1048576 bytes"),
         ("escape", "crash", "gave up: `\\u{1b}[2J\\u{1b}[31m boom`"),
+        // Its output closed while it runs on: said so (not an exit), and it is stopped.
+        (
+            "closeout",
+            "crash",
+            "the agent closed its output (still running: stopped now) before answering `go`",
+        ),
     ];
     // Each agent plays `steady` alone, on a board of its own, so that the slow ones do not
     // make every pairing slow.
@@ -277,6 +283,7 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         "mnk-6x7k4",
         "mnk-7x6k4",
         "mnk-7x7k4",
+        "mnk-4x7k4",
     ];
     let mut text = format!(
         "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = {boards:?}\n\n\

@@ -370,6 +370,7 @@ fn watched<T: Send>(
     // the first (`arena` runs one).
     let _ = ctrlc::set_handler(move || {
         if stop_flag.stopping() {
+            protocol::orphans::end();
             std::process::exit(130);
         }
         stop_flag.stop.store(true, Ordering::Relaxed);

@@ -3,7 +3,8 @@
 //! kept for the fault report, and stopping it so that none is left behind.
 //!
 //! Each agent runs in a process group of its own, and stopping it kills the group: a helper the
-//! agent started (a worker, a shell pipeline) goes with it. An agent that exits while a helper
+//! agent started (a worker, a shell pipeline) goes with it; one that left the group goes too,
+//! found among the agent's descendants (see [`crate::orphans`]). An agent that exits while a helper
 //! still holds its output is seen exiting (its output then closes as the group is killed), so
 //! the game is a crash, not a timeout. The groups of the agents still running when the arena
 //! dies, however it dies (`kill -9` included), are killed by a watchdog ([`watchdog`]): a small
@@ -22,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::line::{LineError, LineReader, quote, quote_n};
+use crate::orphans;
 
 /// Lines kept for the fault report.
 const TRANSCRIPT: usize = 24;
@@ -116,6 +118,8 @@ impl std::fmt::Display for Closed {
 /// A running outside agent.
 pub struct Process {
     child: Child,
+    /// Its descendants outside its group when it was asked to stop (see `orphans`).
+    helpers: Vec<u32>,
     /// When the process was first seen to have exited (not yet reaped).
     exited_at: Option<Instant>,
     /// Its exit status once its group is killed and it is reaped.
@@ -173,6 +177,8 @@ impl Process {
         if let Some(folder) = folder {
             command_line.current_dir(folder);
         }
+        // Listed as started before an orphan could be looked for (see `orphans`).
+        let mut started = orphans::started();
         let mut child = command_line
             .args(args)
             // A group of its own: stopping the agent kills what it started too, and a signal
@@ -187,11 +193,14 @@ impl Process {
             .spawn()
             .map_err(|e| start_error(describe_spawn_error(command, &e)))?;
         let pid = child.id();
+        started.push(pid);
         watchdog::watch(pid);
+        drop(started);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill_group(pid);
             let _ = child.wait();
             watchdog::unwatch(pid);
+            orphans::after_stop(pid, &[]);
             return Err(start_error(
                 "its standard input or output is not a pipe".into(),
             ));
@@ -257,6 +266,7 @@ impl Process {
         }
         Ok(Process {
             child,
+            helpers: Vec::new(),
             exited_at: None,
             finished: None,
             stdin: Some(BufWriter::new(stdin)),
@@ -405,17 +415,20 @@ impl Process {
         matches!(waitid(WaitId::Pid(pid), options), Ok(Some(_)) | Err(_))
     }
 
-    /// Kills the process's group (the process and whatever it started that stayed in its
-    /// group), reaps the process and returns its exit status. Done once.
+    /// Kills the process's group and its descendants outside the group (see `orphans`), reaps
+    /// the process and returns its exit status. Done once.
     fn finish(&mut self) -> Option<ExitStatus> {
         if let Some(status) = self.finished {
             return status;
         }
         self.stdin = None;
         let pid = self.child.id();
+        let killed = orphans::kill_tree(pid);
         kill_group(pid);
         let status = self.child.wait().ok();
         watchdog::unwatch(pid);
+        orphans::reap(&killed);
+        orphans::after_stop(pid, &std::mem::take(&mut self.helpers));
         self.finished = Some(status);
         status
     }
@@ -497,6 +510,10 @@ impl Process {
     /// Sends `farewell` (if any), closes the input, gives the process a moment to exit, then
     /// kills its group (what it started goes too). Always reaps it.
     pub fn stop(&mut self, farewell: Option<&str>) {
+        if self.finished.is_none() {
+            // Those that an exit by itself would orphan.
+            self.helpers = orphans::outside_group(self.child.id());
+        }
         if let Some(line) = farewell {
             let _ = self.send(line);
         }
@@ -523,10 +540,15 @@ impl Drop for Process {
 
 /// Sends SIGKILL to the process group `pid` leads (the agent's: see [`Process::start`]).
 fn kill_group(pid: u32) {
-    use rustix::process::{Pid, Signal, kill_process_group};
+    signal_group(pid, rustix::process::Signal::KILL);
+}
+
+/// Sends `signal` to the process group `pid` leads.
+pub(crate) fn signal_group(pid: u32, signal: rustix::process::Signal) {
+    use rustix::process::{Pid, kill_process_group};
     if let Some(group) = Pid::from_raw(pid as i32) {
         // Gone already (ESRCH) is fine.
-        let _ = kill_process_group(group, Signal::KILL);
+        let _ = kill_process_group(group, signal);
     }
 }
 
@@ -639,6 +661,7 @@ pub mod watchdog {
     use std::os::unix::process::CommandExt as _;
     use std::process::{ChildStdin, Command, Stdio};
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
     const SCRIPT: &str = r#"trap '' INT TERM HUP QUIT PIPE
 groups=' '
@@ -656,6 +679,9 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
     /// The pipe to the watchdog, once started (`None` inside: it could not start).
     static PIPE: Mutex<Option<Option<ChildStdin>>> = Mutex::new(None);
 
+    /// The watchdog's process id, once started (0 before).
+    static PID: AtomicU32 = AtomicU32::new(0);
+
     fn tell(line: &str) {
         let mut pipe = PIPE
             .lock()
@@ -669,7 +695,10 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
                 .stderr(Stdio::null())
                 .spawn()
                 .ok()
-                .and_then(|mut child| child.stdin.take())
+                .and_then(|mut child| {
+                    PID.store(child.id(), Ordering::Relaxed);
+                    child.stdin.take()
+                })
         });
         if let Some(stdin) = pipe {
             // A line is far below PIPE_BUF: one write, never interleaved.
@@ -685,6 +714,11 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
     /// Takes the group `pgid` off the list (killed, its leader reaped).
     pub fn unwatch(pgid: u32) {
         tell(&format!("- {pgid}\n"));
+    }
+
+    /// The watchdog's process id, once started.
+    pub fn pid() -> Option<u32> {
+        Some(PID.load(Ordering::Relaxed)).filter(|&pid| pid != 0)
     }
 
     /// Whether the watchdog runs.

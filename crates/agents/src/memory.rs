@@ -41,6 +41,40 @@ fn parse_meminfo(text: &str) -> Option<MachineMemory> {
     })
 }
 
+/// The most memory this process may take, where less than the machine's: the least of its
+/// limits on address space (`ulimit -v`) and data (`ulimit -d`) and its control group's
+/// `memory.max` (Linux), with the limit's name. `None` where none is set.
+pub fn process_limit() -> Option<(u64, &'static str)> {
+    use rustix::process::{Resource, getrlimit};
+    let mut limits = Vec::new();
+    for (resource, name) in [
+        (Resource::As, "its address-space limit, `ulimit -v`"),
+        (Resource::Data, "its data limit, `ulimit -d`"),
+    ] {
+        if let Some(bytes) = getrlimit(resource).current {
+            limits.push((bytes, name));
+        }
+    }
+    if let Some(bytes) = cgroup_memory_max() {
+        limits.push((bytes, "its control group's memory.max"));
+    }
+    limits.into_iter().min_by_key(|&(bytes, _)| bytes)
+}
+
+/// The least `memory.max` of this process's control group and the groups above it (cgroup v2).
+fn cgroup_memory_max() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let mut path = std::path::PathBuf::from("/sys/fs/cgroup");
+    path.push(groups.lines().find_map(|l| l.strip_prefix("0::/"))?);
+    path.ancestors()
+        .take_while(|dir| dir.starts_with("/sys/fs/cgroup"))
+        .filter_map(|dir| {
+            let text = std::fs::read_to_string(dir.join("memory.max")).ok()?;
+            text.trim().parse::<u64>().ok()
+        })
+        .min()
+}
+
 /// `23.4 GiB`, `512 MiB`.
 pub fn bytes_text(bytes: u64) -> String {
     let mib = bytes as f64 / f64::from(1u32 << 20);
@@ -63,11 +97,26 @@ pub fn machine_text() -> String {
     }
 }
 
-/// Refuses `key={mib}` of agent `kind` when `mib` MiB is more than the machine's memory: such a
-/// table could never be held. Where the machine's memory is unknown, everything passes here and
-/// the allocation itself decides.
+/// Refuses `key={mib}` of agent `kind` when `mib` MiB is more than the machine's memory or this
+/// process's limit ([`process_limit`]): such a table could never be held. Where neither is
+/// known, everything passes here and the allocation itself decides.
 pub fn check_fits(kind: &str, key: &str, mib: u64) -> Result<(), SpecError> {
-    check_fits_in(kind, key, mib, machine())
+    check_fits_in(kind, key, mib, machine())?;
+    match process_limit() {
+        Some((limit, name)) if mib.saturating_mul(1 << 20) > limit => {
+            Err(bad_value(kind, key, mib, &over_limit(mib, limit, name)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Says that `mib` MiB is over the process limit `limit` (bytes) named `name`.
+pub fn over_limit(mib: u64, limit: u64, name: &str) -> String {
+    format!(
+        "{mib} MiB is more than this process may take ({name}: {}); give at most {}",
+        bytes_text(limit),
+        limit >> 20
+    )
 }
 
 fn check_fits_in(

@@ -111,6 +111,11 @@ impl<G: AgentGame> Searcher<G> {
         self.table.permille_full()
     }
 
+    /// The bytes its table holds (0 before the first search).
+    pub(crate) fn table_bytes(&self) -> u64 {
+        self.table.bytes()
+    }
+
     #[inline]
     fn check_budget(&mut self) {
         if self.nodes >= self.node_limit {

@@ -283,6 +283,11 @@ pub fn try_solve_generic<G: AgentGame>(
     let mut searcher = Searcher::<G>::new(limits.tt_mb);
     searcher.begin(limits.nodes, deadline)?;
     searcher.monitor = limits.monitor.clone();
+    if let Some(monitor) = &limits.monitor {
+        monitor
+            .table_bytes
+            .store(searcher.table_bytes(), Ordering::Relaxed);
+    }
     let aux = position.aux();
 
     // The root value: to the end when the game has a ply bound, else deepening until a proof.

@@ -220,6 +220,11 @@ impl Table {
         self.slots[target] = [key, data];
     }
 
+    /// The bytes it holds (0 before its first search).
+    pub(crate) fn bytes(&self) -> u64 {
+        (self.slots.len() * std::mem::size_of::<[u64; 2]>()) as u64
+    }
+
     /// The fraction of slots that hold a result of this search, per mille, from a sample.
     pub(crate) fn permille_full(&self) -> u32 {
         let sample = self.slots.len().min(2000);

@@ -24,7 +24,7 @@ use rand::SeedableRng;
 use rules::{Game, Mnk, Variant};
 
 /// `arena bench [--quick]`.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 #[command(after_help = "Examples:\n  \
     arena bench            # every figure, about two minutes (the default experiment twice)\n  \
     arena bench --quick    # shorter rounds and a shortened experiment, about fifteen seconds\n  \
@@ -38,12 +38,43 @@ pub struct BenchArgs {
     /// Only the figures whose names contain this text (repeatable; default: every figure).
     #[arg(long, value_name = "TEXT")]
     pub filter: Vec<String>,
+    /// The figures asked about so far, and whether any was wanted.
+    #[arg(skip)]
+    asked: std::cell::RefCell<(Vec<String>, bool)>,
 }
 
 impl BenchArgs {
-    /// Whether the figure `name` is to be measured.
+    /// Whether the figure `name` is to be measured (a name ending with `.` stands for a group
+    /// of figures).
     fn wants(&self, name: &str) -> bool {
-        self.filter.is_empty() || self.filter.iter().any(|text| name.contains(text.as_str()))
+        let wanted =
+            self.filter.is_empty() || self.filter.iter().any(|text| name.contains(text.as_str()));
+        let mut asked = self.asked.borrow_mut();
+        asked.0.push(name.to_string());
+        asked.1 |= wanted;
+        wanted
+    }
+
+    /// An error when the filters matched no figure (asked after every figure was).
+    fn check_matched(&self) -> Result<()> {
+        let asked = self.asked.borrow();
+        if asked.1 {
+            return Ok(());
+        }
+        let filters: Vec<String> = self.filter.iter().map(|f| format!("`{f}`")).collect();
+        let names: Vec<String> = asked
+            .0
+            .iter()
+            .map(|name| match name.strip_suffix('.') {
+                Some(group) => format!("{group}.*"),
+                None => name.clone(),
+            })
+            .collect();
+        Err(anyhow!(
+            "no figure's name contains {}; the figures: {}",
+            filters.join(" or "),
+            names.join(", ")
+        ))
     }
 }
 
@@ -175,7 +206,12 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     {
         rules::with_game!(parse_variant(id)?, |start| mcts(id, &start, &budget))?;
     }
-    for (id, depth) in [("tictactoe", 9), ("mnk-5x5k4", 5), ("oanquan", 7)] {
+    for (id, depth) in [
+        ("tictactoe", 9),
+        ("mnk-5x5k4", 5),
+        ("oanquan", 7),
+        ("oware", 8),
+    ] {
         if !args.wants(&format!("perft.{id}")) {
             continue;
         }
@@ -232,7 +268,8 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             protocol, id, &start, &budget
         ))?;
     }
-    default_experiment(&budget, &args)
+    default_experiment(&budget, &args)?;
+    args.check_matched()
 }
 
 /// The protocol figures: which protocol, on which variant.
@@ -747,6 +784,7 @@ mod tests {
         let args = |filter: &[&str]| BenchArgs {
             quick: true,
             filter: filter.iter().map(|text| text.to_string()).collect(),
+            ..BenchArgs::default()
         };
         assert!(args(&[]).wants("arena.default.threads-1"));
         assert!(args(&["mcts.", "td4"]).wants("mcts.tictactoe"));

@@ -98,9 +98,80 @@ fn quiet_on_closed_pipe() {
     }));
 }
 
+/// The signals that end the program (SIGINT, SIGTERM, SIGHUP), less those it was started with
+/// ignored: an ignored signal stays ignored, as POSIX has it (a background job's SIGINT,
+/// `nohup`'s SIGHUP).
+pub struct EndingSignals(Vec<(tokio::signal::unix::Signal, i32)>);
+
+impl EndingSignals {
+    /// Listens for them from now on (inside a tokio runtime).
+    pub fn listen() -> EndingSignals {
+        use tokio::signal::unix::{SignalKind, signal};
+        let ignored = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|status| {
+                let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+                u64::from_str_radix(mask.trim(), 16).ok()
+            })
+            .unwrap_or(0);
+        let listened = [
+            (SignalKind::interrupt(), 2),
+            (SignalKind::terminate(), 15),
+            (SignalKind::hangup(), 1),
+        ]
+        .into_iter()
+        .filter(|&(_, number)| ignored >> (number - 1) & 1 == 0)
+        .filter_map(|(kind, number)| Some((signal(kind).ok()?, number)))
+        .collect();
+        EndingSignals(listened)
+    }
+
+    /// The number of the first of them to come (never, when none is listened for).
+    pub async fn next(mut self) -> i32 {
+        std::future::poll_fn(|context| {
+            for (stream, number) in &mut self.0 {
+                if stream.poll_recv(context).is_ready() {
+                    return std::task::Poll::Ready(*number);
+                }
+            }
+            std::task::Poll::Pending
+        })
+        .await
+    }
+}
+
+/// On an ending signal, stops every outside agent and what it started, then exits as the
+/// signal would have (128 plus its number). The signals are listened for on a thread of their
+/// own; `arena serve` listens in its own runtime instead (it stops its server first).
+fn stop_agents_on_signals() {
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return;
+    };
+    let signals = {
+        let _inside = runtime.enter();
+        EndingSignals::listen()
+    };
+    let _ = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            let number = runtime.block_on(signals.next());
+            protocol::orphans::end();
+            std::process::exit(128 + number);
+        });
+}
+
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
     let cli = Cli::parse();
+    // The orphans of our agents' helpers become ours, to be killed (Linux; elsewhere the
+    // agents' process groups are all that is killed).
+    let _ = protocol::orphans::adopt();
+    if !matches!(cli.command, Command::Serve(_)) {
+        stop_agents_on_signals();
+    }
     let outcome = match cli.command {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
@@ -119,6 +190,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => games_cmd::replay(args),
         Command::Bench(args) => bench_cmd::bench(args),
     };
+    protocol::orphans::end();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

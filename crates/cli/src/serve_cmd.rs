@@ -87,9 +87,10 @@ pub fn serve(args: ServeArgs) -> Result<()> {
             options.record.display()
         );
         let _ = std::io::stdout().flush();
+        let signals = crate::EndingSignals::listen();
         server
-            .run_until(async {
-                let _ = tokio::signal::ctrl_c().await;
+            .run_until(async move {
+                signals.next().await;
             })
             .await?;
         Ok(())

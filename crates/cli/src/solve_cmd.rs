@@ -265,6 +265,15 @@ pub fn solve(args: SolveArgs) -> Result<()> {
             machine.available >> 20
         );
     }
+    if let Some((limit, name)) = agents::memory::process_limit()
+        && (args.tt_mb as u64) << 20 > limit
+    {
+        bail!(
+            "--tt-mb {}: {}",
+            args.tt_mb,
+            agents::memory::over_limit(args.tt_mb as u64, limit, name)
+        );
+    }
     let time = if args.time_limit == 0.0 {
         None
     } else {
@@ -361,6 +370,7 @@ fn watched<T: Send>(
     // the first (`arena` runs one).
     let _ = ctrlc::set_handler(move || {
         if stop_flag.stopping() {
+            protocol::orphans::end();
             std::process::exit(130);
         }
         stop_flag.stop.store(true, Ordering::Relaxed);
@@ -481,8 +491,6 @@ fn solve_game_with<G: AgentGame>(
     solver: impl FnOnce(&G, &Limits) -> Result<Solution<G::Move>, agents::memory::OutOfMemory> + Send,
 ) -> Result<()> {
     let started = Instant::now();
-    let table_bytes = (args.tt_mb as u64) << 20;
-    monitor.table_bytes.store(table_bytes, Ordering::Relaxed);
     let solution: Solution<G::Move> = watched(
         &monitor,
         |m| {
@@ -564,7 +572,22 @@ fn solve_game_with<G: AgentGame>(
         solution.nodes as f64 / seconds.max(1e-9)
     );
     println!("time: {seconds:.3} s");
+    print_table(&monitor, args.tt_mb);
     Ok(())
+}
+
+/// The size of the table the solve held, which is `--tt-mb` rounded down to a power of two.
+fn print_table(monitor: &Monitor, tt_mb: usize) {
+    let held = monitor.table_bytes.load(Ordering::Relaxed);
+    if held == 0 {
+        return;
+    }
+    let rounded = if held == (tt_mb as u64) << 20 {
+        String::new()
+    } else {
+        format!(" (--tt-mb {tt_mb} rounded down to a power of two)")
+    };
+    println!("table: {} MiB{rounded}", held >> 20);
 }
 
 /// `--method dfpn`.

@@ -3,7 +3,8 @@
 //! kept for the fault report, and stopping it so that none is left behind.
 //!
 //! Each agent runs in a process group of its own, and stopping it kills the group: a helper the
-//! agent started (a worker, a shell pipeline) goes with it. An agent that exits while a helper
+//! agent started (a worker, a shell pipeline) goes with it; one that left the group goes too,
+//! found among the agent's descendants (see [`crate::orphans`]). An agent that exits while a helper
 //! still holds its output is seen exiting (its output then closes as the group is killed), so
 //! the game is a crash, not a timeout. The groups of the agents still running when the arena
 //! dies, however it dies (`kill -9` included), are killed by a watchdog ([`watchdog`]): a small
@@ -22,6 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::line::{LineError, LineReader, quote, quote_n};
+use crate::orphans;
 
 /// Lines kept for the fault report.
 const TRANSCRIPT: usize = 24;
@@ -47,8 +49,9 @@ const AFTER_EXIT: Duration = Duration::from_millis(200);
 /// dropped (a note says so), so a flood of debugging output cannot fill the disk.
 pub const LOG_CAP: u64 = 1 << 20;
 
-/// A log file already this long gets no more standard error (a note says so): with
-/// [`LOG_CAP`] per process, an agent started for every game cannot fill the disk either.
+/// The most a log file holds, counting the process ids, notes and fault reports we add, however
+/// many processes share it (a note says where its standard error stops): with [`LOG_CAP`] per
+/// process, an agent started for every game cannot fill the disk either.
 pub const LOG_FILE_CAP: u64 = 64 << 20;
 
 /// Where an outside agent's standard error goes.
@@ -89,13 +92,34 @@ pub enum Received {
     Bad(LineError),
     /// The deadline passed first.
     Timeout,
-    /// The process closed its output (it exited, usually): with its exit status, if known.
-    Closed(Option<String>),
+    /// The process closed its output (it exited, usually).
+    Closed(Closed),
+}
+
+/// How a process's output ended, as messages say it after `the agent`.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Closed {
+    /// It exited: with its exit status, if known.
+    Exited(Option<String>),
+    /// It closed its output but ran on: it is stopped now.
+    StillRunning,
+}
+
+impl std::fmt::Display for Closed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Closed::Exited(Some(status)) => write!(f, "exited ({status})"),
+            Closed::Exited(None) => write!(f, "exited"),
+            Closed::StillRunning => write!(f, "closed its output (still running: stopped now)"),
+        }
+    }
 }
 
 /// A running outside agent.
 pub struct Process {
     child: Child,
+    /// Its descendants outside its group when it was asked to stop (see `orphans`).
+    helpers: Vec<u32>,
     /// When the process was first seen to have exited (not yet reaped).
     exited_at: Option<Instant>,
     /// Its exit status once its group is killed and it is reaped.
@@ -153,6 +177,8 @@ impl Process {
         if let Some(folder) = folder {
             command_line.current_dir(folder);
         }
+        // Listed as started before an orphan could be looked for (see `orphans`).
+        let mut started = orphans::started();
         let mut child = command_line
             .args(args)
             // A group of its own: stopping the agent kills what it started too, and a signal
@@ -167,11 +193,14 @@ impl Process {
             .spawn()
             .map_err(|e| start_error(describe_spawn_error(command, &e)))?;
         let pid = child.id();
+        started.push(pid);
         watchdog::watch(pid);
+        drop(started);
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill_group(pid);
             let _ = child.wait();
             watchdog::unwatch(pid);
+            orphans::after_stop(pid, &[]);
             return Err(start_error(
                 "its standard input or output is not a pipe".into(),
             ));
@@ -212,23 +241,19 @@ impl Process {
         if let Some(pipe) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
             let count = Arc::clone(&stderr_lines);
-            let mut file = log_file;
+            let file = log_file;
             let _ = std::thread::Builder::new()
                 .name(format!("agent-{pid}-stderr"))
                 .spawn(move || {
                     let mut reader = LineReader::new(BufReader::new(pipe));
-                    let mut log = LogBudget::new(file.as_ref());
+                    let mut log = LogBudget::new();
                     while let Some(Ok(line)) = reader.next_line() {
                         let text = match line {
                             Ok(text) => text,
                             Err(bad) => format!("({bad})"),
                         };
-                        if let Some(out) = &mut file
-                            && let Some(entry) = log.entry(pid, &text)
-                        {
-                            // One write per line, so processes sharing the file interleave
-                            // whole lines.
-                            let _ = out.write_all(entry.as_bytes());
+                        if let Some(file) = &file {
+                            log.write(file, pid, &text);
                         }
                         if !text.trim().is_empty()
                             && let Ok(mut tail) = tail.lock()
@@ -241,6 +266,7 @@ impl Process {
         }
         Ok(Process {
             child,
+            helpers: Vec::new(),
             exited_at: None,
             finished: None,
             stdin: Some(BufWriter::new(stdin)),
@@ -333,7 +359,7 @@ impl Process {
     /// killed, the lines already written are still read, and then the output counts as closed.
     pub fn receive(&mut self, deadline: Instant) -> Received {
         if self.closed {
-            return Received::Closed(self.exit_status());
+            return Received::Closed(self.how_closed());
         }
         while self.pending.is_empty() {
             let now = Instant::now();
@@ -370,7 +396,7 @@ impl Process {
             }
             Some(Event::Closed) | None => {
                 self.closed = true;
-                Received::Closed(self.exit_status())
+                Received::Closed(self.how_closed())
             }
         }
     }
@@ -389,32 +415,37 @@ impl Process {
         matches!(waitid(WaitId::Pid(pid), options), Ok(Some(_)) | Err(_))
     }
 
-    /// Kills the process's group (the process and whatever it started that stayed in its
-    /// group), reaps the process and returns its exit status. Done once.
+    /// Kills the process's group and its descendants outside the group (see `orphans`), reaps
+    /// the process and returns its exit status. Done once.
     fn finish(&mut self) -> Option<ExitStatus> {
         if let Some(status) = self.finished {
             return status;
         }
         self.stdin = None;
         let pid = self.child.id();
+        let killed = orphans::kill_tree(pid);
         kill_group(pid);
         let status = self.child.wait().ok();
         watchdog::unwatch(pid);
+        orphans::reap(&killed);
+        orphans::after_stop(pid, &std::mem::take(&mut self.helpers));
         self.finished = Some(status);
         status
     }
 
-    /// The exit status, when the process has exited (waiting a moment for it); its group is
-    /// killed then.
-    fn exit_status(&mut self) -> Option<String> {
+    /// Whether the process whose output closed has exited (waiting a moment for it), with its
+    /// exit status; its group is killed either way, so one that closed its output and ran on
+    /// is stopped.
+    fn how_closed(&mut self) -> Closed {
         let give_up = Instant::now() + Duration::from_millis(100);
         while !self.has_exited() {
             if Instant::now() >= give_up {
-                return None;
+                self.finish();
+                return Closed::StillRunning;
             }
             std::thread::sleep(Duration::from_millis(2));
         }
-        self.finish().map(|status| status.to_string())
+        Closed::Exited(self.finish().map(|status| status.to_string()))
     }
 
     /// The last non-empty line the process wrote to its standard error, quoted safely.
@@ -455,7 +486,7 @@ impl Process {
     /// Writes a note and the last lines exchanged to the agent's log file, if it has one.
     pub fn log_fault(&mut self, what: &str) {
         let pid = self.id();
-        let Some((_, file)) = &mut self.log else {
+        let Some((_, file)) = &self.log else {
             return;
         };
         let mut text = format!(
@@ -464,20 +495,25 @@ impl Process {
         for line in &self.transcript {
             text.push_str(&format!("[pid {pid}]   {}\n", quote_n(line, 210)));
         }
-        let _ = file.write_all(text.as_bytes());
+        append_log(file, &text, LOG_FILE_CAP - NOTE_ROOM);
     }
 
     /// Writes one line to the agent's log file, if it has one.
     pub fn log_line(&mut self, line: &str) {
         let pid = self.id();
-        if let Some((_, file)) = &mut self.log {
-            let _ = file.write_all(format!("[pid {pid}] {}\n", quote_n(line, 500)).as_bytes());
+        if let Some((_, file)) = &self.log {
+            let line = format!("[pid {pid}] {}\n", quote_n(line, 500));
+            append_log(file, &line, LOG_FILE_CAP - NOTE_ROOM);
         }
     }
 
     /// Sends `farewell` (if any), closes the input, gives the process a moment to exit, then
     /// kills its group (what it started goes too). Always reaps it.
     pub fn stop(&mut self, farewell: Option<&str>) {
+        if self.finished.is_none() {
+            // Those that an exit by itself would orphan.
+            self.helpers = orphans::outside_group(self.child.id());
+        }
         if let Some(line) = farewell {
             let _ = self.send(line);
         }
@@ -504,10 +540,15 @@ impl Drop for Process {
 
 /// Sends SIGKILL to the process group `pid` leads (the agent's: see [`Process::start`]).
 fn kill_group(pid: u32) {
-    use rustix::process::{Pid, Signal, kill_process_group};
+    signal_group(pid, rustix::process::Signal::KILL);
+}
+
+/// Sends `signal` to the process group `pid` leads.
+pub(crate) fn signal_group(pid: u32, signal: rustix::process::Signal) {
+    use rustix::process::{Pid, kill_process_group};
     if let Some(group) = Pid::from_raw(pid as i32) {
         // Gone already (ESRCH) is fine.
-        let _ = kill_process_group(group, Signal::KILL);
+        let _ = kill_process_group(group, signal);
     }
 }
 
@@ -518,32 +559,67 @@ struct LogBudget {
 }
 
 impl LogBudget {
-    fn new(file: Option<&File>) -> LogBudget {
-        let length = file.and_then(|f| f.metadata().ok()).map_or(0, |m| m.len());
+    fn new() -> LogBudget {
         LogBudget {
-            left: if length >= LOG_FILE_CAP { 0 } else { LOG_CAP },
+            left: LOG_CAP,
             noted: false,
         }
     }
 
-    /// The log entry of `text`, or the note that the cap is reached (once), or nothing.
-    fn entry(&mut self, pid: u32, text: &str) -> Option<String> {
+    /// Writes the log entry of `text` to `file`, or (once) the note that a cap is reached.
+    fn write(&mut self, file: &File, pid: u32, text: &str) {
         let entry = format!("[pid {pid}] {text}\n");
-        if (entry.len() as u64) <= self.left {
+        if (entry.len() as u64) <= self.left && append_log(file, &entry, LOG_FILE_CAP - NOTE_ROOM) {
             self.left -= entry.len() as u64;
-            return Some(entry);
+            return;
         }
         self.left = 0;
-        if std::mem::replace(&mut self.noted, true) {
-            return None;
+        if !std::mem::replace(&mut self.noted, true) {
+            let note = format!(
+                "[pid {pid}] (the rest of its stderr is not logged: at most {} MiB a process, and \
+                 {} MiB a log file)\n",
+                LOG_CAP >> 20,
+                LOG_FILE_CAP >> 20
+            );
+            append_log(file, &note, LOG_FILE_CAP);
         }
-        Some(format!(
-            "[pid {pid}] (the rest of its stderr is not logged: at most {} MiB a process, and \
-             {} MiB a log file)\n",
-            LOG_CAP >> 20,
-            LOG_FILE_CAP >> 20
-        ))
     }
+}
+
+/// Room kept at the end of a log file for the notes that its processes' stderr is no longer
+/// logged (about 130 bytes each; notes past it are dropped).
+const NOTE_ROOM: u64 = 4096;
+
+/// The length of each log file open for appending (by device and inode), counted as it is
+/// written: the processes sharing a file keep it within [`LOG_FILE_CAP`] together.
+static LOG_LENGTHS: Mutex<Vec<((u64, u64), u64)>> = Mutex::new(Vec::new());
+
+/// Appends `text` to the log `file` in one write (processes sharing the file interleave whole
+/// lines) if the file stays within `limit` bytes; says whether it did.
+fn append_log(mut file: &File, text: &str, limit: u64) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(metadata) = file.metadata() else {
+        return false;
+    };
+    let key = (metadata.dev(), metadata.ino());
+    let mut lengths = LOG_LENGTHS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let index = match lengths.iter().position(|(k, _)| *k == key) {
+        Some(index) => index,
+        None => {
+            lengths.push((key, 0));
+            lengths.len() - 1
+        }
+    };
+    // Another program may append too (a second arena on the same folder): the larger counts.
+    let length = lengths[index].1.max(metadata.len());
+    let after = length + text.len() as u64;
+    if after > limit {
+        return false;
+    }
+    lengths[index].1 = after;
+    file.write_all(text.as_bytes()).is_ok()
 }
 
 fn open_log(path: &Path) -> std::io::Result<File> {
@@ -585,6 +661,7 @@ pub mod watchdog {
     use std::os::unix::process::CommandExt as _;
     use std::process::{ChildStdin, Command, Stdio};
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
     const SCRIPT: &str = r#"trap '' INT TERM HUP QUIT PIPE
 groups=' '
@@ -602,6 +679,9 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
     /// The pipe to the watchdog, once started (`None` inside: it could not start).
     static PIPE: Mutex<Option<Option<ChildStdin>>> = Mutex::new(None);
 
+    /// The watchdog's process id, once started (0 before).
+    static PID: AtomicU32 = AtomicU32::new(0);
+
     fn tell(line: &str) {
         let mut pipe = PIPE
             .lock()
@@ -615,7 +695,10 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
                 .stderr(Stdio::null())
                 .spawn()
                 .ok()
-                .and_then(|mut child| child.stdin.take())
+                .and_then(|mut child| {
+                    PID.store(child.id(), Ordering::Relaxed);
+                    child.stdin.take()
+                })
         });
         if let Some(stdin) = pipe {
             // A line is far below PIPE_BUF: one write, never interleaved.
@@ -631,6 +714,11 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
     /// Takes the group `pgid` off the list (killed, its leader reaped).
     pub fn unwatch(pgid: u32) {
         tell(&format!("- {pgid}\n"));
+    }
+
+    /// The watchdog's process id, once started.
+    pub fn pid() -> Option<u32> {
+        Some(PID.load(Ordering::Relaxed)).filter(|&pid| pid != 0)
     }
 
     /// Whether the watchdog runs.
@@ -710,7 +798,9 @@ mod tests {
             Process::start("sh", &["-c".into(), "exit 3".into()], &Stderr::Discard, "x").unwrap();
         let deadline = Instant::now() + Duration::from_secs(5);
         match process.receive(deadline) {
-            Received::Closed(Some(status)) => assert!(status.contains('3'), "{status}"),
+            Received::Closed(Closed::Exited(Some(status))) => {
+                assert!(status.contains('3'), "{status}")
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -767,7 +857,9 @@ mod tests {
             other => panic!("{other:?}"),
         }
         match process.receive(deadline) {
-            Received::Closed(Some(status)) => assert!(status.contains('3'), "{status}"),
+            Received::Closed(Closed::Exited(Some(status))) => {
+                assert!(status.contains('3'), "{status}")
+            }
             other => panic!("a closed output with the exit status, not {other:?}"),
         }
         assert!(Instant::now() < deadline);

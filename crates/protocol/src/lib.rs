@@ -29,6 +29,7 @@ pub mod extra;
 pub mod game;
 pub mod gomocup;
 pub mod line;
+pub mod orphans;
 pub mod outside;
 pub mod proc;
 pub mod serve;

@@ -140,11 +140,10 @@ fn handshake(launch: &Launch) -> Result<Session, SetupError> {
                     ),
                 ));
             }
-            Received::Closed(status) => {
-                let status = status.map(|s| format!(" ({s})")).unwrap_or_default();
+            Received::Closed(closed) => {
                 return Err(fail(
                     &mut process,
-                    format!("it exited{status} before answering `arena {VERSION}`"),
+                    format!("it {closed} before answering `arena {VERSION}`"),
                 ));
             }
         }
@@ -199,10 +198,9 @@ fn set_up_game(session: &mut Session, launch: &Launch, start: GameStart) -> Resu
                     launch.start_timeout.as_millis()
                 )));
             }
-            Received::Closed(status) => {
-                let status = status.map(|s| format!(" ({s})")).unwrap_or_default();
+            Received::Closed(closed) => {
                 return Err(SetupError::Protocol(format!(
-                    "it exited{status} before answering `game`"
+                    "it {closed} before answering `game`"
                 )));
             }
         }
@@ -472,10 +470,9 @@ impl<G: AgentGame> Agent<G> for ProcAgent<G> {
                         margin.as_millis()
                     ))));
                 }
-                Received::Closed(status) => {
-                    let status = status.map(|s| format!(" ({s})")).unwrap_or_default();
+                Received::Closed(closed) => {
                     return Err(self.fault(AgentError::Crash(format!(
-                        "the agent exited{status} before answering `go`"
+                        "the agent {closed} before answering `go`"
                     ))));
                 }
             };

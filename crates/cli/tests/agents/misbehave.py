@@ -21,6 +21,10 @@ first `go`:
   escape    writes a terminal escape sequence to stderr and in its `error` line
   hang      starts a helper, then never answers
   noisy     writes 5 MB to stderr before each (first legal) move
+  setsid    starts two helpers outside its process group (one in a session of its own, one
+            that leaves its process tree too: its parent exits at once), then plays legal moves
+  setsidhang  starts those helpers, then never answers
+  closeout  closes its standard output and keeps running
 and before any game:
   refuse    answers `error` to every `game`
   noready   never answers `arena 1`
@@ -43,8 +47,21 @@ if os.environ.get("ARENA_TEST_GROUPS"):
 def start_helper():
     # Inherits stdout and stderr: holds the agent's output open after the agent exits.
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker])
+
+
+def start_detached_helpers():
+    # Stopping the agent's process group cannot reach these: one is the agent's child in a
+    # session of its own, the other a grandchild whose parent exits at once (a daemon).
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)", marker]
+    subprocess.Popen(sleeper, start_new_session=True)
+    subprocess.Popen([sys.executable, "-c",
+                      "import subprocess, sys; subprocess.Popen(sys.argv[1:], start_new_session=True)"]
+                     + sleeper).wait()
+
+
 position = []
 legal = []
+detached = False
 
 
 def say(line):
@@ -53,6 +70,10 @@ def say(line):
 
 
 def go():
+    global detached
+    if mode in ("setsid", "setsidhang") and not detached:
+        detached = True
+        start_detached_helpers()
     if mode == "silent":
         time.sleep(3600)
     elif mode == "crash":
@@ -90,6 +111,11 @@ def go():
         say("error \x1b[2J\x1b[31m boom")
     elif mode == "hang":
         start_helper()
+        time.sleep(3600)
+    elif mode == "setsidhang":
+        time.sleep(3600)
+    elif mode == "closeout":
+        os.close(1)
         time.sleep(3600)
     elif mode == "noisy":
         sys.stderr.write(("debug " + "x" * 94 + "\n") * 50000)

@@ -337,13 +337,13 @@ fn perft_past_the_longest_game_is_capped_and_a_negative_depth_refused() {
     }
 }
 
-/// Runs `arena ARGS` with its address space limited to `kb` KiB (`ulimit -v`), so that a
-/// table the machine could hold is refused by the allocator.
-fn arena_limited(kb: u64, args: &str) -> Output {
+/// Runs `arena ARGS` with its address space (`ulimit -v`) or its data (`ulimit -d`) limited to
+/// `kb` KiB, so that a table the machine could hold is more than the process may take.
+fn arena_limited(ulimit: &str, kb: u64, args: &str) -> Output {
     Command::new("bash")
         .arg("-c")
         .arg(format!(
-            "ulimit -v {kb} && exec '{}' {args}",
+            "ulimit {ulimit} {kb} && exec '{}' {args}",
             env!("CARGO_BIN_EXE_arena")
         ))
         .output()
@@ -361,44 +361,52 @@ fn a_table_larger_than_the_machine_or_the_process_may_hold_is_a_clear_error() {
         "{error}"
     );
     assert!(error.contains("available now); give at most"), "{error}");
-    // Within the machine but beyond the process's limit: the allocation fails, and that is an
-    // error naming the key and the memory, not an abort.
-    // The table is taken at once (4 GiB: 8000 MiB rounded down to a power of two); the tree
-    // grows by doubling until the allocator refuses (about a second of 19x19 simulations).
-    for (limit, args, key, size) in [
+    // Within the machine but beyond the process's limit (`ulimit -v`, `ulimit -d`): refused
+    // before anything is taken, naming the limit.
+    for (ulimit, kb, args, says) in [
         (
+            "-v",
             3_000_000,
             "analyze tictactoe --agent alphabeta:tt_mb=8000",
-            "tt_mb=8000",
-            "4.0 GiB",
+            "`tt_mb=8000` is invalid: 8000 MiB is more than this process may take (its \
+             address-space limit, `ulimit -v`: 2.9 GiB); give at most 2929",
         ),
         (
+            "-v",
             3_000_000,
             "solve mnk-4x4k3 --tt-mb 8000",
-            "tt_mb=8000",
-            "4.0 GiB",
+            "--tt-mb 8000: 8000 MiB is more than this process may take (its address-space \
+             limit, `ulimit -v`: 2.9 GiB)",
         ),
         (
-            1_000_000,
-            "analyze mnk-19x19k5 --agent mcts:tree_mb=8000,iterations=100000000",
-            "tree_mb=8000",
-            "",
+            "-d",
+            1 << 20,
+            "solve connect4 --tt-mb 1500",
+            "--tt-mb 1500: 1500 MiB is more than this process may take (its data limit, \
+             `ulimit -d`: 1.0 GiB)",
         ),
     ] {
-        let output = arena_limited(limit, args);
+        let output = arena_limited(ulimit, kb, args);
         let error = stderr(&output);
         assert_eq!(output.status.code(), Some(1), "{args}: {error}");
-        assert!(
-            error.contains(&format!("cannot allocate {size}"))
-                && error.contains(&format!(" for `{key}`")),
-            "{args}: {error}"
-        );
-        assert!(
-            error.contains("available now, per /proc/meminfo"),
-            "{args}: {error}"
-        );
-        assert!(!error.contains("memory allocation of"), "{args}: {error}");
+        assert!(error.contains(says), "{args}: {error}");
     }
+    // Within the limit, and still more than the allocator gives: an error naming the key and
+    // the memory, not an abort. The tree grows by doubling until the allocator refuses (about
+    // a second of 19x19 simulations).
+    let args = "analyze mnk-19x19k5 --agent mcts:tree_mb=900,iterations=100000000";
+    let output = arena_limited("-v", 1_000_000, args);
+    let error = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{args}: {error}");
+    assert!(
+        error.contains("cannot allocate ") && error.contains(" for `tree_mb=900`"),
+        "{args}: {error}"
+    );
+    assert!(
+        error.contains("available now, per /proc/meminfo"),
+        "{args}: {error}"
+    );
+    assert!(!error.contains("memory allocation of"), "{args}: {error}");
 }
 
 #[test]
@@ -427,4 +435,85 @@ fn solving_a_game_of_three_or_four_players_is_refused_at_once() {
             "{variant}: {error}"
         );
     }
+}
+
+/// `arena` with `args`, and the most memory it held (Linux's ru_maxrss, KiB), printed by the
+/// Python wrapper on its stderr's last line.
+fn arena_peak(args: &[&str]) -> (Output, u64) {
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import resource, subprocess, sys\n\
+             done = subprocess.run(sys.argv[1:], capture_output=True)\n\
+             sys.stdout.buffer.write(done.stdout)\n\
+             sys.stderr.buffer.write(done.stderr)\n\
+             print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n\
+             sys.exit(done.returncode)",
+            env!("CARGO_BIN_EXE_arena"),
+        ])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = stderr(&output);
+    let peak = text
+        .lines()
+        .last()
+        .and_then(|line| line.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak memory: {text}"));
+    (output, peak)
+}
+
+#[test]
+fn a_large_solver_table_is_not_touched_before_the_search_and_the_size_held_is_shown() {
+    // 512 MiB asked, 1 ms of search: zeroing the table by hand would fault in all of it (and
+    // take longer than the limit); fresh zeroed pages cost nothing until the search uses them.
+    let (output, peak_kib) = arena_peak(&[
+        "solve",
+        "connect4",
+        "--tt-mb",
+        "512",
+        "--time-limit",
+        "0.001",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        peak_kib < 200 << 10,
+        "the solve held {} MiB at its peak",
+        peak_kib >> 10
+    );
+    // 100 MiB asked: the table is a power of two of buckets, 64 MiB.
+    let output = arena(&[
+        "solve",
+        "connect4",
+        "--tt-mb",
+        "100",
+        "--time-limit",
+        "0.001",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("table: 64 MiB (--tt-mb 100 rounded down to a power of two)"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn bench_says_when_no_figure_matches_and_has_an_oware_figure() {
+    let output = arena(&["bench", "--quick", "--filter", "zzzz"]);
+    assert!(!output.status.success(), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("no figure's name contains `zzzz`")
+            && stderr(&output).contains("perft.oware"),
+        "{}",
+        stderr(&output)
+    );
+    let output = arena(&["bench", "--quick", "--filter", "perft.oware"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("perft.oware: ") && text.trim_end().ends_with(")"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 1, "{text}");
 }

@@ -258,6 +258,12 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         // Output without end and without a newline: the over-long line, at once.
         ("flood", "illegal-move", "a line longer than 1048576 bytes"),
         ("escape", "crash", "gave up: `\\u{1b}[2J\\u{1b}[31m boom`"),
+        // Its output closed while it runs on: said so (not an exit), and it is stopped.
+        (
+            "closeout",
+            "crash",
+            "the agent closed its output (still running: stopped now) before answering `go`",
+        ),
     ];
     // Each agent plays `steady` alone, on a board of its own, so that the slow ones do not
     // make every pairing slow.
@@ -277,6 +283,7 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         "mnk-6x7k4",
         "mnk-7x6k4",
         "mnk-7x7k4",
+        "mnk-4x7k4",
     ];
     let mut text = format!(
         "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = {boards:?}\n\n\
@@ -394,17 +401,75 @@ fn agent_groups(dir: &Path) -> Vec<u32> {
         .unwrap_or_default()
 }
 
+/// `ARENA` with `args`, started with the default disposition of the signals the tests send,
+/// whatever this test's are: a background job starts `cargo test` with SIGINT ignored, `nohup`
+/// with SIGHUP ignored, and an ignored signal stays ignored across `exec` (the arena rightly
+/// keeps it). Python resets them and `exec`s the arena.
+fn arena_with_default_signals(args: &[&str]) -> Command {
+    let mut command = Command::new("python3");
+    command
+        .args([
+            "-c",
+            "import os, signal, sys\n\
+             for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):\n    \
+             signal.signal(s, signal.SIG_DFL)\n\
+             os.execv(sys.argv[1], sys.argv[1:])",
+            ARENA,
+        ])
+        .args(args);
+    command
+}
+
+/// Waits for `child` to exit, `limit` at most: past it the child is killed and the test fails.
+fn wait_at_most(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+) -> std::process::ExitStatus {
+    let give_up = std::time::Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if std::time::Instant::now() >= give_up {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Waits (10 s at most) until no process has `marker` in its command line; returns those left.
+fn gone_with(marker: &str) -> Vec<String> {
+    let give_up = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left = processes_with(marker);
+        if left.is_empty() || std::time::Instant::now() >= give_up {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn agents_and_their_helpers_die_with_the_arena_however_it_dies() {
     use std::time::{Duration, Instant};
-    // (signal, agent mode): `hang` starts a helper on its first `go` and never answers;
-    // `noready` never finishes the pre-flight handshake.
+    // (signal, agent mode): `hang` starts a helper in its group on its first `go` and never
+    // answers; `setsidhang` starts helpers outside its group (a session of their own, one of
+    // them a daemon) and never answers; `noready` never finishes the pre-flight handshake.
+    // SIGKILL leaves the arena no moment to act: the watchdog kills the agents' groups, and
+    // helpers outside them are out of reach (the reliability page says so).
     for (signal, mode) in [
         ("TERM", "hang"),
         ("INT", "hang"),
+        ("TERM", "setsidhang"),
+        ("INT", "setsidhang"),
+        ("HUP", "setsidhang"),
         ("KILL", "hang"),
         ("KILL", "noready"),
     ] {
+        let marker = format!("arena-die-{signal}-{mode}-{}", std::process::id());
         let dir = scratch(&format!("die-{signal}-{mode}"));
         let groups = dir.join("groups");
         fs::create_dir_all(&groups).unwrap();
@@ -415,32 +480,36 @@ fn agents_and_their_helpers_die_with_the_arena_however_it_dies() {
                 "name = \"die\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\n\
                  [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
                  [[agents]]\nname = \"{mode}\"\n\
-                 spec = \"proc:cmd=python3,timeout_ms=600000,start_ms=600000,args={} {mode}\"\n",
+                 spec = \"proc:cmd=python3,timeout_ms=600000,start_ms=600000,args={} {mode} \
+                 {marker}\"\n",
                 script("misbehave.py")
             ),
         )
         .unwrap();
-        let mut arena = Command::new(ARENA)
-            .args([
-                "run",
-                file.to_str().unwrap(),
-                "--no-report",
-                "--threads",
-                "1",
-            ])
-            .args(["--out", dir.join("out").to_str().unwrap()])
-            .env("ARENA_TEST_GROUPS", &groups)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        // Until the agent waits on its move with its helper beside it (or hangs in the
+        let out = dir.join("out");
+        let mut arena = arena_with_default_signals(&[
+            "run",
+            file.to_str().unwrap(),
+            "--no-report",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .env("ARENA_TEST_GROUPS", &groups)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+        // Until the agent waits on its move with its helpers beside it (or hangs in the
         // handshake).
         let members = if mode == "hang" { 2 } else { 1 };
+        let helpers = if mode == "setsidhang" { 2 } else { 0 };
         let waited = Instant::now();
         while !agent_groups(&groups)
             .iter()
             .any(|&g| group_members(g).len() >= members)
+            || processes_with(&marker).len() < helpers + 1
         {
             assert!(
                 waited.elapsed() < Duration::from_secs(60),
@@ -454,7 +523,7 @@ fn agents_and_their_helpers_die_with_the_arena_however_it_dies() {
             .status()
             .unwrap();
         assert!(killed.success());
-        let status = arena.wait().unwrap();
+        let status = wait_at_most(&mut arena, Duration::from_secs(60), signal);
         assert!(!status.success(), "{signal}: {status}");
         let give_up = Instant::now() + Duration::from_secs(10);
         let left = loop {
@@ -470,6 +539,76 @@ fn agents_and_their_helpers_die_with_the_arena_however_it_dies() {
         assert!(
             left.is_empty(),
             "SIG{signal} of the arena ({mode}) left {left:?} running"
+        );
+        let left = gone_with(&marker);
+        assert!(
+            left.is_empty(),
+            "SIG{signal} of the arena ({mode}) left {left:?} running"
+        );
+    }
+}
+
+#[test]
+fn helpers_that_leave_their_agents_group_die_when_the_run_ends() {
+    // `setsid` starts, on its first move, a helper in a session of its own and a daemon (its
+    // parent exits at once), then plays legal moves; the run and the test end normally.
+    let dir = scratch("setsid");
+    for command in ["run", "sprt"] {
+        let marker = format!("arena-setsid-{command}-{}", std::process::id());
+        let spec = format!(
+            "proc:cmd=python3,args={} setsid {marker}",
+            script("misbehave.py")
+        );
+        let out = dir.join(command);
+        let file = dir.join("setsid.toml");
+        fs::write(
+            &file,
+            format!(
+                "name = \"setsid\"\nseed = 1\ngames_per_pair = 4\nvariants = [\"mnk-3x3k3\"]\n\n\
+                 [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
+                 [[agents]]\nname = \"setsid\"\nspec = \"{spec}\"\n"
+            ),
+        )
+        .unwrap();
+        let args: Vec<&str> = match command {
+            "run" => vec![
+                "run",
+                file.to_str().unwrap(),
+                "--no-report",
+                "--threads",
+                "2",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            _ => vec![
+                "sprt",
+                "mnk-3x3k3",
+                "--candidate",
+                &spec,
+                "--baseline",
+                "random",
+                "--max-pairs",
+                "3",
+                "--threads",
+                "2",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        };
+        let mut arena = Command::new(ARENA)
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = wait_at_most(&mut arena, std::time::Duration::from_secs(120), command);
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut arena.stderr.take().unwrap(), &mut stderr).unwrap();
+        assert!(status.success(), "{command}: {status}\n{stderr}");
+        let left = gone_with(&marker);
+        assert!(
+            left.is_empty(),
+            "`arena {command}` ended and left its agent's helpers running: {left:?}"
         );
     }
 }

@@ -120,10 +120,9 @@ fn answer(
                     "the engine did not answer {waiting_for} in time"
                 )));
             }
-            Received::Closed(status) => {
-                let status = status.map(|s| format!(" ({s})")).unwrap_or_default();
+            Received::Closed(closed) => {
                 return Answer::Fault(AgentError::Crash(format!(
-                    "the engine exited{status} before answering {waiting_for}"
+                    "the engine {closed} before answering {waiting_for}"
                 )));
             }
         };

@@ -130,11 +130,10 @@ impl Table {
     fn new(megabytes: usize) -> Result<Table, OutOfMemory> {
         let buckets = ((megabytes << 20) / 32).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let mut memory = Vec::new();
-        memory
-            .try_reserve_exact(buckets)
-            .map_err(|_| OutOfMemory::new("solver", "tt_mb", megabytes, buckets as u64 * 32))?;
-        memory.resize_with(buckets, Default::default);
+        // Fresh zeroed pages, faulted in as the search reaches them: clearing gigabytes by hand
+        // would take seconds before the first node, past a short time limit.
+        let memory = bytemuck::allocation::try_zeroed_vec::<[AtomicU64; 4]>(buckets)
+            .map_err(|()| OutOfMemory::new("solver", "tt_mb", megabytes, buckets as u64 * 32))?;
         Ok(Table {
             buckets: memory,
             mask: buckets - 1,

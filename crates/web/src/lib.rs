@@ -74,6 +74,9 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// small machine's memory.
 pub const DEFAULT_TABLE_MEMORY_MB: u64 = 4096;
 
+/// How long a connection may take to send a request head, by default (hyper's own default).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How often the server looks for tables to free.
 const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
@@ -120,6 +123,9 @@ pub struct Options {
     /// A game whose page left it (a closed tab) is freed after this long unless a request
     /// takes it up again (a reload).
     pub leave_grace: Duration,
+    /// A connection that has not sent a whole request head this long after it opened, or
+    /// after its last answer, is closed (so half-sent requests cannot hold connections open).
+    pub header_timeout: Duration,
 }
 
 impl Options {
@@ -137,6 +143,7 @@ impl Options {
             table_memory_mb: DEFAULT_TABLE_MEMORY_MB,
             idle: Duration::from_secs(20 * 60),
             leave_grace: Duration::from_secs(15),
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
         }
     }
 }
@@ -542,23 +549,79 @@ impl Server {
 
     /// Serves until the process is stopped.
     pub async fn run(self) -> Result<(), WebError> {
-        sweep_in_background(&self.app);
-        axum::serve(self.listener, router(self.app))
-            .await
-            .map_err(WebError::Serve)
+        self.run_until(std::future::pending()).await
     }
 
-    /// Serves until `stop` completes, then finishes the requests under way.
+    /// Serves until `stop` completes, then finishes the requests under way. Each connection
+    /// is HTTP/1.1 served by hyper, closed when a request head takes longer than
+    /// [`Options::header_timeout`] to arrive.
     pub async fn run_until(
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), WebError> {
         sweep_in_background(&self.app);
-        axum::serve(self.listener, router(self.app))
-            .with_graceful_shutdown(stop)
-            .await
-            .map_err(WebError::Serve)
+        let header_timeout = self.app.options().header_timeout;
+        let router = router(self.app);
+        // Every connection holds a receiver: `stopping` tells them to finish, and `done`
+        // closes once the last one has.
+        let (stopping, stopped) = tokio::sync::watch::channel(false);
+        let (done, mut all_done) = tokio::sync::mpsc::channel::<()>(1);
+        let mut stop = std::pin::pin!(stop);
+        loop {
+            let stream = tokio::select! {
+                accepted = self.listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(error) => {
+                        // A connection reset before it was taken, or out of descriptors:
+                        // the server goes on, after a pause for the latter.
+                        if !is_connection_error(&error) {
+                            tokio::time::sleep(Duration::from_secs(1)).await;
+                        }
+                        continue;
+                    }
+                },
+                () = &mut stop => break,
+            };
+            let service = hyper_util::service::TowerToHyperService::new(router.clone());
+            let mut stopped = stopped.clone();
+            let done = done.clone();
+            tokio::spawn(async move {
+                let mut builder = hyper::server::conn::http1::Builder::new();
+                builder
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(header_timeout);
+                let connection =
+                    builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                let mut connection = std::pin::pin!(connection);
+                let mut finishing = false;
+                loop {
+                    tokio::select! {
+                        // An error is the connection's alone (a reset, a timeout): it closes.
+                        _ = connection.as_mut() => break,
+                        _ = stopped.changed(), if !finishing => {
+                            finishing = true;
+                            connection.as_mut().graceful_shutdown();
+                        }
+                    }
+                }
+                drop(done);
+            });
+        }
+        drop(self.listener);
+        let _ = stopping.send(true);
+        drop(done);
+        let _ = all_done.recv().await;
+        Ok(())
     }
+}
+
+/// Whether an accept error concerns that one connection only (not the listener).
+fn is_connection_error(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        error.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    )
 }
 
 /// Frees idle and left tables every [`SWEEP_EVERY`] while the server runs, and gives what was

@@ -529,9 +529,11 @@ pub async fn write_report(
             error
         }
     })?;
-    let permit = app.inner.thinkers.clone().acquire_owned().await;
+    // Off the server's async threads, and one at a time: the report of a large pool takes
+    // long (the report's own business), and no request waits on it but this one.
+    let writing = app.begin_report()?;
     let written = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+        let _writing = writing;
         write_into(&app, &dir, csv)?;
         show_report(&app, &base)
     })
@@ -705,6 +707,41 @@ pub async fn file(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// While a report is being written, a second is refused with a 409 that says so, and none
+    /// of its files is touched; once the first is done the next goes ahead.
+    #[tokio::test]
+    async fn one_report_is_written_at_a_time() {
+        // Cargo's CARGO_TARGET_TMPDIR (TARGET/tmp) is given to integration tests only: this
+        // binary is TARGET/PROFILE/deps/NAME.
+        let target = std::env::current_exe().unwrap();
+        let target = target.ancestors().nth(3).unwrap();
+        let results = target
+            .join("tmp")
+            .join(format!("arena-web-one-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&results);
+        std::fs::create_dir_all(results.join("sample")).unwrap();
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/default/games.csv");
+        std::fs::copy(source, results.join("sample/games.csv")).unwrap();
+        let options = crate::Options::local(0, results.clone());
+        let app = App::new(options.clone(), options.address).unwrap();
+        let ask = || ReportQuery {
+            dir: "sample".into(),
+        };
+        let first = app.begin_report().unwrap();
+        let refused = match write_report(State(app.clone()), Body(ask())).await {
+            Ok(_) => panic!("a second report was written while the first was"),
+            Err(error) => error,
+        };
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{refused}");
+        assert!(refused.message.contains("one at a time"), "{refused}");
+        assert!(!results.join("sample/report.md").exists());
+        drop(first);
+        let written = write_report(State(app), Body(ask())).await;
+        assert!(written.is_ok(), "{:?}", written.err());
+        assert!(results.join("sample/report.md").is_file());
+        let _ = std::fs::remove_dir_all(results);
+    }
 
     #[test]
     fn reports_render_with_their_charts_in_the_folder_and_no_raw_html() {

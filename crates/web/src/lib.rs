@@ -216,6 +216,8 @@ struct Shared {
     analysing_mb: AtomicU64,
     /// The last [`GONE_KEPT`] games freed, and why (locked after `tables` where both are).
     gone: Mutex<VecDeque<(String, Gone)>>,
+    /// Set while a report is being written: one at a time ([`App::begin_report`]).
+    writing_report: Arc<AtomicBool>,
 }
 
 impl App {
@@ -262,6 +264,7 @@ impl App {
                 freed: AtomicBool::new(false),
                 analysing_mb: AtomicU64::new(0),
                 gone: Mutex::new(VecDeque::new()),
+                writing_report: Arc::new(AtomicBool::new(false)),
             }),
         })
     }
@@ -501,6 +504,30 @@ impl App {
     /// The results folder as given, for messages.
     fn results(&self) -> &Path {
         &self.options().results
+    }
+}
+
+/// The one report being written; the next may start when it is dropped.
+struct WritingReport(Arc<AtomicBool>);
+
+impl Drop for WritingReport {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+impl App {
+    /// Starts writing a report, or refuses (409) while another is being written: a report of
+    /// a large pool takes long and much memory, and each runs on a thread of its own.
+    fn begin_report(&self) -> Result<WritingReport, ApiError> {
+        let flag = &self.inner.writing_report;
+        flag.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .map_err(|_| {
+                ApiError::conflict(
+                    "another report is being written (one at a time); try again when it is done",
+                )
+            })?;
+        Ok(WritingReport(flag.clone()))
     }
 }
 

@@ -17,7 +17,7 @@ use agents::AgentGame;
 
 use crate::board::{board_json, place_json, position_json};
 use crate::error::{ApiError, Body, Query};
-use crate::seats::{agent_spec, build_agent, offered_kinds};
+use crate::seats::{agent_spec, build_agent, memory_mb, offered_kinds};
 use crate::table::stats_json;
 
 /// Variants the Play page offers besides each family's example and aliases (which come from
@@ -180,6 +180,13 @@ pub struct AnalyseRequest {
 /// The solver's time on one position: enough for small boards and short O An Quan lines.
 const SOLVE_TIME: Duration = Duration::from_secs(5);
 
+/// The solver's limits for one analysis.
+fn solver_limits() -> Limits {
+    Limits::default()
+        .with_time(Some(SOLVE_TIME))
+        .with_max_depth(30)
+}
+
 /// The most agents one analysis asks.
 const ANALYSE_AGENTS: usize = 6;
 
@@ -202,9 +209,19 @@ pub async fn analyse(
     // The position is checked here, at once, before any thinking.
     rules::with_game!(variant, |start| position_after(start, &request.moves)?
         .is_over());
+    // The agents think one after another, each dropped before the next is built, after the
+    // solver: the most held at once is the largest of them.
+    let memory = specs
+        .iter()
+        .map(memory_mb)
+        .chain(request.solve.then(|| solver_limits().tt_mb as u64 + 1))
+        .max()
+        .unwrap_or(0);
     let permit = app.inner.thinkers.clone().acquire_owned().await;
+    let hold = app.hold_for_analysis(memory)?;
     let think_limit = app.options().think_limit;
     let work = tokio::task::spawn_blocking(move || {
+        let _held = (permit, hold);
         let job = Job {
             moves: &request.moves,
             specs: &specs,
@@ -217,8 +234,6 @@ pub async fn analyse(
     let answer = work
         .await
         .map_err(|error| ApiError::conflict(format!("the analysis failed: {error}")))?;
-    drop(permit);
-    app.freed();
     answer.map(Json)
 }
 
@@ -261,9 +276,7 @@ impl Job<'_> {
         } else if players > 2 {
             json!({ "note": "the solver plays games of two players; with more, ask the agents" })
         } else {
-            let limits = Limits::default()
-                .with_time(Some(SOLVE_TIME))
-                .with_max_depth(30);
+            let limits = solver_limits();
             let solution = agents::solve::solve(&position, &limits);
             let values: Vec<Value> = solution
                 .moves

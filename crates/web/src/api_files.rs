@@ -1,6 +1,17 @@
 //! Replay and Report: the game CSVs and reports under the results folder, and its charts.
 //! Every path a request names is relative to the results folder and must stay inside it.
+//!
+//! Every file an endpoint reads or writes goes through one guard: [`inside`] finds it (a plain
+//! relative path whose real place, links followed, lies in the folder), [`open_inside`] opens
+//! it without following a link at its end and checks again where the opened file lies, and
+//! refuses anything but a plain file (a pipe or a device never reaches a read); reads are
+//! capped ([`read_capped`]); a report is written into a fresh hidden folder and moved into
+//! place file by file, so a link standing where a file goes is replaced, never written
+//! through. The listings leave out what the guard would refuse.
 
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Component, Path, PathBuf};
 
 use axum::Json;
@@ -23,6 +34,13 @@ const DEPTH: usize = 4;
 
 /// The most rows one page of a game list holds.
 const PAGE_LIMIT: usize = 500;
+
+/// The largest report.md the Report page reads, in bytes.
+const REPORT_LIMIT: u64 = 16 << 20;
+
+/// The largest file `/files/` sends, in bytes: a chart is a few hundred KiB, a CSV of a large
+/// run some tens of MiB.
+const FILE_LIMIT: u64 = 256 << 20;
 
 /// The file or folder `relative` under the results folder: refused (400) unless it is a plain
 /// relative path that stays inside the folder, also after links are followed; 404 if missing.
@@ -57,6 +75,87 @@ fn inside(app: &App, relative: &str) -> Result<PathBuf, ApiError> {
     Ok(real)
 }
 
+/// Opens the file `relative` under the results folder for reading, through [`inside`]: then
+/// without following a link at its end (one put there since), refusing what is not a plain
+/// file, and checking again where the opened file lies (a folder on its way swapped for a
+/// link since). `shown` names it in errors.
+fn open_inside(app: &App, relative: &str) -> Result<File, ApiError> {
+    let real = inside(app, relative)?;
+    open_real(app, &real, relative)
+}
+
+/// Opens `real`, a canonical path [`inside`] the results folder, as [`open_inside`] does.
+fn open_real(app: &App, real: &Path, shown: &str) -> Result<File, ApiError> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        // No link at the end; a pipe opens at once (and is refused below) instead of waiting
+        // for a writer.
+        .custom_flags((rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32)
+        .open(real)
+        .map_err(|error| match error.kind() {
+            std::io::ErrorKind::NotFound => ApiError::not_found(format!(
+                "`{shown}` is not in the results folder {}",
+                app.results().display()
+            )),
+            _ if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                ApiError::bad(format!(
+                    "`{shown}` leads outside the results folder (through a link)"
+                ))
+            }
+            _ => ApiError::illegal(format!("`{shown}` cannot be read: {}", io_words(&error))),
+        })?;
+    let plain = file.metadata().is_ok_and(|m| m.is_file());
+    if !plain {
+        return Err(ApiError::bad(format!(
+            "`{shown}` is not a plain file (a folder, a pipe or a device)"
+        )));
+    }
+    if !opened_inside(&file, &app.inner.root) {
+        return Err(ApiError::bad(format!(
+            "`{shown}` leads outside the results folder (through a link)"
+        )));
+    }
+    Ok(file)
+}
+
+/// Whether the file `file` opened lies under `root`, as the system says (`/proc/self/fd`);
+/// true where the system cannot say (the check before opening stands).
+fn opened_inside(file: &File, root: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    match std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) {
+        Ok(path) => path.starts_with(root),
+        Err(_) => true,
+    }
+}
+
+/// An I/O error in words, without the path (which may lie outside the folder).
+fn io_words(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    // std's own words end with "(os error N)"; the kind says the same shorter.
+    match text.find(" (os error") {
+        Some(at) => text[..at].to_string(),
+        None => text,
+    }
+}
+
+/// Reads all of `file`, refused (409) when it holds more than `limit` bytes; `shown` names it.
+fn read_capped(mut file: File, limit: u64, shown: &str) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| {
+            ApiError::illegal(format!("`{shown}` cannot be read: {}", io_words(&error)))
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(ApiError::illegal(format!(
+            "`{shown}` is larger than the {} MiB the server reads",
+            limit >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
 /// The path of `full` relative to the results folder, with `/` between parts.
 fn relative(app: &App, full: &Path) -> String {
     full.strip_prefix(&app.inner.root)
@@ -67,8 +166,10 @@ fn relative(app: &App, full: &Path) -> String {
         .join("/")
 }
 
-/// Files under `dir`, `depth` levels down, hidden ones skipped, in name order.
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+/// Plain files under `dir` (under the canonical results folder `root`), `depth` levels down,
+/// in name order: hidden ones skipped, and what [`inside`] refuses (a link leading out of the
+/// folder, a pipe, a device).
+fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -81,11 +182,17 @@ fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
         if hidden {
             continue;
         }
-        if path.is_dir() {
+        let Ok(real) = path.canonicalize() else {
+            continue;
+        };
+        if !real.starts_with(root) {
+            continue;
+        }
+        if real.is_dir() {
             if depth > 0 {
-                walk(&path, depth - 1, out);
+                walk(root, &path, depth - 1, out);
             }
-        } else {
+        } else if real.is_file() {
             out.push(path);
         }
     }
@@ -97,7 +204,7 @@ pub async fn records(State(app): State<App>) -> Result<Json<Value>, ApiError> {
     let app2 = app.clone();
     let files = tokio::task::spawn_blocking(move || {
         let mut all = Vec::new();
-        walk(&root, DEPTH, &mut all);
+        walk(&root, &root, DEPTH, &mut all);
         all.into_iter()
             .filter(|p| p.extension().is_some_and(|e| e == "csv"))
             .filter_map(|p| {
@@ -158,10 +265,11 @@ pub async fn games(
     State(app): State<App>,
     Query(query): Query<GamesQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let path = inside(&app, &query.file)?;
-    if path.extension().is_none_or(|e| e != "csv") {
+    let real = inside(&app, &query.file)?;
+    if real.extension().is_none_or(|e| e != "csv") {
         return Err(ApiError::bad(format!("`{}` is not a CSV file", query.file)));
     }
+    let csv = open_real(&app, &real, &query.file)?;
     let limit = query.limit.unwrap_or(100).clamp(1, PAGE_LIMIT);
     let file = query.file.clone();
     let work = tokio::task::spawn_blocking(move || {
@@ -174,7 +282,8 @@ pub async fn games(
         let agent_filter = query.agent.filter(|a| !a.is_empty());
         let needle = agent_filter.as_ref().map(|a| a.to_lowercase());
         let result_filter = query.result.unwrap_or_default();
-        arena::record::read_rows(&path, |_, row| {
+        let name = Path::new(&file);
+        arena::record::read_rows_from(name, std::io::BufReader::new(csv), |_, row| {
             let at = index;
             index += 1;
             variants.insert(row.variant.clone());
@@ -237,12 +346,13 @@ pub async fn game(
     State(app): State<App>,
     Query(query): Query<GameQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let path = inside(&app, &query.file)?;
+    let csv = open_inside(&app, &query.file)?;
     let file = query.file.clone();
     let work = tokio::task::spawn_blocking(move || {
         let mut found = None;
         let mut index = 0usize;
-        arena::record::read_rows(&path, |_, row| {
+        let name = Path::new(&file);
+        arena::record::read_rows_from(name, std::io::BufReader::new(csv), |_, row| {
             if index == query.row {
                 found = Some(row);
             }
@@ -312,7 +422,7 @@ pub async fn reports(State(app): State<App>) -> Result<Json<Value>, ApiError> {
     let app2 = app.clone();
     let folders = tokio::task::spawn_blocking(move || {
         let mut all = Vec::new();
-        walk(&root, DEPTH, &mut all);
+        walk(&root, &root, DEPTH, &mut all);
         let mut folders: Vec<(String, bool, bool)> = Vec::new();
         for path in all {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
@@ -348,9 +458,9 @@ pub struct ReportQuery {
     dir: String,
 }
 
-/// The folder `dir` under the results folder (`""` or `.` is the results folder itself).
+/// The folder `dir` under the results folder (`""`, `/` or `.` is the results folder itself).
 fn folder(app: &App, dir: &str) -> Result<PathBuf, ApiError> {
-    let dir = dir.trim_matches('/');
+    let dir = dir.trim_end_matches('/');
     let path = if dir.is_empty() || dir == "." {
         app.inner.root.clone()
     } else {
@@ -362,6 +472,34 @@ fn folder(app: &App, dir: &str) -> Result<PathBuf, ApiError> {
     Ok(path)
 }
 
+/// The path of the file `name` in the folder `base` (relative to the results folder).
+fn in_folder(base: &str, name: &str) -> String {
+    if base.is_empty() {
+        name.to_string()
+    } else {
+        format!("{base}/{name}")
+    }
+}
+
+/// The report.md of the folder `base` (relative to the results folder) as the page's JSON.
+fn show_report(app: &App, base: &str) -> Result<Value, ApiError> {
+    let shown = in_folder(base, "report.md");
+    let file = open_inside(app, &shown).map_err(|error| {
+        if error.status == StatusCode::NOT_FOUND {
+            ApiError::not_found(format!(
+                "`{}` has no report.md yet: write it with the button, or `arena report`",
+                if base.is_empty() { "." } else { base }
+            ))
+        } else {
+            error
+        }
+    })?;
+    let bytes = read_capped(file, REPORT_LIMIT, &shown)?;
+    let markdown = String::from_utf8(bytes)
+        .map_err(|_| ApiError::illegal(format!("`{shown}` is not UTF-8 text")))?;
+    Ok(json!({ "dir": base, "html": render(&markdown, base) }))
+}
+
 /// `GET /api/report?dir=...`: the folder's report.md as HTML, its images and links pointing
 /// into the folder.
 pub async fn report(
@@ -369,16 +507,11 @@ pub async fn report(
     Query(query): Query<ReportQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let dir = folder(&app, &query.dir)?;
-    let markdown = std::fs::read_to_string(dir.join("report.md")).map_err(|_| {
-        ApiError::not_found(format!(
-            "`{}` has no report.md yet: write it with the button, or `arena report`",
-            query.dir
-        ))
-    })?;
     let base = relative(&app, &dir);
-    Ok(Json(
-        json!({ "dir": base, "html": render(&markdown, &base) }),
-    ))
+    tokio::task::spawn_blocking(move || show_report(&app, &base))
+        .await
+        .map_err(|error| ApiError::conflict(format!("cannot read the report: {error}")))?
+        .map(Json)
 }
 
 /// `POST /api/report {"dir": ...}`: writes the report of the folder's games.csv into it (what
@@ -388,24 +521,101 @@ pub async fn write_report(
     Body(query): Body<ReportQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let dir = folder(&app, &query.dir)?;
-    let csv = dir.join("games.csv");
-    if !csv.is_file() {
-        return Err(ApiError::not_found(format!(
-            "`{}` has no games.csv",
-            query.dir
-        )));
-    }
-    let permit = app.inner.thinkers.clone().acquire_owned().await;
-    let out = dir.clone();
+    let base = relative(&app, &dir);
+    let csv = open_inside(&app, &in_folder(&base, "games.csv")).map_err(|error| {
+        if error.status == StatusCode::NOT_FOUND {
+            ApiError::not_found(format!("`{}` has no games.csv", query.dir))
+        } else {
+            error
+        }
+    })?;
+    // Off the server's async threads, and one at a time: the report of a large pool takes
+    // long (the report's own business), and no request waits on it but this one.
+    let writing = app.begin_report()?;
     let written = tokio::task::spawn_blocking(move || {
-        let games = report::Report::from_csv_files(&[&csv])?;
-        games.write(&out, &report::Options::default())
+        let _writing = writing;
+        write_into(&app, &dir, csv)?;
+        show_report(&app, &base)
     })
     .await
     .map_err(|error| ApiError::conflict(format!("the report failed: {error}")))?;
-    drop(permit);
-    written.map_err(|error| ApiError::illegal(format!("no report: {error}")))?;
-    report(State(app), Query(query)).await
+    written.map(Json)
+}
+
+/// Writes the report of `csv` (the folder's games.csv, opened by [`open_inside`]) into `dir`:
+/// into a fresh hidden folder first, then each file moved into place, so that a link where a
+/// file goes is replaced, never written through.
+fn write_into(app: &App, dir: &Path, mut csv: File) -> Result<(), ApiError> {
+    let refused = |error: report::Error| ApiError::illegal(format!("no report: {error}"));
+    // A run appending to the file may be writing its last line this very moment: it is left
+    // out, as `arena report` leaves it out.
+    let whole = whole_lines(&mut csv).map_err(|error| {
+        ApiError::illegal(format!("games.csv cannot be read: {}", io_words(&error)))
+    })?;
+    let games =
+        report::Report::from_csv_reader("games.csv", std::io::BufReader::new(csv.take(whole)))
+            .map_err(refused)?;
+    let staging = Staging::new(dir, app.random())?;
+    let summary = games
+        .write(&staging.0, &report::Options::default())
+        .map_err(refused)?;
+    for file in &summary.files {
+        let Some(name) = file.file_name() else {
+            continue;
+        };
+        std::fs::rename(file, dir.join(name)).map_err(|error| {
+            ApiError::illegal(format!(
+                "no report: `{}` cannot be put in place: {}",
+                name.to_string_lossy(),
+                io_words(&error)
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// The length of `file` up to and including its last newline (the file left at its start).
+fn whole_lines(file: &mut File) -> std::io::Result<u64> {
+    let mut end = file.metadata()?.len();
+    let mut buffer = vec![0u8; 64 * 1024];
+    let mut whole = 0;
+    while end > 0 {
+        let start = end.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
+            whole = start + at as u64 + 1;
+            break;
+        }
+        end = start;
+    }
+    file.seek(SeekFrom::Start(0))?;
+    Ok(whole)
+}
+
+/// A hidden folder a report is written into before its files are moved into place; removed
+/// with what is left in it when dropped (the listings skip hidden names meanwhile).
+struct Staging(PathBuf);
+
+impl Staging {
+    fn new(dir: &Path, random: u64) -> Result<Staging, ApiError> {
+        let path = dir.join(format!(".report-{random:016x}"));
+        std::fs::create_dir(&path).map_err(|error| {
+            ApiError::illegal(format!(
+                "no report: the folder cannot be written: {}",
+                io_words(&error)
+            ))
+        })?;
+        Ok(Staging(path))
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        // Never follows a link: one put in its place is removed, not what it points at.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// Markdown to HTML for the Report page: tables on, raw HTML shown as text (a report is data,
@@ -473,9 +683,12 @@ pub async fn file(
             )));
         }
     };
-    let bytes = tokio::fs::read(&full)
-        .await
-        .map_err(|error| ApiError::not_found(format!("`{path}` cannot be read: {error}")))?;
+    let bytes = tokio::task::spawn_blocking(move || {
+        let file = open_real(&app, &full, &path)?;
+        read_capped(file, FILE_LIMIT, &path)
+    })
+    .await
+    .map_err(|error| ApiError::conflict(format!("cannot read the file: {error}")))??;
     Ok((
         StatusCode::OK,
         [
@@ -494,6 +707,41 @@ pub async fn file(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// While a report is being written, a second is refused with a 409 that says so, and none
+    /// of its files is touched; once the first is done the next goes ahead.
+    #[tokio::test]
+    async fn one_report_is_written_at_a_time() {
+        // Cargo's CARGO_TARGET_TMPDIR (TARGET/tmp) is given to integration tests only: this
+        // binary is TARGET/PROFILE/deps/NAME.
+        let target = std::env::current_exe().unwrap();
+        let target = target.ancestors().nth(3).unwrap();
+        let results = target
+            .join("tmp")
+            .join(format!("arena-web-one-report-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&results);
+        std::fs::create_dir_all(results.join("sample")).unwrap();
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/default/games.csv");
+        std::fs::copy(source, results.join("sample/games.csv")).unwrap();
+        let options = crate::Options::local(0, results.clone());
+        let app = App::new(options.clone(), options.address).unwrap();
+        let ask = || ReportQuery {
+            dir: "sample".into(),
+        };
+        let first = app.begin_report().unwrap();
+        let refused = match write_report(State(app.clone()), Body(ask())).await {
+            Ok(_) => panic!("a second report was written while the first was"),
+            Err(error) => error,
+        };
+        assert_eq!(refused.status, StatusCode::CONFLICT, "{refused}");
+        assert!(refused.message.contains("one at a time"), "{refused}");
+        assert!(!results.join("sample/report.md").exists());
+        drop(first);
+        let written = write_report(State(app), Body(ask())).await;
+        assert!(written.is_ok(), "{:?}", written.err());
+        assert!(results.join("sample/report.md").is_file());
+        let _ = std::fs::remove_dir_all(results);
+    }
 
     #[test]
     fn reports_render_with_their_charts_in_the_folder_and_no_raw_html() {

@@ -135,7 +135,8 @@ fn time_control(request: &NewGame) -> Result<TimeControl, ApiError> {
         }
         Some(seconds) => {
             return Err(ApiError::bad(format!(
-                "{field} {seconds}: the time per move is from 0.5 to 3600 seconds"
+                "{field} {}: the time per move is from 0.5 to 3600 seconds",
+                number_text(seconds)
             )));
         }
     };
@@ -157,6 +158,16 @@ fn time_control(request: &NewGame) -> Result<TimeControl, ApiError> {
         }
     };
     Ok(TimeControl { per_move, clock })
+}
+
+/// A number as a person wrote it: `1e308`, not its 309 digits.
+fn number_text(number: f64) -> String {
+    let plain = number.to_string();
+    if plain.len() > 12 {
+        format!("{number:e}")
+    } else {
+        plain
+    }
 }
 
 pub async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {

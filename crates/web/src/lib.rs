@@ -48,7 +48,7 @@ pub mod seats;
 pub mod table;
 pub mod why;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -74,8 +74,27 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 /// small machine's memory.
 pub const DEFAULT_TABLE_MEMORY_MB: u64 = 4096;
 
+/// How long a connection may take to send a request head, by default (hyper's own default).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How often the server looks for tables to free.
 const SWEEP_EVERY: Duration = Duration::from_secs(5);
+
+/// How many freed games the server remembers, to tell a page why its game is gone.
+const GONE_KEPT: usize = 1000;
+
+/// Why a game is no longer open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gone {
+    /// Freed, idle, to make room for a new game or an analysis.
+    Evicted,
+    /// Untouched for longer than [`Options::idle`].
+    Idle,
+    /// Its page was closed and no reload took it up within [`Options::leave_grace`].
+    Left,
+    /// Its page closed it (`DELETE`), starting another.
+    Closed,
+}
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -104,6 +123,9 @@ pub struct Options {
     /// A game whose page left it (a closed tab) is freed after this long unless a request
     /// takes it up again (a reload).
     pub leave_grace: Duration,
+    /// A connection that has not sent a whole request head this long after it opened, or
+    /// after its last answer, is closed (so half-sent requests cannot hold connections open).
+    pub header_timeout: Duration,
 }
 
 impl Options {
@@ -121,6 +143,7 @@ impl Options {
             table_memory_mb: DEFAULT_TABLE_MEMORY_MB,
             idle: Duration::from_secs(20 * 60),
             leave_grace: Duration::from_secs(15),
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
         }
     }
 }
@@ -189,6 +212,12 @@ struct Shared {
     /// Set when a game, an agent or an analysis was freed: the next sweep gives the memory
     /// back to the operating system ([`memory::trim`]).
     freed: AtomicBool,
+    /// The memory the analyses running now may hold, MiB (changed under the `tables` lock).
+    analysing_mb: AtomicU64,
+    /// The last [`GONE_KEPT`] games freed, and why (locked after `tables` where both are).
+    gone: Mutex<VecDeque<(String, Gone)>>,
+    /// Set while a report is being written: one at a time ([`App::begin_report`]).
+    writing_report: Arc<AtomicBool>,
 }
 
 impl App {
@@ -233,6 +262,9 @@ impl App {
                 started: Instant::now(),
                 hosts,
                 freed: AtomicBool::new(false),
+                analysing_mb: AtomicU64::new(0),
+                gone: Mutex::new(VecDeque::new()),
+                writing_report: Arc::new(AtomicBool::new(false)),
             }),
         })
     }
@@ -254,25 +286,66 @@ impl App {
     /// The open game `id`.
     fn table(&self, id: &str) -> Result<Arc<tokio::sync::Mutex<AnyTable>>, ApiError> {
         let tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = tables.get(id).ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no game `{id}` here: it ended long ago, the server restarted, or the id is wrong"
-            ))
-        })?;
+        let entry = tables.get(id).ok_or_else(|| self.missing(id))?;
         entry.touched.store(self.now_ms(), Ordering::Relaxed);
         // A request after the page left (a reload) takes the game up again.
         entry.left.store(0, Ordering::Relaxed);
         Ok(entry.table.clone())
     }
 
+    /// The answer for a game `id` that is not open: why it was freed, if it was lately.
+    fn missing(&self, id: &str) -> ApiError {
+        let gone = self.inner.gone.lock().unwrap_or_else(|e| e.into_inner());
+        let why = gone
+            .iter()
+            .rev()
+            .find(|(gone, _)| gone == id)
+            .map(|(_, why)| *why);
+        let options = self.options();
+        ApiError::not_found(match why {
+            Some(Gone::Evicted) => format!(
+                "game `{id}` was closed to make room: the server keeps {} games and {} MiB of \
+                 agents' tables, and closes the oldest idle game for a new one; start another",
+                options.tables, options.table_memory_mb
+            ),
+            Some(Gone::Idle) => {
+                let idle = options.idle.as_secs();
+                let idle = if idle >= 60 && idle.is_multiple_of(60) {
+                    format!("{} minutes", idle / 60)
+                } else {
+                    format!("{idle} s")
+                };
+                format!("game `{id}` was freed after {idle} untouched; start another")
+            }
+            Some(Gone::Left) => format!("game `{id}` was freed after its page was closed"),
+            Some(Gone::Closed) => format!("game `{id}` was closed by its page"),
+            None => format!(
+                "no game `{id}` here: it ended long ago, the server restarted, or the id is wrong"
+            ),
+        })
+    }
+
+    /// Notes that the game `id` was freed, and why.
+    fn forget(&self, id: String, why: Gone) {
+        let mut gone = self.inner.gone.lock().unwrap_or_else(|e| e.into_inner());
+        if gone.len() >= GONE_KEPT {
+            gone.pop_front();
+        }
+        gone.push_back((id, why));
+        self.freed();
+    }
+
     /// Frees the game `id` now (its page started another, or closed): an agent thinking there
     /// finishes its move into a table nobody holds, and is dropped with it.
     fn close(&self, id: &str) -> Result<(), ApiError> {
         let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
-        tables
-            .remove(id)
-            .map(|_| self.freed())
-            .ok_or_else(|| ApiError::not_found(format!("no game `{id}` here")))
+        match tables.remove(id) {
+            Some(_) => {
+                self.forget(id.to_string(), Gone::Closed);
+                Ok(())
+            }
+            None => Err(self.missing(id)),
+        }
     }
 
     /// Notes that memory was freed (a game, an agent, an analysis): the next sweep gives it
@@ -284,9 +357,7 @@ impl App {
     /// Marks the game `id` as left by its page: freed after the grace unless taken up again.
     fn leave(&self, id: &str) -> Result<(), ApiError> {
         let tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = tables
-            .get(id)
-            .ok_or_else(|| ApiError::not_found(format!("no game `{id}` here")))?;
+        let entry = tables.get(id).ok_or_else(|| self.missing(id))?;
         entry.left.store(self.now_ms().max(1), Ordering::Relaxed);
         Ok(())
     }
@@ -302,68 +373,42 @@ impl App {
         let now = self.now_ms();
         let stale = now.saturating_sub(self.options().idle.as_millis() as u64);
         let gone = now.saturating_sub(self.options().leave_grace.as_millis() as u64);
-        let before = tables.len();
-        tables.retain(|_, entry| {
+        let mut freed = Vec::new();
+        tables.retain(|id, entry| {
             let left = entry.left.load(Ordering::Relaxed);
             if left != 0 && left <= gone {
+                freed.push((id.clone(), Gone::Left));
                 return false;
             }
-            entry.touched.load(Ordering::Relaxed) >= stale
-                || !entry.table.try_lock().is_ok_and(|t| t.idle())
+            let keep = entry.touched.load(Ordering::Relaxed) >= stale
+                || !entry.table.try_lock().is_ok_and(|t| t.idle());
+            if !keep {
+                freed.push((id.clone(), Gone::Idle));
+            }
+            keep
         });
-        if tables.len() < before {
-            self.freed();
+        for (id, why) in freed {
+            self.forget(id, why);
         }
     }
 
-    /// The memory the open tables may hold, MiB.
+    /// The memory the open tables and the running analyses may hold, MiB.
     pub fn tables_memory_mb(&self) -> u64 {
         let tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
-        tables.values().map(|entry| entry.memory_mb).sum()
+        self.held_mb(&tables)
+    }
+
+    /// What the open tables and the running analyses may hold, MiB (under the `tables` lock).
+    fn held_mb(&self, tables: &HashMap<String, Entry>) -> u64 {
+        tables.values().map(|entry| entry.memory_mb).sum::<u64>()
+            + self.inner.analysing_mb.load(Ordering::Relaxed)
     }
 
     /// Opens a game whose agents may hold `memory_mb` and returns its id, freeing the oldest
     /// idle games when the server holds as many games, or as much memory, as it keeps.
     fn open(&self, table: AnyTable, memory_mb: u64) -> Result<String, ApiError> {
-        let limit = self.options().tables.max(1);
-        let cap = self.options().table_memory_mb;
-        if memory_mb > cap {
-            return Err(ApiError::bad(format!(
-                "this game's agents may hold {memory_mb} MiB (their tt_mb and tree_mb), more \
-                 than the {cap} MiB all of this server's games may hold together; give them \
-                 smaller tables"
-            )));
-        }
         let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
-        self.sweep_locked(&mut tables);
-        loop {
-            let held: u64 = tables.values().map(|entry| entry.memory_mb).sum();
-            if tables.len() < limit && held + memory_mb <= cap {
-                break;
-            }
-            let idle = tables
-                .iter()
-                .filter(|(_, entry)| entry.table.try_lock().is_ok_and(|t| t.idle()))
-                .min_by_key(|(_, entry)| (entry.touched.load(Ordering::Relaxed), entry.opened))
-                .map(|(id, _)| id.clone());
-            match idle {
-                Some(id) => {
-                    tables.remove(&id);
-                    self.freed();
-                }
-                None if tables.len() >= limit => {
-                    return Err(ApiError::too_many(format!(
-                        "the server holds {limit} games, all busy; try again in a moment"
-                    )));
-                }
-                None => {
-                    return Err(ApiError::too_many(format!(
-                        "the games in progress hold {held} of the {cap} MiB this server gives \
-                         all games, and this one needs {memory_mb}; try again in a moment"
-                    )));
-                }
-            }
-        }
+        self.make_room(&mut tables, memory_mb, "this game's agents", true)?;
         let id = format!("{:016x}", self.random());
         tables.insert(
             id.clone(),
@@ -378,6 +423,75 @@ impl App {
         Ok(id)
     }
 
+    /// Holds `memory_mb` for an analysis (its agents and the solver, one at a time) until the
+    /// hold is dropped, making room as a new game does.
+    fn hold_for_analysis(&self, memory_mb: u64) -> Result<Hold, ApiError> {
+        let mut tables = self.inner.tables.lock().unwrap_or_else(|e| e.into_inner());
+        self.make_room(&mut tables, memory_mb, "this analysis's agents", false)?;
+        self.inner
+            .analysing_mb
+            .fetch_add(memory_mb, Ordering::Relaxed);
+        Ok(Hold {
+            app: self.clone(),
+            memory_mb,
+        })
+    }
+
+    /// Frees the oldest idle games until `memory_mb` more fits under
+    /// [`Options::table_memory_mb`] (and, for a `new_table`, one more game under
+    /// [`Options::tables`]); `what` names the asker in the refusal.
+    fn make_room(
+        &self,
+        tables: &mut HashMap<String, Entry>,
+        memory_mb: u64,
+        what: &str,
+        new_table: bool,
+    ) -> Result<(), ApiError> {
+        let limit = if new_table {
+            self.options().tables.max(1)
+        } else {
+            usize::MAX
+        };
+        let cap = self.options().table_memory_mb;
+        if memory_mb > cap {
+            return Err(ApiError::bad(format!(
+                "{what} may hold {memory_mb} MiB (their tt_mb and tree_mb), more than the {cap} \
+                 MiB all of this server's games and analyses may hold together; give them \
+                 smaller tables"
+            )));
+        }
+        self.sweep_locked(tables);
+        loop {
+            let held = self.held_mb(tables);
+            if tables.len() < limit && held + memory_mb <= cap {
+                return Ok(());
+            }
+            let idle = tables
+                .iter()
+                .filter(|(_, entry)| entry.table.try_lock().is_ok_and(|t| t.idle()))
+                .min_by_key(|(_, entry)| (entry.touched.load(Ordering::Relaxed), entry.opened))
+                .map(|(id, _)| id.clone());
+            match idle {
+                Some(id) => {
+                    tables.remove(&id);
+                    self.forget(id, Gone::Evicted);
+                }
+                None if tables.len() >= limit => {
+                    return Err(ApiError::too_many(format!(
+                        "the server holds {limit} games, all busy; try again in a moment"
+                    )));
+                }
+                None => {
+                    return Err(ApiError::too_many(format!(
+                        "the games and analyses in progress hold {held} of the {cap} MiB this \
+                         server gives them all, and {what} need {memory_mb}; try again in a \
+                         moment"
+                    )));
+                }
+            }
+        }
+    }
+
     /// The number of open games.
     pub fn open_tables(&self) -> usize {
         self.inner
@@ -390,6 +504,46 @@ impl App {
     /// The results folder as given, for messages.
     fn results(&self) -> &Path {
         &self.options().results
+    }
+}
+
+/// The one report being written; the next may start when it is dropped.
+struct WritingReport(Arc<AtomicBool>);
+
+impl Drop for WritingReport {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+impl App {
+    /// Starts writing a report, or refuses (409) while another is being written: a report of
+    /// a large pool takes long and much memory, and each runs on a thread of its own.
+    fn begin_report(&self) -> Result<WritingReport, ApiError> {
+        let flag = &self.inner.writing_report;
+        flag.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .map_err(|_| {
+                ApiError::conflict(
+                    "another report is being written (one at a time); try again when it is done",
+                )
+            })?;
+        Ok(WritingReport(flag.clone()))
+    }
+}
+
+/// Memory held for an analysis; given back when dropped.
+struct Hold {
+    app: App,
+    memory_mb: u64,
+}
+
+impl Drop for Hold {
+    fn drop(&mut self) {
+        self.app
+            .inner
+            .analysing_mb
+            .fetch_sub(self.memory_mb, Ordering::Relaxed);
+        self.app.freed();
     }
 }
 
@@ -422,23 +576,79 @@ impl Server {
 
     /// Serves until the process is stopped.
     pub async fn run(self) -> Result<(), WebError> {
-        sweep_in_background(&self.app);
-        axum::serve(self.listener, router(self.app))
-            .await
-            .map_err(WebError::Serve)
+        self.run_until(std::future::pending()).await
     }
 
-    /// Serves until `stop` completes, then finishes the requests under way.
+    /// Serves until `stop` completes, then finishes the requests under way. Each connection
+    /// is HTTP/1.1 served by hyper, closed when a request head takes longer than
+    /// [`Options::header_timeout`] to arrive.
     pub async fn run_until(
         self,
         stop: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), WebError> {
         sweep_in_background(&self.app);
-        axum::serve(self.listener, router(self.app))
-            .with_graceful_shutdown(stop)
-            .await
-            .map_err(WebError::Serve)
+        let header_timeout = self.app.options().header_timeout;
+        let router = router(self.app);
+        // Every connection holds a receiver: `stopping` tells them to finish, and `done`
+        // closes once the last one has.
+        let (stopping, stopped) = tokio::sync::watch::channel(false);
+        let (done, mut all_done) = tokio::sync::mpsc::channel::<()>(1);
+        let mut stop = std::pin::pin!(stop);
+        loop {
+            let stream = tokio::select! {
+                accepted = self.listener.accept() => match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(error) => {
+                        // A connection reset before it was taken, or out of descriptors:
+                        // the server goes on, after a pause for the latter.
+                        if !is_connection_error(&error) {
+                            tokio::time::sleep(Duration::from_secs(1)).await;
+                        }
+                        continue;
+                    }
+                },
+                () = &mut stop => break,
+            };
+            let service = hyper_util::service::TowerToHyperService::new(router.clone());
+            let mut stopped = stopped.clone();
+            let done = done.clone();
+            tokio::spawn(async move {
+                let mut builder = hyper::server::conn::http1::Builder::new();
+                builder
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(header_timeout);
+                let connection =
+                    builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+                let mut connection = std::pin::pin!(connection);
+                let mut finishing = false;
+                loop {
+                    tokio::select! {
+                        // An error is the connection's alone (a reset, a timeout): it closes.
+                        _ = connection.as_mut() => break,
+                        _ = stopped.changed(), if !finishing => {
+                            finishing = true;
+                            connection.as_mut().graceful_shutdown();
+                        }
+                    }
+                }
+                drop(done);
+            });
+        }
+        drop(self.listener);
+        let _ = stopping.send(true);
+        drop(done);
+        let _ = all_done.recv().await;
+        Ok(())
     }
+}
+
+/// Whether an accept error concerns that one connection only (not the listener).
+fn is_connection_error(error: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        error.kind(),
+        ErrorKind::ConnectionRefused | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    )
 }
 
 /// Frees idle and left tables every [`SWEEP_EVERY`] while the server runs, and gives what was

@@ -283,7 +283,8 @@ pub trait Session: Send {
     fn take_record(&mut self, experiment: &str) -> Option<PlayedGame>;
     /// Where the game's row went.
     fn set_recorded(&mut self, recorded: Recorded);
-    /// Whether nothing is happening at this table that a sweep of old tables must wait for.
+    /// Whether nothing is happening at this table that a sweep of old tables must wait for:
+    /// no agent thinks, and no person to move has time left on a clock.
     fn idle(&self) -> bool;
 }
 
@@ -363,7 +364,8 @@ impl<G: AgentGame> Session for WebTable<G> {
     }
 
     fn idle(&self) -> bool {
-        self.table.thinking().is_none()
+        // A person thinking on a clock is busy too, until their time is up.
+        self.table.thinking().is_none() && self.table.clock_left().is_none_or(|left| left.is_zero())
     }
 }
 

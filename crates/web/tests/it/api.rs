@@ -372,6 +372,7 @@ fn the_report_page_writes_and_renders_a_folder_s_report() {
 fn bad_requests_get_a_4xx_that_says_why() {
     let results = results_folder("bad");
     std::fs::write(results.join("notes.txt"), "private").unwrap();
+    std::fs::create_dir_all(results.join("odd/report.md")).unwrap();
     let outside = results
         .parent()
         .unwrap()
@@ -389,6 +390,7 @@ fn bad_requests_get_a_4xx_that_says_why() {
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "fault"]}).to_string()), 400, "fault"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "human"], "names": ["a\nb", null]}).to_string()), 400, "control characters"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "move_time": -1}).to_string()), 400, "move_time"),
+        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "st": 1e308}).to_string()), 400, "st 1e308: the time per move"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "5+x"}).to_string()), 400, "tc: time control `5+x`"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "0.5"}).to_string()), 400, "1 second or more"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "st": 1, "move_time": 1}).to_string()), 400, "not both"),
@@ -406,6 +408,8 @@ fn bad_requests_get_a_4xx_that_says_why() {
         ("GET", "/api/records/game?file=notes.txt&row=0", None, 422, "cannot be read"),
         ("GET", "/api/records/games?file=missing.csv", None, 404, "not in the results folder"),
         ("GET", "/api/report?dir=..", None, 400, "outside the results folder"),
+        ("GET", "/api/report?dir=/tmp", None, 400, "outside the results folder"),
+        ("GET", "/api/report?dir=odd", None, 400, "not a plain file"),
         ("GET", "/files/notes.txt", None, 400, "charts (PNG, SVG)"),
         ("GET", "/files/..%2F..%2Fetc%2Fpasswd", None, 400, "outside the results folder"),
         ("GET", &escape, None, 400, "outside the results folder"),

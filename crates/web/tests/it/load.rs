@@ -100,3 +100,35 @@ fn fifty_games_at_once_complete_without_an_error() {
         quantiles(&mut last_moves),
     );
 }
+
+/// Twenty connections that send half a request head are closed by the server once the header
+/// timeout (1 s here) has passed, and the server still answers a whole request. Each waits at
+/// most 30 s for the close; how soon it came is not asserted.
+#[test]
+fn half_sent_requests_are_closed_after_the_header_timeout() {
+    use std::io::{Read, Write};
+    let results = results_folder("half-sent");
+    let server = serve(&results, |options| {
+        options.header_timeout = Duration::from_secs(1)
+    });
+    let mut streams = Vec::new();
+    for _ in 0..20 {
+        let mut stream = std::net::TcpStream::connect(server.address).expect("connects");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        let half = format!("GET /api/meta HTTP/1.1\r\nHost: {}\r\n", server.address);
+        stream.write_all(half.as_bytes()).expect("half a head");
+        streams.push(stream);
+    }
+    for (at, mut stream) in streams.into_iter().enumerate() {
+        let mut rest = Vec::new();
+        match stream.read_to_end(&mut rest) {
+            Ok(_) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::ConnectionReset => {}
+            Err(error) => panic!("connection {at} still open after 30 s: {error}"),
+        }
+    }
+    let mut client = Client::new(server.address);
+    assert_eq!(client.get("/api/meta").status, 200);
+}

@@ -6,5 +6,6 @@ mod common;
 
 mod api;
 mod fuzz;
+mod links;
 mod load;
 mod tables;

@@ -113,3 +113,63 @@ fn a_table_over_the_memory_cap_is_refused() {
         "the oldest idle game made room"
     );
 }
+
+/// An analysis is charged to the memory cap as a table is: one whose agent alone is over it
+/// is refused, and one that fits makes room by closing the oldest idle game.
+#[test]
+fn an_analysis_is_charged_to_the_table_memory() {
+    let results = results_folder("analysis-cap");
+    let server = serve(&results, |options| options.table_memory_mb = 300);
+    let mut client = Client::new(server.address);
+    let refused = client.post(
+        "/api/analyse",
+        &json!({ "variant": "tictactoe", "agents": ["alphabeta:tt_mb=400"] }),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains("300 MiB"), "{}", refused.body);
+    // 151 + 101 MiB of a game, idle; an analysis of 101 MiB needs its room.
+    let game = client.post(
+        "/api/games",
+        &json!({ "variant": "caro", "seats": ["alphabeta:tt_mb=150", "alphabeta:tt_mb=100"] }),
+    );
+    assert_eq!(game.status, 200, "{}", game.body);
+    let id = game.json()["id"].as_str().unwrap().to_string();
+    let analysis = client.post(
+        "/api/analyse",
+        &json!({ "variant": "tictactoe", "moves": "b2", "agents": ["alphabeta:tt_mb=100,depth=2"] }),
+    );
+    assert_eq!(analysis.status, 200, "{}", analysis.body);
+    let gone = client.get(&format!("/api/games/{id}"));
+    assert_eq!(gone.status, 404, "the idle game made room: {}", gone.body);
+    assert_eq!(client.get("/api/meta").json()["limits"]["held_mb"], 0);
+}
+
+/// A game closed to make room says so; a person to move with time on their clock is not idle,
+/// so the older game without a clock goes first.
+#[test]
+fn an_evicted_game_says_so_and_a_person_on_the_clock_is_not_idle() {
+    let results = results_folder("evicted");
+    let server = serve(&results, |options| options.tables = 2);
+    let mut client = Client::new(server.address);
+    let mut open = |extra: serde_json::Value| {
+        let mut body = json!({ "variant": "tictactoe", "seats": ["human", "random"] });
+        if let Some(st) = extra.get("st") {
+            body["st"] = st.clone();
+        }
+        let game = client.post("/api/games", &body);
+        assert_eq!(game.status, 200, "{}", game.body);
+        game.json()["id"].as_str().unwrap().to_string()
+    };
+    let on_clock = open(json!({ "st": 3600 }));
+    let idle = open(json!({}));
+    let _third = open(json!({}));
+    let kept = client.get(&format!("/api/games/{on_clock}"));
+    assert_eq!(
+        kept.status, 200,
+        "the person on the clock was closed: {}",
+        kept.body
+    );
+    let gone = client.get(&format!("/api/games/{idle}"));
+    assert_eq!(gone.status, 404, "{}", gone.body);
+    assert!(gone.body.contains("closed to make room"), "{}", gone.body);
+}

@@ -29,7 +29,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use agents::clock::TimeControl;
+use agents::clock::{GameClock, TimeControl};
 use agents::{AgentSpec, Kind};
 use protocol::{Extra, ExtraKinds, Roster};
 use rules::{Game as _, Variant};
@@ -126,26 +126,20 @@ struct RawExperiment {
     max_plies: u32,
     #[serde(default)]
     opening_plies: Option<Spanned<u32>>,
+    // Read as any value, so that a number or a table gets our message, not serde's.
     #[serde(default)]
-    openings: Option<Spanned<OpeningFiles>>,
+    openings: Option<Spanned<toml::Value>>,
     #[serde(default)]
     threads: Option<Spanned<usize>>,
     #[serde(default)]
     move_time_ms: Option<Spanned<u64>>,
+    // Read as any value, so that `tc = 180` is told to be quoted.
     #[serde(default)]
-    tc: Option<Spanned<String>>,
+    tc: Option<Spanned<toml::Value>>,
     #[serde(default)]
     st: Option<Spanned<toml::Value>>,
     variants: Spanned<Vec<Spanned<String>>>,
     agents: Spanned<Vec<RawAgent>>,
-}
-
-/// `openings = "FILE"` or `openings = ["FILE", ...]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OpeningFiles {
-    One(String),
-    Many(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -157,10 +151,16 @@ struct RawAgent {
     variants: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
-/// The TOML parser's message in the words of an experiment file, for the two mistakes it words
-/// worst: `[agents]` for `[[agents]]`, and a bare word for a value (`games_per_pair = twenty`).
-fn friendlier_toml_error(message: &str, line: &str) -> String {
+/// The TOML parser's message in the words of an experiment file, for the mistakes it words
+/// worst: `[agents]` for `[[agents]]`, a table for a list (`variants = {}`), and a bare word
+/// for a value (`games_per_pair = twenty`). `key` is the key written on the error's line.
+fn friendlier_toml_error(message: &str, key: &str, line: &str) -> String {
     if message.contains("invalid type: map, expected a sequence") {
+        if !key.is_empty() {
+            return format!(
+                "`{key}` is a list in brackets, like `{key} = [\"mnk-3x3k3\"]`, not a table"
+            );
+        }
         return "each agent is a table of its own, written `[[agents]]` (two brackets), one \
                 per agent; `[agents]` is a single table"
             .to_string();
@@ -302,7 +302,7 @@ impl Experiment {
                 .and_then(|(line, _)| text.lines().nth(line - 1))
                 .unwrap_or("")
                 .trim();
-            let message = friendlier_toml_error(e.message().trim(), line_text);
+            let message = friendlier_toml_error(e.message().trim(), &key, line_text);
             let message = message
                 .trim()
                 .replace("expected i64", GAMES_PER_PAIR_EXPECTED)
@@ -705,24 +705,65 @@ fn check_time_control(
     }
     let mut control = TimeControl::NONE;
     if let Some(tc) = &raw.tc {
-        let text = tc.get_ref().trim();
-        let parsed: TimeControl =
-            format!("tc={text}")
-                .parse()
-                .map_err(|e: agents::clock::TimeControlError| {
-                    check.error("tc", tc.span(), format!("{}: {}", quote_tc(text), e.reason))
-                })?;
-        control.clock = parsed.clock;
-        if control.clock.is_none() {
-            return Err(check.error("tc", tc.span(), "`inf` is no time control: leave `tc` out"));
+        let text = match tc.get_ref() {
+            toml::Value::String(text) => text.trim(),
+            number @ (toml::Value::Integer(_) | toml::Value::Float(_)) => {
+                return Err(check.error(
+                    "tc",
+                    tc.span(),
+                    format!(
+                        "a game clock is written in quotes: `tc = \"{number}\"` ({number} \
+                         seconds a game), as in `tc = \"40/60+0.6\"`"
+                    ),
+                ));
+            }
+            other => {
+                return Err(check.error(
+                    "tc",
+                    tc.span(),
+                    format!(
+                        "{} is not a game clock: write one in quotes, like `tc = \"40/60+0.6\"`",
+                        quote_tc(&other.to_string())
+                    ),
+                ));
+            }
+        };
+        if text.is_empty() || text == "inf" {
+            return Err(check.error(
+                "tc",
+                tc.span(),
+                format!(
+                    "{} is no time control: give a game clock, like `tc = \"40/60+0.6\"`, or \
+                     leave `tc` out",
+                    if text.is_empty() {
+                        "an empty text"
+                    } else {
+                        "`inf`"
+                    }
+                ),
+            ));
         }
+        // The parser `arena play --tc` and the web read `tc` with: one for all.
+        let clock = GameClock::parse_tc(text).map_err(|e| {
+            check.error("tc", tc.span(), format!("{}: {}", quote_tc(text), e.reason))
+        })?;
+        control.clock = Some(clock);
     }
     if let Some(st) = &raw.st {
         let text = match st.get_ref() {
             toml::Value::Integer(n) => n.to_string(),
             toml::Value::Float(x) => x.to_string(),
             toml::Value::String(text) => text.clone(),
-            _ => String::new(),
+            other => {
+                return Err(check.error(
+                    "st",
+                    st.span(),
+                    format!(
+                        "{} is not a time: seconds a move, like `st = 1` or `st = 0.5`",
+                        quote_tc(&other.to_string())
+                    ),
+                ));
+            }
         };
         let limit = TimeControl::parse_st(text.trim()).map_err(|e| {
             check.error(
@@ -749,7 +790,7 @@ fn quote_tc(text: &str) -> String {
 /// every variant.
 fn check_openings(
     check: &Checker<'_>,
-    files: &Spanned<OpeningFiles>,
+    files: &Spanned<toml::Value>,
     opening_plies: Option<&Spanned<u32>>,
     folder: Option<&Path>,
     variants: &[Variant],
@@ -761,9 +802,24 @@ fn check_openings(
             "give either `opening_plies` (random openings) or `openings` (a suite), not both",
         ));
     }
-    let names: Vec<&String> = match files.get_ref() {
-        OpeningFiles::One(name) => vec![name],
-        OpeningFiles::Many(names) => names.iter().collect(),
+    let not_a_name = |value: &toml::Value| {
+        check.error(
+            "openings",
+            files.span(),
+            format!(
+                "{} is not a file name: give a file name in quotes, like `openings = \
+                 \"openings/x.txt\"`, or a list of them",
+                quote_tc(&value.to_string())
+            ),
+        )
+    };
+    let names: Vec<&str> = match files.get_ref() {
+        toml::Value::String(name) => vec![name],
+        toml::Value::Array(values) => values
+            .iter()
+            .map(|value| value.as_str().ok_or_else(|| not_a_name(value)))
+            .collect::<Result<_, _>>()?,
+        other => return Err(not_a_name(other)),
     };
     if names.is_empty() {
         return Err(check.error("openings", files.span(), "names no file"));
@@ -785,7 +841,7 @@ fn check_openings(
         })?;
         let mut more = Openings::parse(&text, &path.display().to_string())?;
         // Kept under the name the experiment gives, for the copy `arena run` writes.
-        more.files = vec![(name.clone(), text)];
+        more.files = vec![(name.to_string(), text)];
         shown.push(format!("`{}`", path.display()));
         suite = Some(match suite {
             None => more,

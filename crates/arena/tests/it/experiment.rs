@@ -401,3 +401,67 @@ fn a_time_control_is_read_as_cutechess_writes_it_and_its_errors_are_named() {
         &["move_time_ms", "not both"],
     );
 }
+
+#[test]
+fn a_per_move_limit_written_inside_tc_is_refused_and_pointed_at_st() {
+    // `arena play --tc` and the web refuse this text; an experiment used to keep `tc=60` and
+    // drop the per-move limit without a word.
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    assert_mentions(
+        &error(&with("tc = \"60 st=0.001\"")),
+        &[
+            "exp.toml:3:6",
+            "key `tc`",
+            "`st=0.001` is a time per move",
+            "`st`",
+        ],
+    );
+    assert_mentions(
+        &error(&with("tc = \"tc=60 st=1\"")),
+        &["key `tc`", "`st=1` is a time per move"],
+    );
+    // `tc=` in front, once, is the same clock; twice is not a clock.
+    let exp = Experiment::from_toml(&with("tc = \"tc=60\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=60");
+    assert_mentions(
+        &error(&with("tc = \"tc=tc=5\"")),
+        &["key `tc`", "not a time"],
+    );
+}
+
+#[test]
+fn odd_values_get_messages_that_say_what_is_expected() {
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    let message = error(&with("openings = 1"));
+    assert_mentions(
+        &message,
+        &["exp.toml:3:12", "key `openings`", "a file name in quotes"],
+    );
+    assert!(!message.contains("untagged"), "{message}");
+    let message = error(&with("openings = [\"a.txt\", 2]"));
+    assert_mentions(&message, &["key `openings`", "a file name in quotes"]);
+
+    let text = GOOD.replace("variants = [\"mnk-3x3k3\", \"oanquan\"]", "variants = {}");
+    let message = error(&text);
+    assert_mentions(
+        &message,
+        &["exp.toml:4", "key `variants`", "a list in brackets"],
+    );
+    assert!(!message.contains("[[agents]]"), "{message}");
+
+    let message = error(&with("st = true"));
+    assert_mentions(&message, &["key `st`", "`true` is not a time"]);
+    assert!(!message.contains("``"), "{message}");
+
+    let message = error(&with("tc = 180"));
+    assert_mentions(&message, &["exp.toml:3:6", "key `tc`", "tc = \"180\""]);
+    assert!(!message.contains("invalid type"), "{message}");
+
+    // A sign in front: refused alike, whatever follows it.
+    for text in ["+1:30", "+40/60", "40/+60"] {
+        assert_mentions(
+            &error(&with(&format!("tc = \"{text}\""))),
+            &["key `tc`", "`+` only comes before the increment"],
+        );
+    }
+}

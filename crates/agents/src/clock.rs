@@ -82,8 +82,9 @@ fn error(text: &str, reason: impl Into<String>) -> TimeControlError {
     }
 }
 
-/// The longest time a control may give: a day.
-const MAX_TIME: Duration = Duration::from_secs(86_400);
+/// The longest time a control may give, per move or per period: a day. Every time limit the
+/// arena reads (`st`, `tc`, an experiment's `move_time_ms`) is held to it.
+pub const MAX_TIME: Duration = Duration::from_secs(86_400);
 
 /// Seconds (`60`, `0.6`) or minutes and seconds (`1:30`), to the millisecond.
 fn seconds(whole: &str, text: &str) -> Result<Duration, TimeControlError> {

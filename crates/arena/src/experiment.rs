@@ -28,8 +28,9 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-use agents::clock::{GameClock, TimeControl};
+use agents::clock::{GameClock, MAX_TIME, TimeControl};
 use agents::{AgentSpec, Kind};
 use protocol::{Extra, ExtraKinds, Roster};
 use rules::{Game as _, Variant};
@@ -692,6 +693,20 @@ fn check_time_control(
     check: &Checker<'_>,
     raw: &RawExperiment,
 ) -> Result<Option<TimeControl>, ArenaError> {
+    if let Some(ms) = &raw.move_time_ms
+        && Duration::from_millis(*ms.get_ref()) > MAX_TIME
+    {
+        return Err(check.error(
+            "move_time_ms",
+            ms.span(),
+            format!(
+                "{} ms a move: a time per move is at most a day ({} ms), as `st` and `tc` \
+                 are (0: no limit)",
+                ms.get_ref(),
+                MAX_TIME.as_millis()
+            ),
+        ));
+    }
     if raw.tc.is_none() && raw.st.is_none() {
         return Ok(None);
     }

@@ -465,3 +465,25 @@ fn odd_values_get_messages_that_say_what_is_expected() {
         );
     }
 }
+
+#[test]
+fn a_time_per_move_beyond_a_day_is_refused_as_st_and_tc_are() {
+    let text = GOOD.replace("seed = 1", "seed = 1\nmove_time_ms = 18446744073709551615");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:3:16",
+            "key `move_time_ms`",
+            "at most a day (86400000 ms)",
+        ],
+    );
+    let text = GOOD.replace("seed = 1", "seed = 1\nmove_time_ms = 86400001");
+    assert_mentions(&error(&text), &["key `move_time_ms`", "at most a day"]);
+    let text = GOOD.replace("seed = 1", "seed = 1\nmove_time_ms = 86400000");
+    assert_eq!(
+        Experiment::from_toml(&text, "exp.toml")
+            .unwrap()
+            .move_time_ms,
+        86_400_000
+    );
+}

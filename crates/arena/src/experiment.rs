@@ -31,7 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agents::clock::{GameClock, MAX_TIME, TimeControl};
-use agents::{AgentSpec, Kind};
+use agents::{AgentGame as _, AgentSpec, Kind};
 use protocol::{Extra, ExtraKinds, Roster};
 use rules::{Game as _, Variant};
 use serde::Deserialize;
@@ -124,7 +124,7 @@ struct RawExperiment {
     // one message, ours.
     games_per_pair: Spanned<i64>,
     #[serde(default)]
-    max_plies: u32,
+    max_plies: Option<Spanned<u32>>,
     #[serde(default)]
     opening_plies: Option<Spanned<u32>>,
     // Read as any value, so that a number or a table gets our message, not serde's.
@@ -504,37 +504,46 @@ impl Experiment {
                 ));
             }
         }
-        // The random opening must leave the game to the agents: an opening as long as the
-        // ply cap (or the board) would decide the games and credit its results to them.
+        let max_plies = raw.max_plies.as_ref().map_or(0, |cap| *cap.get_ref());
+        if let Some(cap) = &raw.max_plies
+            && *cap.get_ref() > crate::play::MAX_PLY_CAP
+        {
+            return Err(check.error(
+                "max_plies",
+                cap.span(),
+                format!(
+                    "a ply cap of {} plies: give at most {} (0: each game's own cap); a game \
+                     that goes round in a cycle plays on to the cap",
+                    cap.get_ref(),
+                    crate::play::MAX_PLY_CAP
+                ),
+            ));
+        }
+        // The random opening must leave the game to the agents: it takes at most half of the
+        // plies a game can last (its ply cap, or fewer where the game itself ends sooner, as
+        // a board fills up), so that the agents play at least as many plies as chance did.
         if let Some(plies) = &raw.opening_plies {
             for variant in &variants {
-                let (end, what) = match variant {
-                    Variant::Mnk(config) => {
-                        let cells = u32::from(config.cells());
-                        match raw.max_plies {
-                            0 => (cells, "the board's cells"),
-                            cap if cap < cells => (cap, "the ply cap"),
-                            _ => (cells, "the board's cells"),
-                        }
+                let (longest, why) = rules::with_game!(*variant, |start| {
+                    let cap = match max_plies {
+                        0 => start.default_max_plies(),
+                        cap => cap,
+                    };
+                    match start.remaining_plies() {
+                        Some(end) if end <= cap => (end, "the longest game its rules allow"),
+                        _ => (cap, "its ply cap"),
                     }
-                    _ => match raw.max_plies {
-                        0 => (
-                            rules::with_game!(*variant, |start| start.default_max_plies()),
-                            "the ply cap",
-                        ),
-                        cap => (cap, "the ply cap"),
-                    },
-                };
-                if *plies.get_ref() >= end {
+                });
+                if *plies.get_ref() > longest / 2 {
                     return Err(check.error(
                         "opening_plies",
                         plies.span(),
                         format!(
-                            "{} random plies reach {what} of `{variant}` ({end}): the opening \
-                             would decide its games and their results would be credited to the \
-                             agents; give at most {}",
+                            "{} random plies are more than half of a game: `{variant}` lasts at \
+                             most {longest} plies ({why}), and an opening that long would decide \
+                             its games and credit their results to the agents; give at most {}",
                             plies.get_ref(),
-                            end.saturating_sub(1)
+                            longest / 2
                         ),
                     ));
                 }
@@ -598,7 +607,7 @@ impl Experiment {
             name,
             seed: raw.seed,
             games_per_pair,
-            max_plies: raw.max_plies,
+            max_plies,
             opening_plies: raw.opening_plies.as_ref().map_or(0, |p| *p.get_ref()),
             openings,
             threads: raw.threads.as_ref().map_or(0, |t| *t.get_ref()),

@@ -325,34 +325,6 @@ fn a_variant_with_fewer_agents_than_seats_is_refused() {
 }
 
 #[test]
-fn a_random_opening_that_reaches_the_board_or_the_ply_cap_is_refused() {
-    let with = |extra: &str| {
-        GOOD.replace(
-            "games_per_pair = 2",
-            &format!("games_per_pair = 2\n{extra}"),
-        )
-    };
-    assert_mentions(
-        &error(&with("opening_plies = 9")),
-        &[
-            "key `opening_plies`",
-            "9 random plies reach the board's cells of `mnk-3x3k3` (9)",
-            "give at most 8",
-        ],
-    );
-    assert_mentions(
-        &error(&with("max_plies = 6\nopening_plies = 6")),
-        &["6 random plies reach the ply cap of `mnk-3x3k3` (6)"],
-    );
-    let oanquan = with("opening_plies = 1000").replace("\"mnk-3x3k3\", ", "");
-    assert_mentions(
-        &error(&oanquan),
-        &["1000 random plies reach the ply cap of `oanquan` (1000)"],
-    );
-    assert!(Experiment::from_toml(&with("opening_plies = 8"), "exp.toml").is_ok());
-}
-
-#[test]
 fn threads_beyond_the_bound_are_refused() {
     let text = GOOD.replace("seed = 1", "seed = 1\nthreads = 100000");
     assert_mentions(
@@ -463,6 +435,75 @@ fn odd_values_get_messages_that_say_what_is_expected() {
             &error(&with(&format!("tc = \"{text}\""))),
             &["key `tc`", "`+` only comes before the increment"],
         );
+    }
+}
+
+#[test]
+fn a_ply_cap_beyond_the_bound_is_refused() {
+    // A cycling game between random agents at 2^32 - 1 plies never ends while memory grows.
+    let text = GOOD.replace("seed = 1", "seed = 1\nmax_plies = 4294967295");
+    assert_mentions(
+        &error(&text),
+        &["exp.toml:3:13", "key `max_plies`", "give at most 10000"],
+    );
+    let text = GOOD.replace("seed = 1", "seed = 1\nmax_plies = 10000");
+    assert_eq!(
+        Experiment::from_toml(&text, "exp.toml").unwrap().max_plies,
+        10_000
+    );
+}
+
+#[test]
+fn a_random_opening_may_take_at_most_half_of_what_the_game_can_last() {
+    let game = |variant: &str, extra: &str| {
+        // A third agent, for O An Quan's three seats.
+        GOOD.replace("\"mnk-3x3k3\", \"oanquan\"", &format!("\"{variant}\""))
+            .replace(
+                "games_per_pair = 2",
+                &format!("games_per_pair = 2\n{extra}"),
+            )
+            + "\n[[agents]]\nname = \"c\"\nspec = \"random\"\n"
+    };
+    // The board bounds Connect Four's games whatever the ply cap.
+    assert_mentions(
+        &error(&game("connect4", "max_plies = 200\nopening_plies = 99")),
+        &[
+            "key `opening_plies`",
+            "`connect4` lasts at most 42 plies (the longest game its rules allow)",
+            "give at most 21",
+        ],
+    );
+    assert!(
+        Experiment::from_toml(
+            &game("connect4", "max_plies = 200\nopening_plies = 21"),
+            "e"
+        )
+        .is_ok()
+    );
+    assert!(Experiment::from_toml(&game("connect4", "opening_plies = 22"), "e").is_err());
+    // The cap less one decided every game: no longer accepted.
+    assert_mentions(
+        &error(&game("mnk-3x3k3", "opening_plies = 8")),
+        &["`mnk-3x3k3` lasts at most 9 plies", "give at most 4"],
+    );
+    assert!(Experiment::from_toml(&game("mnk-3x3k3", "opening_plies = 4"), "e").is_ok());
+    assert_mentions(
+        &error(&game("mnk-5x5k4", "max_plies = 6\nopening_plies = 4")),
+        &[
+            "`mnk-5x5k4` lasts at most 6 plies (its ply cap)",
+            "give at most 3",
+        ],
+    );
+    // Games that can go round in cycles: their ply cap bounds them.
+    for variant in ["oanquan", "oanquan-3p", "oware"] {
+        assert_mentions(
+            &error(&game(variant, "opening_plies = 501")),
+            &[
+                &format!("`{variant}` lasts at most 1000 plies (its ply cap)"),
+                "give at most 500",
+            ],
+        );
+        assert!(Experiment::from_toml(&game(variant, "opening_plies = 500"), "e").is_ok());
     }
 }
 

@@ -373,18 +373,20 @@ impl Experiment {
         for (i, agent) in raw.agents.get_ref().iter().enumerate() {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
-            // Names are printed on terminals and written in logs: no control character
-            // (an escape sequence would reach the terminal), no comma or quote.
-            if name.is_empty()
-                || name.contains(',')
-                || name.contains('"')
-                || name.chars().any(char::is_control)
-            {
+            // Names are printed on terminals and written in logs: no character that would
+            // act on the terminal or hide ([`crate::played::hidden_in_name`]), no comma or quote.
+            if name.is_empty() || name.contains(',') || name.contains('"') {
                 return Err(check.error(
                     &format!("{prefix}.name"),
                     agent.name.span(),
-                    "a name must be non-empty and hold no comma, quote, newline or other \
-                     control character",
+                    "a name must be non-empty and hold no comma or quote",
+                ));
+            }
+            if let Some(hidden) = crate::played::hidden_in_name(&name) {
+                return Err(check.error(
+                    &format!("{prefix}.name"),
+                    agent.name.span(),
+                    format!("a name must not hold {hidden}"),
                 ));
             }
             if entries.iter().any(|e| e.name == name) {

@@ -528,3 +528,25 @@ fn a_time_per_move_beyond_a_day_is_refused_as_st_and_tc_are() {
         86_400_000
     );
 }
+
+#[test]
+fn names_with_format_or_separator_characters_are_refused() {
+    // U+202E turns the rest of a terminal's line round; the others are invisible or break it.
+    for (escape, shown) in [
+        ("\\u202E", "U+202E"),
+        ("\\u200B", "U+200B"),
+        ("\\uFEFF", "U+FEFF"),
+        ("\\u2028", "U+2028"),
+        ("\\u2029", "U+2029"),
+        ("\\u00A0", "U+00A0"),
+        ("\\u3000", "U+3000"),
+    ] {
+        let text = GOOD.replace("name = \"a\"", &format!("name = \"a{escape}b\""));
+        assert_mentions(
+            &error(&text),
+            &["exp.toml:7:8", "key `agents[0].name`", shown],
+        );
+    }
+    let text = GOOD.replace("name = \"a\"", "name = \"Nguyễn Văn An\"");
+    assert!(Experiment::from_toml(&text, "exp.toml").is_ok());
+}

@@ -393,6 +393,7 @@ fn bad_requests_get_a_4xx_that_says_why() {
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "0.5"}).to_string()), 400, "1 second or more"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "tc=tc=5"}).to_string()), 400, "`tc=5` is not a time"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "tc": "60 st=1"}).to_string()), 400, "`st=1` is a time per move"),
+        ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "human"], "names": ["a\u{202E}b", null]}).to_string()), 400, "U+202E (format characters"),
         ("POST", "/api/games", Some(json!({"variant": "tictactoe", "seats": ["human", "random"], "st": 1, "move_time": 1}).to_string()), 400, "not both"),
         ("POST", "/api/games", Some("{\"variant\": ".to_string()), 400, "malformed JSON"),
         ("POST", "/api/games", Some(json!({"variant": 3, "seats": []}).to_string()), 422, "does not fit"),

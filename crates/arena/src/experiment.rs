@@ -86,15 +86,18 @@ pub struct Experiment {
     /// Games for each pair of agents on each variant, 1 to 2^63 - 1 (the schedule is
     /// generated game by game, so its size costs no memory).
     pub games_per_pair: u64,
-    /// The ply cap; 0 means each game's own default.
+    /// The ply cap; 0 means each game's own default. At most [`crate::play::MAX_PLY_CAP`].
     pub max_plies: u32,
-    /// Random plies played before the agents take over (the same for both colour orders).
+    /// Random plies played before the agents take over (the same for both colour orders): at
+    /// most half of what a game of each variant can last (the ply cap, or less where
+    /// [`agents::AgentGame::remaining_plies`] says the game ends sooner).
     pub opening_plies: u32,
     /// The opening suite the games start from instead, if the experiment names one.
     pub openings: Option<Openings>,
     /// Worker threads; 0 means all cores.
     pub threads: usize,
-    /// The per-move time limit in milliseconds; 0 means none.
+    /// The per-move time limit in milliseconds; 0 means none. At most a day
+    /// ([`agents::clock::MAX_TIME`]).
     pub move_time_ms: u64,
     /// The time control given with `tc` and `st` (cutechess's names), if the experiment gives
     /// one: its games are written in CSV schema 3 with the time control and the clocks. The

@@ -82,8 +82,9 @@ fn error(text: &str, reason: impl Into<String>) -> TimeControlError {
     }
 }
 
-/// The longest time a control may give: a day.
-const MAX_TIME: Duration = Duration::from_secs(86_400);
+/// The longest time a control may give, per move or per period: a day. Every time limit the
+/// arena reads (`st`, `tc`, an experiment's `move_time_ms`) is held to it.
+pub const MAX_TIME: Duration = Duration::from_secs(86_400);
 
 /// Seconds (`60`, `0.6`) or minutes and seconds (`1:30`), to the millisecond.
 fn seconds(whole: &str, text: &str) -> Result<Duration, TimeControlError> {
@@ -93,15 +94,20 @@ fn seconds(whole: &str, text: &str) -> Result<Duration, TimeControlError> {
             format!("`{text}` is not a time: seconds (`60`, `0.5`) or minutes:seconds (`1:30`)"),
         )
     };
+    if text.trim().is_empty() {
+        return Err(error(
+            whole,
+            "a time is missing: seconds (`60`, `0.5`) or minutes:seconds (`1:30`)",
+        ));
+    }
+    let digits = |part: &str| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
     let (minutes, secs) = match text.split_once(':') {
-        Some((m, s)) => (m.trim().parse::<u64>().map_err(|_| bad())?, s),
+        Some((m, s)) if digits(m.trim()) => (m.trim().parse::<u64>().map_err(|_| bad())?, s),
+        Some(_) => return Err(bad()),
         None => (0, text),
     };
     let secs = secs.trim();
-    if secs.is_empty()
-        || secs.starts_with('+')
-        || !secs.chars().all(|c| c.is_ascii_digit() || c == '.')
-    {
+    if secs.is_empty() || !secs.chars().all(|c| c.is_ascii_digit() || c == '.') {
         return Err(bad());
     }
     let value: f64 = secs.parse().map_err(|_| bad())?;
@@ -126,12 +132,25 @@ impl FromStr for GameClock {
     /// `[moves/]time[+increment]`, times in seconds or minutes:seconds.
     fn from_str(text: &str) -> Result<GameClock, TimeControlError> {
         let trimmed = text.trim();
+        // A sign in front is refused alike before the moves and before the time.
+        let signed = || {
+            error(
+                text,
+                "a game clock is `[moves/]time[+increment]` (`40/60+0.6`, `1:30`): it starts \
+                 with a number, and `+` only comes before the increment",
+            )
+        };
+        if trimmed.starts_with('+') {
+            return Err(signed());
+        }
         let (moves, rest) = match trimmed.split_once('/') {
             Some((moves, rest)) => {
-                let moves: u32 = moves
-                    .trim()
-                    .parse()
-                    .ok()
+                if rest.trim_start().starts_with('+') {
+                    return Err(signed());
+                }
+                let moves: u32 = Some(moves.trim())
+                    .filter(|m| m.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|m| m.parse().ok())
                     .filter(|&m| (1..=10_000).contains(&m))
                     .ok_or_else(|| {
                         error(
@@ -157,6 +176,32 @@ impl FromStr for GameClock {
             time,
             increment,
         })
+    }
+}
+
+impl GameClock {
+    /// Reads a game clock as `tc` is given (an experiment's `tc`, `arena play --tc`, the web's
+    /// `"tc"`): `40/60+0.6`, or the same with one `tc=` in front. A per-move limit is not part
+    /// of a game clock: `60 st=1` is refused with a pointer to `st`, never read as `60` alone.
+    pub fn parse_tc(text: &str) -> Result<GameClock, TimeControlError> {
+        let trimmed = text.trim();
+        let clock = trimmed.strip_prefix("tc=").unwrap_or(trimmed);
+        if let Some(st) = clock
+            .split_whitespace()
+            .find(|part| part.starts_with("st="))
+        {
+            return Err(error(
+                text,
+                format!(
+                    "`{st}` is a time per move, not part of a game clock: give it as `st` of \
+                     its own, beside `tc`"
+                ),
+            ));
+        }
+        // Errors quote the text as given.
+        clock
+            .parse()
+            .map_err(|e: TimeControlError| error(text, e.reason))
     }
 }
 
@@ -481,6 +526,36 @@ mod tests {
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn tc_is_read_by_one_parser_that_keeps_per_move_limits_and_signs_out() {
+        for (text, read) in [
+            ("300+2", "300+2"),
+            ("tc=40/60+0.6", "40/60+0.6"),
+            ("1:30", "90"),
+        ] {
+            assert_eq!(
+                GameClock::parse_tc(text).unwrap().to_string(),
+                read,
+                "{text}"
+            );
+        }
+        // A per-move limit inside `tc` used to be dropped by an experiment and refused
+        // elsewhere; `tc=` twice (the web's `"tc=tc=5"`) used to be read as `5`.
+        let reason = |text: &str| GameClock::parse_tc(text).unwrap_err().reason;
+        assert!(reason("60 st=0.001").contains("`st=0.001` is a time per move"));
+        assert!(reason("tc=60 st=1").contains("give it as `st`"));
+        assert!(reason("tc=tc=5").contains("`tc=5` is not a time"));
+        // A sign in front: the same words before the moves and before the time.
+        for signed in ["+1:30", "+40/60", "40/+60", " +60"] {
+            assert!(
+                reason(signed).contains("`+` only comes before the increment"),
+                "{signed}"
+            );
+        }
+        assert!(reason("60++1:30").contains("not a time"));
+        assert!(reason("").contains("a time is missing"));
     }
 
     #[test]

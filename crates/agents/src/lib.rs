@@ -379,7 +379,8 @@ pub trait AgentGame: Game {
     }
 
     /// An upper bound on the plies left in the game, if the game has one (an m,n,k game ends
-    /// when its board is full); `None` for games that can go on for ever.
+    /// when its board is full); `None` for games that can go on for ever. Searches use it, and
+    /// experiments bound their random openings by it from the start (with the ply cap).
     fn remaining_plies(&self) -> Option<u32> {
         None
     }

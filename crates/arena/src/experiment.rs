@@ -28,9 +28,10 @@ use std::fmt::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-use agents::clock::TimeControl;
-use agents::{AgentSpec, Kind};
+use agents::clock::{GameClock, MAX_TIME, TimeControl};
+use agents::{AgentGame as _, AgentSpec, Kind};
 use protocol::{Extra, ExtraKinds, Roster};
 use rules::{Game as _, Variant};
 use serde::Deserialize;
@@ -85,15 +86,18 @@ pub struct Experiment {
     /// Games for each pair of agents on each variant, 1 to 2^63 - 1 (the schedule is
     /// generated game by game, so its size costs no memory).
     pub games_per_pair: u64,
-    /// The ply cap; 0 means each game's own default.
+    /// The ply cap; 0 means each game's own default. At most [`crate::play::MAX_PLY_CAP`].
     pub max_plies: u32,
-    /// Random plies played before the agents take over (the same for both colour orders).
+    /// Random plies played before the agents take over (the same for both colour orders): at
+    /// most half of what a game of each variant can last (the ply cap, or less where
+    /// [`agents::AgentGame::remaining_plies`] says the game ends sooner).
     pub opening_plies: u32,
     /// The opening suite the games start from instead, if the experiment names one.
     pub openings: Option<Openings>,
     /// Worker threads; 0 means all cores.
     pub threads: usize,
-    /// The per-move time limit in milliseconds; 0 means none.
+    /// The per-move time limit in milliseconds; 0 means none. At most a day
+    /// ([`agents::clock::MAX_TIME`]).
     pub move_time_ms: u64,
     /// The time control given with `tc` and `st` (cutechess's names), if the experiment gives
     /// one: its games are written in CSV schema 3 with the time control and the clocks. The
@@ -123,29 +127,23 @@ struct RawExperiment {
     // one message, ours.
     games_per_pair: Spanned<i64>,
     #[serde(default)]
-    max_plies: u32,
+    max_plies: Option<Spanned<u32>>,
     #[serde(default)]
     opening_plies: Option<Spanned<u32>>,
+    // Read as any value, so that a number or a table gets our message, not serde's.
     #[serde(default)]
-    openings: Option<Spanned<OpeningFiles>>,
+    openings: Option<Spanned<toml::Value>>,
     #[serde(default)]
     threads: Option<Spanned<usize>>,
     #[serde(default)]
     move_time_ms: Option<Spanned<u64>>,
+    // Read as any value, so that `tc = 180` is told to be quoted.
     #[serde(default)]
-    tc: Option<Spanned<String>>,
+    tc: Option<Spanned<toml::Value>>,
     #[serde(default)]
     st: Option<Spanned<toml::Value>>,
     variants: Spanned<Vec<Spanned<String>>>,
     agents: Spanned<Vec<RawAgent>>,
-}
-
-/// `openings = "FILE"` or `openings = ["FILE", ...]`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum OpeningFiles {
-    One(String),
-    Many(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -157,10 +155,16 @@ struct RawAgent {
     variants: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
-/// The TOML parser's message in the words of an experiment file, for the two mistakes it words
-/// worst: `[agents]` for `[[agents]]`, and a bare word for a value (`games_per_pair = twenty`).
-fn friendlier_toml_error(message: &str, line: &str) -> String {
+/// The TOML parser's message in the words of an experiment file, for the mistakes it words
+/// worst: `[agents]` for `[[agents]]`, a table for a list (`variants = {}`), and a bare word
+/// for a value (`games_per_pair = twenty`). `key` is the key written on the error's line.
+fn friendlier_toml_error(message: &str, key: &str, line: &str) -> String {
     if message.contains("invalid type: map, expected a sequence") {
+        if !key.is_empty() {
+            return format!(
+                "`{key}` is a list in brackets, like `{key} = [\"mnk-3x3k3\"]`, not a table"
+            );
+        }
         return "each agent is a table of its own, written `[[agents]]` (two brackets), one \
                 per agent; `[agents]` is a single table"
             .to_string();
@@ -302,7 +306,7 @@ impl Experiment {
                 .and_then(|(line, _)| text.lines().nth(line - 1))
                 .unwrap_or("")
                 .trim();
-            let message = friendlier_toml_error(e.message().trim(), line_text);
+            let message = friendlier_toml_error(e.message().trim(), &key, line_text);
             let message = message
                 .trim()
                 .replace("expected i64", GAMES_PER_PAIR_EXPECTED)
@@ -372,18 +376,20 @@ impl Experiment {
         for (i, agent) in raw.agents.get_ref().iter().enumerate() {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
-            // Names are printed on terminals and written in logs: no control character
-            // (an escape sequence would reach the terminal), no comma or quote.
-            if name.is_empty()
-                || name.contains(',')
-                || name.contains('"')
-                || name.chars().any(char::is_control)
-            {
+            // Names are printed on terminals and written in logs: no character that would
+            // act on the terminal or hide ([`crate::played::hidden_in_name`]), no comma or quote.
+            if name.is_empty() || name.contains(',') || name.contains('"') {
                 return Err(check.error(
                     &format!("{prefix}.name"),
                     agent.name.span(),
-                    "a name must be non-empty and hold no comma, quote, newline or other \
-                     control character",
+                    "a name must be non-empty and hold no comma or quote",
+                ));
+            }
+            if let Some(hidden) = crate::played::hidden_in_name(&name) {
+                return Err(check.error(
+                    &format!("{prefix}.name"),
+                    agent.name.span(),
+                    format!("a name must not hold {hidden}"),
                 ));
             }
             if entries.iter().any(|e| e.name == name) {
@@ -503,37 +509,46 @@ impl Experiment {
                 ));
             }
         }
-        // The random opening must leave the game to the agents: an opening as long as the
-        // ply cap (or the board) would decide the games and credit its results to them.
+        let max_plies = raw.max_plies.as_ref().map_or(0, |cap| *cap.get_ref());
+        if let Some(cap) = &raw.max_plies
+            && *cap.get_ref() > crate::play::MAX_PLY_CAP
+        {
+            return Err(check.error(
+                "max_plies",
+                cap.span(),
+                format!(
+                    "a ply cap of {} plies: give at most {} (0: each game's own cap); a game \
+                     that goes round in a cycle plays on to the cap",
+                    cap.get_ref(),
+                    crate::play::MAX_PLY_CAP
+                ),
+            ));
+        }
+        // The random opening must leave the game to the agents: it takes at most half of the
+        // plies a game can last (its ply cap, or fewer where the game itself ends sooner, as
+        // a board fills up), so that the agents play at least as many plies as chance did.
         if let Some(plies) = &raw.opening_plies {
             for variant in &variants {
-                let (end, what) = match variant {
-                    Variant::Mnk(config) => {
-                        let cells = u32::from(config.cells());
-                        match raw.max_plies {
-                            0 => (cells, "the board's cells"),
-                            cap if cap < cells => (cap, "the ply cap"),
-                            _ => (cells, "the board's cells"),
-                        }
+                let (longest, why) = rules::with_game!(*variant, |start| {
+                    let cap = match max_plies {
+                        0 => start.default_max_plies(),
+                        cap => cap,
+                    };
+                    match start.remaining_plies() {
+                        Some(end) if end <= cap => (end, "the longest game its rules allow"),
+                        _ => (cap, "its ply cap"),
                     }
-                    _ => match raw.max_plies {
-                        0 => (
-                            rules::with_game!(*variant, |start| start.default_max_plies()),
-                            "the ply cap",
-                        ),
-                        cap => (cap, "the ply cap"),
-                    },
-                };
-                if *plies.get_ref() >= end {
+                });
+                if *plies.get_ref() > longest / 2 {
                     return Err(check.error(
                         "opening_plies",
                         plies.span(),
                         format!(
-                            "{} random plies reach {what} of `{variant}` ({end}): the opening \
-                             would decide its games and their results would be credited to the \
-                             agents; give at most {}",
+                            "{} random plies are more than half of a game: `{variant}` lasts at \
+                             most {longest} plies ({why}), and an opening that long would decide \
+                             its games and credit their results to the agents; give at most {}",
                             plies.get_ref(),
-                            end.saturating_sub(1)
+                            longest / 2
                         ),
                     ));
                 }
@@ -597,7 +612,7 @@ impl Experiment {
             name,
             seed: raw.seed,
             games_per_pair,
-            max_plies: raw.max_plies,
+            max_plies,
             opening_plies: raw.opening_plies.as_ref().map_or(0, |p| *p.get_ref()),
             openings,
             threads: raw.threads.as_ref().map_or(0, |t| *t.get_ref()),
@@ -692,6 +707,20 @@ fn check_time_control(
     check: &Checker<'_>,
     raw: &RawExperiment,
 ) -> Result<Option<TimeControl>, ArenaError> {
+    if let Some(ms) = &raw.move_time_ms
+        && Duration::from_millis(*ms.get_ref()) > MAX_TIME
+    {
+        return Err(check.error(
+            "move_time_ms",
+            ms.span(),
+            format!(
+                "{} ms a move: a time per move is at most a day ({} ms), as `st` and `tc` \
+                 are (0: no limit)",
+                ms.get_ref(),
+                MAX_TIME.as_millis()
+            ),
+        ));
+    }
     if raw.tc.is_none() && raw.st.is_none() {
         return Ok(None);
     }
@@ -705,24 +734,65 @@ fn check_time_control(
     }
     let mut control = TimeControl::NONE;
     if let Some(tc) = &raw.tc {
-        let text = tc.get_ref().trim();
-        let parsed: TimeControl =
-            format!("tc={text}")
-                .parse()
-                .map_err(|e: agents::clock::TimeControlError| {
-                    check.error("tc", tc.span(), format!("{}: {}", quote_tc(text), e.reason))
-                })?;
-        control.clock = parsed.clock;
-        if control.clock.is_none() {
-            return Err(check.error("tc", tc.span(), "`inf` is no time control: leave `tc` out"));
+        let text = match tc.get_ref() {
+            toml::Value::String(text) => text.trim(),
+            number @ (toml::Value::Integer(_) | toml::Value::Float(_)) => {
+                return Err(check.error(
+                    "tc",
+                    tc.span(),
+                    format!(
+                        "a game clock is written in quotes: `tc = \"{number}\"` ({number} \
+                         seconds a game), as in `tc = \"40/60+0.6\"`"
+                    ),
+                ));
+            }
+            other => {
+                return Err(check.error(
+                    "tc",
+                    tc.span(),
+                    format!(
+                        "{} is not a game clock: write one in quotes, like `tc = \"40/60+0.6\"`",
+                        quote_tc(&other.to_string())
+                    ),
+                ));
+            }
+        };
+        if text.is_empty() || text == "inf" {
+            return Err(check.error(
+                "tc",
+                tc.span(),
+                format!(
+                    "{} is no time control: give a game clock, like `tc = \"40/60+0.6\"`, or \
+                     leave `tc` out",
+                    if text.is_empty() {
+                        "an empty text"
+                    } else {
+                        "`inf`"
+                    }
+                ),
+            ));
         }
+        // The parser `arena play --tc` and the web read `tc` with: one for all.
+        let clock = GameClock::parse_tc(text).map_err(|e| {
+            check.error("tc", tc.span(), format!("{}: {}", quote_tc(text), e.reason))
+        })?;
+        control.clock = Some(clock);
     }
     if let Some(st) = &raw.st {
         let text = match st.get_ref() {
             toml::Value::Integer(n) => n.to_string(),
             toml::Value::Float(x) => x.to_string(),
             toml::Value::String(text) => text.clone(),
-            _ => String::new(),
+            other => {
+                return Err(check.error(
+                    "st",
+                    st.span(),
+                    format!(
+                        "{} is not a time: seconds a move, like `st = 1` or `st = 0.5`",
+                        quote_tc(&other.to_string())
+                    ),
+                ));
+            }
         };
         let limit = TimeControl::parse_st(text.trim()).map_err(|e| {
             check.error(
@@ -749,7 +819,7 @@ fn quote_tc(text: &str) -> String {
 /// every variant.
 fn check_openings(
     check: &Checker<'_>,
-    files: &Spanned<OpeningFiles>,
+    files: &Spanned<toml::Value>,
     opening_plies: Option<&Spanned<u32>>,
     folder: Option<&Path>,
     variants: &[Variant],
@@ -761,9 +831,24 @@ fn check_openings(
             "give either `opening_plies` (random openings) or `openings` (a suite), not both",
         ));
     }
-    let names: Vec<&String> = match files.get_ref() {
-        OpeningFiles::One(name) => vec![name],
-        OpeningFiles::Many(names) => names.iter().collect(),
+    let not_a_name = |value: &toml::Value| {
+        check.error(
+            "openings",
+            files.span(),
+            format!(
+                "{} is not a file name: give a file name in quotes, like `openings = \
+                 \"openings/x.txt\"`, or a list of them",
+                quote_tc(&value.to_string())
+            ),
+        )
+    };
+    let names: Vec<&str> = match files.get_ref() {
+        toml::Value::String(name) => vec![name],
+        toml::Value::Array(values) => values
+            .iter()
+            .map(|value| value.as_str().ok_or_else(|| not_a_name(value)))
+            .collect::<Result<_, _>>()?,
+        other => return Err(not_a_name(other)),
     };
     if names.is_empty() {
         return Err(check.error("openings", files.span(), "names no file"));
@@ -785,7 +870,7 @@ fn check_openings(
         })?;
         let mut more = Openings::parse(&text, &path.display().to_string())?;
         // Kept under the name the experiment gives, for the copy `arena run` writes.
-        more.files = vec![(name.clone(), text)];
+        more.files = vec![(name.to_string(), text)];
         shown.push(format!("`{}`", path.display()));
         suite = Some(match suite {
             None => more,

@@ -107,6 +107,12 @@ pub struct GameRecord {
     pub clock_left: [Option<Duration>; MAX_PLAYERS],
 }
 
+/// The largest ply cap an experiment may set (`max_plies`): ten times the longest default cap
+/// (1,000 plies for Oware and O An Quan). A game that can go round in cycles plays on to its
+/// cap; at this one its moves take a few tens of KB, a row well inside what the report reads
+/// (`report::MAX_ROW_BYTES`).
+pub const MAX_PLY_CAP: u32 = 10_000;
+
 /// The settings of a game that do not come from the agents.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GameSettings {

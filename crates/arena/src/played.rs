@@ -61,8 +61,8 @@ pub fn default_record(results: &Path) -> PathBuf {
     results.join("play").join("games.csv")
 }
 
-/// Checks a person's name for the record: 1 to [`NAME_LIMIT`] characters after trimming, no
-/// control characters. Returns the trimmed name.
+/// Checks a person's name for the record: 1 to [`NAME_LIMIT`] characters after trimming, none
+/// that [`hidden_in_name`] refuses. Returns the trimmed name.
 pub fn check_name(name: &str) -> Result<String, String> {
     let trimmed = name.trim();
     if trimmed.is_empty() {
@@ -71,11 +71,74 @@ pub fn check_name(name: &str) -> Result<String, String> {
     if trimmed.chars().count() > NAME_LIMIT {
         return Err(format!("a name has at most {NAME_LIMIT} characters"));
     }
-    if trimmed.chars().any(char::is_control) {
-        return Err("a name must not hold control characters (tabs, newlines)".into());
+    if let Some(hidden) = hidden_in_name(trimmed) {
+        return Err(format!("a name must not hold {hidden}"));
     }
     Ok(trimmed.to_string())
 }
+
+/// The first character of `name` that no name may hold, described (`U+202E (format
+/// characters: ...)`): a control character (Unicode's category Cc: an escape sequence would reach
+/// the terminal), a format character (Cf: U+202E turns the rest of a line round, U+200B and
+/// U+FEFF are invisible), a line or paragraph separator (Zl, Zp), or a space other than the
+/// ASCII one (Zs). Names of people and of an experiment's agents are checked with it.
+pub fn hidden_in_name(name: &str) -> Option<String> {
+    name.chars().find_map(|c| {
+        let what = if c.is_control() {
+            "control characters: tabs, newlines, escapes"
+        } else if in_ranges(c, FORMAT) {
+            "format characters: they reorder or hide text"
+        } else if c == '\u{2028}' || c == '\u{2029}' {
+            "line and paragraph separators"
+        } else if c != ' ' && in_ranges(c, SPACES) {
+            "spaces other than ` `"
+        } else {
+            return None;
+        };
+        Some(format!("U+{:04X} ({what})", u32::from(c)))
+    })
+}
+
+fn in_ranges(c: char, ranges: &[(u32, u32)]) -> bool {
+    let c = u32::from(c);
+    ranges.iter().any(|&(low, high)| (low..=high).contains(&c))
+}
+
+/// Unicode's format characters (category Cf), as of Unicode 15.1.
+const FORMAT: &[(u32, u32)] = &[
+    (0x00AD, 0x00AD),
+    (0x0600, 0x0605),
+    (0x061C, 0x061C),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x2064),
+    (0x2066, 0x206F),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+];
+
+/// Unicode's space separators (category Zs), the ASCII space among them.
+const SPACES: &[(u32, u32)] = &[
+    (0x0020, 0x0020),
+    (0x00A0, 0x00A0),
+    (0x1680, 0x1680),
+    (0x2000, 0x200A),
+    (0x202F, 0x202F),
+    (0x205F, 0x205F),
+    (0x3000, 0x3000),
+];
 
 /// The agent of the menus' "easy" level for `variant` (seed 004's easy AI for m,n,k games,
 /// seed 001's greedy player for O An Quan): the game says which ([`AgentGame::easy_spec`]).
@@ -651,6 +714,24 @@ mod tests {
         assert!(check_name(" ").is_err());
         assert!(check_name("a\nb").is_err());
         assert!(check_name(&"x".repeat(41)).is_err());
+        // Format and separator characters (issue 37: U+202E reversed the terminal's table).
+        for (hidden, category) in [
+            ('\u{202E}', "format"),
+            ('\u{200B}', "format"),
+            ('\u{FEFF}', "format"),
+            ('\u{00AD}', "format"),
+            ('\u{E0041}', "format"),
+            ('\u{2028}', "line and paragraph separators"),
+            ('\u{2029}', "line and paragraph separators"),
+            ('\u{00A0}', "spaces other than"),
+            ('\u{3000}', "spaces other than"),
+            ('\u{1B}', "control"),
+        ] {
+            let error = check_name(&format!("Lan{hidden}An")).unwrap_err();
+            let code = format!("U+{:04X}", u32::from(hidden));
+            assert!(error.contains(&code) && error.contains(category), "{error}");
+        }
+        assert_eq!(check_name("Lan An"), Ok("Lan An".to_string()));
     }
 
     #[test]

@@ -71,15 +71,17 @@ pub fn perft(args: PerftArgs) -> Result<()> {
             args.variant
         );
     }
-    let depth = u32::try_from(args.depth).unwrap_or(u32::MAX);
-    rules::with_game!(variant, |start| perft_lines(&start, depth));
+    rules::with_game!(variant, |start| perft_lines(
+        &start,
+        args.depth.unsigned_abs()
+    ));
     Ok(())
 }
 
-fn perft_lines<G: Game>(start: &G, depth: u32) {
+fn perft_lines<G: Game>(start: &G, depth: u64) {
     // No game goes on past its ply cap (m,n,k: a full board), so deeper counts are zeros.
     let longest = start.default_max_plies();
-    let depth = if depth > longest {
+    let depth = if depth > u64::from(longest) {
         eprintln!(
             "note: no {} game lasts more than {longest} plies (its cap): counting to depth \
              {longest} instead of {depth}",
@@ -87,7 +89,7 @@ fn perft_lines<G: Game>(start: &G, depth: u32) {
         );
         longest
     } else {
-        depth
+        depth as u32
     };
     for d in 1..=depth {
         let clock = Instant::now();

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use agents::AgentSpec;
-use agents::clock::TimeControl;
+use agents::clock::{GameClock, TimeControl};
 use anyhow::{Context as _, Result, bail};
 use arena::played::{self, easy_spec, hard_spec};
 use clap::Args;
@@ -159,11 +159,8 @@ fn time_control(args: &PlayArgs) -> Result<TimeControl> {
         .tc
         .as_deref()
         .map(|text| {
-            // `--tc 300+2`, or the whole `--tc tc=300+2` as an experiment file writes it.
-            text.trim()
-                .trim_start_matches("tc=")
-                .parse()
-                .with_context(|| format!("--tc {text}"))
+            // `--tc 300+2`, or `--tc tc=300+2` as an experiment's CSV writes it.
+            GameClock::parse_tc(text).with_context(|| format!("--tc {text}"))
         })
         .transpose()?;
     Ok(TimeControl { per_move, clock })

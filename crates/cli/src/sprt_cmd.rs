@@ -108,7 +108,7 @@ pub struct SprtArgs {
     pub no_report: bool,
 }
 
-/// `--tc` and `--st` as one time control.
+/// `--tc` and `--st` as one time control, each read as `arena play` and experiments read it.
 fn time_control(
     tc: Option<&str>,
     st: Option<&str>,
@@ -116,17 +116,20 @@ fn time_control(
     if tc.is_none() && st.is_none() {
         return Ok(None);
     }
-    let mut text = String::new();
-    if let Some(tc) = tc {
-        text.push_str(&format!("tc={} ", tc.trim()));
-    }
-    if let Some(st) = st {
-        text.push_str(&format!("st={}", st.trim()));
-    }
-    let control: agents::clock::TimeControl = text
-        .parse()
-        .with_context(|| "--tc/--st: expected --tc 40/60+0.6 or --st 1".to_string())?;
-    Ok(Some(control))
+    let clock = tc
+        .filter(|text| text.trim() != "inf")
+        .map(|text| {
+            agents::clock::GameClock::parse_tc(text)
+                .with_context(|| format!("--tc {text}: expected a game clock like 40/60+0.6"))
+        })
+        .transpose()?;
+    let per_move = st
+        .map(|text| {
+            agents::clock::TimeControl::parse_st(text.trim())
+                .with_context(|| format!("--st {text}: expected seconds a move, like 1"))
+        })
+        .transpose()?;
+    Ok(Some(agents::clock::TimeControl { per_move, clock }))
 }
 
 fn parse_model(text: &str) -> Result<EloModel, String> {

@@ -96,15 +96,34 @@ pub enum SprtError {
         /// The largest magnitude allowed.
         limit: f64,
     },
-    /// An error rate outside (0, 1), or `alpha + beta >= 1`.
-    #[error(
-        "{what} must be between 0 and 1 (exclusive), and alpha + beta less than 1; got {value}"
-    )]
+    /// An Elo bound that is not a finite number (`inf`, `NaN`).
+    #[error("{what} must be a finite number of Elo; got {value}")]
+    NotFinite {
+        /// Which setting.
+        what: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// An error rate outside (0, 1).
+    #[error("{what} must be between 0 and 1 (exclusive); got {value}")]
     Rate {
         /// Which setting.
         what: &'static str,
         /// Its value.
         value: f64,
+    },
+    /// Error rates whose sum is 1 or more: the bounds would cross, and the test could accept
+    /// either hypothesis at once.
+    #[error(
+        "alpha + beta must be less than 1; got {alpha} + {beta} = {sum} (the test would accept \
+         H0 and H1 alike)",
+        sum = alpha + beta
+    )]
+    RateSum {
+        /// The false-positive rate.
+        alpha: f64,
+        /// The false-negative rate.
+        beta: f64,
     },
 }
 
@@ -133,7 +152,12 @@ impl Sprt {
         beta: f64,
         model: EloModel,
     ) -> Result<Sprt, SprtError> {
-        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+        for (what, value) in [("elo0", elo0), ("elo1", elo1)] {
+            if !value.is_finite() {
+                return Err(SprtError::NotFinite { what, value });
+            }
+        }
+        if elo0 >= elo1 {
             return Err(SprtError::Bounds { elo0, elo1 });
         }
         // Beyond these a hypothesis says the weaker side (almost) never scores, which no pair
@@ -151,10 +175,7 @@ impl Sprt {
             }
         }
         if alpha + beta >= 1.0 {
-            return Err(SprtError::Rate {
-                what: "alpha + beta",
-                value: alpha + beta,
-            });
+            return Err(SprtError::RateSum { alpha, beta });
         }
         Ok(Sprt {
             elo0,
@@ -427,6 +448,38 @@ mod tests {
         assert!(Sprt::new(5.0, 5.0, 0.05, 0.05, EloModel::Logistic).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.0, 0.05, EloModel::Logistic).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.6, 0.5, EloModel::Logistic).is_err());
+    }
+
+    #[test]
+    fn settings_out_of_reach_are_named_for_what_they_are() {
+        let message = |elo0: f64, elo1: f64, alpha: f64, beta: f64| {
+            Sprt::new(elo0, elo1, alpha, beta, EloModel::Logistic)
+                .unwrap_err()
+                .to_string()
+        };
+        // `inf` is not less than elo1's bound: it is no number of Elo at all.
+        assert_eq!(
+            message(0.0, f64::INFINITY, 0.05, 0.05),
+            "elo1 must be a finite number of Elo; got inf"
+        );
+        assert_eq!(
+            message(f64::NAN, 5.0, 0.05, 0.05),
+            "elo0 must be a finite number of Elo; got NaN"
+        );
+        assert_eq!(
+            message(5.0, 1.0, 0.05, 0.05),
+            "elo0 (5) must be less than elo1 (1)"
+        );
+        // Each rate is in range; their sum is the fault.
+        assert_eq!(
+            message(0.0, 5.0, 0.6, 0.6),
+            "alpha + beta must be less than 1; got 0.6 + 0.6 = 1.2 (the test would accept H0 \
+             and H1 alike)"
+        );
+        assert_eq!(
+            message(0.0, 5.0, 1.5, 0.05),
+            "alpha must be between 0 and 1 (exclusive); got 1.5"
+        );
     }
 
     #[test]

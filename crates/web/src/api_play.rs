@@ -143,11 +143,8 @@ fn time_control(request: &NewGame) -> Result<TimeControl, ApiError> {
     let clock: Option<GameClock> = match request.tc.as_deref() {
         None => None,
         Some(text) => {
-            let clock: GameClock = text
-                .trim()
-                .trim_start_matches("tc=")
-                .parse()
-                .map_err(|error| ApiError::bad(format!("tc: {error}")))?;
+            let clock =
+                GameClock::parse_tc(text).map_err(|error| ApiError::bad(format!("tc: {error}")))?;
             if clock.time < Duration::from_secs(1) {
                 return Err(ApiError::bad(format!(
                     "tc `{text}`: a game clock at a table where people play starts with 1 \

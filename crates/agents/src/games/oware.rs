@@ -61,6 +61,12 @@ impl AgentGame for Oware {
         self.store(player) + board >= WINNING_STORE
     }
 
+    /// None: a few seeds can go round the board for ever (the cycles the ply cap settles);
+    /// only the ply cap ends such a game.
+    fn remaining_plies(&self) -> Option<u32> {
+        None
+    }
+
     /// Depth 13-14 in about half a second a move; it won 20 games of 20 against
     /// `mcts:iterations=5000` (the default hard level) from random 2-ply openings.
     fn hard_spec(&self) -> &'static str {

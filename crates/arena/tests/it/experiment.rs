@@ -325,34 +325,6 @@ fn a_variant_with_fewer_agents_than_seats_is_refused() {
 }
 
 #[test]
-fn a_random_opening_that_reaches_the_board_or_the_ply_cap_is_refused() {
-    let with = |extra: &str| {
-        GOOD.replace(
-            "games_per_pair = 2",
-            &format!("games_per_pair = 2\n{extra}"),
-        )
-    };
-    assert_mentions(
-        &error(&with("opening_plies = 9")),
-        &[
-            "key `opening_plies`",
-            "9 random plies reach the board's cells of `mnk-3x3k3` (9)",
-            "give at most 8",
-        ],
-    );
-    assert_mentions(
-        &error(&with("max_plies = 6\nopening_plies = 6")),
-        &["6 random plies reach the ply cap of `mnk-3x3k3` (6)"],
-    );
-    let oanquan = with("opening_plies = 1000").replace("\"mnk-3x3k3\", ", "");
-    assert_mentions(
-        &error(&oanquan),
-        &["1000 random plies reach the ply cap of `oanquan` (1000)"],
-    );
-    assert!(Experiment::from_toml(&with("opening_plies = 8"), "exp.toml").is_ok());
-}
-
-#[test]
 fn threads_beyond_the_bound_are_refused() {
     let text = GOOD.replace("seed = 1", "seed = 1\nthreads = 100000");
     assert_mentions(
@@ -400,4 +372,181 @@ fn a_time_control_is_read_as_cutechess_writes_it_and_its_errors_are_named() {
         &error(&with("st = 1\nmove_time_ms = 1000")),
         &["move_time_ms", "not both"],
     );
+}
+
+#[test]
+fn a_per_move_limit_written_inside_tc_is_refused_and_pointed_at_st() {
+    // `arena play --tc` and the web refuse this text; an experiment used to keep `tc=60` and
+    // drop the per-move limit without a word.
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    assert_mentions(
+        &error(&with("tc = \"60 st=0.001\"")),
+        &[
+            "exp.toml:3:6",
+            "key `tc`",
+            "`st=0.001` is a time per move",
+            "`st`",
+        ],
+    );
+    assert_mentions(
+        &error(&with("tc = \"tc=60 st=1\"")),
+        &["key `tc`", "`st=1` is a time per move"],
+    );
+    // `tc=` in front, once, is the same clock; twice is not a clock.
+    let exp = Experiment::from_toml(&with("tc = \"tc=60\""), "exp.toml").unwrap();
+    assert_eq!(exp.time_control.unwrap().to_string(), "tc=60");
+    assert_mentions(
+        &error(&with("tc = \"tc=tc=5\"")),
+        &["key `tc`", "not a time"],
+    );
+}
+
+#[test]
+fn odd_values_get_messages_that_say_what_is_expected() {
+    let with = |lines: &str| GOOD.replace("seed = 1\n", &format!("seed = 1\n{lines}\n"));
+    let message = error(&with("openings = 1"));
+    assert_mentions(
+        &message,
+        &["exp.toml:3:12", "key `openings`", "a file name in quotes"],
+    );
+    assert!(!message.contains("untagged"), "{message}");
+    let message = error(&with("openings = [\"a.txt\", 2]"));
+    assert_mentions(&message, &["key `openings`", "a file name in quotes"]);
+
+    let text = GOOD.replace("variants = [\"mnk-3x3k3\", \"oanquan\"]", "variants = {}");
+    let message = error(&text);
+    assert_mentions(
+        &message,
+        &["exp.toml:4", "key `variants`", "a list in brackets"],
+    );
+    assert!(!message.contains("[[agents]]"), "{message}");
+
+    let message = error(&with("st = true"));
+    assert_mentions(&message, &["key `st`", "`true` is not a time"]);
+    assert!(!message.contains("``"), "{message}");
+
+    let message = error(&with("tc = 180"));
+    assert_mentions(&message, &["exp.toml:3:6", "key `tc`", "tc = \"180\""]);
+    assert!(!message.contains("invalid type"), "{message}");
+
+    // A sign in front: refused alike, whatever follows it.
+    for text in ["+1:30", "+40/60", "40/+60"] {
+        assert_mentions(
+            &error(&with(&format!("tc = \"{text}\""))),
+            &["key `tc`", "`+` only comes before the increment"],
+        );
+    }
+}
+
+#[test]
+fn a_ply_cap_beyond_the_bound_is_refused() {
+    // A cycling game between random agents at 2^32 - 1 plies never ends while memory grows.
+    let text = GOOD.replace("seed = 1", "seed = 1\nmax_plies = 4294967295");
+    assert_mentions(
+        &error(&text),
+        &["exp.toml:3:13", "key `max_plies`", "give at most 10000"],
+    );
+    let text = GOOD.replace("seed = 1", "seed = 1\nmax_plies = 10000");
+    assert_eq!(
+        Experiment::from_toml(&text, "exp.toml").unwrap().max_plies,
+        10_000
+    );
+}
+
+#[test]
+fn a_random_opening_may_take_at_most_half_of_what_the_game_can_last() {
+    let game = |variant: &str, extra: &str| {
+        // A third agent, for O An Quan's three seats.
+        GOOD.replace("\"mnk-3x3k3\", \"oanquan\"", &format!("\"{variant}\""))
+            .replace(
+                "games_per_pair = 2",
+                &format!("games_per_pair = 2\n{extra}"),
+            )
+            + "\n[[agents]]\nname = \"c\"\nspec = \"random\"\n"
+    };
+    // The board bounds Connect Four's games whatever the ply cap.
+    assert_mentions(
+        &error(&game("connect4", "max_plies = 200\nopening_plies = 99")),
+        &[
+            "key `opening_plies`",
+            "`connect4` lasts at most 42 plies (the longest game its rules allow)",
+            "give at most 21",
+        ],
+    );
+    assert!(
+        Experiment::from_toml(
+            &game("connect4", "max_plies = 200\nopening_plies = 21"),
+            "e"
+        )
+        .is_ok()
+    );
+    assert!(Experiment::from_toml(&game("connect4", "opening_plies = 22"), "e").is_err());
+    // The cap less one decided every game: no longer accepted.
+    assert_mentions(
+        &error(&game("mnk-3x3k3", "opening_plies = 8")),
+        &["`mnk-3x3k3` lasts at most 9 plies", "give at most 4"],
+    );
+    assert!(Experiment::from_toml(&game("mnk-3x3k3", "opening_plies = 4"), "e").is_ok());
+    assert_mentions(
+        &error(&game("mnk-5x5k4", "max_plies = 6\nopening_plies = 4")),
+        &[
+            "`mnk-5x5k4` lasts at most 6 plies (its ply cap)",
+            "give at most 3",
+        ],
+    );
+    // Games that can go round in cycles: their ply cap bounds them.
+    for variant in ["oanquan", "oanquan-3p", "oware"] {
+        assert_mentions(
+            &error(&game(variant, "opening_plies = 501")),
+            &[
+                &format!("`{variant}` lasts at most 1000 plies (its ply cap)"),
+                "give at most 500",
+            ],
+        );
+        assert!(Experiment::from_toml(&game(variant, "opening_plies = 500"), "e").is_ok());
+    }
+}
+
+#[test]
+fn a_time_per_move_beyond_a_day_is_refused_as_st_and_tc_are() {
+    let text = GOOD.replace("seed = 1", "seed = 1\nmove_time_ms = 18446744073709551615");
+    assert_mentions(
+        &error(&text),
+        &[
+            "exp.toml:3:16",
+            "key `move_time_ms`",
+            "at most a day (86400000 ms)",
+        ],
+    );
+    let text = GOOD.replace("seed = 1", "seed = 1\nmove_time_ms = 86400001");
+    assert_mentions(&error(&text), &["key `move_time_ms`", "at most a day"]);
+    let text = GOOD.replace("seed = 1", "seed = 1\nmove_time_ms = 86400000");
+    assert_eq!(
+        Experiment::from_toml(&text, "exp.toml")
+            .unwrap()
+            .move_time_ms,
+        86_400_000
+    );
+}
+
+#[test]
+fn names_with_format_or_separator_characters_are_refused() {
+    // U+202E turns the rest of a terminal's line round; the others are invisible or break it.
+    for (escape, shown) in [
+        ("\\u202E", "U+202E"),
+        ("\\u200B", "U+200B"),
+        ("\\uFEFF", "U+FEFF"),
+        ("\\u2028", "U+2028"),
+        ("\\u2029", "U+2029"),
+        ("\\u00A0", "U+00A0"),
+        ("\\u3000", "U+3000"),
+    ] {
+        let text = GOOD.replace("name = \"a\"", &format!("name = \"a{escape}b\""));
+        assert_mentions(
+            &error(&text),
+            &["exp.toml:7:8", "key `agents[0].name`", shown],
+        );
+    }
+    let text = GOOD.replace("name = \"a\"", "name = \"Nguyễn Văn An\"");
+    assert!(Experiment::from_toml(&text, "exp.toml").is_ok());
 }

@@ -317,6 +317,14 @@ fn perft_past_the_longest_game_is_capped_and_a_negative_depth_refused() {
         "{}",
         stderr(&output)
     );
+    // A depth past 2^32 is quoted as given (it was quoted as 4294967295).
+    let output = arena(&["perft", "tictactoe", "99999999999"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("counting to depth 9 instead of 99999999999"),
+        "{}",
+        stderr(&output)
+    );
     // Every 2x2 k=2 game ends by ply 3: the count stops there.
     let output = arena(&["perft", "mnk-2x2k2", "4"]);
     let text = stdout(&output);

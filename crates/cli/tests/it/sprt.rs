@@ -202,6 +202,34 @@ fn bad_arguments_are_clear_errors() {
         (
             vec![
                 "sprt",
+                "mnk-4x4k3",
+                "--candidate",
+                "random",
+                "--baseline",
+                "random",
+                "--elo1",
+                "inf",
+            ],
+            "elo1 must be a finite number of Elo; got inf",
+        ),
+        (
+            vec![
+                "sprt",
+                "mnk-4x4k3",
+                "--candidate",
+                "random",
+                "--baseline",
+                "random",
+                "--alpha",
+                "0.6",
+                "--beta",
+                "0.6",
+            ],
+            "alpha + beta must be less than 1; got 0.6 + 0.6 = 1.2",
+        ),
+        (
+            vec![
+                "sprt",
                 "chess",
                 "--candidate",
                 "random",

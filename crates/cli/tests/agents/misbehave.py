@@ -28,7 +28,8 @@ first `go`:
 and before any game:
   refuse    answers `error` to every `game`
   noready   never answers `arena 1`
-It announces `feature clock`, so that tests may run it under a game clock.
+It announces `feature clock` in every mode but `fine`, so that tests may run it under a game
+clock (`fine` stands for an agent that keeps no clock).
 MARKER is ignored; tests use it to find leftover processes (the helpers carry it too). With
 ARENA_TEST_GROUPS set to a folder, the agent writes its process group id to a file there.
 """
@@ -139,7 +140,8 @@ for raw in sys.stdin:
             continue
         say("id name misbehave " + mode)
         say("feature reuse")
-        say("feature clock")
+        if mode != "fine":
+            say("feature clock")
         say("ready")
     elif word == "game":
         say("error I only play chess" if mode == "refuse" else "ok")

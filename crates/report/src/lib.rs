@@ -92,6 +92,7 @@ mod ratings;
 pub mod special;
 pub mod sprt;
 mod tables;
+mod time_control;
 
 use std::collections::BTreeMap;
 use std::fs::File;

@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::Path;
 
+use crate::MAX_POOL_AGENTS;
 use crate::error::{Error, Result};
 use crate::time_control;
 
@@ -468,6 +469,28 @@ impl Tally {
         }
     }
 
+    /// Refuses a pool of more than [`MAX_POOL_AGENTS`] agents: a variant's, or the pool of
+    /// every variant; `location` names the files read.
+    pub fn check_pool_sizes(&self, location: impl Fn() -> String) -> Result<()> {
+        let mut every = BTreeSet::new();
+        for (variant, tally) in &self.variants {
+            every.extend(tally.agents.keys());
+            for (pool, agents) in [
+                (variant.as_str(), tally.agents.len()),
+                (ALL_POOL, every.len()),
+            ] {
+                if agents > MAX_POOL_AGENTS {
+                    return Err(Error::TooManyAgents {
+                        location: location(),
+                        pool: pool.to_owned(),
+                        limit: MAX_POOL_AGENTS,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Reads one CSV; `path` names it in error messages. A game already in `seen` (the same
     /// experiment, variant and game index) is refused, or dropped and counted when
     /// `seen.drop` is set.
@@ -725,6 +748,15 @@ impl Tally {
                 .entry((*agent).to_owned())
                 .or_default()
                 .add(side);
+        }
+        // Checked as rows come, so that a file of too many agents is refused before its
+        // tallies take the memory (the pools of several files are checked again when rated).
+        if tally.agents.len() > MAX_POOL_AGENTS {
+            return Err(Error::TooManyAgents {
+                location: format!("{}: line {}", row.path.display(), row.line),
+                pool: variant.to_owned(),
+                limit: MAX_POOL_AGENTS,
+            });
         }
         if players == 2 {
             let wdl = Wdl::of_places(places[0], places[1]);

@@ -716,3 +716,88 @@ fn bootstrap_intervals_are_marked_unreliable_in_every_file() {
     let ratings = std::fs::read_to_string(dir.join("ratings.csv")).unwrap();
     assert!(ratings.contains(",profile\n") && !ratings.contains("unreliable"));
 }
+
+/// Rows of `variant`, game indices from `first`: agent `x` against each agent of `opponents`.
+fn star(variant: &str, first: usize, x: &str, opponents: impl Iterator<Item = String>) -> String {
+    opponents
+        .enumerate()
+        .map(|(k, y)| {
+            GOOD_ROW.replacen(
+                "mnk-3x3k3,0,1,a,b,",
+                &format!("{variant},{},1,{x},{y},", first + k),
+                1,
+            ) + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn a_pool_of_more_agents_than_the_bound_is_refused_as_it_is_read() {
+    let max = report::MAX_POOL_AGENTS;
+    // One file: `x` against max agents: the row that brings agent max + 1 is named.
+    let rows = star("mnk-3x3k3", 0, "x", (0..max).map(|k| format!("y{k}")));
+    let Err(error) = read(&format!("{HEADER}\n{rows}")) else {
+        panic!("a pool of {} agents was read", max + 1);
+    };
+    let expected = format!(
+        "games.csv: line {}: pool `mnk-3x3k3` has more than {max} agents",
+        max + 1
+    );
+    assert!(error.to_string().starts_with(&expected), "{error}");
+    assert!(
+        read(&format!(
+            "{HEADER}\n{}",
+            rows.split_inclusive('\n').skip(1).collect::<String>()
+        ))
+        .is_ok()
+    );
+    // Two files of a variant, each within the bound, the pool not: refused before rating.
+    let half = max / 2 + 1;
+    let options = Options::default().with_intervals(Intervals::Off);
+    let mut report = Report::default();
+    let first = star("mnk-3x3k3", 0, "x", (0..half).map(|k| format!("y{k}")));
+    let second = star(
+        "mnk-3x3k3",
+        half,
+        "x",
+        (half..2 * half).map(|k| format!("y{k}")),
+    );
+    report
+        .add_csv_reader("a.csv", format!("{HEADER}\n{first}").as_bytes())
+        .unwrap();
+    report
+        .add_csv_reader("b.csv", format!("{HEADER}\n{second}").as_bytes())
+        .unwrap();
+    let Err(error) = report.analyse(&options) else {
+        panic!("a pool of {} agents was rated", 2 * half + 1);
+    };
+    assert!(
+        error.to_string().starts_with(&format!(
+            "a.csv, b.csv: pool `mnk-3x3k3` has more than {max} agents"
+        )),
+        "{error}"
+    );
+    // Two variants within the bound, the pool of both not.
+    let mut report = Report::default();
+    let other = star(
+        "mnk-4x4k3",
+        0,
+        "x",
+        (half..2 * half).map(|k| format!("y{k}")),
+    );
+    report
+        .add_csv_reader("a.csv", format!("{HEADER}\n{first}").as_bytes())
+        .unwrap();
+    report
+        .add_csv_reader("c.csv", format!("{HEADER}\n{other}").as_bytes())
+        .unwrap();
+    let Err(error) = report.analyse(&options) else {
+        panic!("a pool of {} agents was rated", 2 * half + 1);
+    };
+    assert!(
+        error.to_string().starts_with(&format!(
+            "a.csv, c.csv: pool `all` has more than {max} agents"
+        )),
+        "{error}"
+    );
+}

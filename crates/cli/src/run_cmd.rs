@@ -330,9 +330,15 @@ pub fn merge(args: MergeArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes the report of `csv` into `out_dir`.
+/// Writes the report of `csv` into `out_dir`, saying so on stderr first and how long it took
+/// after: for a large pool it takes a while after the last game, which would look like a hang.
 fn write_report(csv: &std::path::Path, out_dir: &std::path::Path) -> Result<()> {
     println!();
+    eprintln!(
+        "report: writing {} and its charts ...",
+        out_dir.join("report.md").display()
+    );
+    let started = std::time::Instant::now();
     crate::report_cmd::run(crate::report_cmd::ReportArgs {
         csv: vec![csv.to_path_buf()],
         out: Some(out_dir.to_path_buf()),
@@ -341,5 +347,10 @@ fn write_report(csv: &std::path::Path, out_dir: &std::path::Path) -> Result<()> 
         bootstrap: 1000,
         seed: 1,
         drop_duplicates: false,
-    })
+    })?;
+    eprintln!(
+        "report: written in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }

@@ -137,6 +137,20 @@ pub enum Error {
         /// The number given.
         replicates: usize,
     },
+    /// A pool has more agents than [`crate::MAX_POOL_AGENTS`].
+    #[error(
+        "{location}: pool `{pool}` has more than {limit} agents: the report rates at most {limit} \
+         agents in a pool (rating takes time growing like the cube of the agents: 1,000 take \
+         about a minute); report on part of the games (fewer agents, or one variant)"
+    )]
+    TooManyAgents {
+        /// Where: the file and line that brought one agent too many, or the files read.
+        location: String,
+        /// The variant, or `all`.
+        pool: String,
+        /// [`crate::MAX_POOL_AGENTS`].
+        limit: usize,
+    },
     /// A report file could not be written.
     #[error("{}: cannot write: {error}", path.display())]
     Write {

@@ -13,13 +13,17 @@
 //! columns and the timing columns may be missing (an older or hand-written file has the
 //! 18-column core): the report then leaves out what needs them and says so. Schema 3 (an
 //! experiment with a time control) appends `time_control` and each seat's clock left at the
-//! end: the timing is then also kept per time control.
+//! end, all five or none: the timing is then also kept per time control. A time control must be
+//! one the arena writes (empty for none) and a clock a time like the other time columns, so a
+//! hand-edited value is refused where it stands, as `arena verify` refuses it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::Path;
 
+use crate::MAX_POOL_AGENTS;
 use crate::error::{Error, Result};
+use crate::time_control;
 
 /// The columns the report reads. `moves` is part of the schema but not needed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +60,11 @@ enum Column {
     FourthMaxMs,
     ThirdNodes,
     FourthNodes,
+    TimeControl,
+    FirstClockMs,
+    SecondClockMs,
+    ThirdClockMs,
+    FourthClockMs,
 }
 
 /// The columns every file must have: without them no game can be rated.
@@ -98,8 +107,17 @@ const SCHEMA_2: [Column; 13] = [
     Column::FourthNodes,
 ];
 
+/// The columns of schema 3 beyond schema 2: all or none.
+const SCHEMA_3: [Column; 5] = [
+    Column::TimeControl,
+    Column::FirstClockMs,
+    Column::SecondClockMs,
+    Column::ThirdClockMs,
+    Column::FourthClockMs,
+];
+
 impl Column {
-    const ALL: [Column; 32] = [
+    const ALL: [Column; 37] = [
         Column::Experiment,
         Column::Variant,
         Column::Game,
@@ -132,6 +150,11 @@ impl Column {
         Column::FourthMaxMs,
         Column::ThirdNodes,
         Column::FourthNodes,
+        Column::TimeControl,
+        Column::FirstClockMs,
+        Column::SecondClockMs,
+        Column::ThirdClockMs,
+        Column::FourthClockMs,
     ];
 
     fn name(self) -> &'static str {
@@ -168,6 +191,11 @@ impl Column {
             Column::FourthMaxMs => "fourth_max_ms",
             Column::ThirdNodes => "third_nodes",
             Column::FourthNodes => "fourth_nodes",
+            Column::TimeControl => "time_control",
+            Column::FirstClockMs => "first_clock_ms",
+            Column::SecondClockMs => "second_clock_ms",
+            Column::ThirdClockMs => "third_clock_ms",
+            Column::FourthClockMs => "fourth_clock_ms",
         }
     }
 
@@ -441,6 +469,28 @@ impl Tally {
         }
     }
 
+    /// Refuses a pool of more than [`MAX_POOL_AGENTS`] agents: a variant's, or the pool of
+    /// every variant; `location` names the files read.
+    pub fn check_pool_sizes(&self, location: impl Fn() -> String) -> Result<()> {
+        let mut every = BTreeSet::new();
+        for (variant, tally) in &self.variants {
+            every.extend(tally.agents.keys());
+            for (pool, agents) in [
+                (variant.as_str(), tally.agents.len()),
+                (ALL_POOL, every.len()),
+            ] {
+                if agents > MAX_POOL_AGENTS {
+                    return Err(Error::TooManyAgents {
+                        location: location(),
+                        pool: pool.to_owned(),
+                        limit: MAX_POOL_AGENTS,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Reads one CSV; `path` names it in error messages. A game already in `seen` (the same
     /// experiment, variant and game index) is refused, or dropped and counted when
     /// `seen.drop` is set.
@@ -511,6 +561,7 @@ impl Tally {
         let timing = complete(&TIMING)?;
         let specs = complete(&[Column::FirstSpec, Column::SecondSpec])?;
         let multiplayer = complete(&SCHEMA_2)?;
+        let clocks = complete(&SCHEMA_3)?;
         let mut tally = Tally::default();
         let name = path.display().to_string();
         if !timing {
@@ -523,7 +574,7 @@ impl Tally {
             timing,
             specs,
             multiplayer,
-            time_control: header.iter().position(|name| name == "time_control"),
+            clocks,
         };
         let mut duplicate = None;
         let mut record = csv::StringRecord::new();
@@ -646,6 +697,14 @@ impl Tally {
             };
             sides.push(side);
         }
+        let control = if layout.clocks {
+            for clock in &SCHEMA_3[1..] {
+                row.optional_milliseconds(*clock)?;
+            }
+            row.time_control()?
+        } else {
+            None
+        };
 
         self.games += 1;
         let experiment = row.text(Column::Experiment)?;
@@ -677,10 +736,6 @@ impl Tally {
         }
         let tally = self.variants.entry(variant.to_owned()).or_default();
         tally.players.insert(players);
-        let control = layout
-            .time_control
-            .and_then(|at| row.record.get(at))
-            .filter(|text| !text.is_empty());
         if let Some(control) = control {
             let agents = tally.by_time_control.entry(control.to_owned()).or_default();
             for (agent, side) in seats.iter().zip(&sides) {
@@ -693,6 +748,15 @@ impl Tally {
                 .entry((*agent).to_owned())
                 .or_default()
                 .add(side);
+        }
+        // Checked as rows come, so that a file of too many agents is refused before its
+        // tallies take the memory (the pools of several files are checked again when rated).
+        if tally.agents.len() > MAX_POOL_AGENTS {
+            return Err(Error::TooManyAgents {
+                location: format!("{}: line {}", row.path.display(), row.line),
+                pool: variant.to_owned(),
+                limit: MAX_POOL_AGENTS,
+            });
         }
         if players == 2 {
             let wdl = Wdl::of_places(places[0], places[1]);
@@ -734,8 +798,8 @@ struct Layout {
     timing: bool,
     specs: bool,
     multiplayer: bool,
-    /// Where schema 3's `time_control` column is, if the file has it.
-    time_control: Option<usize>,
+    /// Schema 3's `time_control` and clock columns.
+    clocks: bool,
 }
 
 /// The games read so far, by experiment and variant, their indices kept as ranges: a file in
@@ -875,6 +939,24 @@ impl Row<'_> {
             return Err(self.bad(column, "expected milliseconds between 0 and 1e10"));
         }
         Ok((ms * 1e6).round() as u64)
+    }
+
+    /// A time in milliseconds, or nothing (a clock column of a game without a game clock).
+    fn optional_milliseconds(&self, column: Column) -> Result<Option<u64>> {
+        if self.raw(column).is_empty() {
+            Ok(None)
+        } else {
+            self.milliseconds(column).map(Some)
+        }
+    }
+
+    /// Schema 3's time control, as the arena writes it; nothing for no time limit.
+    fn time_control(&self) -> Result<Option<&str>> {
+        match self.raw(Column::TimeControl) {
+            "" => Ok(None),
+            text if time_control::is_written(text) => Ok(Some(text)),
+            _ => Err(self.bad(Column::TimeControl, time_control::EXPECTED)),
+        }
     }
 
     fn result(&self) -> Result<GameResult> {
@@ -1086,7 +1168,7 @@ mod tests {
     #[test]
     fn a_game_read_twice_is_refused_after_the_file_reads_well_or_dropped() {
         // The 19 columns of schema 1 the report reads (every column but `moves`).
-        let header = Column::ALL[..Column::ALL.len() - SCHEMA_2.len()]
+        let header = Column::ALL[..Column::ALL.len() - SCHEMA_2.len() - SCHEMA_3.len()]
             .iter()
             .map(|c| c.name())
             .collect::<Vec<_>>()

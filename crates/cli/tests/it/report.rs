@@ -169,3 +169,92 @@ fn out_of_range_options_and_endless_input_are_refused_with_the_reason() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// Whether `arena report` (the `report` crate, which depends on no crate of the arena's) takes
+/// `text` as a row's time control.
+fn report_takes_time_control(text: &str) -> bool {
+    let header = "experiment,variant,game,seed,first,second,result,termination,plies,\
+                  time_control,first_clock_ms,second_clock_ms,third_clock_ms,fourth_clock_ms";
+    let csv = format!("{header}\nt,mnk-3x3k3,0,1,a,b,1-0,win,5,{text},1.000,2.000,,\n");
+    match report::Report::from_csv_reader("games.csv", csv.as_bytes()) {
+        Ok(_) => true,
+        Err(report::Error::BadField {
+            column: "time_control",
+            ..
+        }) => false,
+        Err(other) => panic!("{text:?}: {other}"),
+    }
+}
+
+/// The arena's rule for a recorded time control (`arena verify` of a play record): one that
+/// `agents::clock` reads and writes back unchanged.
+fn arena_writes_time_control(text: &str) -> bool {
+    text.parse::<agents::clock::TimeControl>()
+        .is_ok_and(|control| control.is_limited() && control.to_string() == text)
+}
+
+#[test]
+fn report_reads_exactly_the_time_controls_the_arena_writes() {
+    // Every combination of a few periods, times, increments and per-move limits, as the arena
+    // writes them and written otherwise.
+    let mut texts: Vec<String> = Vec::new();
+    let times = [
+        "0",
+        "0.001",
+        "0.5",
+        "0.60",
+        "1",
+        "1:30",
+        "60",
+        "060",
+        "86400",
+        "86400.001",
+    ];
+    for moves in ["", "0/", "1/", "40/", "040/", "10000/", "10001/"] {
+        for time in times {
+            for increment in ["", "+0", "+0.6", "+1.250", "+86400"] {
+                texts.push(format!("tc={moves}{time}{increment}"));
+            }
+        }
+    }
+    for per_move in times {
+        texts.push(format!("st={per_move}"));
+        texts.push(format!("tc=40/60+0.6 st={per_move}"));
+        texts.push(format!("st={per_move} tc=60"));
+    }
+    texts.extend(
+        [
+            "inf",
+            "tc=inf",
+            "st=inf",
+            "tc=inf st=1",
+            "garbage",
+            "tc=60 tc=60",
+            "tc=60  st=1",
+            "tc=60\tst=1",
+            "tc=+1:30",
+            "tc=+40/60",
+            "tc=1e3",
+            "st=NaN",
+            "tc=-5",
+            "tc=",
+            "st=",
+        ]
+        .map(String::from),
+    );
+    // What the arena writes for each text it reads: every such text is one it writes.
+    let written: Vec<String> = texts
+        .iter()
+        .filter_map(|t| t.parse::<agents::clock::TimeControl>().ok())
+        .filter(|control| control.is_limited())
+        .map(|control| control.to_string())
+        .collect();
+    assert!(written.len() > 100, "{}", written.len());
+    for text in texts.iter().chain(&written) {
+        assert_eq!(
+            report_takes_time_control(text),
+            arena_writes_time_control(text),
+            "{text:?}"
+        );
+    }
+}

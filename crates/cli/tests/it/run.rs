@@ -95,6 +95,43 @@ fn a_run_writes_the_games_and_the_report_without_escape_codes() {
 }
 
 #[test]
+fn a_run_says_on_stderr_that_it_writes_the_report_and_when_it_is_done() {
+    let dir = scratch("run-report");
+    let file = dir.join("small.toml");
+    fs::write(&file, SMALL).unwrap();
+    let out = dir.join("out");
+    let output = arena(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let progress = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{progress}");
+    let games = progress
+        .find("progress: 8/8 games")
+        .expect("the games' progress");
+    let writing = format!(
+        "report: writing {} and its charts ...\n",
+        out.join("report.md").display()
+    );
+    let start = progress.find(&writing).expect("a line before the report");
+    let done = progress
+        .find("report: written in ")
+        .expect("a line after it");
+    assert!(games < start && start < done, "{progress}");
+    let seconds = progress[done..]
+        .strip_prefix("report: written in ")
+        .and_then(|rest| rest.split_once(" s\n"))
+        .map(|(seconds, _)| seconds);
+    assert!(
+        seconds.is_some_and(|s| s.parse::<f64>().is_ok()),
+        "{progress}"
+    );
+    assert!(out.join("report.md").exists());
+}
+
+#[test]
 fn dry_run_prints_the_schedule() {
     let dir = scratch("dry");
     let file = dir.join("small.toml");

@@ -233,6 +233,63 @@ fn the_18_column_core_schema_is_read_and_the_report_says_what_it_cannot_show() {
 const SCHEMA_2: &str = "players,third,fourth,third_spec,fourth_spec,third_score,fourth_score,\
 third_ms,fourth_ms,third_max_ms,fourth_max_ms,third_nodes,fourth_nodes";
 
+/// The 5 columns schema 3 appends after those of schema 2.
+const SCHEMA_3: &str = "time_control,first_clock_ms,second_clock_ms,third_clock_ms,fourth_clock_ms";
+
+#[test]
+fn a_time_control_or_clock_the_arena_would_not_write_is_refused_where_it_stands() {
+    // A schema-3 row of a two-player game at `tc=60+0.6`, each seat's clock left at the end.
+    let header = format!("{HEADER},{SCHEMA_2},{SCHEMA_3}");
+    let good = format!("{GOOD_ROW},2,,,,,,,,,,,,,tc=60+0.6,59000.000,58800.500,,");
+    let read_rows = |rows: &[&str]| read(&format!("{header}\n{}\n", rows.join("\n")));
+    assert!(read_rows(&[&good]).is_ok());
+    let untimed = good.replacen("tc=60+0.6,59000.000,58800.500", ",,", 1);
+    assert!(
+        read_rows(&[&untimed]).is_ok(),
+        "no time limit: empty columns"
+    );
+    for (from, to, column) in [
+        ("tc=60+0.6", "garbage here", "time_control"),
+        ("tc=60+0.6", "inf", "time_control"),
+        ("tc=60+0.6", "tc=60+0.60", "time_control"),
+        ("tc=60+0.6", "tc=1:00+0.6", "time_control"),
+        ("tc=60+0.6", "60+0.6", "time_control"),
+        ("59000.000", "NaN", "first_clock_ms"),
+        ("59000.000", "-5", "first_clock_ms"),
+        ("58800.500", "inf", "second_clock_ms"),
+        ("58800.500,,", "58800.500,1e300,", "third_clock_ms"),
+        ("58800.500,,", "58800.500,,soon", "fourth_clock_ms"),
+    ] {
+        let bad = good
+            .replacen(from, to, 1)
+            .replacen("mnk-3x3k3,0,", "mnk-3x3k3,1,", 1);
+        let error = read_rows(&[&good, &bad]).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            matches!(error, Error::BadField { line: 3, column: at, .. } if at == column),
+            "{from} -> {to}: {message}"
+        );
+        assert!(
+            message.starts_with(&format!("games.csv: line 3: column `{column}`: ")),
+            "{from} -> {to}: {message}"
+        );
+    }
+    // A game of an agent against itself is left out of the ratings, but read and checked.
+    let own = good
+        .replacen(",a,b,", ",a,a,", 1)
+        .replacen("tc=60+0.6", "tc=x", 1);
+    let error = read_rows(&[&own]).unwrap_err().to_string();
+    assert!(error.contains("line 2: column `time_control`"), "{error}");
+    // The columns of schema 3 come together.
+    let short = header.replacen(",fourth_clock_ms", "", 1);
+    let row = good.strip_suffix(',').unwrap();
+    let error = read(&format!("{short}\n{row}\n")).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "games.csv: missing column `fourth_clock_ms` in the header"
+    );
+}
+
 /// A schema-2 row of a 3-player game: agents by seat, places as `1-3-2`.
 fn three_player(game: u64, seats: [&str; 3], places: &str) -> String {
     let [x, y, z] = seats;
@@ -658,4 +715,89 @@ fn bootstrap_intervals_are_marked_unreliable_in_every_file() {
     assert!(!markdown.contains('‡'));
     let ratings = std::fs::read_to_string(dir.join("ratings.csv")).unwrap();
     assert!(ratings.contains(",profile\n") && !ratings.contains("unreliable"));
+}
+
+/// Rows of `variant`, game indices from `first`: agent `x` against each agent of `opponents`.
+fn star(variant: &str, first: usize, x: &str, opponents: impl Iterator<Item = String>) -> String {
+    opponents
+        .enumerate()
+        .map(|(k, y)| {
+            GOOD_ROW.replacen(
+                "mnk-3x3k3,0,1,a,b,",
+                &format!("{variant},{},1,{x},{y},", first + k),
+                1,
+            ) + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn a_pool_of_more_agents_than_the_bound_is_refused_as_it_is_read() {
+    let max = report::MAX_POOL_AGENTS;
+    // One file: `x` against max agents: the row that brings agent max + 1 is named.
+    let rows = star("mnk-3x3k3", 0, "x", (0..max).map(|k| format!("y{k}")));
+    let Err(error) = read(&format!("{HEADER}\n{rows}")) else {
+        panic!("a pool of {} agents was read", max + 1);
+    };
+    let expected = format!(
+        "games.csv: line {}: pool `mnk-3x3k3` has more than {max} agents",
+        max + 1
+    );
+    assert!(error.to_string().starts_with(&expected), "{error}");
+    assert!(
+        read(&format!(
+            "{HEADER}\n{}",
+            rows.split_inclusive('\n').skip(1).collect::<String>()
+        ))
+        .is_ok()
+    );
+    // Two files of a variant, each within the bound, the pool not: refused before rating.
+    let half = max / 2 + 1;
+    let options = Options::default().with_intervals(Intervals::Off);
+    let mut report = Report::default();
+    let first = star("mnk-3x3k3", 0, "x", (0..half).map(|k| format!("y{k}")));
+    let second = star(
+        "mnk-3x3k3",
+        half,
+        "x",
+        (half..2 * half).map(|k| format!("y{k}")),
+    );
+    report
+        .add_csv_reader("a.csv", format!("{HEADER}\n{first}").as_bytes())
+        .unwrap();
+    report
+        .add_csv_reader("b.csv", format!("{HEADER}\n{second}").as_bytes())
+        .unwrap();
+    let Err(error) = report.analyse(&options) else {
+        panic!("a pool of {} agents was rated", 2 * half + 1);
+    };
+    assert!(
+        error.to_string().starts_with(&format!(
+            "a.csv, b.csv: pool `mnk-3x3k3` has more than {max} agents"
+        )),
+        "{error}"
+    );
+    // Two variants within the bound, the pool of both not.
+    let mut report = Report::default();
+    let other = star(
+        "mnk-4x4k3",
+        0,
+        "x",
+        (half..2 * half).map(|k| format!("y{k}")),
+    );
+    report
+        .add_csv_reader("a.csv", format!("{HEADER}\n{first}").as_bytes())
+        .unwrap();
+    report
+        .add_csv_reader("c.csv", format!("{HEADER}\n{other}").as_bytes())
+        .unwrap();
+    let Err(error) = report.analyse(&options) else {
+        panic!("a pool of {} agents was rated", 2 * half + 1);
+    };
+    assert!(
+        error.to_string().starts_with(&format!(
+            "a.csv, c.csv: pool `all` has more than {max} agents"
+        )),
+        "{error}"
+    );
 }

@@ -160,7 +160,7 @@ struct RawAgent {
 /// for a value (`games_per_pair = twenty`). `key` is the key written on the error's line.
 fn friendlier_toml_error(message: &str, key: &str, line: &str) -> String {
     if message.contains("invalid type: map, expected a sequence") {
-        if !key.is_empty() {
+        if !key.is_empty() && key != "agents" {
             return format!(
                 "`{key}` is a list in brackets, like `{key} = [\"mnk-3x3k3\"]`, not a table"
             );

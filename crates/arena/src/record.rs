@@ -11,6 +11,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -466,8 +467,9 @@ pub fn read_complete_rows(
     Ok(whole < len)
 }
 
-/// The length of `file` up to and including its last newline.
-fn complete_length(file: &mut File) -> std::io::Result<u64> {
+/// The length of `file` up to and including its last newline: what a reader that takes no
+/// lock reads of a file a run may be appending to. Leaves the file anywhere: seek before reading.
+pub fn complete_length(file: &mut File) -> std::io::Result<u64> {
     let mut end = file.metadata()?.len();
     let mut buffer = vec![0u8; 64 * 1024];
     while end > 0 {
@@ -626,6 +628,7 @@ impl<W: Write> RowWriter<W> {
 
     /// Writes one row, whole, and flushes it.
     pub fn write(&mut self, row: &Row) -> Result<(), ArenaError> {
+        wait_if_halted();
         let mut line = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(Vec::with_capacity(512));
@@ -638,6 +641,25 @@ impl<W: Write> RowWriter<W> {
             .write_all(&bytes)
             .and_then(|()| self.file.flush())
             .map_err(|e| io_error(&self.path, "write to the CSV", e))
+    }
+}
+
+/// Whether [`halt_writers`] was called.
+static HALTED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every row writer of this process for good, for a process that ends on a signal: its
+/// agents are about to be killed, and a game a killed agent loses (a `crash`) is the arena's
+/// doing, not the agent's, so no row may follow. A row already written stands whole (each goes
+/// out in one write), and the rows stay in schedule order, so a resume plays the rest. A writer
+/// that comes to a row after this waits for the process to end.
+pub fn halt_writers() {
+    HALTED.store(true, Ordering::SeqCst);
+}
+
+/// Waits for the process to end once [`halt_writers`] was called.
+fn wait_if_halted() {
+    while HALTED.load(Ordering::SeqCst) {
+        std::thread::park();
     }
 }
 

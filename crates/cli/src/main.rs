@@ -158,6 +158,8 @@ fn stop_agents_on_signals() {
         .name("signals".into())
         .spawn(move || {
             let number = runtime.block_on(signals.next());
+            // No row after this: the games the killed agents would lose are not theirs to lose.
+            arena::record::halt_writers();
             protocol::orphans::end();
             std::process::exit(128 + number);
         });

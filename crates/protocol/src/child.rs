@@ -433,11 +433,12 @@ impl Process {
         status
     }
 
-    /// Whether the process whose output closed has exited (waiting a moment for it), with its
-    /// exit status; its group is killed either way, so one that closed its output and ran on
-    /// is stopped.
+    /// Whether the process whose output closed has exited (waiting up to a second for it: an
+    /// interpreter closes its output some time before it exits, the more so on a busy
+    /// machine), with its exit status; its group is killed either way, so one that closed its
+    /// output and ran on is stopped.
     fn how_closed(&mut self) -> Closed {
-        let give_up = Instant::now() + Duration::from_millis(100);
+        let give_up = Instant::now() + Duration::from_secs(1);
         while !self.has_exited() {
             if Instant::now() >= give_up {
                 self.finish();

@@ -237,9 +237,8 @@ pub struct Rated {
 /// The largest group of agents whose [`Method::Profile`] intervals are profile-likelihood
 /// intervals; a larger group gets the Wald interval with the same draw correction (see
 /// [`Rated::wald`]). Each agent's profile interval maximises the likelihood over every other
-/// rating dozens of times, `O(m³)` each, so a group's intervals take `O(m⁴)`: about 2 s for 40
-/// agents and 35 s for 80 on the machine of the book's benchmarks page; the Wald intervals of a
-/// group take `O(m³)` together (under a second for 300 agents).
+/// rating dozens of times, `O(m³)` each, so a group's intervals take `O(m⁴)`; the Wald
+/// intervals of a group take `O(m³)` together (the times are on the book's benchmarks page).
 pub const MAX_PROFILE_AGENTS: usize = 50;
 
 /// The narrowest interval given (Elo): ends closer than this would print alike at one decimal.

@@ -130,9 +130,9 @@ pub const MAX_ANCHOR_ELO: f64 = 100_000.0;
 pub const BOOTSTRAP_REPLICATES: std::ops::RangeInclusive<usize> = 40..=100_000;
 
 /// The most agents a pool (a variant, or `all`) may have: the point estimate takes time growing
-/// like the cube of the agents and the tallies memory like their square (a generated round robin
-/// of 1,000 agents: 52 s and 1.2 GB on the book's 2-core machine; 3,000 agents: nothing in 300 s
-/// at 7 GB). More are refused as the file is read, before the memory is taken.
+/// like the cube of the agents and the tallies memory like their square (the times and sizes
+/// are on the book's benchmarks page). More are refused as the file is read, before the memory
+/// is taken.
 pub const MAX_POOL_AGENTS: usize = 1000;
 
 /// How to rate: anchor, interval method, bootstrap count and seed.

@@ -395,8 +395,7 @@ fn write_method(out: &mut String, summary: &Summary, options: &Options) {
         format!(
             "{intervals} **Large groups.** The profile interval of each agent maximises the \
              likelihood over all other ratings dozens of times, so a group's intervals take \
-             time growing like the fourth power of its agents (2 s for 40 agents, 35 s for 80 on \
-             the book's benchmark machine); a group of more than {MAX_PROFILE_AGENTS} agents gets \
+             time growing like the fourth power of its agents; a group of more than {MAX_PROFILE_AGENTS} agents gets \
              the Wald interval instead, its rating ± 1.96 standard errors from the information \
              at the estimate with the variance multiplied by the same draw dispersion (`wald` in \
              the CSVs' `interval` column), computed for the whole group at once. {used}"

@@ -549,9 +549,11 @@ fn write_into(app: &App, dir: &Path, mut csv: File) -> Result<(), ApiError> {
     let refused = |error: report::Error| ApiError::illegal(format!("no report: {error}"));
     // A run appending to the file may be writing its last line this very moment: it is left
     // out, as `arena report` leaves it out.
-    let whole = whole_lines(&mut csv).map_err(|error| {
-        ApiError::illegal(format!("games.csv cannot be read: {}", io_words(&error)))
-    })?;
+    let whole = arena::record::complete_length(&mut csv)
+        .and_then(|whole| csv.seek(SeekFrom::Start(0)).map(|_| whole))
+        .map_err(|error| {
+            ApiError::illegal(format!("games.csv cannot be read: {}", io_words(&error)))
+        })?;
     let games =
         report::Report::from_csv_reader("games.csv", std::io::BufReader::new(csv.take(whole)))
             .map_err(refused)?;
@@ -572,26 +574,6 @@ fn write_into(app: &App, dir: &Path, mut csv: File) -> Result<(), ApiError> {
         })?;
     }
     Ok(())
-}
-
-/// The length of `file` up to and including its last newline (the file left at its start).
-fn whole_lines(file: &mut File) -> std::io::Result<u64> {
-    let mut end = file.metadata()?.len();
-    let mut buffer = vec![0u8; 64 * 1024];
-    let mut whole = 0;
-    while end > 0 {
-        let start = end.saturating_sub(buffer.len() as u64);
-        let chunk = &mut buffer[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
-            whole = start + at as u64 + 1;
-            break;
-        }
-        end = start;
-    }
-    file.seek(SeekFrom::Start(0))?;
-    Ok(whole)
 }
 
 /// A hidden folder a report is written into before its files are moved into place; removed

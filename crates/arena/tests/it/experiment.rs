@@ -420,6 +420,12 @@ fn odd_values_get_messages_that_say_what_is_expected() {
         &["exp.toml:4", "key `variants`", "a list in brackets"],
     );
     assert!(!message.contains("[[agents]]"), "{message}");
+    // An inline table for the agents: the agents' own words, not the variants' example.
+    let text =
+        "name = \"t\"\nvariants = [\"mnk-3x3k3\"]\nagents = { name = \"a\", spec = \"random\" }\n";
+    let message = error(text);
+    assert_mentions(&message, &["[[agents]]"]);
+    assert!(!message.contains("mnk-3x3k3\"]`"), "{message}");
 
     let message = error(&with("st = true"));
     assert_mentions(&message, &["key `st`", "`true` is not a time"]);

@@ -887,3 +887,66 @@ fn an_outside_agent_that_flags_on_its_game_clock_loses_on_time_in_the_clock_s_wo
     let left = processes_with(&marker);
     assert!(left.is_empty(), "agents left running: {left:?}");
 }
+
+#[test]
+fn a_run_ended_by_a_signal_records_no_game_its_killed_agents_lose() {
+    use std::time::{Duration, Instant};
+    // The arena kills its agents as it ends on a signal: a game that an agent then "loses"
+    // (a `crash` on its closed pipe) is not the agent's doing, and no row may record it; the
+    // rows before stand and a resume plays the rest.
+    for signal in ["TERM", "INT"] {
+        let marker = format!("arena-halt-{signal}-{}", std::process::id());
+        let dir = scratch(&format!("halt-{signal}"));
+        let text = format!(
+            "name = \"halt\"\nseed = 5\ngames_per_pair = 300\nvariants = [\"mnk-5x5k4\"]\n\n\
+             [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
+             [[agents]]\nname = \"fine\"\n\
+             spec = \"proc:cmd=python3,args={} fine {marker}\"\n",
+            script("misbehave.py")
+        );
+        let file = dir.join("halt.toml");
+        fs::write(&file, &text).unwrap();
+        let out = dir.join("out");
+        let csv = out.join("games.csv");
+        let mut arena = arena_with_default_signals(&[
+            "run",
+            file.to_str().unwrap(),
+            "--no-report",
+            "--threads",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+        // Until a few games are recorded, both agents playing.
+        let waited = Instant::now();
+        while fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 6 {
+            assert!(waited.elapsed() < Duration::from_secs(60), "no games");
+            assert!(arena.try_wait().unwrap().is_none(), "the run ended");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let killed = Command::new("kill")
+            .args([format!("-{signal}"), arena.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = wait_at_most(&mut arena, Duration::from_secs(60), signal);
+        assert!(!status.success(), "{signal}: {status}");
+        let recorded = rows(&csv);
+        assert!(recorded.len() < 300, "SIG{signal} came after the run");
+        let faults: Vec<_> = recorded
+            .iter()
+            .filter(|row| row.termination != "win" && row.termination != "draw")
+            .collect();
+        assert!(faults.is_empty(), "SIG{signal}: {faults:?}");
+        // The resume plays the rest, without a fault.
+        let summary = run(&experiment(&text), &options(&out)).unwrap();
+        assert_eq!(summary.resumed, recorded.len() as u64);
+        assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+        assert_eq!(rows(&csv).len(), 300);
+        assert!(gone_with(&marker).is_empty());
+    }
+}

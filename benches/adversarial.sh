@@ -328,3 +328,16 @@ for n in 10 100 1000; do
   "$arena" report draws-$n.csv --out draws-$n >/dev/null 2>&1
   echo "$n draws: a's interval $(awk -F, '$2=="a" {print "["$4", "$5"]"}' draws-$n/ratings.csv)"
 done
+
+echo "== arena report on schema-3 rows edited by hand"
+header3="experiment,variant,game,seed,first,second,result,termination,plies,time_control,first_clock_ms,second_clock_ms,third_clock_ms,fourth_clock_ms"
+for edit in "garbage here,1.000" "tc=60,NaN" "tc=60,-5" "tc=60,inf"; do
+  printf '%s\nt,mnk-3x3k3,0,1,a,b,1-0,win,5,%s,2.000,,\n' "$header3" "$edit" >edited.csv
+  "$arena" report edited.csv --out edited --intervals none 2>&1 | tail -1 | cut -c1-110
+done
+
+echo "== the report after a run, and a generated round robin of 3,000 agents"
+"$arena" run writers.toml --threads 2 --out timed 2>&1 >/dev/null | grep '^report:'
+python3 "$root/benches/report_scale.py" 3000 >scale.csv
+/usr/bin/time -f '%e s %M KB' timeout 300 "$arena" report scale.csv --out scale 2>&1 | tail -2 | cut -c1-110
+rm -f scale.csv

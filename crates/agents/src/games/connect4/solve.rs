@@ -144,6 +144,22 @@ impl Table {
         self.buckets.len() as u64 * 32
     }
 
+    /// Touches the table's pages in order, 2 MiB between two asks of `stop`, until all are in
+    /// or `stop` says so: pages faulted in one sweep cost less than the same pages faulted at
+    /// random during the search (the benchmarks page has the figures), and a short time limit
+    /// still holds.
+    fn prefault(&self, stop: impl Fn() -> bool) {
+        const BUCKETS_A_PAGE: usize = 4096 / 32;
+        for chunk in self.buckets.chunks(BUCKETS_A_PAGE * 512) {
+            if stop() {
+                return;
+            }
+            for page in chunk.iter().step_by(BUCKETS_A_PAGE) {
+                page[0].store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
     #[inline(always)]
     fn bucket(&self, key: u64) -> &[AtomicU64; 4] {
         &self.buckets[rules::splitmix64(key) as usize & self.mask]
@@ -747,6 +763,10 @@ fn solve_in<W: Bits>(
         return Ok(solution);
     }
     let shared = Shared::new(Table::new(limits.tt_mb)?, limits, started);
+    shared.table.prefault(|| {
+        shared.deadline.is_some_and(|d| Instant::now() >= d)
+            || shared.monitor.as_ref().is_some_and(|m| m.stopping())
+    });
     let board = Board::<W>::of(position);
     if !limits.all_moves {
         let mut search = Search::new(shape, &shared);

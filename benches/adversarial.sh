@@ -132,7 +132,7 @@ for spec in "oanquan-4p 200" "tictactoe 5000"; do
 done
 
 echo "== bounds"
-"$arena" run writers.toml --threads 100000 --dry-run 2>&1 | tail -1 | cut -c1-100
+"$arena" run writers.toml --threads 100000 --dry-run 2>&1 | head -1 | cut -c1-100
 "$arena" solve oanquan-3p 2>&1 | tail -1 | cut -c1-100
 "$arena" bench --filter zzzz 2>&1 | tail -1 | cut -c1-100
 

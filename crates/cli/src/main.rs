@@ -171,7 +171,18 @@ fn main() -> ExitCode {
     // The orphans of our agents' helpers become ours, to be killed (Linux; elsewhere the
     // agents' process groups are all that is killed).
     let _ = protocol::orphans::adopt();
-    if !matches!(cli.command, Command::Serve(_)) {
+    // The commands that may start outside agents (`arena serve` listens in its own runtime);
+    // the others keep the signals' default, and spare the runtime's start-up.
+    if matches!(
+        cli.command,
+        Command::Run(_)
+            | Command::Sprt(_)
+            | Command::Play(_)
+            | Command::Analyze(_)
+            | Command::Engine(_)
+            | Command::ServeAgent(_)
+            | Command::Bench(_)
+    ) {
         stop_agents_on_signals();
     }
     let outcome = match cli.command {

@@ -26,6 +26,9 @@ static STARTED: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 /// Whether this process adopts orphans ([`adopt`]).
 static ADOPTING: AtomicBool = AtomicBool::new(false);
 
+/// Whether this process ever started an agent: without one it has no orphans to look for.
+static EVER_STARTED: AtomicBool = AtomicBool::new(false);
+
 /// How many rounds of stopping a tree, or of killing orphans whose death orphans others.
 const ROUNDS: usize = 8;
 
@@ -47,8 +50,10 @@ pub fn adopt() -> Result<(), String> {
     Err("orphaned processes are adopted on Linux only".into())
 }
 
-/// The agents started and not yet reaped, locked (see [`STARTED`]).
+/// The agents started and not yet reaped, locked (see [`STARTED`]), for an agent about to be
+/// started.
 pub(crate) fn started() -> MutexGuard<'static, Vec<u32>> {
+    EVER_STARTED.store(true, Ordering::Relaxed);
     STARTED.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -56,6 +61,9 @@ pub(crate) fn started() -> MutexGuard<'static, Vec<u32>> {
 /// orphans: for the end of the program, however it ends (its signal handler calls it too). No
 /// agent can start meanwhile.
 pub fn end() {
+    if !EVER_STARTED.load(Ordering::Relaxed) {
+        return;
+    }
     let started = started();
     let mut killed = Vec::new();
     for &pid in started.iter() {

@@ -98,6 +98,18 @@ fn quiet_on_closed_pipe() {
     }));
 }
 
+/// Whether the signal `number` is ignored by this process (as it was started, where nothing
+/// changed it since): read from `/proc/self/status` (Linux; elsewhere none is).
+pub fn ignored(number: i32) -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
+            u64::from_str_radix(mask.trim(), 16).ok()
+        })
+        .is_some_and(|mask| mask >> (number - 1) & 1 == 1)
+}
+
 /// The signals that end the program (SIGINT, SIGTERM, SIGHUP), less those it was started with
 /// ignored: an ignored signal stays ignored, as POSIX has it (a background job's SIGINT,
 /// `nohup`'s SIGHUP).
@@ -107,20 +119,13 @@ impl EndingSignals {
     /// Listens for them from now on (inside a tokio runtime).
     pub fn listen() -> EndingSignals {
         use tokio::signal::unix::{SignalKind, signal};
-        let ignored = std::fs::read_to_string("/proc/self/status")
-            .ok()
-            .and_then(|status| {
-                let mask = status.lines().find_map(|l| l.strip_prefix("SigIgn:"))?;
-                u64::from_str_radix(mask.trim(), 16).ok()
-            })
-            .unwrap_or(0);
         let listened = [
             (SignalKind::interrupt(), 2),
             (SignalKind::terminate(), 15),
             (SignalKind::hangup(), 1),
         ]
         .into_iter()
-        .filter(|&(_, number)| ignored >> (number - 1) & 1 == 0)
+        .filter(|&(_, number)| !ignored(number))
         .filter_map(|(kind, number)| Some((signal(kind).ok()?, number)))
         .collect();
         EndingSignals(listened)

@@ -367,14 +367,17 @@ fn watched<T: Send>(
 ) -> Result<T> {
     let stop_flag = monitor.clone();
     // A handler can be installed once per process; a second solve in the same process keeps
-    // the first (`arena` runs one).
-    let _ = ctrlc::set_handler(move || {
-        if stop_flag.stopping() {
-            protocol::orphans::end();
-            std::process::exit(130);
-        }
-        stop_flag.stop.store(true, Ordering::Relaxed);
-    });
+    // the first (`arena` runs one). SIGINT ignored when the arena started (`nohup`, a
+    // background job) stays ignored.
+    if !crate::ignored(2) {
+        let _ = ctrlc::set_handler(move || {
+            if stop_flag.stopping() {
+                protocol::orphans::end();
+                std::process::exit(130);
+            }
+            stop_flag.stop.store(true, Ordering::Relaxed);
+        });
+    }
     let started = Instant::now();
     std::thread::scope(|scope| {
         let worker = scope.spawn(work);

@@ -406,7 +406,7 @@ test("2: the server frees a table when the page starts another or closes, and re
   await row.locator("input").fill("alphabeta:tt_mb=4500");
   await phone.click("#start");
   await phone.waitForSelector("#toast:not([hidden])");
-  assert.match(await phone.textContent("#toast"), /MiB all of this server's games may hold/);
+  assert.match(await phone.textContent("#toast"), /MiB all of this server's games and analyses may hold/);
   await phone.screenshot({ path: join(shots, "memory-cap-refused.png") });
   assert.deepEqual(phone.errors, []);
   await phone.context().close();

@@ -130,8 +130,8 @@ impl Table {
     fn new(megabytes: usize) -> Result<Table, OutOfMemory> {
         let buckets = ((megabytes << 20) / 32).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        // Fresh zeroed pages, faulted in as the search reaches them: clearing gigabytes by hand
-        // would take seconds before the first node, past a short time limit.
+        // Fresh zeroed pages, not cleared by hand: clearing gigabytes would take seconds before
+        // the first node, past a short time limit (`prefault` touches them while time allows).
         let memory = bytemuck::allocation::try_zeroed_vec::<[AtomicU64; 4]>(buckets)
             .map_err(|()| OutOfMemory::new("solver", "tt_mb", megabytes, buckets as u64 * 32))?;
         Ok(Table {

@@ -16,11 +16,13 @@ strongest open-source engine did when tried with the arena:
 
 Every violation of the protocol as piskvork drives an engine is written to stderr as a line
 starting `VIOLATION` (the arena puts stderr in the engine's log): `time_left` other than
-2147483647 without a game clock, an INFO that repeats the value already sent, BOARD on a board
+2147483647 without a game clock, an INFO that repeats the value already sent in the game, BOARD on a board
 that is not empty (piskvork sends RESTART first). Each game's colour is written as
 `colour black` or `colour white`.
 
-Usage: pisq.py [--refuse-info KEY] [MARKER]   (--refuse-info: answer `ERROR` to INFO KEY)
+Usage: pisq.py [--refuse-info KEY] [--no-restart] [MARKER]   (--refuse-info: answer `ERROR` to
+INFO KEY; --no-restart: answer `UNKNOWN` to RESTART, an optional command that pbrain-figrid 1.2.0
+does not have)
 """
 import queue
 import sys
@@ -37,6 +39,9 @@ refuse = None
 if len(args) >= 2 and args[0] == "--refuse-info":
     refuse = args[1]
     args = args[2:]
+no_restart = bool(args) and args[0] == "--no-restart"
+if no_restart:
+    args = args[1:]
 
 lines = queue.Queue()
 
@@ -74,6 +79,10 @@ def new_game():
     mine.clear()
     first_move = True
     colour = None
+    # A new game's set-up sends the game's INFO block again (piskvork does at each game's
+    # start): only a repeat within a game is a violation.
+    info.pop("timeout_turn", None)
+    info.pop("time_left", None)
 
 
 def move():
@@ -128,6 +137,8 @@ while True:
         size = (int(w), int(h))
         new_game()
         say("OK")
+    elif word == "RESTART" and no_restart:
+        say("UNKNOWN")
     elif word == "RESTART":
         new_game()
         say("OK")

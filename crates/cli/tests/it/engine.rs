@@ -457,6 +457,27 @@ fn a_strict_engine_plays_an_opening_suite_on_its_right_colour_at_a_move_time_and
 }
 
 #[test]
+fn an_engine_kept_between_games_without_restart_starts_each_game_with_start() {
+    // RESTART is optional in the protocol: pbrain-figrid 1.2.0 answers UNKNOWN, and every game
+    // after its first was lost as a crash ("it answered `UNKNOWN` to `RESTART`").
+    let marker = format!("arena-pisq-norestart-{}", std::process::id());
+    let out = scratch("norestart");
+    let exp = strict_experiment(
+        "st = 1",
+        "restart=off,",
+        4,
+        &format!("--no-restart {marker}"),
+    );
+    let summary = run(&exp, &options(&out)).unwrap();
+    assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
+    assert_eq!(summary.played, 4);
+    let (_, log) = strict_colours(&out);
+    assert!(log.contains("`RESTART` refused"), "{log}");
+    assert!(!log.contains("VIOLATION"), "{log}");
+    assert!(processes_with(&marker).is_empty());
+}
+
+#[test]
 fn a_clocked_experiment_has_the_same_schedule_and_seeds_twice_and_is_flagged_as_timed() {
     let marker = format!("arena-pisq-twice-{}", std::process::id());
     let experiment = strict_experiment("tc = \"40/20+0.1\"", "", 4, &marker);

@@ -167,6 +167,16 @@ struct Terms {
     private: Option<String>,
 }
 
+/// Waits until `quiet` has passed since the engine's last answer (`answered`): an engine still
+/// finishing its last answer may lose a word that comes too soon.
+fn wait_quiet(answered: Instant, quiet: Duration) {
+    let until = answered + quiet;
+    let now = Instant::now();
+    if until > now {
+        std::thread::sleep(until - now);
+    }
+}
+
 /// Sends `command` (`START`, `RECTSTART` or `RESTART`) and waits for its `OK`.
 fn expect_ok(
     process: &mut Process,
@@ -200,6 +210,12 @@ fn expect_ok(
                 quote(&other)
             ),
         )),
+        // RESTART is optional in the protocol (pbrain-figrid 1.2.0 answers UNKNOWN): a new game
+        // on the same board is then a START of that board, which every engine has.
+        Answer::Error(_) | Answer::Unknown(_) if command == "RESTART" => {
+            process.log_line("`RESTART` refused: the next game starts with `START` instead");
+            expect_ok(process, launch, config, &start_command(config))
+        }
         Answer::Error(text) | Answer::Unknown(text) => {
             process.stop(Some("END"));
             Err(SetupError::Refused {
@@ -423,6 +439,8 @@ impl Engine {
         } else if self.config.restart {
             session.process.stop(Some("END"));
         } else {
+            // The next game's first word (`RESTART`) comes after the quiet time too.
+            wait_quiet(session.answered, self.config.quiet);
             let idle = Idle {
                 process: session.process,
                 board: Some(session.board),
@@ -480,13 +498,8 @@ impl Agent<Mnk> for Engine {
                     .is_some_and(|last| known.is_legal(last) && known.child(last) == *position)
         });
         let restart = !follows && known.as_ref().is_some_and(|known| known.ply() > 0);
-        // An engine still finishing its last answer may lose a word that comes too soon.
         let session = self.session.as_mut().expect("set up above");
-        let quiet = session.answered + self.config.quiet;
-        let now = Instant::now();
-        if quiet > now {
-            std::thread::sleep(quiet - now);
-        }
+        wait_quiet(session.answered, self.config.quiet);
         if restart {
             session.moves = 0;
             if let Err(error) = expect_ok(

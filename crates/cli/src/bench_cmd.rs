@@ -38,32 +38,33 @@ pub struct BenchArgs {
     /// Only the figures whose names contain this text (repeatable; default: every figure).
     #[arg(long, value_name = "TEXT")]
     pub filter: Vec<String>,
-    /// The figures asked about so far, and whether any was wanted.
+    /// The figures asked about so far.
     #[arg(skip)]
-    asked: std::cell::RefCell<(Vec<String>, bool)>,
+    asked: std::cell::RefCell<Vec<String>>,
 }
 
 impl BenchArgs {
     /// Whether the figure `name` is to be measured (a name ending with `.` stands for a group
     /// of figures).
     fn wants(&self, name: &str) -> bool {
-        let wanted =
-            self.filter.is_empty() || self.filter.iter().any(|text| name.contains(text.as_str()));
-        let mut asked = self.asked.borrow_mut();
-        asked.0.push(name.to_string());
-        asked.1 |= wanted;
-        wanted
+        self.asked.borrow_mut().push(name.to_string());
+        self.filter.is_empty() || self.filter.iter().any(|text| name.contains(text.as_str()))
     }
 
-    /// An error when the filters matched no figure (asked after every figure was).
+    /// An error naming each filter that matched no figure (asked after every figure was), so
+    /// that a misspelt one beside others is not passed over in silence.
     fn check_matched(&self) -> Result<()> {
         let asked = self.asked.borrow();
-        if asked.1 {
+        let unmatched: Vec<String> = self
+            .filter
+            .iter()
+            .filter(|text| !asked.iter().any(|name| name.contains(text.as_str())))
+            .map(|text| format!("`{text}`"))
+            .collect();
+        if unmatched.is_empty() {
             return Ok(());
         }
-        let filters: Vec<String> = self.filter.iter().map(|f| format!("`{f}`")).collect();
         let names: Vec<String> = asked
-            .0
             .iter()
             .map(|name| match name.strip_suffix('.') {
                 Some(group) => format!("{group}.*"),
@@ -72,7 +73,7 @@ impl BenchArgs {
             .collect();
         Err(anyhow!(
             "no figure's name contains {}; the figures: {}",
-            filters.join(" or "),
+            unmatched.join(" or "),
             names.join(", ")
         ))
     }
@@ -790,6 +791,19 @@ mod tests {
         assert!(args(&["mcts.", "td4"]).wants("mcts.tictactoe"));
         assert!(args(&["mcts.", "td4"]).wants("td4.mc-flat"));
         assert!(!args(&["mcts.", "td4"]).wants("playouts.tictactoe"));
+        // A misspelt filter beside one that matches is named, not passed over.
+        let both = args(&["mcts.", "mtcs."]);
+        for name in ["playouts.tictactoe", "mcts.tictactoe"] {
+            both.wants(name);
+        }
+        let error = both.check_matched().unwrap_err().to_string();
+        assert!(
+            error.starts_with("no figure's name contains `mtcs.`;"),
+            "{error}"
+        );
+        let fine = args(&["mcts."]);
+        fine.wants("mcts.tictactoe");
+        assert!(fine.check_matched().is_ok());
     }
 
     #[test]

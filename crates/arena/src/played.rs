@@ -358,48 +358,50 @@ pub fn append(record: &Path, game: &PlayedGame) -> Result<u64, ArenaError> {
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut text))
         .map_err(|e| io_error(record, "read the play record", e))?;
-    refuse_foreign(record, &text)?;
+    let known = refuse_foreign(record, &text)?;
     let mut out = Vec::new();
-    let (schema, rows) = if text.iter().all(u8::is_ascii_whitespace) {
-        if !text.is_empty() {
-            file.set_len(0)
-                .map_err(|e| io_error(record, "empty the blank play record", e))?;
+    let (schema, rows) = match known {
+        None => {
+            if !text.is_empty() {
+                file.set_len(0)
+                    .map_err(|e| io_error(record, "empty the blank play record", e))?;
+            }
+            let schema = game.schema().max(CSV_SCHEMA_SEATS);
+            out.extend_from_slice(record::header_line_of(schema).as_bytes());
+            out.push(b'\n');
+            (schema, 0)
         }
-        let schema = game.schema().max(CSV_SCHEMA_SEATS);
-        out.extend_from_slice(record::header_line_of(schema).as_bytes());
-        out.push(b'\n');
-        (schema, 0)
-    } else {
-        let schema = header_schema(&text).expect("refuse_foreign checked the header");
-        if text.last() != Some(&b'\n') {
-            // A writer was killed half-way through a row: that row is lost either way, and
-            // cutting it keeps the file readable.
-            record::cut_partial_line(record)?;
-            let keep = text
+        Some(schema) => {
+            if text.last() != Some(&b'\n') {
+                // A writer was killed half-way through a row: that row is lost either way, and
+                // cutting it keeps the file readable.
+                record::cut_partial_line(record)?;
+                let keep = text
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |at| at + 1);
+                text.truncate(keep);
+            }
+            // Names never hold newlines (`check_name`), nor do specs or moves, so lines are rows.
+            let rows = text
                 .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |at| at + 1);
-            text.truncate(keep);
-        }
-        // Names never hold newlines (`check_name`), nor do specs or moves, so lines are rows.
-        let rows = text
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            .saturating_sub(1) as u64;
-        if game.schema() > schema {
-            // Schema 1 has no seats for a third and fourth player, schema 2 no time control:
-            // the record moves to the schema the game needs (under the lock), its rows
-            // unchanged but for the empty columns.
-            drop(file);
-            upgrade(record, game.schema())?;
-            file = OpenOptions::new()
-                .append(true)
-                .open(record)
-                .map_err(|e| io_error(record, "open the play record", e))?;
-            (game.schema(), rows)
-        } else {
-            (schema, rows)
+                .filter(|&&b| b == b'\n')
+                .count()
+                .saturating_sub(1) as u64;
+            if game.schema() > schema {
+                // Schema 1 has no seats for a third and fourth player, schema 2 no time control:
+                // the record moves to the schema the game needs (under the lock), its rows
+                // unchanged but for the empty columns.
+                drop(file);
+                upgrade(record, game.schema())?;
+                file = OpenOptions::new()
+                    .append(true)
+                    .open(record)
+                    .map_err(|e| io_error(record, "open the play record", e))?;
+                (game.schema(), rows)
+            } else {
+                (schema, rows)
+            }
         }
     };
     out.extend(game.row(rows).line(schema));
@@ -424,14 +426,15 @@ fn header_schema(text: &[u8]) -> Option<u32> {
 /// play). A missing or blank file is a new record.
 pub fn check_record(record: &Path) -> Result<(), ArenaError> {
     match std::fs::read(record) {
-        Ok(text) => refuse_foreign(record, &text),
+        Ok(text) => refuse_foreign(record, &text).map(drop),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(error) => Err(io_error(record, "read the play record", error)),
     }
 }
 
-/// [`check_record`] of the record `record`, whose bytes are `text`.
-fn refuse_foreign(record: &Path, text: &[u8]) -> Result<(), ArenaError> {
+/// [`check_record`] of the record `record`, whose bytes are `text`: the schema of its header,
+/// `None` for a blank file (a new record).
+fn refuse_foreign(record: &Path, text: &[u8]) -> Result<Option<u32>, ArenaError> {
     let foreign = |line: u64, why: String| ArenaError::Csv {
         path: record.to_path_buf(),
         line,
@@ -452,9 +455,9 @@ fn refuse_foreign(record: &Path, text: &[u8]) -> Result<(), ArenaError> {
         ));
     }
     if text.iter().all(u8::is_ascii_whitespace) {
-        return Ok(());
+        return Ok(None);
     }
-    if header_schema(text).is_none() {
+    let Some(schema) = header_schema(text) else {
         let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
         return Err(foreign(
             1,
@@ -465,7 +468,7 @@ fn refuse_foreign(record: &Path, text: &[u8]) -> Result<(), ArenaError> {
                 String::from_utf8_lossy(first).trim_end()
             ),
         ));
-    }
+    };
     // Whole lines only: an unterminated last one is a row cut off, which `append` cuts.
     let whole = text
         .iter()
@@ -489,7 +492,7 @@ fn refuse_foreign(record: &Path, text: &[u8]) -> Result<(), ArenaError> {
             ));
         }
     }
-    Ok(())
+    Ok(Some(schema))
 }
 
 /// Rewrites the record `record` in schema `schema` (a later one than its own), through a

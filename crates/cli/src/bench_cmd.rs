@@ -285,7 +285,10 @@ const PROTOCOL_FIGURES: [(&str, &str); 4] = [
 /// or `engine`, one process kept for every game) against in-process `random`, whole games
 /// with the outside agent first and second in turn. Only the outside agent's moves count, and
 /// everything it costs counts: the lines both ways, the two processes' parsing and the
-/// thread hand-offs; the in-process side's moves cost next to nothing.
+/// thread hand-offs; the in-process side's moves cost next to nothing. The Gomocup engine runs
+/// with `quiet_ms=0`: the default quiet time (20 ms after each answer, for engines that drop a
+/// word sent too soon) is a wait by design, not protocol cost, and would cap the figure near 50
+/// moves a second against an opponent that answers at once; our `arena engine` needs none.
 fn protocol_overhead<G: AgentGame>(
     protocol: &str,
     id: &str,
@@ -296,7 +299,7 @@ fn protocol_overhead<G: AgentGame>(
     let spec = match protocol {
         "arena" => format!("proc:cmd={},args=serve-agent --agent random", exe.display()),
         _ => format!(
-            "engine:cmd={},restart=off,args=engine --agent random",
+            "engine:cmd={},restart=off,quiet_ms=0,args=engine --agent random",
             exe.display()
         ),
     };

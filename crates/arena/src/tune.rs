@@ -775,29 +775,11 @@ pub fn run_tune(
         .map_err(|e| io_error(&tune_file, "write the copy of the tune file", e))?;
 
     // What is recorded: the schedule's first games, each played with its iteration's specs.
-    let mut state = State::new(settings);
-    let mut resumed = 0u64;
-    if file.holds_rows() {
-        let mut current = state.experiment();
-        crate::record::read_rows(&csv, |line, row| {
-            if row.game != resumed {
-                return Err(ArenaError::Csv {
-                    path: csv.clone(),
-                    line,
-                    message: format!(
-                        "expected game {resumed} here: a tune records its games in schedule \
-                         order, one after another"
-                    ),
-                });
-            }
-            crate::verify::check_row(&current, &schedule, &csv, line, &row)?;
-            resumed += 1;
-            if state.add(&row).is_some() {
-                current = state.experiment();
-            }
-            Ok(())
-        })?;
-    }
+    let (mut state, resumed) = if file.holds_rows() {
+        read_back(settings, &schedule, &csv, false)?
+    } else {
+        (State::new(settings), 0)
+    };
     let roster = experiment
         .roster()
         .with_log_folder(&csv.with_extension("logs"));
@@ -857,6 +839,77 @@ pub fn run_tune(
         moved_aside,
         wall: started.elapsed(),
         threads,
+    })
+}
+
+/// Reads the games of `csv` back, checking each against its iteration's specs, the schedule
+/// and the rules; returns the state after them and their number. `whole_only` leaves out an
+/// unterminated last line (a reader that takes no lock while a tune appends).
+fn read_back<'a>(
+    settings: &'a TuneSettings,
+    schedule: &Schedule,
+    csv: &Path,
+    whole_only: bool,
+) -> Result<(State<'a>, u64), ArenaError> {
+    let mut state = State::new(settings);
+    let mut games = 0u64;
+    let mut current = state.experiment();
+    let visit = |line: u64, row: Row| {
+        if row.game != games {
+            return Err(ArenaError::Csv {
+                path: csv.to_path_buf(),
+                line,
+                message: format!(
+                    "expected game {games} here: a tune records its games in schedule order, \
+                     one after another"
+                ),
+            });
+        }
+        crate::verify::check_row(&current, schedule, csv, line, &row)?;
+        games += 1;
+        if state.add(&row).is_some() {
+            current = state.experiment();
+        }
+        Ok(())
+    };
+    if whole_only {
+        crate::record::read_complete_rows(csv, visit)?;
+    } else {
+        crate::record::read_rows(csv, visit)?;
+    }
+    Ok((state, games))
+}
+
+/// What [`verify`] found in a tune's folder.
+#[derive(Clone, Debug)]
+pub struct TuneCheck {
+    /// The games.
+    pub csv: PathBuf,
+    /// Games recorded, all checked.
+    pub games: u64,
+    /// Games in the whole tune.
+    pub total: u64,
+    /// Iterations complete.
+    pub iterations: u64,
+    /// The spec at the end of the last complete iteration.
+    pub spec: String,
+}
+
+/// Checks the games of the tune in `dir` (`arena verify` on a folder holding `tune.toml`):
+/// every row must be its schedule's game played with its iteration's specs, the iterations
+/// before it following from the rows before it, and replay under the rules to its result. Takes
+/// no lock: a tune may be writing meanwhile.
+pub fn verify(dir: &Path) -> Result<TuneCheck, ArenaError> {
+    let settings = TuneSettings::from_file(&dir.join(TUNE_FILE))?;
+    let schedule = Schedule::new(&settings.experiment);
+    let csv = dir.join(Shard::WHOLE.csv_name());
+    let (state, games) = read_back(&settings, &schedule, &csv, true)?;
+    Ok(TuneCheck {
+        csv,
+        games,
+        total: schedule.len(),
+        iterations: state.k,
+        spec: settings.spec_text(&state.theta),
     })
 }
 

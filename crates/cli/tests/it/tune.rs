@@ -138,6 +138,21 @@ fn a_tune_killed_three_times_and_resumed_gives_the_uninterrupted_result() {
     assert!(tuned_spec(&whole).starts_with("mcts:iterations=1500,c="));
     assert_eq!(without_timing(&csv).len(), 1 + 120);
     assert!(out.join("tune.svg").exists() && out.join("tune.png").exists());
+
+    // `arena verify` checks each row against its iteration's specs.
+    let verify = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["verify", out.to_str().unwrap(), "--against"])
+        .arg(&reference)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(
+        verify.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    assert!(stdout.contains("120 of 120 games of the tune"), "{stdout}");
+    assert!(stdout.contains(&tuned_spec(&whole)), "{stdout}");
 }
 
 #[test]

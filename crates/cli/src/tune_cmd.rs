@@ -102,8 +102,12 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
     }
     let trajectory = TuneTrajectory {
         title: format!(
-            "SPSA: {} on {} ({} × {} pairs)",
-            settings.template, settings.experiment.variants[0], settings.iterations, settings.pairs
+            "SPSA {}: {} on {}, {} iterations of {} game pairs",
+            settings.name,
+            settings.experiment.agents[0].spec.kind,
+            settings.experiment.variants[0],
+            settings.iterations,
+            settings.pairs
         ),
         params: settings
             .params
@@ -116,6 +120,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
                 values: std::iter::once(p.start)
                     .chain(summary.iterations.iter().map(|it| it.theta[i]))
                     .collect(),
+                integer: p.integer,
             })
             .collect(),
         plus_score: summary

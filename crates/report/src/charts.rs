@@ -1288,6 +1288,8 @@ pub struct TuneSeries {
     pub max: f64,
     /// Its value at the start (index 0) and after each iteration.
     pub values: Vec<f64>,
+    /// Whether the agent gets it rounded to a whole number (so does the legend).
+    pub integer: bool,
 }
 
 /// What an SPSA tune did, for [`draw_tune`].
@@ -1336,12 +1338,16 @@ impl TuneTrajectory {
 impl Chart for TuneTrajectory {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         root.fill(&WHITE)?;
+        // The title over the whole width, so that a long one is not cut by the legend's panel.
+        let root = root.titled(&self.title, bold(22.0))?;
+        let root = &root;
         let single = self.params.len() == 1;
         let labels: Vec<String> = self
             .params
             .iter()
             .map(|p| {
                 let last = p.values.last().copied().unwrap_or(p.min);
+                let last = if p.integer { last.round() } else { last };
                 format!(
                     "{} = {} ({} to {})",
                     p.name,
@@ -1352,7 +1358,7 @@ impl Chart for TuneTrajectory {
             })
             .collect();
         let (entries, plot, legend) = with_legend(root, labels.iter(), (200, CHART_SIZE.0 / 2));
-        let (top, bottom) = plot.split_vertically(CHART_SIZE.1 * 62 / 100);
+        let (top, bottom) = plot.split_vertically(CHART_SIZE.1 * 58 / 100);
         let iterations = self.plus_score.len().max(1) as f64;
         let (low, high) = if single {
             (self.params[0].min, self.params[0].max)
@@ -1360,7 +1366,6 @@ impl Chart for TuneTrajectory {
             (0.0, 1.0)
         };
         let mut chart = ChartBuilder::on(&top)
-            .caption(&self.title, bold(22.0))
             .margin(15)
             .x_label_area_size(30)
             .y_label_area_size(80)

@@ -1030,6 +1030,43 @@ r_end = 0.002
     }
 
     #[test]
+    fn cut_and_mangled_tune_files_are_errors_never_panics() {
+        let mut texts: Vec<String> = TUNE
+            .char_indices()
+            .map(|(i, _)| TUNE[..i].to_string())
+            .collect();
+        let lines: Vec<&str> = TUNE.lines().collect();
+        for skip in 0..lines.len() {
+            let mut kept = lines.clone();
+            kept.remove(skip);
+            texts.push(kept.join("\n"));
+        }
+        for (from, to) in [
+            ("{c}", "{"),
+            ("{c}", "}{c}{"),
+            ("{c}", "{c}{c}"),
+            ("1.0", "nan"),
+            ("1.0", "inf"),
+            ("0.2", "-0.2"),
+            ("4", "4.0000001e308"),
+            ("100", "9223372036854775807"),
+            ("[params.c]", "[params.\"\"]"),
+            ("[params.c]", "[params.c]\ninteger = true"),
+        ] {
+            texts.push(TUNE.replace(from, to));
+        }
+        let mut errors = 0;
+        for text in &texts {
+            // Ok or a clear error; a panic fails the test.
+            if let Err(error) = settings(text) {
+                assert!(!error.to_string().is_empty());
+                errors += 1;
+            }
+        }
+        assert!(errors > texts.len() / 2, "{errors} of {}", texts.len());
+    }
+
+    #[test]
     fn bad_tune_files_name_the_key() {
         let e = error(&TUNE.replace("iterations = 100", "iterations = 100\nrounds = 3"));
         assert!(

@@ -412,7 +412,9 @@ impl TuneSettings {
         let experiment_text = |plus: &str, minus: &str| {
             format!(
                 "# The games of a tune (arena tune): `plus` and `minus` are the two sides of each\n\
-                 # iteration's perturbation; each row holds the specs its iteration played.\n\
+                 # iteration's perturbation; each row holds the specs its iteration played, which\n\
+                 # follow from tune.toml (`arena verify` on this folder checks them). The specs\n\
+                 # below are the start's: `arena run` on this file plays the start against itself.\n\
                  name = {}\nseed = {}\ngames_per_pair = {games}\n{passed}variants = [{}]\n\n\
                  [[agents]]\nname = \"{PLUS}\"\nspec = {}\n\n[[agents]]\nname = \"{MINUS}\"\nspec = {}\n",
                 toml_string(raw.name.get_ref()),

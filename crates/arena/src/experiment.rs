@@ -192,7 +192,7 @@ fn friendlier_toml_error(message: &str, key: &str, line: &str) -> String {
 }
 
 /// The 1-based line and column of byte `offset` in `text`.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before
@@ -282,6 +282,17 @@ impl Experiment {
         extra: Option<Arc<dyn ExtraKinds>>,
     ) -> Result<Experiment, ArenaError> {
         Self::parse(text, source, None, extra)
+    }
+
+    /// [`Experiment::from_toml_at`] with the embedding program's kinds, as
+    /// [`Experiment::from_toml_with`] (a tune's games, [`crate::tune`]).
+    pub fn from_toml_in(
+        text: &str,
+        source: &str,
+        folder: Option<&Path>,
+        extra: Option<Arc<dyn ExtraKinds>>,
+    ) -> Result<Experiment, ArenaError> {
+        Self::parse(text, source, folder, extra)
     }
 
     fn parse(

@@ -42,6 +42,7 @@ pub mod schedule;
 pub mod slurm;
 pub mod sprt;
 pub mod table;
+pub mod tune;
 pub mod verify;
 
 use std::path::PathBuf;
@@ -178,6 +179,21 @@ pub enum ArenaError {
         csv: PathBuf,
         /// The recorded test's settings, one line, if its file is there.
         recorded: Option<String>,
+    },
+    /// The games of a tune were recorded under another tune file (or under none that is
+    /// known): its trajectory follows from its settings, which cannot change halfway.
+    #[error(
+        "the games in `{}` belong to {}: a tune's trajectory follows from its settings, which \
+         cannot change halfway. Run with --fresh to start over (the old games are moved aside, \
+         not deleted), or --out to write elsewhere",
+        csv.display(),
+        if *known { "another version of this tune file (tune.toml next to them differs)" } else { "a tune whose settings are not known (no tune.toml next to them)" }
+    )]
+    TuneChanged {
+        /// The CSV.
+        csv: PathBuf,
+        /// Whether the recorded tune file is there.
+        known: bool,
     },
     /// An outside agent failed the check before the first game: it cannot start, does not
     /// speak its protocol, or refuses a variant it is to play.

@@ -17,6 +17,7 @@ mod run_cmd;
 mod serve_cmd;
 mod solve_cmd;
 mod sprt_cmd;
+mod tune_cmd;
 mod verify_cmd;
 
 use std::process::ExitCode;
@@ -50,6 +51,8 @@ enum Command {
     Report(report_cmd::ReportArgs),
     /// Is the candidate stronger than the baseline? Game pairs until a sequential test decides.
     Sprt(sprt_cmd::SprtArgs),
+    /// Tunes an agent's numeric parameters by SPSA (theta+ against theta- in game pairs).
+    Tune(tune_cmd::TuneArgs),
     /// Joins the shard CSVs of a sharded run into the games.csv of a single run.
     Merge(run_cmd::MergeArgs),
     /// Checks every recorded game against the schedule and the rules, and optionally against
@@ -182,6 +185,7 @@ fn main() -> ExitCode {
         cli.command,
         Command::Run(_)
             | Command::Sprt(_)
+            | Command::Tune(_)
             | Command::Play(_)
             | Command::Analyze(_)
             | Command::Engine(_)
@@ -194,6 +198,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_cmd::run(args),
         Command::Merge(args) => run_cmd::merge(args),
         Command::Sprt(args) => sprt_cmd::sprt(args),
+        Command::Tune(args) => tune_cmd::tune(args),
         Command::Verify(args) => verify_cmd::verify(args),
         Command::Report(args) => report_cmd::run(args),
         Command::Slurm(args) => run_cmd::slurm(args),

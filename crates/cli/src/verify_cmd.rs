@@ -35,6 +35,32 @@ pub struct VerifyArgs {
     pub experiment: Option<PathBuf>,
 }
 
+/// `arena verify` on the folder of a tune (`arena tune`): its rows hold each iteration's specs,
+/// which follow from the tune file and the rows before them.
+fn verify_tune(args: &VerifyArgs) -> Result<()> {
+    let check = arena::tune::verify(&args.dir)?;
+    println!(
+        "{}: {} of {} games of the tune ({} iterations complete): every row is the game the \
+         schedule says, played with its iteration's specs, and replays to its recorded result",
+        check.csv.display(),
+        thousands(check.games),
+        thousands(check.total),
+        thousands(check.iterations)
+    );
+    println!("spec after them: {}", check.spec);
+    if let Some(other) = &args.against {
+        println!("{}", against(&args.dir, other)?);
+    }
+    if check.games < check.total {
+        bail!(
+            "incomplete: {} of {} games recorded",
+            thousands(check.games),
+            thousands(check.total)
+        );
+    }
+    Ok(())
+}
+
 /// `1020` as `1,020`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -50,6 +76,9 @@ pub fn thousands(n: u64) -> String {
 
 /// `arena verify`.
 pub fn verify(args: VerifyArgs) -> Result<()> {
+    if args.dir.join(arena::tune::TUNE_FILE).is_file() && args.experiment.is_none() {
+        return verify_tune(&args);
+    }
     let experiment = args
         .experiment
         .as_ref()

@@ -1276,3 +1276,160 @@ impl Chart for BudgetChart {
         draw_legend(&legend, "agent family (budget)", &entries)
     }
 }
+
+/// One tuned parameter's values, for [`draw_tune`].
+#[derive(Clone, Debug)]
+pub struct TuneSeries {
+    /// Its name.
+    pub name: String,
+    /// Its range.
+    pub min: f64,
+    /// Its range's top.
+    pub max: f64,
+    /// Its value at the start (index 0) and after each iteration.
+    pub values: Vec<f64>,
+    /// Whether the agent gets it rounded to a whole number (so does the legend).
+    pub integer: bool,
+}
+
+/// What an SPSA tune did, for [`draw_tune`].
+#[derive(Clone, Debug)]
+pub struct TuneTrajectory {
+    /// The chart's title.
+    pub title: String,
+    /// The parameters.
+    pub params: Vec<TuneSeries>,
+    /// The score of `theta + c_k * flip` against `theta - c_k * flip` in each iteration.
+    pub plus_score: Vec<f64>,
+}
+
+/// Draws `trajectory` into `dir` as `stem.svg` and `stem.png`: the parameters over the
+/// iterations (their values with one parameter, their place in their range with several), and
+/// below them the score of theta+ against theta- (a moving average over a twentieth of the
+/// iterations; it stays near 50% once theta is near a maximum). Returns the files.
+pub fn draw_tune(dir: &Path, stem: &str, trajectory: &TuneTrajectory) -> Result<Vec<PathBuf>> {
+    register_fonts(dir)?;
+    render(dir, stem, trajectory)?;
+    Ok(["svg", "png"]
+        .iter()
+        .map(|extension| dir.join(format!("{stem}.{extension}")))
+        .collect())
+}
+
+impl TuneTrajectory {
+    /// The moving average of the score and its window.
+    fn smoothed_score(&self) -> (Vec<(f64, f64)>, usize) {
+        let n = self.plus_score.len();
+        let window = (n / 20).max(1);
+        let mut sum = 0.0;
+        let mut points = Vec::with_capacity(n);
+        for (k, score) in self.plus_score.iter().enumerate() {
+            sum += score;
+            if k >= window {
+                sum -= self.plus_score[k - window];
+            }
+            let count = (k + 1).min(window);
+            points.push(((k + 1) as f64, 100.0 * sum / count as f64));
+        }
+        (points, window)
+    }
+}
+
+impl Chart for TuneTrajectory {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        // The title over the whole width, so that a long one is not cut by the legend's panel.
+        let root = root.titled(&self.title, bold(22.0))?;
+        let root = &root;
+        let single = self.params.len() == 1;
+        let labels: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| {
+                let last = p.values.last().copied().unwrap_or(p.min);
+                let last = if p.integer { last.round() } else { last };
+                format!(
+                    "{} = {} ({} to {})",
+                    p.name,
+                    axis_value(last),
+                    axis_value(p.min),
+                    axis_value(p.max)
+                )
+            })
+            .collect();
+        let (entries, plot, legend) = with_legend(root, labels.iter(), (200, CHART_SIZE.0 / 2));
+        let (top, bottom) = plot.split_vertically(CHART_SIZE.1 * 58 / 100);
+        let iterations = self.plus_score.len().max(1) as f64;
+        let (low, high) = if single {
+            (self.params[0].min, self.params[0].max)
+        } else {
+            (0.0, 1.0)
+        };
+        let mut chart = ChartBuilder::on(&top)
+            .margin(15)
+            .x_label_area_size(30)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..iterations, low..high)?;
+        let y_desc = if single {
+            self.params[0].name.clone()
+        } else {
+            "place in its range (0 = min, 1 = max)".to_owned()
+        };
+        chart
+            .configure_mesh()
+            .y_desc(y_desc)
+            .x_label_formatter(&|v: &f64| format!("{}", v.round()))
+            .y_label_formatter(&|v| axis_value(*v))
+            .label_style(font(15.0))
+            .axis_desc_style(font(16.0))
+            .light_line_style(RGBColor(242, 242, 242))
+            .max_light_lines(4)
+            .draw()?;
+        for (k, param) in self.params.iter().enumerate() {
+            let (color, _) = series_style(k);
+            let width = param.max - param.min;
+            chart.draw_series(LineSeries::new(
+                param.values.iter().enumerate().map(|(i, &v)| {
+                    let y = if single { v } else { (v - param.min) / width };
+                    (i as f64, y)
+                }),
+                color.stroke_width(2),
+            ))?;
+        }
+
+        let (score, window) = self.smoothed_score();
+        let mut chart = ChartBuilder::on(&bottom)
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0.0..iterations, 0.0..100.0)?;
+        chart
+            .configure_mesh()
+            .x_desc("iteration")
+            .y_desc(format!("theta+ score, % (mean of {window})"))
+            .x_label_formatter(&|v: &f64| format!("{}", v.round()))
+            .y_label_formatter(&|v: &f64| format!("{}", v.round()))
+            .label_style(font(15.0))
+            .axis_desc_style(font(16.0))
+            .light_line_style(RGBColor(242, 242, 242))
+            .max_light_lines(2)
+            .draw()?;
+        chart.draw_series(LineSeries::new(
+            [(0.0, 50.0), (iterations, 50.0)],
+            RGBColor(150, 150, 150).stroke_width(1),
+        ))?;
+        chart.draw_series(LineSeries::new(score, PALETTE[0].stroke_width(2)))?;
+        draw_legend(&legend, "parameter = end (range)", &entries)
+    }
+}
+
+/// A parameter's value on an axis or in a legend: at most four significant decimals.
+fn axis_value(v: f64) -> String {
+    let text = format!("{v:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_owned()
+    } else {
+        text.to_owned()
+    }
+}

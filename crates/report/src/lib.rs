@@ -99,7 +99,7 @@ use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-pub use charts::CHART_SIZE;
+pub use charts::{CHART_SIZE, TuneSeries, TuneTrajectory, draw_tune};
 pub use error::{Error, Result};
 pub use games::{ALL_POOL, MAX_ROW_BYTES, board_cells};
 pub use ratings::{Multiplayer, PoolRatings, Standing};

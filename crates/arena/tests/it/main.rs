@@ -14,4 +14,5 @@ mod run;
 mod sample;
 mod shard;
 mod sprt;
+mod tune;
 mod verify;

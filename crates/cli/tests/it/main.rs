@@ -10,4 +10,5 @@ mod proc;
 mod report;
 mod run;
 mod sprt;
+mod tune;
 mod writers;

@@ -1,0 +1,1118 @@
+//! Tuning an agent's numeric parameters by SPSA (simultaneous perturbation stochastic
+//! approximation), as fishtest and OpenBench run it for chess engines.
+//!
+//! A tune file names a variant, an agent spec whose numbers are parameters (`{name}`
+//! placeholders, or parameters appended to the spec as `name=value`), each parameter's range,
+//! start and step sizes, and how many iterations of how many game pairs to play. Iteration `k`
+//! (0-based, `N` in all) draws a Rademacher vector `flip` (each component ±1, from the tune's
+//! seed and `k` alone), plays `theta + c_k * flip` (seat name `plus`) against
+//! `theta - c_k * flip` (`minus`) in game pairs (colours swapped, the same opening), and moves
+//! every parameter by `a_k / c_k * (wins - losses of plus) * flip`, clipped to its range, with
+//!
+//! - `c_k = c / (k + 1)^gamma`, `c = c_end * N^gamma` (so the last iteration probes `±c_end`),
+//! - `a_k = a / (A + k + 1)^alpha`, `a = r_end * c_end^2 * (A + N)^alpha`, `A = a_ratio * N`,
+//! - `alpha = 0.602`, `gamma = 0.101`, `a_ratio = 0.1` unless the file says otherwise.
+//!
+//! This is fishtest's parameterisation (`c_end`, `r_end = a_end / c_end^2`, the update
+//! `R_k * c_k * result * flip` with `R_k = a_k / c_k^2`; learned from fishtest's SPSA handler
+//! and OpenBench's SPSA notes; the schedule itself is Spall's). Unlike fishtest, whose workers
+//! report batches out of order, the iterations here are played one after another, so the whole
+//! trajectory follows from the seed: the same tune file gives the same games, the same
+//! trajectory and the same tuned spec, whatever the thread count and however often it was
+//! killed and resumed.
+//!
+//! The games are an ordinary experiment (two agents, one variant, `2 * pairs * iterations`
+//! games per pair): the schedule's seeds, openings (suite line `m` for pair `m`), clocks and
+//! CSV are `arena run`'s, with each iteration's specs in its rows. The results file is opened
+//! as every writer opens one ([`ResultsFile`]: the lock, `--fresh`, the half line cut), and on
+//! resume every row is checked against its iteration's specs and replayed under the rules
+//! ([`crate::check_row`]). The trajectory (`trajectory.csv`) is derived from the games and
+//! rewritten from them.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::io::Write as _;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agents::AgentSpec;
+use protocol::ExtraKinds;
+use rayon::prelude::*;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::experiment::line_column;
+use crate::record::{Row, Temporary};
+use crate::results::{OpenOptions, ResultsFile};
+use crate::run::{play_scheduled_with, thread_count};
+use crate::schedule::{Schedule, Shard};
+use crate::{ArenaError, Experiment};
+
+/// The copy of the tune file next to the games: a resumed tune must be the same tune.
+pub const TUNE_FILE: &str = "tune.toml";
+/// The parameter trajectory, one row per iteration (row 0: the start).
+pub const TRAJECTORY_FILE: &str = "trajectory.csv";
+/// The seat name of `theta + c_k * flip`.
+pub const PLUS: &str = "plus";
+/// The seat name of `theta - c_k * flip`.
+pub const MINUS: &str = "minus";
+/// The most iterations a tune takes.
+pub const MAX_ITERATIONS: u64 = 1_000_000;
+/// The most game pairs per iteration.
+pub const MAX_PAIRS: u64 = 10_000;
+
+/// One tuned parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneParam {
+    /// Its name: the `{name}` placeholder in the spec, or the spec parameter it sets.
+    pub name: String,
+    /// Where the tune starts.
+    pub start: f64,
+    /// The smallest value tried.
+    pub min: f64,
+    /// The largest value tried.
+    pub max: f64,
+    /// The perturbation of the last iteration.
+    pub c_end: f64,
+    /// `a_end / c_end^2`, the learning rate of the last iteration.
+    pub r_end: f64,
+    /// Whether the agent takes a whole number: the values given it are rounded.
+    pub integer: bool,
+}
+
+impl TuneParam {
+    /// `value` clipped to the range.
+    pub fn clip(&self, value: f64) -> f64 {
+        value.clamp(self.min, self.max)
+    }
+
+    /// `value` as the agent's spec gets it: rounded to a whole number, or to six decimals
+    /// with trailing zeros dropped.
+    pub fn text(&self, value: f64) -> String {
+        if self.integer {
+            return format!("{}", value.round() as i64);
+        }
+        let text = format!("{value:.6}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        if text == "-0" {
+            "0".to_string()
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// A checked tune file.
+#[derive(Clone, Debug)]
+pub struct TuneSettings {
+    /// The tune's name (names the results folder by default).
+    pub name: String,
+    /// The agent spec with a `{name}` placeholder for each parameter it holds.
+    pub template: String,
+    /// The parameters, by name.
+    pub params: Vec<TuneParam>,
+    /// Iterations.
+    pub iterations: u64,
+    /// Game pairs per iteration.
+    pub pairs: u64,
+    /// The exponent of `a_k`.
+    pub alpha: f64,
+    /// The exponent of `c_k`.
+    pub gamma: f64,
+    /// `A` as a share of the iterations.
+    pub a_ratio: f64,
+    /// The seed every game's seed and every flip derive from.
+    pub seed: u64,
+    /// The games as an experiment, both agents at the start.
+    pub experiment: Experiment,
+    /// The tune file as read.
+    pub text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTune {
+    name: Spanned<String>,
+    seed: u64,
+    variant: Spanned<String>,
+    spec: Spanned<String>,
+    iterations: Spanned<i64>,
+    #[serde(default)]
+    pairs_per_iteration: Option<Spanned<i64>>,
+    #[serde(default)]
+    opening_plies: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    openings: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    max_plies: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    move_time_ms: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    tc: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    st: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    threads: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    alpha: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    gamma: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    a_ratio: Option<Spanned<toml::Value>>,
+    params: Spanned<BTreeMap<String, Spanned<RawParam>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawParam {
+    start: Spanned<toml::Value>,
+    min: Spanned<toml::Value>,
+    max: Spanned<toml::Value>,
+    c_end: Spanned<toml::Value>,
+    r_end: Spanned<toml::Value>,
+    #[serde(default)]
+    integer: Option<Spanned<bool>>,
+}
+
+struct Source<'a> {
+    name: &'a str,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn error(
+        &self,
+        key: &str,
+        span: Option<Range<usize>>,
+        message: impl Into<String>,
+    ) -> ArenaError {
+        ArenaError::Experiment {
+            source_name: self.name.to_string(),
+            key: key.to_string(),
+            location: span.map(|s| line_column(self.text, s.start)),
+            message: message.into(),
+        }
+    }
+
+    /// A number (integer or float, finite).
+    fn number(&self, key: &str, value: &Spanned<toml::Value>) -> Result<f64, ArenaError> {
+        let number = match value.get_ref() {
+            toml::Value::Integer(n) => *n as f64,
+            toml::Value::Float(x) => *x,
+            other => {
+                return Err(self.error(
+                    key,
+                    Some(value.span()),
+                    format!("is {}, expected a number", other.type_str()),
+                ));
+            }
+        };
+        if number.is_finite() {
+            Ok(number)
+        } else {
+            Err(self.error(key, Some(value.span()), "must be a finite number"))
+        }
+    }
+}
+
+/// The keys of a tune file that pass to its experiment unchanged.
+const PASSED: [&str; 7] = [
+    "opening_plies",
+    "openings",
+    "max_plies",
+    "move_time_ms",
+    "tc",
+    "st",
+    "threads",
+];
+
+impl TuneSettings {
+    /// Reads and checks a tune file.
+    pub fn from_file(path: &Path) -> Result<TuneSettings, ArenaError> {
+        let text = fs::read_to_string(path).map_err(|e| ArenaError::Io {
+            path: path.to_path_buf(),
+            action: "read the tune file",
+            error: e.to_string(),
+        })?;
+        Self::from_toml(&text, &path.display().to_string(), path.parent(), None)
+    }
+
+    /// Parses and checks tune TOML; `source` names it in errors, `folder` is where its
+    /// openings file and outside agents' paths are relative to, and `extra` the embedding
+    /// program's agent kinds (as [`Experiment::from_toml_with`]).
+    pub fn from_toml(
+        text: &str,
+        source: &str,
+        folder: Option<&Path>,
+        extra: Option<Arc<dyn ExtraKinds>>,
+    ) -> Result<TuneSettings, ArenaError> {
+        let src = Source { name: source, text };
+        let raw: RawTune = toml::from_str(text).map_err(|e| {
+            let message = e.message().trim().to_string();
+            src.error("", e.span(), message)
+        })?;
+
+        let positive_count = |key: &str, value: &Spanned<i64>, most: u64| {
+            let n = *value.get_ref();
+            if n < 1 || n as u64 > most {
+                Err(src.error(
+                    key,
+                    Some(value.span()),
+                    format!("is {n}, expected 1 to {most}"),
+                ))
+            } else {
+                Ok(n as u64)
+            }
+        };
+        let iterations = positive_count("iterations", &raw.iterations, MAX_ITERATIONS)?;
+        let pairs = match &raw.pairs_per_iteration {
+            Some(value) => positive_count("pairs_per_iteration", value, MAX_PAIRS)?,
+            None => 1,
+        };
+        let exponent =
+            |key: &str, value: &Option<Spanned<toml::Value>>, default: f64, range: Range<f64>| {
+                let Some(value) = value else {
+                    return Ok(default);
+                };
+                let x = src.number(key, value)?;
+                if range.contains(&x) {
+                    Ok(x)
+                } else {
+                    Err(src.error(
+                        key,
+                        Some(value.span()),
+                        format!(
+                            "is {x}, expected at least {} and below {}",
+                            range.start, range.end
+                        ),
+                    ))
+                }
+            };
+        let alpha = exponent("alpha", &raw.alpha, 0.602, 0.0..2.0)?;
+        let gamma = exponent("gamma", &raw.gamma, 0.101, 0.0..2.0)?;
+        let a_ratio = exponent("a_ratio", &raw.a_ratio, 0.1, 0.0..10.0)?;
+
+        if raw.params.get_ref().is_empty() {
+            return Err(src.error(
+                "params",
+                Some(raw.params.span()),
+                "names no parameter: give a [params.NAME] table for each number to tune",
+            ));
+        }
+        let mut params = Vec::new();
+        for (name, param) in raw.params.get_ref() {
+            let key = |field: &str| format!("params.{name}.{field}");
+            let p = param.get_ref();
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(src.error(
+                    &format!("params.{name}"),
+                    Some(param.span()),
+                    "a parameter's name is letters, digits and `_`",
+                ));
+            }
+            let start = src.number(&key("start"), &p.start)?;
+            let min = src.number(&key("min"), &p.min)?;
+            let max = src.number(&key("max"), &p.max)?;
+            let c_end = src.number(&key("c_end"), &p.c_end)?;
+            let r_end = src.number(&key("r_end"), &p.r_end)?;
+            if min >= max {
+                return Err(src.error(
+                    &key("min"),
+                    Some(p.min.span()),
+                    format!("min {min} is not below max {max}"),
+                ));
+            }
+            if !(min..=max).contains(&start) {
+                return Err(src.error(
+                    &key("start"),
+                    Some(p.start.span()),
+                    format!("start {start} is outside [min, max] = [{min}, {max}]"),
+                ));
+            }
+            if c_end <= 0.0 || c_end > max - min {
+                return Err(src.error(
+                    &key("c_end"),
+                    Some(p.c_end.span()),
+                    format!(
+                        "is {c_end}, expected above 0 and at most the range's width {}",
+                        max - min
+                    ),
+                ));
+            }
+            if r_end <= 0.0 {
+                return Err(src.error(
+                    &key("r_end"),
+                    Some(p.r_end.span()),
+                    format!("is {r_end}, expected above 0"),
+                ));
+            }
+            params.push(TuneParam {
+                name: name.clone(),
+                start,
+                min,
+                max,
+                c_end,
+                r_end,
+                integer: p.integer.as_ref().is_some_and(|b| *b.get_ref()),
+            });
+        }
+
+        // The spec: every placeholder names a parameter; a parameter without one is appended.
+        let spec_span = Some(raw.spec.span());
+        let mut template = raw.spec.get_ref().trim().trim_end_matches(',').to_string();
+        let mut rest = template.as_str();
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                return Err(src.error("spec", spec_span, "a `{` without its `}`"));
+            };
+            let placeholder = &rest[open + 1..open + close];
+            if !params.iter().any(|p| p.name == placeholder) {
+                return Err(src.error(
+                    "spec",
+                    spec_span,
+                    format!(
+                        "`{{{placeholder}}}` names no parameter: the parameters are {}",
+                        names(&params)
+                    ),
+                ));
+            }
+            rest = &rest[open + close + 1..];
+        }
+        for param in &params {
+            let placeholder = format!("{{{}}}", param.name);
+            if !template.contains(&placeholder) {
+                let separator = if template.contains(':') { "," } else { ":" };
+                write!(template, "{separator}{}={placeholder}", param.name).expect("a string");
+            }
+        }
+
+        // The games as an experiment, both agents at the start.
+        let mut passed = String::new();
+        let mut spans: BTreeMap<&str, Range<usize>> = BTreeMap::new();
+        for (key, value) in PASSED.iter().zip([
+            &raw.opening_plies,
+            &raw.openings,
+            &raw.max_plies,
+            &raw.move_time_ms,
+            &raw.tc,
+            &raw.st,
+            &raw.threads,
+        ]) {
+            if let Some(value) = value {
+                writeln!(passed, "{key} = {}", value.get_ref()).expect("a string");
+                spans.insert(key, value.span());
+            }
+        }
+        spans.insert("name", raw.name.span());
+        spans.insert("variants", raw.variant.span());
+        let games = 2 * pairs * iterations;
+        let experiment_text = |plus: &str, minus: &str| {
+            format!(
+                "# The games of a tune (arena tune): `plus` and `minus` are the two sides of each\n\
+                 # iteration's perturbation; each row holds the specs its iteration played, which\n\
+                 # follow from tune.toml (`arena verify` on this folder checks them). The specs\n\
+                 # below are the start's: `arena run` on this file plays the start against itself.\n\
+                 name = {}\nseed = {}\ngames_per_pair = {games}\n{passed}variants = [{}]\n\n\
+                 [[agents]]\nname = \"{PLUS}\"\nspec = {}\n\n[[agents]]\nname = \"{MINUS}\"\nspec = {}\n",
+                toml_string(raw.name.get_ref()),
+                raw.seed,
+                toml_string(raw.variant.get_ref()),
+                toml_string(plus),
+                toml_string(minus),
+            )
+        };
+        let check = |plus: &str, minus: &str, blame: Option<(&str, Range<usize>)>| {
+            Experiment::from_toml_in(&experiment_text(plus, minus), source, folder, extra.clone())
+                .map_err(|e| match e {
+                    ArenaError::Experiment { key, message, .. } => {
+                        let (key, span) = match &blame {
+                            Some((k, s)) if key.starts_with("agents") => {
+                                (k.to_string(), Some(s.clone()))
+                            }
+                            _ if key.starts_with("agents") => {
+                                ("spec".to_string(), spec_span.clone())
+                            }
+                            _ if key.starts_with("variants") => {
+                                ("variant".to_string(), spans.get("variants").cloned())
+                            }
+                            _ if key == "games_per_pair" => {
+                                ("iterations".to_string(), Some(raw.iterations.span()))
+                            }
+                            _ => {
+                                let span = spans.get(key.as_str()).cloned();
+                                (key, span)
+                            }
+                        };
+                        let message = message.replace("agents[0].spec", "spec");
+                        src.error(&key, span, message)
+                    }
+                    other => other,
+                })
+        };
+        let mut settings = TuneSettings {
+            name: raw.name.get_ref().clone(),
+            template,
+            params,
+            iterations,
+            pairs,
+            alpha,
+            gamma,
+            a_ratio,
+            seed: raw.seed,
+            experiment: Experiment::default_experiment(),
+            text: text.to_string(),
+        };
+        let start: Vec<f64> = settings.params.iter().map(|p| p.start).collect();
+        let start_spec = settings.spec_text(&start);
+        settings.experiment = check(&start_spec, &start_spec, None)?;
+        // Every value the agents may be given must be one their kind takes: each parameter at
+        // its ends, the others at the start.
+        for (i, param) in settings.params.iter().enumerate() {
+            for (end, value) in [("min", param.min), ("max", param.max)] {
+                let mut theta = start.clone();
+                theta[i] = value;
+                let key = format!("params.{}.{end}", param.name);
+                let span = raw.params.get_ref()[&param.name].get_ref();
+                let span = if end == "min" {
+                    span.min.span()
+                } else {
+                    span.max.span()
+                };
+                check(&settings.spec_text(&theta), &start_spec, Some((&key, span)))?;
+            }
+        }
+        settings.experiment.text = experiment_text(&start_spec, &start_spec);
+        Ok(settings)
+    }
+
+    /// The spec with the parameters at `theta` (each clipped and written as the agent gets it).
+    pub fn spec_text(&self, theta: &[f64]) -> String {
+        let mut spec = self.template.clone();
+        for (param, &value) in self.params.iter().zip(theta) {
+            spec = spec.replace(
+                &format!("{{{}}}", param.name),
+                &param.text(param.clip(value)),
+            );
+        }
+        spec
+    }
+
+    /// The spec at `theta`, parsed.
+    pub fn spec(&self, theta: &[f64]) -> AgentSpec {
+        self.spec_text(theta)
+            .parse()
+            .expect("the spec parsed with these parameters when the tune was checked")
+    }
+
+    /// The games' results folder by default: `results/<name>`.
+    pub fn default_out_dir(&self) -> PathBuf {
+        self.experiment.default_out_dir()
+    }
+
+    /// `c` and `a` of the schedule, per parameter.
+    fn gains(&self, param: &TuneParam) -> (f64, f64) {
+        let n = self.iterations as f64;
+        let big_a = self.a_ratio * n;
+        let c = param.c_end * n.powf(self.gamma);
+        let a = param.r_end * param.c_end * param.c_end * (big_a + n).powf(self.alpha);
+        (c, a)
+    }
+
+    /// `(c_k, a_k)` of iteration `k` (0-based) for `param`.
+    pub fn step(&self, param: &TuneParam, k: u64) -> (f64, f64) {
+        let (c, a) = self.gains(param);
+        let big_a = self.a_ratio * self.iterations as f64;
+        let k = (k + 1) as f64;
+        (c / k.powf(self.gamma), a / (big_a + k).powf(self.alpha))
+    }
+
+    /// The Rademacher vector of iteration `k`: ±1 per parameter, from the seed and `k` alone.
+    pub fn flips(&self, k: u64) -> Vec<f64> {
+        const TAG: u64 = 0x5350_5341_666c_6970; // "SPSAflip"
+        let mut word = 0;
+        (0..self.params.len())
+            .map(|i| {
+                if i % 64 == 0 {
+                    word = rules::splitmix64(
+                        self.seed
+                            ^ TAG
+                            ^ rules::splitmix64(k)
+                            ^ rules::splitmix64(i as u64 / 64 + 1),
+                    );
+                }
+                if word >> (i % 64) & 1 == 1 { 1.0 } else { -1.0 }
+            })
+            .collect()
+    }
+
+    /// The games of one iteration.
+    pub fn games_per_iteration(&self) -> u64 {
+        2 * self.pairs
+    }
+}
+
+fn names(params: &[TuneParam]) -> String {
+    params
+        .iter()
+        .map(|p| format!("`{}`", p.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
+}
+
+/// One iteration of the tune.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    /// 1-based.
+    pub number: u64,
+    /// `plus`'s wins, the draws, `plus`'s losses.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses of `plus`.
+    pub losses: u64,
+    /// The perturbation per parameter.
+    pub c_k: Vec<f64>,
+    /// The step per parameter.
+    pub a_k: Vec<f64>,
+    /// The values `plus` played.
+    pub plus: Vec<f64>,
+    /// The values `minus` played.
+    pub minus: Vec<f64>,
+    /// The parameters after the update.
+    pub theta: Vec<f64>,
+}
+
+impl Iteration {
+    /// `plus`'s score over the iteration's games.
+    pub fn plus_score(&self) -> f64 {
+        let games = self.wins + self.draws + self.losses;
+        (self.wins as f64 + 0.5 * self.draws as f64) / games.max(1) as f64
+    }
+}
+
+/// The state of the tune: the parameters and the games of the iteration under way.
+struct State<'a> {
+    settings: &'a TuneSettings,
+    theta: Vec<f64>,
+    /// The iteration under way (0-based).
+    k: u64,
+    plus: Vec<f64>,
+    minus: Vec<f64>,
+    counts: [u64; 3],
+    games: u64,
+    done: Vec<Iteration>,
+}
+
+impl<'a> State<'a> {
+    fn new(settings: &'a TuneSettings) -> State<'a> {
+        let mut state = State {
+            settings,
+            theta: settings.params.iter().map(|p| p.start).collect(),
+            k: 0,
+            plus: Vec::new(),
+            minus: Vec::new(),
+            counts: [0; 3],
+            games: 0,
+            done: Vec::new(),
+        };
+        state.perturb();
+        state
+    }
+
+    fn perturb(&mut self) {
+        let flips = self.settings.flips(self.k);
+        let params = &self.settings.params;
+        let shifted = |sign: f64| -> Vec<f64> {
+            params
+                .iter()
+                .zip(&self.theta)
+                .zip(&flips)
+                .map(|((p, &t), &f)| p.clip(t + sign * self.settings.step(p, self.k).0 * f))
+                .collect()
+        };
+        self.plus = shifted(1.0);
+        self.minus = shifted(-1.0);
+    }
+
+    /// The experiment of the iteration under way: its specs in the seats.
+    fn experiment(&self) -> Experiment {
+        let mut experiment = self.settings.experiment.clone();
+        experiment.agents[0].spec = self.settings.spec(&self.plus);
+        experiment.agents[1].spec = self.settings.spec(&self.minus);
+        experiment
+    }
+
+    /// Counts a game of the iteration under way; returns the iteration it completed, if any.
+    fn add(&mut self, row: &Row) -> Option<Iteration> {
+        let plus_first = row.first == PLUS;
+        match (row.result.as_str(), plus_first) {
+            ("1-0", true) | ("0-1", false) => self.counts[0] += 1,
+            ("1/2-1/2", _) => self.counts[1] += 1,
+            _ => self.counts[2] += 1,
+        }
+        self.games += 1;
+        if self.games < self.settings.games_per_iteration() {
+            return None;
+        }
+        let [wins, draws, losses] = self.counts;
+        let result = wins as f64 - losses as f64;
+        let flips = self.settings.flips(self.k);
+        let params = &self.settings.params;
+        let steps: Vec<(f64, f64)> = params
+            .iter()
+            .map(|p| self.settings.step(p, self.k))
+            .collect();
+        for (i, param) in params.iter().enumerate() {
+            let (c_k, a_k) = steps[i];
+            self.theta[i] = param.clip(self.theta[i] + a_k / c_k * result * flips[i]);
+        }
+        let iteration = Iteration {
+            number: self.k + 1,
+            wins,
+            draws,
+            losses,
+            c_k: steps.iter().map(|s| s.0).collect(),
+            a_k: steps.iter().map(|s| s.1).collect(),
+            plus: self.plus.clone(),
+            minus: self.minus.clone(),
+            theta: self.theta.clone(),
+        };
+        self.done.push(iteration.clone());
+        self.k += 1;
+        self.counts = [0; 3];
+        self.games = 0;
+        self.perturb();
+        Some(iteration)
+    }
+}
+
+/// How to run a tune besides what it plays.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// The output folder.
+    pub out_dir: PathBuf,
+    /// Worker threads; `None`: as `arena run` chooses.
+    pub threads: Option<usize>,
+    /// Start over: move the old games aside (never deleting them).
+    pub fresh: bool,
+}
+
+/// What a tune did.
+#[derive(Clone, Debug)]
+pub struct TuneSummary {
+    /// The games.
+    pub csv: PathBuf,
+    /// The trajectory.
+    pub trajectory: PathBuf,
+    /// Every iteration played, those read back included.
+    pub iterations: Vec<Iteration>,
+    /// The parameters at the end.
+    pub theta: Vec<f64>,
+    /// The tuned spec.
+    pub spec: String,
+    /// Games read back from the CSV.
+    pub resumed: u64,
+    /// Games played by this run.
+    pub played: u64,
+    /// Where the old games went with `fresh`.
+    pub moved_aside: Option<PathBuf>,
+    /// Wall time of this run.
+    pub wall: Duration,
+    /// Worker threads used.
+    pub threads: usize,
+}
+
+fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
+    ArenaError::Io {
+        path: path.to_path_buf(),
+        action,
+        error: error.to_string(),
+    }
+}
+
+/// Plays the tune into `options.out_dir`, resuming from the games there, and calls `each` with
+/// every iteration this run completes.
+pub fn run_tune(
+    settings: &TuneSettings,
+    options: &TuneOptions,
+    mut each: impl FnMut(&Iteration),
+) -> Result<TuneSummary, ArenaError> {
+    let started = Instant::now();
+    let experiment = &settings.experiment;
+    let schedule = Schedule::new(experiment);
+    let out = &options.out_dir;
+    let csv = out.join(Shard::WHOLE.csv_name());
+    let tune_file = out.join(TUNE_FILE);
+    let trajectory = out.join(TRAJECTORY_FILE);
+    let also_aside = [
+        (tune_file.clone(), TUNE_FILE),
+        (trajectory.clone(), TRAJECTORY_FILE),
+    ];
+    let mut file = ResultsFile::open(
+        &csv,
+        experiment,
+        &OpenOptions {
+            fresh: options.fresh,
+            also_aside: &also_aside,
+            ..OpenOptions::new("arena tune")
+        },
+    )?;
+    if file.holds_rows() {
+        let recorded = fs::read_to_string(&tune_file).ok();
+        if recorded.as_deref() != Some(settings.text.as_str()) {
+            return Err(ArenaError::TuneChanged {
+                csv,
+                known: recorded.is_some(),
+            });
+        }
+    }
+    fs::write(&tune_file, &settings.text)
+        .map_err(|e| io_error(&tune_file, "write the copy of the tune file", e))?;
+
+    // What is recorded: the schedule's first games, each played with its iteration's specs.
+    let (mut state, resumed) = if file.holds_rows() {
+        read_back(settings, &schedule, &csv, false)?
+    } else {
+        (State::new(settings), 0)
+    };
+    let roster = experiment
+        .roster()
+        .with_log_folder(&csv.with_extension("logs"));
+    if resumed < schedule.len() {
+        crate::run::preflight(experiment, &roster)?;
+    }
+    let mut writer = file.begin(experiment, &schedule, Shard::WHOLE)?;
+    let threads = thread_count(options.threads, experiment);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("arena-tune-{i}"))
+        .build()
+        .map_err(|e| ArenaError::Threads(e.to_string()))?;
+    let log_path = csv.with_extension("faults.log");
+    let per_iteration = settings.games_per_iteration();
+    let mut next = resumed;
+    let mut played = 0;
+    write_trajectory(settings, &state.done, &trajectory)?;
+    while next < schedule.len() {
+        let end = (next / per_iteration + 1) * per_iteration;
+        let current = state.experiment();
+        let rows: Vec<(Row, Option<String>)> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map(|index| play_scheduled_with(&current, &schedule.game(index), &roster))
+                .collect()
+        });
+        for (row, fault) in rows {
+            writer.write(&row)?;
+            if let Some(message) = fault {
+                append_fault(&log_path, &message)?;
+            }
+            played += 1;
+            if let Some(iteration) = state.add(&row) {
+                each(&iteration);
+            }
+        }
+        next = end;
+        // The trajectory follows from the games; rewritten now and then, and at the end.
+        let k = state.k;
+        if k.is_multiple_of(10.max(settings.iterations / 100)) || next >= schedule.len() {
+            write_trajectory(settings, &state.done, &trajectory)?;
+        }
+    }
+    drop(roster);
+    let moved_aside = file.moved_aside.clone();
+    drop(file);
+    write_trajectory(settings, &state.done, &trajectory)?;
+    Ok(TuneSummary {
+        csv,
+        trajectory,
+        spec: settings.spec_text(&state.theta),
+        theta: state.theta,
+        iterations: state.done,
+        resumed,
+        played,
+        moved_aside,
+        wall: started.elapsed(),
+        threads,
+    })
+}
+
+/// Reads the games of `csv` back, checking each against its iteration's specs, the schedule
+/// and the rules; returns the state after them and their number. `whole_only` leaves out an
+/// unterminated last line (a reader that takes no lock while a tune appends).
+fn read_back<'a>(
+    settings: &'a TuneSettings,
+    schedule: &Schedule,
+    csv: &Path,
+    whole_only: bool,
+) -> Result<(State<'a>, u64), ArenaError> {
+    let mut state = State::new(settings);
+    let mut games = 0u64;
+    let mut current = state.experiment();
+    let visit = |line: u64, row: Row| {
+        if row.game != games {
+            return Err(ArenaError::Csv {
+                path: csv.to_path_buf(),
+                line,
+                message: format!(
+                    "expected game {games} here: a tune records its games in schedule order, \
+                     one after another"
+                ),
+            });
+        }
+        crate::verify::check_row(&current, schedule, csv, line, &row)?;
+        games += 1;
+        if state.add(&row).is_some() {
+            current = state.experiment();
+        }
+        Ok(())
+    };
+    if whole_only {
+        crate::record::read_complete_rows(csv, visit)?;
+    } else {
+        crate::record::read_rows(csv, visit)?;
+    }
+    Ok((state, games))
+}
+
+/// What [`verify`] found in a tune's folder.
+#[derive(Clone, Debug)]
+pub struct TuneCheck {
+    /// The games.
+    pub csv: PathBuf,
+    /// Games recorded, all checked.
+    pub games: u64,
+    /// Games in the whole tune.
+    pub total: u64,
+    /// Iterations complete.
+    pub iterations: u64,
+    /// The spec at the end of the last complete iteration.
+    pub spec: String,
+}
+
+/// Checks the games of the tune in `dir` (`arena verify` on a folder holding `tune.toml`):
+/// every row must be its schedule's game played with its iteration's specs, the iterations
+/// before it following from the rows before it, and replay under the rules to its result. Takes
+/// no lock: a tune may be writing meanwhile.
+pub fn verify(dir: &Path) -> Result<TuneCheck, ArenaError> {
+    let settings = TuneSettings::from_file(&dir.join(TUNE_FILE))?;
+    let schedule = Schedule::new(&settings.experiment);
+    let csv = dir.join(Shard::WHOLE.csv_name());
+    let (state, games) = read_back(&settings, &schedule, &csv, true)?;
+    Ok(TuneCheck {
+        csv,
+        games,
+        total: schedule.len(),
+        iterations: state.k,
+        spec: settings.spec_text(&state.theta),
+    })
+}
+
+/// The trajectory's CSV: a row per iteration (row 0: the start), the parameters after it,
+/// what `plus` and `minus` played, and `plus`'s results.
+pub fn trajectory_text(settings: &TuneSettings, iterations: &[Iteration]) -> String {
+    let mut text = String::from("iteration,games,plus_wins,draws,plus_losses,plus_score");
+    for p in &settings.params {
+        let n = &p.name;
+        write!(text, ",{n},{n}_plus,{n}_minus,{n}_c_k,{n}_a_k").expect("a string");
+    }
+    text.push('\n');
+    text.push_str("0,0,,,,");
+    for p in &settings.params {
+        write!(text, ",{},,,,", p.start).expect("a string");
+    }
+    text.push('\n');
+    let per = settings.games_per_iteration();
+    for it in iterations {
+        write!(
+            text,
+            "{},{},{},{},{},{}",
+            it.number,
+            it.number * per,
+            it.wins,
+            it.draws,
+            it.losses,
+            it.plus_score()
+        )
+        .expect("a string");
+        for i in 0..settings.params.len() {
+            write!(
+                text,
+                ",{},{},{},{},{}",
+                it.theta[i], it.plus[i], it.minus[i], it.c_k[i], it.a_k[i]
+            )
+            .expect("a string");
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn write_trajectory(
+    settings: &TuneSettings,
+    iterations: &[Iteration],
+    path: &Path,
+) -> Result<(), ArenaError> {
+    let temporary = Temporary::new(path.with_extension("csv.partial"));
+    fs::write(temporary.path(), trajectory_text(settings, iterations))
+        .map_err(|e| io_error(path, "write the trajectory", e))?;
+    temporary.place(path, "write the trajectory")
+}
+
+fn append_fault(path: &Path, message: &str) -> Result<(), ArenaError> {
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| io_error(path, "open the fault log", e))?;
+    writeln!(file, "{message}").map_err(|e| io_error(path, "write the fault log", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TUNE: &str = r#"
+name = "t"
+seed = 3
+variant = "tictactoe"
+spec = "mcts:iterations=50,c={c}"
+iterations = 100
+pairs_per_iteration = 2
+
+[params.c]
+start = 1.0
+min = 0.1
+max = 4
+c_end = 0.2
+r_end = 0.002
+"#;
+
+    fn settings(text: &str) -> Result<TuneSettings, ArenaError> {
+        TuneSettings::from_toml(text, "t.toml", None, None)
+    }
+
+    #[test]
+    fn the_schedule_ends_at_c_end_and_a_end() {
+        let s = settings(TUNE).unwrap();
+        let p = &s.params[0];
+        let (c_last, a_last) = s.step(p, s.iterations - 1);
+        assert!((c_last - 0.2).abs() < 1e-12, "{c_last}");
+        assert!((a_last - 0.002 * 0.04).abs() < 1e-12, "{a_last}");
+        let (c0, a0) = s.step(p, 0);
+        assert!(c0 > c_last && a0 > a_last);
+    }
+
+    #[test]
+    fn flips_are_plus_or_minus_one_and_depend_on_the_iteration() {
+        let s = settings(TUNE).unwrap();
+        let signs: Vec<f64> = (0..64).map(|k| s.flips(k)[0]).collect();
+        assert!(signs.iter().all(|&f| f == 1.0 || f == -1.0));
+        let ups = signs.iter().filter(|&&f| f > 0.0).count();
+        assert!((16..=48).contains(&ups), "{ups} of 64");
+        assert_eq!(s.flips(7), s.flips(7));
+    }
+
+    #[test]
+    fn a_parameter_missing_from_the_spec_is_appended_and_values_are_written_short() {
+        let s = settings(&TUNE.replace("c={c}", "")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.spec_text(&[1.25]), "mcts:iterations=50,c=1.25");
+        assert_eq!(s.spec_text(&[9.0]), "mcts:iterations=50,c=4");
+    }
+
+    fn error(text: &str) -> String {
+        settings(text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn cut_and_mangled_tune_files_are_errors_never_panics() {
+        let mut texts: Vec<String> = TUNE
+            .char_indices()
+            .map(|(i, _)| TUNE[..i].to_string())
+            .collect();
+        let lines: Vec<&str> = TUNE.lines().collect();
+        for skip in 0..lines.len() {
+            let mut kept = lines.clone();
+            kept.remove(skip);
+            texts.push(kept.join("\n"));
+        }
+        for (from, to) in [
+            ("{c}", "{"),
+            ("{c}", "}{c}{"),
+            ("{c}", "{c}{c}"),
+            ("1.0", "nan"),
+            ("1.0", "inf"),
+            ("0.2", "-0.2"),
+            ("4", "4.0000001e308"),
+            ("100", "9223372036854775807"),
+            ("[params.c]", "[params.\"\"]"),
+            ("[params.c]", "[params.c]\ninteger = true"),
+        ] {
+            texts.push(TUNE.replace(from, to));
+        }
+        let mut errors = 0;
+        for text in &texts {
+            // Ok or a clear error; a panic fails the test.
+            if let Err(error) = settings(text) {
+                assert!(!error.to_string().is_empty());
+                errors += 1;
+            }
+        }
+        assert!(errors > texts.len() / 2, "{errors} of {}", texts.len());
+    }
+
+    #[test]
+    fn bad_tune_files_name_the_key() {
+        let e = error(&TUNE.replace("iterations = 100", "iterations = 100\nrounds = 3"));
+        assert!(
+            e.contains("unknown field `rounds`") && e.contains("t.toml:"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("r_end = 0.002", "r_end = 0.002\nstep = 1"));
+        assert!(e.contains("unknown field `step`"), "{e}");
+        let e = error(&TUNE.replace("min = 0.1", "min = 5"));
+        assert!(
+            e.contains("key `params.c.min`") && e.contains("not below max"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("start = 1.0", "start = 7"));
+        assert!(
+            e.contains("key `params.c.start`") && e.contains("outside"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("c={c}", "c={k}"));
+        assert!(
+            e.contains("key `spec`") && e.contains("`{k}` names no parameter"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("max = 4", "max = 400"));
+        assert!(
+            e.contains("key `params.c.max`") && e.contains("c=400"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("c={c}", "cee={c}"));
+        assert!(
+            e.contains("key `spec`") && e.contains("no parameter `cee`"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("iterations = 100", "iterations = 0"));
+        assert!(
+            e.contains("key `iterations`") && e.contains("expected 1 to"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("c_end = 0.2", "c_end = \"big\""));
+        assert!(
+            e.contains("key `params.c.c_end`") && e.contains("expected a number"),
+            "{e}"
+        );
+        let e = error(&TUNE.replace("\"tictactoe\"", "\"chess\""));
+        assert!(e.contains("key `variant`"), "{e}");
+    }
+}

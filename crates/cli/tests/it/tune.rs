@@ -1,0 +1,183 @@
+//! `arena tune` through the binary: killed with SIGKILL at several moments and resumed, it ends
+//! with the games, trajectory and tuned spec of an uninterrupted tune; a bad tune file is
+//! refused with its key and line.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "arena-tune-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A tune of a second or two: 120 games of MCTS on 5x5, 4 in a row.
+const TUNE: &str = r#"name = "tune-kills"
+seed = 7
+variant = "mnk-5x5k4"
+spec = "mcts:iterations=1500,c={c}"
+iterations = 30
+pairs_per_iteration = 2
+opening_plies = 2
+
+[params.c]
+start = 3.0
+min = 0.05
+max = 5
+c_end = 0.3
+r_end = 0.01
+"#;
+
+fn spawn(file: &Path, out: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .env_remove("SLURM_CPUS_PER_TASK")
+        .args([
+            "tune",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn to_end(file: &Path, out: &Path) -> Output {
+    let output = spawn(file, out).wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The CSV's lines with the timing columns blanked.
+fn without_timing(csv: &Path) -> Vec<String> {
+    let mut reader = csv::Reader::from_path(csv).unwrap();
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let mut lines = vec![header.join(",")];
+    for record in reader.records() {
+        let record = record.unwrap();
+        let fields: Vec<&str> = record
+            .iter()
+            .zip(&header)
+            .map(|(field, column)| {
+                if arena::TIMING_COLUMNS.contains(&column.as_str()) {
+                    ""
+                } else {
+                    field
+                }
+            })
+            .collect();
+        lines.push(fields.join(","));
+    }
+    lines
+}
+
+fn tuned_spec(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("tuned spec: "))
+        .unwrap_or_else(|| panic!("{}", String::from_utf8_lossy(&output.stdout)))
+        .to_string()
+}
+
+#[test]
+fn a_tune_killed_three_times_and_resumed_gives_the_uninterrupted_result() {
+    let dir = scratch("kills");
+    let file = dir.join("tune.toml");
+    fs::write(&file, TUNE).unwrap();
+    let reference = dir.join("reference");
+    let whole = to_end(&file, &reference);
+
+    let out = dir.join("killed");
+    let csv = out.join("games.csv");
+    let rows = || fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
+    let mut interrupted = 0;
+    for target in [10, 45, 80] {
+        let mut child = spawn(&file, &out);
+        let waited = Instant::now();
+        while rows() < target && child.try_wait().unwrap().is_none() {
+            assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if child.try_wait().unwrap().is_none() {
+            interrupted += 1;
+        }
+        // SIGKILL: no chance to clean up, flush or unlock.
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert!(
+        interrupted >= 2,
+        "only {interrupted} of 3 kills interrupted the tune"
+    );
+    assert!(rows() < 121, "the kills left nothing to resume");
+    let last = to_end(&file, &out);
+    assert_eq!(
+        without_timing(&csv),
+        without_timing(&reference.join("games.csv"))
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("trajectory.csv")).unwrap(),
+        fs::read_to_string(reference.join("trajectory.csv")).unwrap()
+    );
+    assert_eq!(tuned_spec(&last), tuned_spec(&whole));
+    assert!(tuned_spec(&whole).starts_with("mcts:iterations=1500,c="));
+    assert_eq!(without_timing(&csv).len(), 1 + 120);
+    assert!(out.join("tune.svg").exists() && out.join("tune.png").exists());
+
+    // `arena verify` checks each row against its iteration's specs.
+    let verify = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["verify", out.to_str().unwrap(), "--against"])
+        .arg(&reference)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&verify.stdout);
+    assert!(
+        verify.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    assert!(stdout.contains("120 of 120 games of the tune"), "{stdout}");
+    assert!(stdout.contains(&tuned_spec(&whole)), "{stdout}");
+}
+
+#[test]
+fn a_bad_tune_file_is_refused_with_its_key_and_line() {
+    let dir = scratch("bad");
+    for (edit, expected) in [
+        (
+            ("iterations = 30", "iterations = 30\nrounds = 2"),
+            "unknown field `rounds`",
+        ),
+        (
+            ("min = 0.05", "min = 6"),
+            "key `params.c.min`: min 6 is not below max 5",
+        ),
+        (("start = 3.0", "start = 9"), "key `params.c.start`"),
+        (("c={c}", "c={k}"), "key `spec`: `{k}` names no parameter"),
+        (("c={c}", "cx={c}"), "no parameter `cx`"),
+    ] {
+        let file = dir.join("tune.toml");
+        fs::write(&file, TUNE.replace(edit.0, edit.1)).unwrap();
+        let output = spawn(&file, &dir.join("out")).wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success());
+        assert!(stderr.contains(expected), "{expected}: {stderr}");
+        assert!(stderr.contains("tune.toml:"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

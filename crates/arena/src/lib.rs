@@ -28,6 +28,7 @@
 
 mod dispatch;
 pub mod experiment;
+pub mod fit;
 pub mod lock;
 pub mod merge;
 pub mod npz;

@@ -7,6 +7,7 @@
 
 mod bench_cmd;
 mod engine_cmd;
+mod fit_cmd;
 mod games_cmd;
 mod play_board;
 mod play_cmd;
@@ -70,6 +71,8 @@ enum Command {
     /// The positions of recorded games, with their moves and results, as NumPy arrays (.npz)
     /// for learning.
     Positions(positions_cmd::PositionsArgs),
+    /// The m,n,k pattern weights fitted to game results from positions files (Texel-style).
+    Fit(fit_cmd::FitArgs),
     /// Throughput figures: playouts, MCTS simulations, perft, alpha-beta, TD4, the arena.
     Bench(bench_cmd::BenchArgs),
 }
@@ -211,6 +214,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),
         Command::Positions(args) => positions_cmd::positions(args),
+        Command::Fit(args) => fit_cmd::fit(args),
         Command::Bench(args) => bench_cmd::bench(args),
     };
     protocol::orphans::end();

@@ -6,6 +6,7 @@ mod common;
 
 mod experiment;
 mod extra_kinds;
+mod fit;
 mod multi;
 mod npz;
 mod openings;

@@ -237,10 +237,10 @@ fn fit_weights(samples: &[Sample], k: f64, ridge: f64) -> [f64; FREE] {
         for s in &train {
             let p = sigmoid(k * evaluation(&s.features, &w));
             let (g, h) = ((p - s.result) * k / n, p * (1.0 - p) * k * k / n);
-            for i in 0..FREE {
+            for (i, row) in hessian.iter_mut().enumerate() {
                 gradient[i] += g * s.features[i];
-                for j in 0..FREE {
-                    hessian[i][j] += h * s.features[i] * s.features[j];
+                for (cell, feature) in row.iter_mut().zip(&s.features) {
+                    *cell += h * s.features[i] * feature;
                 }
             }
         }
@@ -286,10 +286,11 @@ fn solve(mut a: [[f64; FREE]; FREE], mut b: [f64; FREE]) -> [f64; FREE] {
             .unwrap_or(col);
         a.swap(col, pivot);
         b.swap(col, pivot);
+        let pivot_row = a[col];
         for row in col + 1..FREE {
-            let factor = a[row][col] / a[col][col];
-            for c in col..FREE {
-                a[row][c] -= factor * a[col][c];
+            let factor = a[row][col] / pivot_row[col];
+            for (cell, above) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *cell -= factor * above;
             }
             b[row] -= factor * b[col];
         }
@@ -378,6 +379,9 @@ impl Fitted {
         let _ = writeln!(out, "training_positions = {}", self.training);
         let _ = writeln!(out, "validation_positions = {}", self.validation);
         let _ = writeln!(out, "weights = [{}]", list(&self.weights));
+        let slashed: Vec<String> = self.weights[1..].iter().map(i32::to_string).collect();
+        let _ = writeln!(out, "# The `threat` agent with them:");
+        let _ = writeln!(out, "spec = \"threat:weights={}\"", slashed.join("/"));
         let _ = writeln!(out, "current_weights = [{}]", list(&WEIGHTS));
         let _ = writeln!(
             out,

@@ -130,10 +130,14 @@ fn the_same_files_and_seed_give_the_same_weights_and_bad_inputs_are_refused() {
     let text = first.to_toml(&files, 3, 0.001);
     assert!(text.contains("variant = \"mnk-7x7k4\""), "{text}");
     assert!(text.contains("weights = [0, "), "{text}");
+    let spec = text
+        .lines()
+        .find_map(|l| l.strip_prefix("spec = "))
+        .unwrap();
+    let spec: agents::AgentSpec = spec.trim_matches('"').parse().unwrap();
+    agents::build::<rules::Mnk>(&spec).unwrap();
 
-    let error = fit(&[oware.clone()], 3, 0.25, 0.001)
-        .unwrap_err()
-        .to_string();
+    let error = fit(&[oware], 3, 0.25, 0.001).unwrap_err().to_string();
     assert!(error.contains("not an m,n,k variant"), "{error}");
     let error = fit(&files, 3, 1.0, 0.001).unwrap_err().to_string();
     assert!(error.contains("validation share"), "{error}");

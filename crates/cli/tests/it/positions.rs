@@ -120,3 +120,53 @@ fn bad_arguments_are_refused_in_words_and_write_nothing() {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{args:?}");
     }
 }
+
+#[test]
+fn a_play_record_and_an_sprt_folder_export_too() {
+    let dir = scratch("sources");
+    let record = dir.join("play.csv").display().to_string();
+    for seed in ["1", "2"] {
+        let args = [
+            "play",
+            "tictactoe",
+            "--first",
+            "random",
+            "--second",
+            "easy",
+            "--seed",
+            seed,
+            "--record",
+            &record,
+        ];
+        let done = arena(&args);
+        assert!(done.status.success(), "{}", text(&done.stderr));
+    }
+    let sprt = dir.join("sprt").display().to_string();
+    let args = [
+        "sprt",
+        "tictactoe",
+        "--candidate",
+        "random",
+        "--baseline",
+        "easy",
+        "--max-pairs",
+        "2",
+        "--threads",
+        "1",
+        "--no-report",
+        "--out",
+        &sprt,
+    ];
+    let done = arena(&args);
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    for (input, games) in [(&record, "from 2 games"), (&sprt, "from 4 games")] {
+        let out = dir.join("p.npz").display().to_string();
+        let done = arena(&["positions", input, "--out", &out, "--force"]);
+        assert!(done.status.success(), "{input}: {}", text(&done.stderr));
+        let said = text(&done.stdout);
+        assert!(
+            said.contains("of `mnk-3x3k3`") && said.contains(games),
+            "{said}"
+        );
+    }
+}

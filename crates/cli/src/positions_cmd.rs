@@ -15,7 +15,7 @@ use crate::verify_cmd::thousands;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
-  arena positions results/selfplay --out selfplay.npz
+  arena positions results/strength-gomoku-alphabeta --out gomoku.npz
   arena positions results/sprt-gomoku results/play --variant gomoku --per-game 8 --seed 1 --out g.npz
   arena positions results/default --variant tictactoe --dedup --min-ply 2 --out ttt.npz
 

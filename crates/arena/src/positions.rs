@@ -5,7 +5,7 @@
 //!
 //! The games come from any record the arena writes: a run's results folder (its `games.csv`
 //! or shard CSVs), an `arena sprt` folder, or a play record (`arena play`, `arena serve`).
-//! Each is first checked by [`crate::verify`] (every row the game its schedule says, its
+//! Each is first checked by [`crate::verify()`] (every row the game its schedule says, its
 //! moves legal and replaying to its result), so a result written into a record by hand is
 //! refused, not learnt from. A row's moves run from the variant's start (an opening's moves
 //! included), so the positions are rebuilt from the moves alone. Games a fault ended

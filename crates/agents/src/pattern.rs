@@ -39,7 +39,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU16, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rules::mnk::CellSet;
 use rules::{Cell, Mnk, Player, TwoPlayer, WinRule};
@@ -489,6 +489,34 @@ fn cell_tables() -> &'static CellTables {
     })
 }
 
+/// [`cell_tables`] with the evaluation's weights of the patterns replaced by `weights` (the
+/// move ordering's [`cell_value`] and the threat ranks unchanged): made once per distinct
+/// weights and kept for the process (a few agents' specs give a few).
+fn weighted_tables(weights: [i32; PATTERNS]) -> &'static CellTables {
+    static MADE: Mutex<Vec<([i32; PATTERNS], &'static CellTables)>> = Mutex::new(Vec::new());
+    let mut made = MADE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&(_, tables)) = made.iter().find(|(w, _)| *w == weights) {
+        return tables;
+    }
+    let base = cell_tables();
+    let tables: &'static CellTables = Box::leak(Box::new(CellTables {
+        value: base.value.clone(),
+        weight: (0..CELL_KEYS)
+            .map(|k| {
+                key_patterns(k)
+                    .iter()
+                    .map(|&p| weights[usize::from(p)])
+                    .sum()
+            })
+            .collect(),
+        rank: base.rank.clone(),
+    }));
+    made.push((weights, tables));
+    tables
+}
+
 /// Which of the [`ThreatSets`] a cell whose best pattern is `best` belongs to: they nest, so
 /// the count of them.
 #[inline]
@@ -847,6 +875,24 @@ impl Patterns {
                 }
             }
         }
+    }
+
+    /// These patterns with `weights` in place of [`WEIGHTS`] in the evaluation (the sums and
+    /// [`Patterns::evaluate`]; move ordering and threats unchanged): weights fitted by `arena
+    /// fit`, say. A dead line (`weights[0]`) must be worth 0, as a filled cell's keys are.
+    pub fn with_weights(mut self, weights: [i32; PATTERNS]) -> Patterns {
+        assert_eq!(weights[DEAD as usize], 0, "a dead line is worth nothing");
+        if weights == WEIGHTS {
+            return self;
+        }
+        self.cells = weighted_tables(weights);
+        self.sums = [0; 2];
+        for cell in self.board.iter() {
+            for p in 0..2 {
+                self.sums[p] += self.cells.weight[usize::from(self.keys[cell.index()][p])];
+            }
+        }
+        self
     }
 
     /// The evaluation from `to_move`'s view: own pattern weights against the opponent's, the

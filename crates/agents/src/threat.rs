@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
+use crate::pattern::{PATTERNS, WEIGHTS};
 use crate::pattern_mcts::PatternMcts;
 use crate::pattern_search::PatternSearch;
 use crate::playout::PlayoutRng;
@@ -72,6 +73,13 @@ pub(crate) const KIND: Kind = Kind {
             doc: "the main search: ab (pattern alpha-beta) or mcts (MCTS with pattern priors \
                   and playouts; a simulation counts as 10 nodes)",
         },
+        ParamDoc {
+            name: "weights",
+            default: "default",
+            doc: "the evaluation's pattern weights: default (pattern.rs), or eight integers \
+                  a/b/.../h for live, closed3, open3, closed2, open2, closed1, open1, win (as \
+                  `arena fit` writes them); move ordering and threats unchanged",
+        },
     ],
     // Two players only: the patterns and threats are those of one side against the other.
     multiplayer: false,
@@ -111,6 +119,8 @@ pub struct ThreatConfig {
     pub tt_mb: usize,
     /// The main search after the threat searches.
     pub search: MainSearch,
+    /// The evaluation's pattern weights ([`crate::pattern::WEIGHTS`] by default).
+    pub weights: [i32; PATTERNS],
 }
 
 /// The `threat` agent's main search.
@@ -131,6 +141,7 @@ impl Default for ThreatConfig {
             vct: true,
             tt_mb: 32,
             search: MainSearch::AlphaBeta,
+            weights: WEIGHTS,
         }
     }
 }
@@ -193,8 +204,37 @@ impl ThreatAgent {
                 "mcts" => MainSearch::Mcts,
                 _ => MainSearch::AlphaBeta,
             },
+            weights: match params.text("weights") {
+                None | Some("default") => WEIGHTS,
+                Some(text) => parse_weights(text)?,
+            },
         })
     }
+}
+
+/// The eight weights of a `weights=a/b/.../h` parameter, for patterns 1 to 8 (a dead line's
+/// stays 0).
+fn parse_weights(text: &str) -> Result<[i32; PATTERNS], SpecError> {
+    let bad = || {
+        bad_value(
+            KIND.name,
+            "weights",
+            text,
+            "default, or eight integers from -1000000 to 1000000 separated by `/` (live, \
+             closed3, open3, closed2, open2, closed1, open1, win)",
+        )
+    };
+    let numbers: Vec<i32> = text
+        .split('/')
+        .map(|n| n.trim().parse::<i32>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    if numbers.len() != PATTERNS - 1 || numbers.iter().any(|n| n.abs() > 1_000_000) {
+        return Err(bad());
+    }
+    let mut weights = [0; PATTERNS];
+    weights[1..].copy_from_slice(&numbers);
+    Ok(weights)
 }
 
 /// The budget of one move, shared out among the searches.
@@ -282,7 +322,7 @@ impl Agent<Mnk> for ThreatAgent {
             deadline,
             used: 0,
         };
-        let mut board = Board::new(position);
+        let mut board = Board::new(position).with_weights(self.config.weights);
         let me = board.to_move();
         let them = Mnk::opponent(me);
         let legal_set = {

@@ -55,6 +55,12 @@ impl Board {
         }
     }
 
+    /// This board evaluated with the pattern `weights` ([`Patterns::with_weights`]).
+    pub fn with_weights(mut self, weights: [i32; crate::pattern::PATTERNS]) -> Board {
+        self.patterns = self.patterns.with_weights(weights);
+        self
+    }
+
     /// The stones as a position (its own side to move follows the stone count; see
     /// [`Board::to_move`]).
     #[inline]

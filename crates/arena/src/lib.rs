@@ -28,11 +28,14 @@
 
 mod dispatch;
 pub mod experiment;
+pub mod fit;
 pub mod lock;
 pub mod merge;
+pub mod npz;
 pub mod openings;
 pub mod play;
 pub mod played;
+pub mod positions;
 mod progress;
 pub mod record;
 pub mod recorded;
@@ -206,4 +209,8 @@ pub enum ArenaError {
         /// What went wrong.
         message: String,
     },
+    /// Positions cannot be exported as asked (`arena positions`): the options or the
+    /// records' variants.
+    #[error("{0}")]
+    Export(String),
 }

@@ -7,11 +7,13 @@
 
 mod bench_cmd;
 mod engine_cmd;
+mod fit_cmd;
 mod games_cmd;
 mod play_board;
 mod play_cmd;
 mod play_game;
 mod play_keys;
+mod positions_cmd;
 mod report_cmd;
 mod run_cmd;
 mod serve_cmd;
@@ -69,6 +71,11 @@ enum Command {
     Perft(games_cmd::PerftArgs),
     /// Plays a move list from the start and prints the position after each move.
     Replay(games_cmd::ReplayArgs),
+    /// The positions of recorded games, with their moves and results, as NumPy arrays (.npz)
+    /// for learning.
+    Positions(positions_cmd::PositionsArgs),
+    /// The m,n,k pattern weights fitted to game results from positions files (Texel-style).
+    Fit(fit_cmd::FitArgs),
     /// Throughput figures: playouts, MCTS simulations, perft, alpha-beta, TD4, the arena.
     Bench(bench_cmd::BenchArgs),
 }
@@ -211,6 +218,8 @@ fn main() -> ExitCode {
         Command::List => games_cmd::list(),
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),
+        Command::Positions(args) => positions_cmd::positions(args),
+        Command::Fit(args) => fit_cmd::fit(args),
         Command::Bench(args) => bench_cmd::bench(args),
     };
     protocol::orphans::end();

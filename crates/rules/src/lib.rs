@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod connect4;
+pub mod encoding;
 pub mod mnk;
 pub mod oanquan;
 pub mod oware;

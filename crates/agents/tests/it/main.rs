@@ -9,6 +9,7 @@ mod determinism;
 mod mcts;
 mod oanquan;
 mod oware;
+mod pattern_weights;
 mod search;
 mod simple;
 mod solve;

@@ -6,9 +6,12 @@ mod common;
 
 mod experiment;
 mod extra_kinds;
+mod fit;
 mod multi;
+mod npz;
 mod openings;
 mod played;
+mod positions;
 mod results;
 mod run;
 mod sample;

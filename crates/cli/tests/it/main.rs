@@ -6,6 +6,7 @@ mod clients;
 mod engine;
 mod games;
 mod play;
+mod positions;
 mod proc;
 mod report;
 mod run;

@@ -36,6 +36,7 @@ the player to move):
 from __future__ import annotations
 
 import collections.abc
+import dataclasses
 import inspect
 import json
 import os
@@ -56,6 +57,9 @@ from typing import (
     Union,
     overload,
 )
+
+import numpy as np
+import numpy.typing as npt
 
 from ._arenagames import (
     CSV_COLUMNS,
@@ -80,7 +84,10 @@ __all__ = [
     "TIMING_COLUMNS",
     "canonical_variant",
     "kinds",
+    "POSITIONS_FORMAT",
+    "Positions",
     "Rows",
+    "load_positions",
     "play_match",
     "run_experiment",
 ]
@@ -347,3 +354,53 @@ def play_match(
         return run_experiment(text, out, threads=threads, agents=functions, as_frame=True)
     rows = run_experiment(text, out, threads=threads, agents=functions)
     return _frame(rows, CSV_COLUMNS, as_frame)
+
+
+#: The version of the layout of the files `arena positions` writes (their `version` array)
+#: that `load_positions` reads.
+POSITIONS_FORMAT = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class Positions:
+    """The positions of recorded games, as `arena positions` exports them: one entry per
+    position in each array (docs/src/reference/positions.md is the reference).
+
+    `observation[i]` is `Game.observation()` of the position (from the side to move's view);
+    `move[i]` and `action[i]` the move played there; `result[i]` the final score of the side
+    to move (1 win, 0.5 draw, 0 loss; with 3-4 players the share of the others it placed
+    above), `outcome[i, seat]` every seat's; `game[i]` numbers the games from 0.
+    """
+
+    variant: str
+    observation: npt.NDArray[Any]
+    side_to_move: npt.NDArray[np.uint8]
+    ply: npt.NDArray[np.uint32]
+    action: npt.NDArray[np.int32]
+    move: npt.NDArray[np.str_]
+    result: npt.NDArray[np.float32]
+    outcome: npt.NDArray[np.float32]
+    game: npt.NDArray[np.uint32]
+
+    def __len__(self) -> int:
+        return int(self.result.shape[0])
+
+
+def load_positions(path: Union[str, "os.PathLike[str]"]) -> Positions:
+    """The positions file `path` (`arena positions --out PATH`), read in one call into NumPy
+    arrays. `ValueError` for a file of another layout version or with an array missing."""
+    with np.load(path, allow_pickle=False) as arrays:
+        version = int(arrays["version"]) if "version" in arrays else None
+        if version != POSITIONS_FORMAT:
+            raise ValueError(
+                f"{os.fspath(path)}: positions file of layout version {version}; this "
+                f"arenagames reads version {POSITIONS_FORMAT} (export it again with this "
+                f"version's `arena positions`)"
+            )
+        fields = [f.name for f in dataclasses.fields(Positions)]
+        missing = [name for name in fields if name not in arrays]
+        if missing:
+            raise ValueError(f"{os.fspath(path)}: no array {', '.join(missing)}")
+        values = {name: arrays[name] for name in fields}
+    values["variant"] = str(values["variant"])
+    return Positions(**values)

@@ -152,10 +152,6 @@ function drawGrid(view, opts = {}) {
     if (gravity) root.append(s("circle", { cx: x, cy: y, r: C * 0.42, fill, stroke: "#9fb3cf", "stroke-width": 1 }));
     else root.append(s("rect", { x: x - C / 2, y: y - C / 2, width: C, height: C, fill, stroke: "var(--grid)", "stroke-width": 0.8 }));
   }
-  if (view.line && view.line.length > 1) {
-    const a = centre(view.line[0]), b = centre(view.line[view.line.length - 1]);
-    root.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#2e8b57", "stroke-width": 5, "stroke-linecap": "round", opacity: 0.45, "data-line": "1" }));
-  }
   // X is a cross and O a ring; on a board with gravity stones are discs; other seats discs.
   const stone = (i, seat, extra = "") => {
     const { x, y } = centre(i);
@@ -175,6 +171,20 @@ function drawGrid(view, opts = {}) {
     placed.setAttribute("data-at", i);
     root.append(placed);
   });
+  // The last move and the winning line stand out (3:1 at least, WCAG 1.4.11): a dark ring
+  // round the last stone, the line drawn over the stones with a light edge.
+  if (view.last !== null && view.last !== undefined && !line.has(view.last)) {
+    const { x, y } = centre(view.last);
+    root.append(gravity
+      ? s("circle", { class: "last-mark", cx: x, cy: y, r: C * 0.45, "data-last": view.last })
+      : s("rect", { class: "last-mark", x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, "data-last": view.last }));
+  }
+  if (view.line && view.line.length > 1) {
+    const a = centre(view.line[0]), b = centre(view.line[view.line.length - 1]);
+    const ends = { x1: a.x, y1: a.y, x2: b.x, y2: b.y, "stroke-linecap": "round", "pointer-events": "none" };
+    root.append(s("line", { ...ends, stroke: "#ffffff", "stroke-width": 9 }),
+      s("line", { ...ends, stroke: "#2e8b57", "stroke-width": 5, "data-line": "1" }));
+  }
   if (opts.values) {
     for (const [i, value] of Object.entries(opts.values)) {
       const { x, y } = centre(Number(i));
@@ -567,6 +577,10 @@ const Play = {
   clockFrame: null,
   lastRequest: null,
   variant: null,
+  // Other tabs of this browser and the game each shows (BroadcastChannel "arena.play").
+  tab: Math.random().toString(36).slice(2),
+  channel: null,
+  peers: new Map(),
   // The names typed into people's seats, kept per seat whatever the seat menus do.
   typedNames: [],
 
@@ -587,6 +601,8 @@ const Play = {
     $("new").addEventListener("click", () => this.leave());
     $("pause").addEventListener("click", () => this.togglePause());
     $("speed").addEventListener("input", () => this.showSpeed());
+    // A click on the board while a sowing is shown skips to its end.
+    $("board").addEventListener("click", () => { if (this.animating) this.skipping = true; });
     // The slider keeps no focus: Space pauses, as it does before the slider is touched.
     $("speed").addEventListener("change", () => $("speed").blur());
     $("sow-bar").addEventListener("click", (e) => {
@@ -594,10 +610,19 @@ const Play = {
       if (button) this.move(button.dataset.move);
     });
     // A closed or reloaded tab tells the server, which frees the game unless the reload
-    // takes it up again within a few seconds.
+    // takes it up again within a few seconds; not while another tab (a duplicate) shows it.
     window.addEventListener("pagehide", () => {
-      if (this.game && navigator.sendBeacon) navigator.sendBeacon(`/api/games/${this.game.id}/leave`);
+      if (!this.game) return;
+      const shared = [...this.peers.values()].includes(this.game.id);
+      this.tell("bye");
+      if (!shared && navigator.sendBeacon) navigator.sendBeacon(`/api/games/${this.game.id}/leave`);
     });
+    // Tabs of one browser showing the same game (a duplicated tab shares its session) tell
+    // each other which game they show and when it moved, so each follows the other's moves.
+    if (window.BroadcastChannel) {
+      this.channel = new BroadcastChannel("arena.play");
+      this.channel.onmessage = (e) => this.heard(e.data);
+    }
     this.showSpeed();
   },
 
@@ -763,6 +788,7 @@ const Play = {
     $("setup").hidden = true;
     $("game").hidden = false;
     this.render();
+    this.tell("here");
     this.next();
   },
 
@@ -791,11 +817,58 @@ const Play = {
     this.game = null;
     this.busy = false;
     sessionStorage.removeItem("arena.game");
-    // The server frees the game now rather than at its idle timeout.
-    if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    // The server frees the game now rather than at its idle timeout, unless another tab
+    // shows it.
+    const shared = game && [...this.peers.values()].includes(game.id);
+    if (game) this.tell("bye", game);
+    if (game && !shared) api("DELETE", `/api/games/${game.id}`).catch(() => {});
     $("game").hidden = true;
     $("setup").hidden = false;
     $("start").focus();
+  },
+
+  // Says to the other tabs what this one shows: "here" (a game taken up), "moved", "bye".
+  tell(kind, game = this.game) {
+    if (this.channel) this.channel.postMessage({ kind, tab: this.tab, id: game ? game.id : null, ply: game ? game.ply : null });
+  },
+
+  heard(message) {
+    const { kind, tab, id } = message;
+    if (kind === "bye") this.peers.delete(tab);
+    else this.peers.set(tab, id);
+    if (!this.game || id !== this.game.id) return;
+    // A newcomer showing this game learns that this tab shows it too.
+    if (kind === "here") this.tell("also");
+    // The other tab closed: whatever its beacon said, this tab still shows the game.
+    if (kind === "bye") setTimeout(() => { if (this.game && this.game.id === id) fetch(`/api/games/${id}`, { method: "HEAD" }).catch(() => {}); }, 1000);
+    if (kind === "moved" && message.ply !== this.game.ply && !this.busy && !this.animating) this.reload();
+  },
+
+  // The game is no longer on the server (freed, closed elsewhere, the server restarted): say
+  // so plainly, with the way on, instead of a board that still looks live.
+  gone(message) {
+    this.gen += 1;
+    this.stopClock();
+    clearTimeout(this.timer);
+    this.busy = false;
+    sessionStorage.removeItem("arena.game");
+    $("board").replaceChildren(drawBoard(this.game.position, { names: this.game.seats.map((seat) => seat.label) }));
+    $("turn-buttons").hidden = true;
+    $("speed-box").hidden = true;
+    $("sow-bar").hidden = true;
+    this.status("This game is gone");
+    const result = $("result");
+    result.hidden = false;
+    result.replaceChildren(h("strong", { class: "gone" }, "This game is no longer on the server"), h("p", { class: "note" }, message),
+      h("div", { class: "buttons" }, h("button", { class: "primary", onclick: () => this.leave() }, "New game")));
+    this.game = null;
+  },
+
+  // An error from the server during the game: a game gone is said plainly, anything else in
+  // a toast.
+  failed(error) {
+    if (error.status === 404 && this.game) this.gone(error.message);
+    else toast(error.message);
   },
 
   agentsOnly() {
@@ -851,8 +924,11 @@ const Play = {
     $("undo").disabled = !game.can_undo || this.busy || game.thinking;
     $("hint").disabled = !this.personToMove() || this.busy || game.thinking;
     $("resign").disabled = !!over || !game.seats.some((seat) => seat.person);
-    $("speed-box").hidden = !this.agentsOnly() || !!over;
+    // The speed of the agents' moves (with agents alone) and of sowings shown seed by seed.
+    $("speed-box").hidden = !!over || !(this.agentsOnly() || !isGrid(view));
+    $("pause").hidden = !this.agentsOnly();
     $("pause").textContent = this.paused ? "Go on" : "Pause";
+    this.showSpeed();
     const result = $("result");
     result.hidden = !over;
     if (over) this.result(game, result);
@@ -950,7 +1026,15 @@ const Play = {
 
   showSpeed() {
     const delay = this.delay();
-    $("speed-text").textContent = delay === 0 ? "no pause" : `${(delay / 1000).toFixed(1)} s a move`;
+    $("speed-text").textContent = this.game && !this.agentsOnly()
+      ? (delay === 0 ? "no animation" : `${this.stepMs()} ms a seed`)
+      : delay === 0 ? "no pause" : `${(delay / 1000).toFixed(1)} s a move`;
+  },
+
+  // A sowing's time a seed, from the Speed slider; 0 at its fastest: no animation.
+  stepMs() {
+    const delay = this.delay();
+    return delay === 0 ? 0 : Math.round(Math.max(25, Math.min(140, delay / 8)));
   },
 
   togglePause() {
@@ -982,14 +1066,14 @@ const Play = {
           if (answer.game.clocks) this.clocks();
           else this.startClock(answer.game.clock_ms);
         } catch (error) {
-          toast(error.message);
+          if (gen === this.gen) this.failed(error);
         }
       }
       return;
     }
     this.stopClock();
     if (this.paused) return;
-    const delay = this.agentsOnly() ? this.delay() : 250;
+    const delay = this.agentsOnly() ? this.delay() : Math.min(250, this.delay());
     this.timer = setTimeout(() => { if (gen === this.gen && page === "play" && !this.paused) this.think(); }, delay);
   },
 
@@ -1006,7 +1090,7 @@ const Play = {
         this.render();
         this.next();
       } catch (error) {
-        toast(error.message);
+        if (gen === this.gen) this.failed(error);
       }
     }, 400);
   },
@@ -1024,7 +1108,7 @@ const Play = {
       if (gen !== this.gen) return;
       this.busy = false;
       // Another page's request got there first (it thinks, or moved): no toast, just catch up.
-      if (error.status !== 409) toast(error.message);
+      if (error.status !== 409 && error.status !== 404) toast(error.message);
       this.reload();
     }
   },
@@ -1052,17 +1136,19 @@ const Play = {
     $("hint-text").hidden = true;
     const played = answer.played;
     this.adopt(answer.game, played);
-    if (played && played.sowing && played.sowing.length) {
+    const stepMs = this.stepMs();
+    if (played && played.sowing && played.sowing.length && stepMs > 0) {
       this.animating = true;
+      this.skipping = false;
       $("sow-bar").hidden = true;
-      this.status(`${answer.game.seats[played.seat].label} sows ${played.move}`);
-      const stepMs = this.agentsOnly() ? Math.max(25, Math.min(140, this.delay() / 8)) : 110;
+      this.status(h("span", {}, `${answer.game.seats[played.seat].label} sows ${played.move}`, h("span", { class: "sub" }, " · click the board or press Esc to skip")));
       const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place };
-      await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen);
+      await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen && !this.skipping);
       this.animating = false;
       if (gen !== this.gen) return;
     }
     this.render();
+    this.tell("moved");
     this.next();
   },
 
@@ -1080,7 +1166,7 @@ const Play = {
     } catch (error) {
       this.busy = false;
       if (gen !== this.gen) return;
-      if (error.status !== 409) toast(error.message);
+      if (error.status !== 409 && error.status !== 404) toast(error.message);
       this.reload();
     }
   },
@@ -1094,7 +1180,7 @@ const Play = {
       this.render();
       this.next();
     } catch (error) {
-      toast(error.message);
+      if (gen === this.gen) this.failed(error);
     }
   },
 
@@ -1111,9 +1197,10 @@ const Play = {
       this.hint = null;
       $("hint-text").hidden = true;
       this.render();
+      this.tell("moved");
       this.next();
     } catch (error) {
-      toast(error.message);
+      if (gen === this.gen) this.failed(error);
     }
   },
 
@@ -1141,7 +1228,7 @@ const Play = {
       this.render();
     } catch (error) {
       this.busy = false;
-      if (gen === this.gen) { toast(error.message); this.reload(); }
+      if (gen === this.gen) { if (error.status !== 404) toast(error.message); this.reload(); }
     }
   },
 
@@ -1156,9 +1243,10 @@ const Play = {
       this.busy = false;
       this.game = answer.game;
       this.render();
+      this.tell("moved");
       this.next();
     } catch (error) {
-      toast(error.message);
+      if (gen === this.gen) this.failed(error);
     }
   },
 
@@ -1733,7 +1821,13 @@ const Stats = {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "?" && !typing()) { event.preventDefault(); $("help").showModal(); return; }
-  if (event.key === "Escape") { Play.selected = null; if (Play.game) Play.render(); return; }
+  if (event.key === "Escape") {
+    // Escape ends a sowing shown seed by seed at once (as a click on the board does).
+    if (Play.animating) { Play.skipping = true; return; }
+    Play.selected = null;
+    if (Play.game) Play.render();
+    return;
+  }
   if (typing() && event.key !== "Enter") return;
   if (page === "play") Play.key(event);
   else if (page === "replay") Replay.key(event);

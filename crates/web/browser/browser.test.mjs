@@ -14,6 +14,10 @@
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
 //
+// ASSETS=DIR serves the page's index.html, app.js and app.css from DIR instead of the ones
+// built into the binary: a page change tried without a rebuild, or an old page (`git show
+// main:crates/web/assets/app.js`) to see a new step fail before its fix.
+//
 // Chromium runs with the flags that work on a machine without a network (see the env notes).
 
 import { test, before, after } from "node:test";
@@ -58,8 +62,24 @@ after(async () => {
   if (results) rmSync(results, { recursive: true, force: true });
 });
 
-async function open(width = 1280, height = 860) {
+const ASSETS = process.env.ASSETS ? resolve(process.env.ASSETS) : null;
+const TYPES = { "": "text/html", "app.js": "text/javascript", "app.css": "text/css" };
+
+async function newContext(width = 1280, height = 860) {
   const context = await browser.newContext({ viewport: { width, height } });
+  if (ASSETS) {
+    for (const [name, type] of Object.entries(TYPES)) {
+      await context.route(new URL(name, url).href, (route) => route.fulfill({ contentType: type, body: readFileSync(join(ASSETS, name || "index.html")) }));
+    }
+  }
+  return context;
+}
+
+async function open(width = 1280, height = 860) {
+  return openIn(await newContext(width, height));
+}
+
+async function openIn(context) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -833,4 +853,129 @@ test("12: the copied toast leaves the Replay stepper free; Markdown in a name is
   await page.screenshot({ path: join(shots, "report-markdown-names.png") });
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// ---------------------------------------------------------------- issue 36
+
+test("36.1: a duplicated tab follows the game, closing it frees nothing, a game gone says so", async () => {
+  const context = await newContext();
+  const first = await openIn(context);
+  await setUp(first, "tictactoe", ["person", "person"]);
+  const id = await first.evaluate(() => Play.game.id);
+  // A duplicated tab: the same session, so the same game.
+  await context.addInitScript((game) => sessionStorage.setItem("arena.game", game), id);
+  const second = await openIn(context);
+  await second.waitForSelector("#board svg");
+  assert.equal(await second.evaluate(() => Play.game.id), id, "the duplicate shows the same game");
+  await first.click("#board .cell-hit[data-cell='4']");
+  // The second tab follows without being clicked.
+  await second.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 1, null, { timeout: 10000 });
+  await second.close({ runBeforeUnload: true });
+  // Past the grace a closed tab's game has (15 s) and the sweep after it (5 s).
+  await first.waitForTimeout(21000);
+  await first.click("#board .cell-hit[data-cell='0']");
+  await first.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 2, null, { timeout: 10000 });
+  assert.ok(await first.isHidden("#toast"), "no error");
+  // Freed behind the page's back: the page says so, with the way to a new game.
+  await call("DELETE", `/api/games/${id}`);
+  await first.click("#board .cell-hit[data-cell='8']");
+  await first.waitForSelector("#result:not([hidden])");
+  assert.match(await first.textContent("#result strong"), /no longer on the server/);
+  assert.match(await first.textContent("#status"), /gone/);
+  assert.equal(await first.locator("#board .cell-hit").count(), 0, "no board to play on");
+  await first.screenshot({ path: join(shots, "game-gone.png") });
+  await first.click("#result button.primary");
+  await first.waitForSelector("#setup:not([hidden])");
+  assert.deepEqual(first.errors, []);
+  await context.close();
+});
+
+test("36.3: sowings have a speed control with a person playing, no animation at its fastest, Esc skips", async () => {
+  const page = await open();
+  await setUp(page, "oanquan", ["person", "person"]);
+  assert.ok(await page.isVisible("#speed-box"), "the speed control in a game with a person");
+  // Fastest: the move is shown at once, no seed by seed.
+  await page.locator("#speed").fill("2000");
+  assert.equal(await page.textContent("#speed-text"), "no animation");
+  await page.evaluate(() => {
+    window.handSeen = 0;
+    new MutationObserver(() => { if (document.querySelector("#board .hand")) window.handSeen += 1; })
+      .observe(document.getElementById("board"), { childList: true, subtree: true });
+  });
+  const [move, mine] = GOLDEN[0];
+  await page.click(`#board .square.mine[data-label='${move.slice(0, -1)}']`);
+  await page.click(`#board .arrow[data-move='${move}']`);
+  await settle(page, 1);
+  assert.equal(await page.evaluate(() => window.handSeen), 0, "no sowing drawn seed by seed");
+  assert.equal(await page.textContent("#board [data-count='0']"), String(mine[0]));
+  // Slowest, then Esc at the first seed: at most one more step drawn, then the position.
+  await page.locator("#speed").fill("0");
+  const [second, , , theirs] = GOLDEN[1];
+  await page.click(`#board .square.mine[data-label='${second.slice(0, -1)}']`);
+  await page.click(`#board .arrow[data-move='${second}']`);
+  await page.waitForSelector("#board .hand");
+  await page.evaluate(() => {
+    window.drawn = 0;
+    new MutationObserver(() => (window.drawn += 1)).observe(document.getElementById("board"), { childList: true });
+  });
+  await page.keyboard.press("Escape");
+  await settle(page, 2);
+  const drawn = await page.evaluate(() => window.drawn);
+  assert.ok(drawn <= 2, `${drawn} drawings after Esc`);
+  assert.equal(await page.textContent("#board [data-count='6']"), String(theirs[0]), "the position after the move");
+  await page.screenshot({ path: join(shots, "oanquan-speed.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// WCAG's contrast ratio of two CSS colours ("rgb(r, g, b)" or "#rrggbb").
+function contrast(one, two) {
+  const rgb = (c) => (c.startsWith("#") ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number));
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(one), lum(two)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+test("36.10: the last stone and the winning line stand out at 3:1 on grids and Connect Four's discs", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, 860);
+    for (const gravity of [true, false]) {
+      const view = { ...GRAVITY, layout: { ...GRAVITY.layout, gravity } };
+      const won = { ...view, last: 31, line: [38, 31, 24, 17], places: view.places.map((p, i) => ([38, 31, 24, 17].includes(i) ? 0 : p)) };
+      const drawn = await page.evaluate(([plain, over]) => {
+        document.getElementById("setup").hidden = true;
+        document.getElementById("game").hidden = false;
+        const box = document.getElementById("board");
+        const colour = (el, what) => getComputedStyle(el)[what];
+        box.replaceChildren(drawBoard(plain, {}));
+        const mark = box.querySelector("[data-last]");
+        const cell = [...box.querySelectorAll("rect, circle")].find((el) => el.getAttribute("fill") && el.getAttribute("fill") !== "none" && !el.hasAttribute("data-stone"));
+        const last = mark && { stroke: colour(mark, "stroke"), at: mark.getAttribute("data-last"), around: colour(cell, "fill") };
+        box.replaceChildren(drawBoard(over, {}));
+        const all = [...box.querySelector("svg").children];
+        const line = box.querySelector("[data-line]");
+        return {
+          last,
+          paper: getComputedStyle(document.documentElement).getPropertyValue("--paper").trim(),
+          lineOnTop: all.indexOf(line) > Math.max(...all.map((el, i) => (el.hasAttribute("data-stone") ? i : -1))),
+          lineOpacity: getComputedStyle(line).opacity,
+          lineStroke: colour(line, "stroke"),
+        };
+      }, [view, won]);
+      assert.ok(drawn.last, `the last stone is marked (gravity ${gravity})`);
+      assert.equal(drawn.last.at, "38");
+      for (const behind of [drawn.last.around, drawn.paper, "#ffe9a8"]) {
+        assert.ok(contrast(drawn.last.stroke, behind) >= 3, `last move ${drawn.last.stroke} on ${behind}: ${contrast(drawn.last.stroke, behind).toFixed(2)}:1`);
+      }
+      assert.ok(drawn.lineOnTop, "the winning line is drawn over the stones");
+      assert.equal(drawn.lineOpacity, "1");
+      assert.ok(contrast(drawn.lineStroke, drawn.paper) >= 3, `the line ${drawn.lineStroke}: ${contrast(drawn.lineStroke, drawn.paper).toFixed(2)}:1`);
+      await page.screenshot({ path: join(shots, `last-and-line-${gravity ? "gravity" : "grid"}-${width}.png`) });
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });

@@ -973,6 +973,8 @@ const Play = {
         `${game.ply} ${game.ply === 1 ? "move" : "moves"}`,
         recorded,
       ].filter(Boolean).join(" · ")),
+      // The clock's figures when a flag fell, for whoever wants them.
+      over.detail ? h("details", { class: "note detail" }, h("summary", {}, "the clock's figures"), over.detail) : null,
       h("div", { class: "buttons" },
         h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
         h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),

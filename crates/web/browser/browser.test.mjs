@@ -979,3 +979,23 @@ test("36.10: the last stone and the winning line stand out at 3:1 on grids and C
     await page.context().close();
   }
 });
+
+test("36.12: a loss on time says so in words, with the flagged clock at 0", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.fill("#variant", "tictactoe");
+    await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+    await page.locator("#seats .seat-row").nth(1).locator("select").selectOption("random");
+    await page.click("details.more summary");
+    await page.fill("#tc", "1");
+    await page.click("#start");
+    await page.waitForSelector("#result:not([hidden])", { timeout: 15000 });
+    const said = await page.textContent("#result strong");
+    assert.match(said, /^0-1 · X \(browser\) ran out of time: O \(random\) wins$/);
+    assert.equal(await page.textContent("#clocks .clock[data-seat='0'] .time"), "0.0 s", "the flagged clock is empty");
+    assert.match(await page.textContent("#result details.detail"), /on its clock \(tc=1\)/, "the figures for who asks");
+    await page.screenshot({ path: join(shots, `lost-on-time-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -30,9 +30,10 @@
 //!   end of the move before, restarted when the page says `ready`; an agent's while it
 //!   thinks); null without a game clock. The clock
 //!   of `to_move` runs until the next answer (a page counts it down); the others stand.
-//! - `over`: null while the game goes on, else `{result, termination, summary, winner,
-//!   places}` (`result` as the record writes it, `1-0` or `1-3-2`; `winner` the seat that
-//!   alone took first place, or null; `places` per seat);
+//! - `over`: null while the game goes on, else `{result, termination, summary, detail,
+//!   winner, places}` (`result` as the record writes it, `1-0` or `1-3-2`; `summary` in
+//!   words for a person; `detail` the clock's figures when a flag fell, else null; `winner`
+//!   the seat that alone took first place, or null; `places` per seat);
 //! - `recorded`: null until the game is recorded, then `{file, game}`, or `{error}`.
 //!
 //! A move played (`played`, in the answer to `move` and `think`): `{seat, move, place, person,
@@ -117,7 +118,8 @@ impl<G: AgentGame> WebTable<G> {
         })
     }
 
-    /// What ended the game, in words: `X (Lan) wins`, `O (random) ran out of time: X wins`.
+    /// What ended the game, in words: `X (Lan) wins`, `O (random) ran out of time: X wins`
+    /// (the clock's figures are in [`Self::detail`]).
     fn summary(&self, cause: &Cause, words: String) -> String {
         let label = |seat: Player| self.table.label(seat);
         match cause {
@@ -126,13 +128,19 @@ impl<G: AgentGame> WebTable<G> {
                 "{words} (the ply cap of {} was reached; the rules' count decides)",
                 self.table.position().ply()
             ),
-            Cause::TimeUp(seat, overrun) => {
-                format!("{} ran out of time ({overrun}): {words}", label(*seat))
-            }
+            Cause::TimeUp(seat, _) => format!("{} ran out of time: {words}", label(*seat)),
             Cause::Resigned(seat) => format!("{} resigned: {words}", label(*seat)),
             Cause::Fault(seat, fault) => {
                 format!("{} failed ({}): {words}", label(*seat), fault.what)
             }
+        }
+    }
+
+    /// The figures behind an ending, for whoever asks: what a clock said when its flag fell.
+    fn detail(cause: &Cause) -> Option<String> {
+        match cause {
+            Cause::TimeUp(_, overrun) => Some(overrun.to_string()),
+            _ => None,
         }
     }
 
@@ -182,6 +190,7 @@ impl<G: AgentGame> WebTable<G> {
                 "result": ending.outcome.result_text(),
                 "termination": ending.termination.as_str(),
                 "summary": self.summary(&ending.cause, words),
+                "detail": Self::detail(&ending.cause),
                 "winner": ending.outcome.winner().map(Player::index),
                 "places": ending.outcome.places(table.players()).to_vec(),
             })

@@ -656,6 +656,9 @@ const Play = {
       note.classList.remove("bad");
       const players = variant.seat_names.join(", ");
       note.textContent = `${variant.id}: ${variant.title}, ${variant.players} players (${players}); easy is ${variant.easy}, hard is ${variant.hard}`;
+      // The variant's own rule, from the game, in one line.
+      $("variant-rule").textContent = variant.rules.line || "";
+      $("variant-rule").hidden = !variant.rules.line;
       if ($("family").value !== variant.family) this.pickFamily(variant.family, false);
       for (const chip of document.querySelectorAll("#presets button")) chip.classList.toggle("on", chip.dataset.variant === variant.id);
       this.seatRows();
@@ -665,6 +668,7 @@ const Play = {
       this.variant = null;
       note.classList.add("bad");
       note.textContent = error.message;
+      $("variant-rule").hidden = true;
       note.dataset.asked = id;
     }
   },
@@ -693,6 +697,7 @@ const Play = {
       let custom = previous.who === "custom" ? previous.text : "";
       const sync = () => {
         const who = select.value;
+        input.setAttribute("aria-label", who === "person" ? `name of the person playing ${name}` : `agent playing ${name}`);
         input.disabled = who === "easy" || who === "hard" || who === "random";
         input.removeAttribute("list");
         if (who === "person") {
@@ -780,6 +785,7 @@ const Play = {
   begin(game) {
     this.gen += 1;
     this.game = game;
+    this.note = null;
     this.busy = false;
     this.selected = null;
     this.hint = null;
@@ -901,9 +907,16 @@ const Play = {
     if (this.hint) opts.hint = this.hint;
     if (!this.animating) $("board").replaceChildren(drawBoard(view, opts));
     this.sowBar(interactive);
+    // The engine's text of the position, folded away: for whoever compares it with a log.
     $("oq-line").textContent = isGrid(view) ? "" : view.text;
+    $("oq-text").hidden = isGrid(view);
     $("game-title").textContent = this.titleOf(game);
     $("game-seed").textContent = `${game.variant} · seed ${game.seed}`;
+    const rule = game.rules && game.rules.line;
+    $("game-rule").textContent = rule || "";
+    $("game-rule").hidden = !rule;
+    $("rule-note").textContent = this.note || "";
+    $("rule-note").hidden = !this.note;
     $("game-seats").replaceChildren(...game.seats.map((seat, i) => h("li", { class: game.to_move === i ? "turn" : "" },
       h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
       h("span", { class: "name", title: seat.label }, seat.label),
@@ -952,16 +965,17 @@ const Play = {
     if (view.totals) {
       const ordinal = (n) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
       const shared = new Set(over.places.filter((p, i) => over.places.indexOf(p) !== i));
-      score = h("div", { class: "table-wrap score-table" }, h("table", { class: "final" },
-        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num", title: "seeds left on the seat's own side" }, "on side"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
+      score = h("div", { class: "table-wrap score-table", tabindex: 0, role: "region", "aria-label": "final score" }, h("table", { class: "final" },
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num", title: "what the end added to the points (the rule below)" }, "at the end"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
         h("tbody", {}, game.seats.map((seat, i) => h("tr", { "data-seat": i },
           h("td", {}, h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }), " ", seat.label),
           h("td", { class: "num" }, view.points ? view.points[i] : ""),
           h("td", { class: "num" }, view.points ? view.totals[i] - view.points[i] : ""),
           h("td", { class: "num" }, h("strong", {}, view.totals[i])),
           h("td", { class: "num" }, `${shared.has(over.places[i]) ? "=" : ""}${ordinal(over.places[i])}`))))));
+      // How the totals rank the seats is the game's own rule.
       const rule = ["win", "draw", "ply-cap"].includes(over.termination)
-        ? "The totals decide: each side's points plus the seeds left on its own side. Equal totals share a place (=)."
+        ? (game.rules && game.rules.totals) || ""
         : "The game did not end on the board: the seat that left it is last; the others are placed by their totals.";
       score = [score, h("p", { class: "note rule" }, rule)];
     }
@@ -974,7 +988,7 @@ const Play = {
         recorded,
       ].filter(Boolean).join(" · ")),
       // The clock's figures when a flag fell, for whoever wants them.
-      over.detail ? h("details", { class: "note detail" }, h("summary", {}, "the clock's figures"), over.detail) : null,
+      ...(over.detail ? [h("details", { class: "note detail" }, h("summary", {}, "the clock's figures"), over.detail)] : []),
       h("div", { class: "buttons" },
         h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
         h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
@@ -1126,6 +1140,8 @@ const Play = {
       }
       game.history = history;
     }
+    // The rules in words come with whole views only.
+    if (!game.rules && this.game) game.rules = this.game.rules;
     this.game = game;
   },
 
@@ -1149,6 +1165,9 @@ const Play = {
       this.animating = false;
       if (gen !== this.gen) return;
     }
+    // What the rules made of the move, when a player might not expect it (a caro five
+    // blocked at both ends): shown until the next such note or the game's next start.
+    if (played && played.note) this.note = played.note;
     this.render();
     this.tell("moved");
     this.next();
@@ -1800,12 +1819,12 @@ const Stats = {
       const row = (cells, cls = "") => h("tr", { class: cls }, cells.map((c, i) => h("td", { class: i > 1 ? "num" : "" }, c)));
       body.replaceChildren(...[
         h("h2", {}, `${stats.games} ${stats.games === 1 ? "game" : "games"}${stats.name ? ` of ${stats.name}` : ""}`),
-        h("div", { class: "table-wrap" }, h("table", {},
+        h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", {},
           h("thead", {}, h("tr", {}, ["mode", "counted for", "games", "wins", "draws", "losses"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
           h("tbody", {}, stats.modes.map((m) => row([m.mode, m.view, m.tally.games, m.tally.wins, m.tally.draws, m.tally.losses])))))
         ,
         stats.levels.length ? h("h2", { style: "margin-top:1rem" }, "Against each AI level") : null,
-        stats.levels.length ? h("div", { class: "table-wrap" }, h("table", {},
+        stats.levels.length ? h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", {},
           h("thead", {}, h("tr", {}, ["variant", "level", "games", "W-D-L", "win rate"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
           h("tbody", {}, stats.levels.map((l) => h("tr", {},
             h("td", {}, l.variant), h("td", {}, l.level), h("td", { class: "num" }, l.tally.games),

@@ -890,7 +890,7 @@ test("36.1: a duplicated tab follows the game, closing it frees nothing, a game 
   await context.close();
 });
 
-test("36.3: sowings have a speed control with a person playing, no animation at its fastest, Esc skips", async () => {
+test("36.3, 36.16: sowings have a speed control with a person playing, no animation at its fastest, Esc skips; the engine text folded", async () => {
   const page = await open();
   await setUp(page, "oanquan", ["person", "person"]);
   assert.ok(await page.isVisible("#speed-box"), "the speed control in a game with a person");
@@ -908,6 +908,10 @@ test("36.3: sowings have a speed control with a person playing, no animation at 
   await settle(page, 1);
   assert.equal(await page.evaluate(() => window.handSeen), 0, "no sowing drawn seed by seed");
   assert.equal(await page.textContent("#board [data-count='0']"), String(mine[0]));
+  // 36.16: the engine's text of the position is folded away, one click from view.
+  assert.ok(await page.isHidden("#oq-line"), "no raw engine string under the board");
+  await page.click("#oq-text summary");
+  assert.ok(await page.isVisible("#oq-line"));
   // Slowest, then Esc at the first seed: at most one more step drawn, then the position.
   await page.locator("#speed").fill("0");
   const [second, , , theirs] = GOLDEN[1];
@@ -995,6 +999,103 @@ test("36.12: a loss on time says so in words, with the flagged clock at 0", asyn
     assert.equal(await page.textContent("#clocks .clock[data-seat='0'] .time"), "0.0 s", "the flagged clock is empty");
     assert.match(await page.textContent("#result details.detail"), /on its clock \(tc=1\)/, "the figures for who asks");
     await page.screenshot({ path: join(shots, `lost-on-time-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36.2: each variant's own rule in one line, in the set-up and the game; a blocked caro five says why it does not win", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    for (const [variant, rule] of [["oanquan", /borrowing/], ["oware", /25 seeds/], ["mnk-15x15k5-exact", /Exactly 5 in a row wins/], ["tictactoe", null], ["caro", /block both ends/]]) {
+      await page.fill("#variant", variant);
+      await page.waitForFunction((v) => document.querySelector("#variant-note").dataset.asked === v, variant);
+      if (rule) assert.match(await page.textContent("#variant-rule"), rule, variant);
+      else assert.ok(await page.isHidden("#variant-rule"), `${variant} has no rule to add`);
+    }
+    await page.screenshot({ path: join(shots, `setup-rule-${width}.png`), fullPage: true });
+    await setUp(page, "caro", ["person", "person"]);
+    assert.match(await page.textContent("#game-rule"), /block both ends/);
+    const cell = (name) => (Number(name.slice(1)) - 1) * 15 + name.charCodeAt(0) - 97;
+    for (const [at, move] of "e8 d8 f8 j8 g8 a1 h8 a2 i8".split(" ").entries()) {
+      await page.click(`#board .cell-hit[data-cell='${cell(move)}']`);
+      await page.waitForFunction((n) => document.querySelectorAll("#move-list .mv").length === n, at + 1);
+    }
+    assert.ok(await page.isHidden("#result"), "the game goes on");
+    assert.match(await page.textContent("#rule-note"), /^i8 makes 5 in a row, blocked at both ends: under caro's rule it does not win/);
+    await page.screenshot({ path: join(shots, `caro-blocked-five-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36.11: Oware's final score counts as Oware does, in its own words", async () => {
+  let game = (await call("POST", "/api/games", { variant: "oware", seats: ["random", "random"], seed: 11 })).body;
+  while (!game.over) game = (await call("POST", `/api/games/${game.id}/think`, { ply: game.ply })).body.game;
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.evaluate((id) => sessionStorage.setItem("arena.game", id), game.id);
+    await page.reload();
+    await page.waitForSelector("#result:not([hidden])");
+    const rule = await page.textContent("#result .rule");
+    assert.match(rule, /^The stores decide/, rule);
+    assert.doesNotMatch(rule, /each side's points plus the seeds left/, "not O An Quan's rule");
+    assert.doesNotMatch(await page.textContent("#result table.final thead"), /on side/);
+    for (let seat = 0; seat < 2; seat++) {
+      const cells = await page.locator(`#result table.final tbody tr:nth-child(${seat + 1}) td`).allTextContents();
+      const [points, end, total] = cells.slice(1, 4).map(Number);
+      assert.equal(points + end, total, `points + the end's seeds = total: ${cells}`);
+      assert.equal(game.position.totals[seat], total);
+    }
+    assert.doesNotMatch(await page.textContent("#result"), /null|undefined/);
+    await page.screenshot({ path: join(shots, `oware-final-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+// axe-core's critical and serious violations on the page as it stands: "rule: target" each.
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")}`)));
+  return found;
+}
+
+test("36.21: axe-core finds no critical or serious violation on any page, laptop and phone", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    const found = [];
+    const check = async (where) => found.push(...(await axeViolations(page)).map((v) => `${where} at ${width}: ${v}`));
+    await check("the set-up");
+    await setUp(page, "caro", ["person", "random"]);
+    await page.click("#board .cell-hit[data-cell='112']");
+    await settle(page, 2);
+    await check("a caro game");
+    await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+    await check("an O An Quan game of 4");
+    await page.click("#resign");
+    await page.waitForSelector("#result:not([hidden])");
+    await check("a game's end");
+    await page.goto(`${url}#analyse`);
+    await page.fill("#an-variant", "tictactoe");
+    await page.fill("#an-moves", "b2 a1");
+    await page.click("#an-run");
+    await page.waitForSelector("#an-results .answers li", { timeout: 60000 });
+    await check("Analyse");
+    await page.goto(`${url}#replay`);
+    await page.waitForSelector("#rp-games tbody tr");
+    await page.click("#rp-games tbody tr");
+    await page.waitForSelector("#rp-board svg");
+    await check("Replay");
+    await page.goto(`${url}#report`);
+    await page.waitForSelector("#rep-body table");
+    await check("Report");
+    await page.goto(`${url}#stats`);
+    await page.waitForSelector("#st-body table");
+    await check("Stats");
+    assert.deepEqual(found, []);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }

@@ -149,6 +149,7 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
         "easy": arena::played::easy_spec(&variant).to_string(),
         "hard": arena::played::hard_spec(&variant).to_string(),
         "position": position,
+        "rules": rules::with_game!(variant, |start| crate::table::rules_json(&start)),
     })))
 }
 

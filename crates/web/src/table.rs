@@ -34,10 +34,12 @@
 //!   winner, places}` (`result` as the record writes it, `1-0` or `1-3-2`; `summary` in
 //!   words for a person; `detail` the clock's figures when a flag fell, else null; `winner`
 //!   the seat that alone took first place, or null; `places` per seat);
-//! - `recorded`: null until the game is recorded, then `{file, game}`, or `{error}`.
+//! - `recorded`: null until the game is recorded, then `{file, game}`, or `{error}`;
+//! - `rules` (with `history`): [`rules_json`], the variant's rules in words.
 //!
 //! A move played (`played`, in the answer to `move` and `think`): `{seat, move, place, person,
-//! stats, ms, sowing}`, where `place` is [`crate::board::place_json`], `stats` an agent's
+//! stats, ms, sowing, note}` (`note`: what the rules made of the move that a player might not
+//! expect, [`rules::Game::move_note`], or null), where `place` is [`crate::board::place_json`], `stats` an agent's
 //! `{nodes, depth, score, reason, ms}` (null for a person) and `sowing` the steps of a move
 //! that sows ([`crate::board::steps_json`]) or null; an agent's turn that played nothing is
 //! `{seat, move: null}` with `fault` when the agent failed. A hint: `{move, place, reason,
@@ -151,6 +153,7 @@ impl<G: AgentGame> WebTable<G> {
         };
         let mut played = ply_json(ply);
         played["sowing"] = json!(steps_json(&ply.before, ply.mv));
+        played["note"] = json!(self.table.position().move_note(ply.mv));
         played
     }
 
@@ -180,6 +183,8 @@ impl<G: AgentGame> WebTable<G> {
                 }),
             })
             .collect();
+        // The variant's rules in words: with the whole view only (the page keeps them).
+        let rules = history.then(|| rules_json(table.position()));
         let history: Option<Vec<Value>> =
             history.then(|| table.history().iter().map(ply_json).collect());
         let over = table.ending().map(|ending| {
@@ -217,6 +222,7 @@ impl<G: AgentGame> WebTable<G> {
             "position": position_json(table.position()),
             "ply": table.history().len(),
             "history": history,
+            "rules": rules,
             "moves": table.moves().join(" "),
             "to_move": table.mover().map(Player::index),
             "thinking": table.thinking().is_some(),
@@ -407,4 +413,11 @@ pub fn stats_json(stats: &SearchStats, time: Duration) -> Value {
         "reason": stats.reason,
         "ms": time.as_secs_f64() * 1e3,
     })
+}
+
+/// The variant's rules in words, from the game: `{line, totals}`, `line` the rule a player
+/// might not expect (caro's blocked ends), `totals` how the final totals rank the seats; each
+/// null where the game has none.
+pub fn rules_json<G: Game>(position: &G) -> Value {
+    json!({ "line": position.rule_line(), "totals": position.totals_rule() })
 }

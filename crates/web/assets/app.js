@@ -234,7 +234,9 @@ function ringLayout(view, compact) {
   const small = per - (big ? 1 : 0);
   const cells = [];
   if (players === 2) {
-    const W = 110, H = compact ? 104 : 96, B = big ? 90 : 0, X0 = (compact ? 8 : 40) + B, top = compact ? 30 : 40;
+    // Room above and below the pits for a picked pit's arrows (30 px) and, beyond them, the
+    // seats' names, which the arrows must not cover.
+    const W = 110, H = compact ? 104 : 96, B = big ? 90 : 0, X0 = (compact ? 8 : 40) + B, top = compact ? 30 : 56;
     for (let j = 0; j < small; j++) {
       cells[j] = { kind: "square", x: X0 + j * W, y: top + H, w: W, h: H, row: "bottom", tx: 1, ty: 0 };
       cells[per + j] = { kind: "square", x: X0 + (small - 1 - j) * W, y: top, w: W, h: H, row: "top", tx: -1, ty: 0 };
@@ -429,7 +431,7 @@ function drawRing(view, opts = {}) {
   if (layout.two) {
     if (!compact) {
       const tag = (seat, y) => s("text", { x: layout.X0, y, "font-size": 13, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${names[seat] || seatName(view, seat)}${points(seat)}`);
-      root.append(tag(1, 16), tag(0, height - 6));
+      root.append(tag(1, 15), tag(0, height - 5));
     }
   } else {
     for (let seat = 0; seat < view.players; seat++) {

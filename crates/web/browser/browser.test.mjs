@@ -1100,3 +1100,70 @@ test("36.21: axe-core finds no critical or serious violation on any page, laptop
     await page.context().close();
   }
 });
+
+const overlaps = (a, b) => !(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y);
+
+test("36.6-9: long names wrap, every score column shows, four clocks fit a phone, arrows leave names free", async () => {
+  const long = "Aleksandra-Konstantynopolitańczykówna"; // 37 characters: a name has 40 at most
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    // 6: a long spec in the game-over line.
+    await setUp(page, "tictactoe", ["person", "custom=alphabeta:nodes=1000000"]);
+    await page.click("#resign");
+    await page.waitForSelector("#result:not([hidden])");
+    assert.match(await page.textContent("#result strong"), /alphabeta:nodes=1000000\) wins/);
+    const fits = async (where) => {
+      const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.ok(wide <= room, `${where}: the page is ${wide} px wide in ${room} px`);
+    };
+    await fits("a long spec");
+    await page.screenshot({ path: join(shots, `long-spec-over-${width}.png`), fullPage: true });
+    // 7: three seats' final score with a long name: every column in view.
+    await page.click("#result button:has-text('New game')");
+    await setUp(page, "oanquan-3p", [`person=${long}`, "random", "random"]);
+    await page.click("#resign");
+    await page.waitForSelector("#result table.final");
+    const [tableWide, tableRoom] = await page.$eval("#result .score-table", (wrap) => [wrap.scrollWidth, wrap.clientWidth]);
+    assert.ok(tableWide <= tableRoom, `the score table is ${tableWide} px wide in ${tableRoom} px`);
+    await fits("a long name");
+    await page.screenshot({ path: join(shots, `final-3p-long-name-${width}.png`), fullPage: true });
+    // 8: four seats with a game clock: each clock shows its seat and its whole time.
+    await page.click("#result button:has-text('New game')");
+    await page.fill("#variant", "oanquan-4p");
+    await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "oanquan-4p");
+    await page.waitForFunction(() => document.querySelectorAll("#seats .seat-row").length === 4);
+    for (let i = 1; i < 4; i++) await page.locator("#seats .seat-row").nth(i).locator("select").selectOption("random");
+    if (!(await page.isVisible("#tc"))) await page.click("details.more summary");
+    await page.fill("#tc", "5:00");
+    await page.click("#start");
+    await page.waitForSelector("#clocks:not([hidden]) .clock");
+    const clocks = await page.$$eval("#clocks .clock", (all) => all.map((clock) => {
+      const box = clock.getBoundingClientRect(), time = clock.querySelector(".time"), who = clock.querySelector(".who");
+      const t = time.getBoundingClientRect();
+      return { inside: t.left >= box.left - 0.5 && t.right <= box.right + 0.5, whole: time.scrollWidth <= time.clientWidth + 1, who: who.getBoundingClientRect().width, text: time.textContent };
+    }));
+    assert.equal(clocks.length, 4);
+    for (const [seat, clock] of clocks.entries()) {
+      assert.ok(clock.inside && clock.whole, `seat ${seat + 1}'s time ${clock.text} is cut`);
+      assert.ok(clock.who >= 8, `seat ${seat + 1}'s name shows (${clock.who} px)`);
+    }
+    await fits("four clocks and a long name");
+    await page.screenshot({ path: join(shots, `clocks-4p-${width}.png`), fullPage: true });
+    await page.context().close();
+  }
+  // 9: a picked pit's arrows leave its player's name and score free (the names are drawn
+  // beside the board on a laptop).
+  const page = await open();
+  await setUp(page, "oanquan", ["person", "person"]);
+  for (const label of ["1", "5"]) {
+    await page.click(`#board .square.mine[data-label='${label}']`);
+    const name = await page.locator("#board text[data-seat='0']").boundingBox();
+    for (const arrow of await page.locator("#board .arrow circle").all()) {
+      const box = await arrow.boundingBox();
+      assert.ok(!overlaps(box, name), `an arrow of pit ${label} (${JSON.stringify(box)}) covers the name (${JSON.stringify(name)})`);
+    }
+  }
+  await page.screenshot({ path: join(shots, "oanquan-arrows.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

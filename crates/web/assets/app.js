@@ -62,6 +62,22 @@ async function api(method, path, body) {
   return data;
 }
 
+// A result as the record writes it ("1-0", "1/2-1/2", or places "2-1-3") in words, with the
+// seats' names from `view`.
+function resultWords(view, result) {
+  const parts = result.split("-");
+  if (view.players === 2 && parts.length === 2 && !result.includes("/")) {
+    const winner = parts[0] === "1" ? 0 : parts[1] === "1" ? 1 : null;
+    return winner === null ? "a draw" : `${seatName(view, winner)} wins`;
+  }
+  if (result.includes("1/2")) return "a draw";
+  const order = parts.map((place, seat) => [Number(place), seat]).sort((a, b) => a[0] - b[0]);
+  return order.map(([place, seat]) => `${seatName(view, seat)} ${["first", "second", "third", "fourth"][place - 1] || `place ${place}`}`).join(", ");
+}
+
+// Text with `code` spans (as the registry's help texts write them) as nodes, the backticks gone.
+const withCode = (text) => text.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part));
+
 let toastTimer = null;
 function toast(message) {
   const box = $("toast");
@@ -228,7 +244,22 @@ function drawGrid(view, opts = {}) {
 // classic board, seat 1's pits on top (right to left in ring order), seat 0's below (left to
 // right), big cells at the ends; sowing towards increasing ring index runs anticlockwise.
 // Three seats and more: a polygon, one side per seat, big cells at the corners.
-function ringLayout(view, compact) {
+function ringLayout(view, compact, flip) {
+  const layout = ringLayoutUpright(view, compact);
+  return flip && layout.two ? turned(layout) : layout;
+}
+
+// A two-seat board turned half round, for the player of the second seat (their pits below).
+function turned(layout) {
+  const { width, height } = layout;
+  const cells = layout.cells.map((cell) => ({
+    ...cell, x: width - cell.x - cell.w, y: height - cell.y - cell.h, cx: width - cell.cx, cy: height - cell.cy,
+    tx: -cell.tx, ty: -cell.ty, row: cell.row === "top" ? "bottom" : cell.row === "bottom" ? "top" : cell.row,
+  }));
+  return { ...layout, cells, flipped: true };
+}
+
+function ringLayoutUpright(view, compact) {
   const { per_side: per, big_last: big } = view.layout;
   const players = view.players;
   const small = per - (big ? 1 : 0);
@@ -303,7 +334,7 @@ const onScreen = (forward) => (forward ? 1 : -1);
 // seats' names; `opts.compact` a phone's drawing (bigger figures for a smaller screen).
 function drawRing(view, opts = {}) {
   const compact = !!opts.compact;
-  const layout = ringLayout(view, compact);
+  const layout = ringLayout(view, compact, !!opts.flip);
   const { width, height, cells } = layout;
   const { per_side: per } = view.layout;
   const root = s("svg", { viewBox: `${layout.left} ${layout.top} ${width} ${height}`, role: "img", "aria-label": `board of ${view.places.length} pits`, class: compact ? "ring compact" : "ring" });
@@ -407,8 +438,10 @@ function drawRing(view, opts = {}) {
           x = place.cx + place.ox * 50 + dir * place.tx * 22;
           y = place.cy + place.oy * 50 + dir * place.ty * 22;
         }
-        const glyph = layout.two ? (dir * place.tx > 0 ? "▶" : "◀") : entry.move.slice(String(pit.label).length) || "•";
-        g.append(s("circle", { cx: x, cy: y, r: 15 }), s("text", { x, y }, glyph), s("title", {}, `sow ${entry.move}`));
+        // Round the polygon, increasing ring index runs anticlockwise on screen.
+        const glyph = layout.two ? (dir * place.tx > 0 ? "▶" : "◀") : entry.forward ? "↺" : "↻";
+        const way = layout.two ? "" : entry.forward ? " (anticlockwise)" : " (clockwise)";
+        g.append(s("circle", { cx: x, cy: y, r: 15 }), s("text", { x, y }, glyph), s("title", {}, `sow ${entry.move}${way}`));
         root.append(g);
       }
     }
@@ -431,7 +464,8 @@ function drawRing(view, opts = {}) {
   if (layout.two) {
     if (!compact) {
       const tag = (seat, y) => s("text", { x: layout.X0, y, "font-size": 13, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${names[seat] || seatName(view, seat)}${points(seat)}`);
-      root.append(tag(1, 15), tag(0, height - 5));
+      const [above, below] = layout.flipped ? [0, 1] : [1, 0];
+      root.append(tag(above, 15), tag(below, height - 5));
     }
   } else {
     for (let seat = 0; seat < view.players; seat++) {
@@ -507,9 +541,9 @@ async function animateSteps(target, before, steps, opts, stepMs, still) {
 }
 
 // The screen side ("left" or "right") a sowing from a two-seat board's pit goes, for buttons.
-function sideOf(view, entry) {
+function sideOf(view, entry, flip = false) {
   const per = view.layout.per_side;
-  const top = Math.floor(entry.place / per) === 1 && view.players === 2;
+  const top = view.players === 2 && (Math.floor(entry.place / per) === 1) !== flip;
   return entry.forward === !top ? "right" : "left";
 }
 
@@ -602,6 +636,7 @@ const Play = {
     $("resign").addEventListener("click", () => this.resign());
     $("new").addEventListener("click", () => this.leave());
     $("pause").addEventListener("click", () => this.togglePause());
+    $("flip").addEventListener("click", () => { this.flip = !this.flip; this.render(); });
     $("speed").addEventListener("input", () => this.showSpeed());
     // A click on the board while a sowing is shown skips to its end.
     $("board").addEventListener("click", () => { if (this.animating) this.skipping = true; });
@@ -626,19 +661,27 @@ const Play = {
       this.channel.onmessage = (e) => this.heard(e.data);
     }
     this.showSpeed();
+    // A phone turned, a window resized: the ring board is drawn for the new width.
+    let resized = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resized);
+      resized = setTimeout(() => { if (this.game && !this.animating && !$("game").hidden) this.render(); }, 150);
+    });
   },
 
   // The family menu and its variants, from the registry's families (`/api/meta`).
   families() {
-    $("family").replaceChildren(...meta.families.map((f) => h("option", { value: f.name }, f.title)));
+    // A family's other names in its entry, so that "caro" or "gomoku" is found in the menu.
+    $("family").replaceChildren(...meta.families.map((f) => h("option", { value: f.name },
+      f.aliases.length ? `${f.title} (${f.aliases.map((a) => a.alias).join(", ")})` : f.title)));
   },
 
   pickFamily(name, lookUp) {
     const family = meta.families.find((f) => f.name === name) || meta.families[0];
     $("family").value = family.name;
     $("presets").replaceChildren(...family.variants.map((v) =>
-      h("button", { type: "button", "data-variant": v.id, title: `${v.id}: ${v.about}`, onclick: () => { $("variant").value = v.id; this.lookUp(v.id); } }, v.label)));
-    $("variant-help").textContent = `Ids: ${family.ids}; for example ${family.example}.`;
+      h("button", { type: "button", "data-variant": v.id, title: v.about === v.id ? v.id : `${v.id}: ${v.about}`, onclick: () => { $("variant").value = v.id; this.lookUp(v.id); } }, v.label)));
+    $("variant-help").replaceChildren("Ids: ", ...withCode(family.ids), "; for example ", h("code", {}, family.example), ".");
     if (lookUp) {
       const id = family.variants.length ? family.variants[0].id : family.example;
       $("variant").value = id;
@@ -657,7 +700,8 @@ const Play = {
       this.variant = variant;
       note.classList.remove("bad");
       const players = variant.seat_names.join(", ");
-      note.textContent = `${variant.id}: ${variant.title}, ${variant.players} players (${players}); easy is ${variant.easy}, hard is ${variant.hard}`;
+      const agent = (level, spec) => (spec === level ? null : `${level} is ${spec}`);
+      note.textContent = [`${variant.id}: ${variant.title}, ${variant.players} players (${players})`, agent("easy", variant.easy), agent("hard", variant.hard)].filter(Boolean).join("; ");
       // The variant's own rule, from the game, in one line.
       $("variant-rule").textContent = variant.rules.line || "";
       $("variant-rule").hidden = !variant.rules.line;
@@ -788,6 +832,8 @@ const Play = {
     this.gen += 1;
     this.game = game;
     this.note = null;
+    // Playing the second seat of a two-seat ring alone: the board turned, your pits below.
+    this.flip = game.players === 2 && !isGrid(game.position) && game.seats[1].person && !game.seats[0].person;
     this.busy = false;
     this.selected = null;
     this.hint = null;
@@ -899,7 +945,7 @@ const Play = {
     const names = game.seats.map((seat) => seat.label);
     const interactive = this.personToMove() && !this.busy && !this.animating && !game.thinking;
     const last = game.history.length ? game.history[game.history.length - 1].place : null;
-    const opts = { names, last };
+    const opts = { names, last, flip: this.flip };
     if (interactive) {
       opts.onMove = (text) => this.move(text);
       opts.onPick = (place) => { this.selected = place; this.render(); };
@@ -939,6 +985,7 @@ const Play = {
     $("undo").disabled = !game.can_undo || this.busy || game.thinking;
     $("hint").disabled = !this.personToMove() || this.busy || game.thinking;
     $("resign").disabled = !!over || !game.seats.some((seat) => seat.person);
+    $("flip").hidden = isGrid(view) || game.players !== 2;
     // The speed of the agents' moves (with agents alone) and of sowings shown seed by seed.
     $("speed-box").hidden = !!over || !(this.agentsOnly() || !isGrid(view));
     $("pause").hidden = !this.agentsOnly();
@@ -953,7 +1000,12 @@ const Play = {
   titleOf(game) {
     const family = meta.families.find((f) => f.name === game.position.family);
     const variant = family && family.variants.find((v) => v.id === game.variant);
-    return variant ? `${family.title}: ${variant.label}` : family ? `${family.title}: ${game.variant}` : game.variant;
+    // The variant's name after the game's only where it says more ("m,n,k games: caro", not
+    // "O An Quan: O An Quan" or "Connect Four: connect-four").
+    if (!family) return game.variant;
+    const label = variant ? variant.label : game.variant;
+    const plain = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+    return [family.title, family.name].some((name) => plain(name) === plain(label)) ? family.title : `${family.title}: ${label}`;
   },
 
   // The end: the result, and where the game counts points, each seat's final score (its
@@ -982,7 +1034,8 @@ const Play = {
       score = [score, h("p", { class: "note rule" }, rule)];
     }
     box.replaceChildren(
-      h("strong", {}, `${over.result} · ${over.summary}`),
+      // Two seats: "1-0 · X wins"; more: the summary names every place ("2-4-1-3" says little).
+      h("strong", {}, game.players > 2 ? over.summary : `${over.result} · ${over.summary}`),
       ...(score || []),
       h("div", { class: "note" }, [
         over.termination === "win" || over.termination === "draw" ? null : over.termination,
@@ -993,6 +1046,8 @@ const Play = {
       ...(over.detail ? [h("details", { class: "note detail" }, h("summary", {}, "the clock's figures"), over.detail)] : []),
       h("div", { class: "buttons" },
         h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
+        // The same seats, each moved one place round (two seats: colours swapped).
+        h("button", { class: "swap", onclick: () => this.start(this.swapped(this.requestOf(game))) }, game.players === 2 ? "Play again, sides swapped" : "Play again, seats moved round"),
         h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
         h("button", { onclick: () => this.leave() }, "New game")));
   },
@@ -1004,9 +1059,15 @@ const Play = {
     const here = interactive && this.selected !== null ? movesByPlace(view).get(this.selected) || [] : [];
     bar.hidden = here.length < 2;
     if (bar.hidden) return;
-    const sorted = here.slice().sort((a, b) => (sideOf(view, a) === "left" ? -1 : 1) - (sideOf(view, b) === "left" ? -1 : 1));
+    const side = (entry) => sideOf(view, entry, this.flip);
+    const sorted = here.slice().sort((a, b) => (side(a) === "left" ? -1 : 1) - (side(b) === "left" ? -1 : 1));
     bar.replaceChildren(...sorted.map((entry) => h("button", { class: "primary", "data-move": entry.move },
-      sideOf(view, entry) === "left" ? `◀ sow ${entry.move}` : `sow ${entry.move} ▶`)));
+      side(entry) === "left" ? `◀ sow ${entry.move}` : `sow ${entry.move} ▶`)));
+  },
+
+  swapped(request) {
+    const round = (list) => [list[list.length - 1], ...list.slice(0, -1)];
+    return { ...request, seats: round(request.seats), names: round(request.names) };
   },
 
   requestOf(game) {
@@ -1092,7 +1153,8 @@ const Play = {
     this.stopClock();
     if (this.paused) return;
     const delay = this.agentsOnly() ? this.delay() : Math.min(250, this.delay());
-    this.timer = setTimeout(() => { if (gen === this.gen && page === "play" && !this.paused) this.think(); }, delay);
+    // The game plays on while another page is shown (a demo goes on while the report is).
+    this.timer = setTimeout(() => { if (gen === this.gen && !this.paused) this.think(); }, delay);
   },
 
   // An agent thinks at this table for an earlier page (a reload): show it, and look again
@@ -1162,7 +1224,7 @@ const Play = {
       this.skipping = false;
       $("sow-bar").hidden = true;
       this.status(h("span", {}, `${answer.game.seats[played.seat].label} sows ${played.move}`, h("span", { class: "sub" }, " · click the board or press Esc to skip")));
-      const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place };
+      const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place, flip: this.flip };
       await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen && !this.skipping);
       this.animating = false;
       if (gen !== this.gen) return;
@@ -1257,11 +1319,14 @@ const Play = {
 
   async resign() {
     const game = this.game;
-    if (!game || game.over || !confirm("Resign this game? It is recorded as a loss.")) return;
+    if (!game || game.over) return;
+    // Who resigns: the person to move, else the one person at the table.
+    const seat = game.to_move !== null && game.seats[game.to_move].person ? game.to_move : game.seats.findIndex((s) => s.person);
+    if (seat < 0 || !confirm(`Resign for ${game.seats[seat].label}? The game is recorded as a loss for them.`)) return;
     const gen = ++this.gen;
     clearTimeout(this.timer);
     try {
-      const answer = await api("POST", `/api/games/${game.id}/resign`, {});
+      const answer = await api("POST", `/api/games/${game.id}/resign`, { seat });
       if (gen !== this.gen) return;
       this.busy = false;
       this.game = answer.game;
@@ -1434,7 +1499,7 @@ const Play = {
     }
     if (this.selected !== null) {
       const side = key === "ArrowRight" ? "right" : key === "ArrowLeft" ? "left" : null;
-      const entry = side && (moves.get(this.selected) || []).find((m) => sideOf(view, m) === side);
+      const entry = side && (moves.get(this.selected) || []).find((m) => sideOf(view, m, this.flip) === side);
       if (entry) { event.preventDefault(); this.move(entry.move); }
       if (key === "Escape") { this.selected = null; this.render(); }
     }
@@ -1534,9 +1599,10 @@ const Analyse = {
     $("an-board").replaceChildren(drawBoard(view, opts));
     $("an-line").textContent = isGrid(view) ? "" : view.text;
     const mover = seatName(view, view.to_move);
+    const n = answer.moves.length, moves = `${n} ${n === 1 ? "move" : "moves"}`;
     $("an-status").textContent = answer.over
-      ? `Game over after ${answer.moves.length} moves: ${answer.over}`
-      : `After ${answer.moves.length} moves, ${mover} to move`;
+      ? `Game over after ${moves}: ${answer.over} (${resultWords(view, answer.over)})`
+      : n ? `After ${moves}, ${mover} to move` : `At the start, ${mover} to move`;
   },
 
   results(full) {
@@ -1555,7 +1621,7 @@ const Analyse = {
       parts.push(h("h2", {}, "Exact value"));
       parts.push(h("p", {}, solver.value
         ? `${mover} ${verb} with best play (${solver.outcome}).`
-        : `Not decided within the solver's limits (searched ${solver.depth} plies).`));
+        : `Not decided within the solver's limits (${solver.depth ? `${solver.depth} plies deep, ` : ""}${count(solver.nodes)} positions searched).`));
       if (solver.value && solver.value !== "loss") parts.push(h("p", { class: "note" }, `${solver.value === "win" ? "Winning" : "Drawing"} moves: ${solver.best.join(" ")}`));
       if (solver.moves.length && isGrid(answer.position)) {
         parts.push(h("p", { class: "note" }, "On the board: each move's value for the side to move (W win, D draw, L loss)."));
@@ -1713,6 +1779,9 @@ const Replay = {
     $("rp-status").textContent = `move ${ply} of ${game.moves.length}${ply > 0 ? `: ${game.moves[ply - 1].move}` : ""}${end}`;
     $("rp-status").dataset.ply = ply;
     for (const move of $("rp-moves").querySelectorAll(".mv")) move.classList.toggle("now", Number(move.dataset.ply) === ply);
+    // The list follows the move shown (End on a long game shows its last rounds).
+    const now = $("rp-moves").querySelector(".mv.now");
+    if (now) now.scrollIntoView({ block: "nearest" });
   },
 
   async copy() {
@@ -1771,6 +1840,13 @@ const Report = {
     const folder = this.folders.find((f) => f.dir === dir);
     $("rep-write").disabled = !folder || !folder.games;
     $("rep-write").textContent = folder && folder.report ? "Rewrite report" : "Write report";
+    // A folder without a report: say so, rather than ask for what is not there.
+    if (folder && !folder.report) {
+      $("rep-body").replaceChildren(h("p", { class: "note" }, folder.games
+        ? `No report in ${dir || "the results folder"} yet: Write report makes one from its games.`
+        : `No report in ${dir || "the results folder"}, and no games to write one from.`));
+      return;
+    }
     try {
       const answer = await api("GET", `/api/report?dir=${encodeURIComponent(dir)}`);
       const body = $("rep-body");

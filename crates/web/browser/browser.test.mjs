@@ -1167,3 +1167,157 @@ test("36.6-9: long names wrap, every score column shows, four clocks fit a phone
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("36.14, 15, 17, 18, 19, 24: plain words in the set-up and titles, places for many seats, turning arrows, a redrawn ring, a list that follows, who resigns", async () => {
+  const page = await open();
+  // 14: no Markdown backticks, caro found in the Game menu, no "easy is easy", no tooltip
+  // that repeats the id, titles that say something once.
+  await page.fill("#variant", "oanquan");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "oanquan");
+  assert.doesNotMatch(await page.textContent("#page-play"), /`/, "no Markdown backticks");
+  const menu = await page.locator("#family option").allTextContents();
+  assert.ok(menu.some((entry) => /caro/.test(entry)), `caro in the Game menu: ${menu}`);
+  for (const title of await page.locator("#presets button").evaluateAll((all) => all.map((b) => b.title))) {
+    assert.doesNotMatch(title, /^([^:]+): \1$/, `a tooltip repeats itself: ${title}`);
+  }
+  assert.doesNotMatch(await page.textContent("#variant-note"), /easy is easy|hard is hard/);
+  const dialogs = [];
+  page.on("dialog", (dialog) => dialogs.push(dialog.message()));
+  await setUp(page, "oanquan", ["person=Lan", "person=Minh"]);
+  assert.equal(await page.textContent("#game-title"), "O An Quan");
+  // 18: the ring is drawn for a phone's width once the window is one.
+  assert.equal(await page.locator("#board svg.compact").count(), 0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForSelector("#board svg.compact");
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.waitForFunction(() => !document.querySelector("#board svg.compact"));
+  // 24: in a game of two people, the question names who resigns.
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.match(dialogs.at(-1), /^Resign for player 1 \(Lan\)\?/);
+  assert.match(await page.textContent("#result strong"), /^0-1 · player 1 \(Lan\) resigned/);
+  await page.click("#result button:has-text('New game')");
+  await setUp(page, "connect4", ["person", "random"]);
+  assert.equal(await page.textContent("#game-title"), "Connect Four");
+  // 15, 17: four seats: turning arrows with their way in words, places in words at the end.
+  await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+  await page.locator("#board .square.mine").first().click();
+  const arrows = await page.locator("#board .arrow").evaluateAll((all) => all.map((a) => [a.textContent.trim()[0], a.querySelector("title").textContent]));
+  assert.ok(arrows.length >= 1);
+  for (const [glyph, title] of arrows) {
+    assert.ok(["↺", "↻"].includes(glyph), `an arrow says ${glyph}`);
+    assert.match(title, /\((anti)?clockwise\)$/);
+  }
+  await page.screenshot({ path: join(shots, "oanquan-4p-arrows.png") });
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.doesNotMatch(await page.textContent("#result strong"), /^\d+-\d+-\d+/, "no bare result code");
+  // 19: Replay's list follows the move shown: End on a long game shows its last round.
+  await page.goto(`${url}#replay`);
+  await page.waitForSelector("#rp-file option", { state: "attached" });
+  await page.selectOption("#rp-file", "default/games.csv");
+  await page.waitForSelector("#rp-variant option[value='oanquan']", { state: "attached" });
+  await page.selectOption("#rp-variant", "oanquan");
+  await page.waitForFunction(() => document.querySelector("#rp-games tbody td:nth-child(2)")?.textContent === "oanquan");
+  await page.click("#rp-games tbody tr");
+  await page.waitForFunction(() => document.querySelector("#rp-title").textContent.startsWith("oanquan: "));
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => /^move (\d+) of \1/.test(document.querySelector("#rp-status").textContent));
+  const seen = await page.evaluate(() => {
+    const list = document.getElementById("rp-moves"), now = list.querySelector(".mv.now");
+    const box = list.getBoundingClientRect(), at = now.getBoundingClientRect();
+    return at.top >= box.top - 1 && at.bottom <= box.bottom + 1;
+  });
+  assert.ok(seen, "the last move is in view in the move list");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.22: an agent asked to think longer than the server allows is refused, saying so", async () => {
+  const page = await open();
+  await page.fill("#variant", "tictactoe");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+  const row = page.locator("#seats .seat-row").nth(1);
+  await row.locator("select").selectOption("custom");
+  await row.locator("input").fill("mcts:time_ms=70000");
+  await page.click("#start");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /time_ms=70000 is more than this server lets an agent think about a move \(60000 ms/);
+  assert.ok(await page.isHidden("#game"), "no game started");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.20, 23: a folder without a report says so with no 404; a demo plays on while another page is shown", async () => {
+  mkdirSync(join(results, "no-report-yet"), { recursive: true });
+  cpSync(join(results, "default/games.csv"), join(results, "no-report-yet/games.csv"));
+  const page = await open();
+  const missing = [];
+  page.on("response", (response) => { if (response.status() === 404) missing.push(response.url()); });
+  await page.goto(`${url}#report`);
+  await page.waitForSelector("#rep-dir option[value='no-report-yet']", { state: "attached" });
+  await page.selectOption("#rep-dir", "no-report-yet");
+  await page.waitForFunction(() => /No report in no-report-yet yet/.test(document.querySelector("#rep-body").textContent));
+  assert.equal(await page.textContent("#rep-write"), "Write report");
+  assert.deepEqual(missing, [], "no request answered 404");
+  // 23: AI against AI at full speed, then the Report page: the game goes on.
+  await page.goto(`${url}#play`);
+  await setUp(page, "caro", ["random", "random"]);
+  await page.locator("#speed").fill("2000");
+  const id = await page.evaluate(() => Play.game.id);
+  await page.waitForFunction(() => document.querySelectorAll("#move-list .mv").length >= 2);
+  await page.goto(`${url}#report`);
+  const left = await page.evaluate(() => Play.game.ply);
+  await page.waitForFunction((n) => Play.game && Play.game.ply >= n + 4, left, { timeout: 20000 });
+  assert.ok(await page.isHidden("#page-play"), "still on the Report page");
+  assert.equal(await page.evaluate(() => Play.game.id), id);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.13: Analyse says who won and counts its moves in words", async () => {
+  const page = await open();
+  await page.goto(`${url}#analyse`);
+  await page.fill("#an-variant", "tictactoe");
+  await page.fill("#an-moves", "b2");
+  await page.waitForFunction(() => /^After 1 move, O to move$/.test(document.querySelector("#an-status").textContent));
+  await page.fill("#an-moves", "a1 b1 a2 b2 a3");
+  await page.waitForFunction(() => document.querySelector("#an-status").textContent.startsWith("Game over"));
+  assert.equal(await page.textContent("#an-status"), "Game over after 5 moves: 1-0 (X wins)");
+  await page.fill("#an-moves", "");
+  await page.waitForFunction(() => /^At the start, X to move$/.test(document.querySelector("#an-status").textContent));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36 missing 4: the second seat's board turned (your pits below), Flip board, a rematch with sides swapped", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await setUp(page, "oanquan", ["random", "person=Lan"]);
+    await settle(page, 1);
+    // The middle height of player 1's squares (1-5) and of player 2's, the person's (6-10).
+    const rows = async () => page.evaluate(() => {
+      const y = (labels) => {
+        const tops = labels.map((l) => document.querySelector(`#board .square[data-label='${l}']`).getBoundingClientRect()).map((r) => r.top + r.height / 2);
+        return tops.reduce((a, b) => a + b) / tops.length;
+      };
+      return { mine: y([6, 7, 8, 9, 10]), theirs: y([1, 2, 3, 4, 5]) };
+    });
+    let at = await rows();
+    assert.ok(at.mine > at.theirs, `the person's pits below: ${JSON.stringify(at)}`);
+    // A sowing from the turned board: the arrow that says right sows right on screen.
+    await page.locator("#board .square.mine").first().click();
+    await page.screenshot({ path: join(shots, `oanquan-turned-${width}.png`), fullPage: true });
+    await page.click("#flip");
+    at = await rows();
+    assert.ok(at.mine < at.theirs, `flipped back: the person's pits on top: ${JSON.stringify(at)}`);
+    await page.click("#resign");
+    await page.waitForSelector("#result:not([hidden])");
+    await page.click("#result button.swap");
+    await page.waitForFunction(() => Play.game && Play.game.ply === 0 && !document.querySelector("#result:not([hidden])"));
+    const seats = await page.evaluate(() => Play.game.seats.map((seat) => seat.person ? seat.name : seat.spec));
+    assert.deepEqual(seats, ["Lan", "random"], "sides swapped");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -205,8 +205,13 @@ pub async fn analyse(
         .agents
         .iter()
         .enumerate()
-        .map(|(at, text)| agent_spec(text, &variant, &format!("agent {}", at + 1)))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|(at, text)| {
+            let what = format!("agent {}", at + 1);
+            let spec = agent_spec(text, &variant, &what)?;
+            crate::seats::within_think_limit(&spec, app.options().think_limit, &what)?;
+            Ok(spec)
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
     // The position is checked here, at once, before any thinking.
     rules::with_game!(variant, |start| position_after(start, &request.moves)?
         .is_over());

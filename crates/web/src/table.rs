@@ -38,8 +38,8 @@
 //! - `rules` (with `history`): [`rules_json`], the variant's rules in words.
 //!
 //! A move played (`played`, in the answer to `move` and `think`): `{seat, move, place, person,
-//! stats, ms, sowing, note}` (`note`: what the rules made of the move that a player might not
-//! expect, [`rules::Game::move_note`], or null), where `place` is [`crate::board::place_json`], `stats` an agent's
+//! stats, ms, sowing}`, with `note` where the rules made of the move what a player might not
+//! expect ([`rules::Game::move_note`]), where `place` is [`crate::board::place_json`], `stats` an agent's
 //! `{nodes, depth, score, reason, ms}` (null for a person) and `sowing` the steps of a move
 //! that sows ([`crate::board::steps_json`]) or null; an agent's turn that played nothing is
 //! `{seat, move: null}` with `fault` when the agent failed. A hint: `{move, place, reason,
@@ -153,7 +153,10 @@ impl<G: AgentGame> WebTable<G> {
         };
         let mut played = ply_json(ply);
         played["sowing"] = json!(steps_json(&ply.before, ply.mv));
-        played["note"] = json!(self.table.position().move_note(ply.mv));
+        // Only where there is one: the answers a game sends most stay as they were.
+        if let Some(note) = self.table.position().move_note(ply.mv) {
+            played["note"] = json!(note);
+        }
         played
     }
 

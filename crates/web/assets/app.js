@@ -1664,6 +1664,12 @@ const Replay = {
       this.offset = 0;
       $("rp-agent").value = "";
       $("rp-result").value = "";
+      // The old file's game goes too (and a toast about it): nothing of it passes for the new.
+      this.gen += 1;
+      this.game = null;
+      this.row = null;
+      $("rp-view").hidden = true;
+      $("toast").hidden = true;
       // The old file's variants go at once: one picked before the new file's come would
       // filter the new listing by a variant its picker no longer shows.
       $("rp-variant").replaceChildren(h("option", { value: "" }, "any"));
@@ -1740,6 +1746,7 @@ const Replay = {
       const game = await api("GET", `/api/records/game?file=${encodeURIComponent(this.file)}&row=${row}`);
       this.game = game;
       this.row = row;
+      $("toast").hidden = true;
       for (const tr of $("rp-games").querySelectorAll("tbody tr")) tr.classList.toggle("on", Number(tr.dataset.row) === row);
       $("rp-view").hidden = false;
       $("rp-title").textContent = `${game.variant}: ${game.seats.join(" – ")}`;

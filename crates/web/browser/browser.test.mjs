@@ -1321,3 +1321,33 @@ test("36 missing 4: the second seat's board turned (your pits below), Flip board
     await page.context().close();
   }
 });
+
+test("36.4, 5: Replay's 'won' takes the agent as its listing does; a new file shows none of the old file's game", async () => {
+  // A game in the play record, so that there is a second file to change to.
+  let done = (await call("POST", "/api/games", { variant: "tictactoe", seats: ["random", "random"], seed: 36 })).body;
+  while (!done.over) done = (await call("POST", `/api/games/${done.id}/think`, { ply: done.ply })).body.game;
+  const page = await open();
+  await page.goto(`${url}#replay`);
+  await page.waitForSelector("#rp-file option", { state: "attached" });
+  await page.selectOption("#rp-file", "default/games.csv");
+  await page.waitForSelector("#rp-games tbody tr");
+  await page.fill("#rp-agent", "mcts");
+  await page.selectOption("#rp-result", "won");
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll("#rp-games tbody tr")];
+    return rows.length > 0 && rows.every((row) => row.children[2].textContent.includes("mcts-1k"));
+  }, null, { timeout: 10000 });
+  assert.match(await page.textContent("#rp-count"), /^games 1–\d+ of \d+$/);
+  // A game shown and its moves copied, then another file: the old game and its toast go.
+  await page.click("#rp-games tbody tr");
+  await page.waitForSelector("#rp-board svg");
+  await page.keyboard.press("c");
+  await page.waitForSelector("#toast:not([hidden])");
+  await page.selectOption("#rp-file", "play/games.csv");
+  await page.waitForSelector("#rp-view", { state: "hidden" });
+  assert.ok(await page.isHidden("#toast"), "the old game's toast is gone");
+  await page.keyboard.press("End");
+  assert.ok(await page.isHidden("#rp-view"), "no old game to step");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1824,7 +1824,9 @@ const Report = {
     $("rep-write").addEventListener("click", () => this.write());
   },
 
-  async open() {
+  // The folders' list; then the picked folder's report, unless `show` is false (a report just
+  // written is on the page already).
+  async open(show = true) {
     try {
       const answer = await api("GET", "/api/reports");
       this.folders = answer.folders;
@@ -1836,7 +1838,7 @@ const Report = {
       $("rep-dir").replaceChildren(...this.folders.map((f) => h("option", { value: f.dir }, `${f.dir || "(results)"}${f.report ? "" : " · no report yet"}`)));
       const pick = this.folders.find((f) => f.dir === current) || this.folders.find((f) => f.dir === "default" && f.report) || this.folders.find((f) => f.report) || this.folders[0];
       $("rep-dir").value = pick.dir;
-      this.show();
+      if (show) this.show();
     } catch (error) {
       toast(error.message);
     }
@@ -1870,7 +1872,8 @@ const Report = {
     try {
       const answer = await api("POST", "/api/report", { dir });
       $("rep-body").innerHTML = answer.html;
-      await this.open();
+      await this.open(false);
+      $("rep-write").textContent = "Rewrite report";
     } catch (error) {
       $("rep-body").replaceChildren(h("p", { class: "note bad" }, error.message));
     } finally {

@@ -1013,6 +1013,8 @@ test("36.2: each variant's own rule in one line, in the set-up and the game; a b
       if (rule) assert.match(await page.textContent("#variant-rule"), rule, variant);
       else assert.ok(await page.isHidden("#variant-rule"), `${variant} has no rule to add`);
     }
+    const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.ok(wide <= room, `the set-up is ${wide} px wide in ${room} px`);
     await page.screenshot({ path: join(shots, `setup-rule-${width}.png`), fullPage: true });
     await setUp(page, "caro", ["person", "person"]);
     assert.match(await page.textContent("#game-rule"), /block both ends/);

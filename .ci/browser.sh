@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The browser test of `arena serve`: Debian's Chromium (installed here with apt-get if it is
-# missing, as are Node.js and npm), driven by playwright-core from npm (installed into
-# target/browser-node), against a server on 127.0.0.1 that the test starts and stops.
+# missing, as are Node.js and npm), driven by playwright-core from npm, with axe-core checking
+# every page's accessibility (both installed into target/browser-node), against a server on 127.0.0.1 that the test starts and stops.
 # Screenshots of every page, at a laptop's and a phone's width, are left in
 # target/browser-screenshots/ as CI artifacts.
 #

@@ -449,6 +449,26 @@ pub trait Game:
         None
     }
 
+    /// How the final totals ([`Game::totals`]) rank the seats, in a sentence for people (what
+    /// a front shows beside the final score); `None` for games without scores.
+    fn totals_rule(&self) -> Option<String> {
+        None
+    }
+
+    /// The variant's rule a player might not expect, in one line for people (caro's blocked
+    /// ends, O An Quan's borrowing); `None` when the game's usual rules say it all.
+    fn rule_line(&self) -> Option<String> {
+        None
+    }
+
+    /// What the move `mv` just played (this is the position after it) did that the rules
+    /// treat in a way a player might not expect, in a sentence for people (caro: a five
+    /// blocked at both ends, which does not win); `None` for most moves.
+    fn move_note(&self, mv: Self::Move) -> Option<String> {
+        let _ = mv;
+        None
+    }
+
     /// The ply cap the arena uses when an experiment does not set one.
     fn default_max_plies(&self) -> u32;
 

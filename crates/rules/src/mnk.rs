@@ -677,26 +677,12 @@ impl Mnk {
         let at = cell.index();
         for step in directions(self.config.stride()) {
             let step = usize::from(step);
-            let mut forward = at + step;
-            while forward < limit && own.has_index(forward) {
-                forward += step;
-            }
-            let mut backward = at;
-            while backward >= step && own.has_index(backward - step) {
-                backward -= step;
-            }
-            // Stones run from `backward` to `forward - step`.
+            let (backward, forward) = run_through(own, at, step, limit);
             let len = (forward - backward) / step;
             let wins = match self.config.rule {
                 WinRule::Freestyle => len >= k,
                 WinRule::Exact => len == k,
-                WinRule::Caro => {
-                    len >= k && {
-                        let blocked_after = forward < limit && other.has_index(forward);
-                        let blocked_before = backward >= step && other.has_index(backward - step);
-                        !(blocked_after && blocked_before)
-                    }
-                }
+                WinRule::Caro => len >= k && !blocked_both(other, backward, forward, step, limit),
             };
             if wins {
                 return Some(WinLine {
@@ -707,6 +693,28 @@ impl Mnk {
             }
         }
         None
+    }
+
+    /// The length of a line of `k` or more through `cell`'s stone that does not win because
+    /// the other player blocks both its ends (caro), if there is one.
+    pub fn blocked_line_at(&self, cell: Cell) -> Option<usize> {
+        if self.config.rule != WinRule::Caro {
+            return None;
+        }
+        let player = self.stone(cell)?;
+        let own = &self.stones[player.index()];
+        let other = &self.stones[Mnk::opponent(player).index()];
+        let limit = usize::from(self.config.rows) * usize::from(self.config.stride());
+        directions(self.config.stride())
+            .into_iter()
+            .find_map(|step| {
+                let step = usize::from(step);
+                let (backward, forward) = run_through(own, cell.index(), step, limit);
+                let len = (forward - backward) / step;
+                (len >= usize::from(self.config.k)
+                    && blocked_both(other, backward, forward, step, limit))
+                .then_some(len)
+            })
     }
 
     /// The place of `cell` in the [`View`]: row-major from `a1`.
@@ -733,7 +741,61 @@ impl Mnk {
     }
 }
 
+/// The run of `own` stones along `step` through index `at` (counted as a stone): from
+/// `backward` to `forward - step`, as `(backward, forward)`.
+#[inline]
+fn run_through(own: &CellSet, at: usize, step: usize, limit: usize) -> (usize, usize) {
+    let mut forward = at + step;
+    while forward < limit && own.has_index(forward) {
+        forward += step;
+    }
+    let mut backward = at;
+    while backward >= step && own.has_index(backward - step) {
+        backward -= step;
+    }
+    (backward, forward)
+}
+
+/// Whether `other`'s stones stand at both ends of the run `(backward, forward)` (a board edge
+/// is no block).
+#[inline]
+fn blocked_both(
+    other: &CellSet,
+    backward: usize,
+    forward: usize,
+    step: usize,
+    limit: usize,
+) -> bool {
+    forward < limit
+        && other.has_index(forward)
+        && backward >= step
+        && other.has_index(backward - step)
+}
+
 impl Game for Mnk {
+    fn move_note(&self, mv: Cell) -> Option<String> {
+        let len = self.blocked_line_at(mv)?;
+        Some(format!(
+            "{} makes {len} in a row, blocked at both ends: under caro's rule it does not win.",
+            self.config.cell_name(mv)
+        ))
+    }
+
+    fn rule_line(&self) -> Option<String> {
+        let k = self.config.k;
+        match self.config.rule {
+            WinRule::Freestyle => None,
+            WinRule::Exact => Some(format!(
+                "Exactly {k} in a row wins: a line of {} or more does not.",
+                k + 1
+            )),
+            WinRule::Caro => Some(format!(
+                "{k} or more in a row win unless the other player's stones block both ends \
+                 (a board edge is no block)."
+            )),
+        }
+    }
+
     type Move = Cell;
 
     const FAMILY: &'static Family = &FAMILY;
@@ -1061,6 +1123,44 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
+
+    #[test]
+    fn a_caro_five_blocked_at_both_ends_is_noted_and_does_not_win() {
+        let caro: Variant = "caro".parse().unwrap();
+        let Variant::Mnk(config) = caro else {
+            panic!("{caro:?}")
+        };
+        let game = config
+            .start()
+            .play_line("e8 d8 f8 j8 g8 a1 h8 a2 i8")
+            .unwrap();
+        assert_eq!(game.outcome(), None, "blocked at both ends: no win");
+        let cell = |name: &str| config.start().parse_move(name).unwrap();
+        let i8 = cell("i8");
+        assert_eq!(
+            game.move_note(i8).as_deref(),
+            Some("i8 makes 5 in a row, blocked at both ends: under caro's rule it does not win.")
+        );
+        assert_eq!(game.move_note(cell("a2")), None, "O's a1 a2");
+        // Open at one end, the same five wins; freestyle has no such note.
+        let open = config
+            .start()
+            .play_line("e8 d8 f8 a3 g8 a1 h8 a2 i8")
+            .unwrap();
+        assert_eq!(open.outcome(), Some(Outcome::Win(Player::First)));
+        assert_eq!(open.move_note(i8), None);
+        let Ok(Variant::Mnk(free)) = "mnk-15x15k5".parse::<Variant>() else {
+            panic!()
+        };
+        assert_eq!(free.start().rule_line(), None);
+        assert!(
+            config
+                .start()
+                .rule_line()
+                .unwrap()
+                .contains("block both ends")
+        );
+    }
 
     #[test]
     fn insert_from_adds_only_what_the_other_set_holds_and_counts_new_cells() {

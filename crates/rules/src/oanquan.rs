@@ -606,6 +606,40 @@ impl OanQuan {
 impl Game for OanQuan {
     type Move = Sow;
 
+    fn totals_rule(&self) -> Option<String> {
+        Some(
+            "The totals decide: each side's points plus the seeds left on its own side. \
+             Equal totals share a place (=)."
+                .to_string(),
+        )
+    }
+
+    fn rule_line(&self) -> Option<String> {
+        let mut said = vec![
+            match self.rules.empty_side {
+                EmptySide::Borrow => {
+                    "A player whose squares are all empty puts one seed on each from their \
+                 points, borrowing when they have fewer than 5."
+                }
+                EmptySide::End => {
+                    "A player whose squares are all empty puts one seed on each from their \
+                 points; one who cannot pay 5 ends the game."
+                }
+            }
+            .to_string(),
+        ];
+        if self.rules.empty_mandarin == EmptyMandarin::Stop {
+            said.push("A mandarin cell after the last seed ends the turn.".to_string());
+        }
+        if self.rules.young_mandarin > 0 {
+            said.push(format!(
+                "A mandarin with fewer than {} seeds cannot be captured.",
+                self.rules.young_mandarin
+            ));
+        }
+        Some(said.join(" "))
+    }
+
     const FAMILY: &'static Family = &FAMILY;
 
     fn variant(&self) -> Variant {

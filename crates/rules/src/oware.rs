@@ -470,6 +470,23 @@ impl Game for Oware {
         DEFAULT_MAX_PLIES
     }
 
+    fn totals_rule(&self) -> Option<String> {
+        Some(
+            "The stores decide: 25 seeds win at once, the seeds still on the board not \
+             counted; a player with no move ends the game, and each player takes the seeds \
+             on their own side. 24 each is a draw."
+                .to_string(),
+        )
+    }
+
+    fn rule_line(&self) -> Option<String> {
+        Some(
+            "25 seeds in the store win at once; a player whose side is empty must be given \
+             seeds when a move can; a capture of every seed on a side captures nothing."
+                .to_string(),
+        )
+    }
+
     fn seat_name(&self, seat: Player) -> String {
         match seat.index() {
             0 => "South",

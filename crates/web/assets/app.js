@@ -62,6 +62,22 @@ async function api(method, path, body) {
   return data;
 }
 
+// A result as the record writes it ("1-0", "1/2-1/2", or places "2-1-3") in words, with the
+// seats' names from `view`.
+function resultWords(view, result) {
+  const parts = result.split("-");
+  if (view.players === 2 && parts.length === 2 && !result.includes("/")) {
+    const winner = parts[0] === "1" ? 0 : parts[1] === "1" ? 1 : null;
+    return winner === null ? "a draw" : `${seatName(view, winner)} wins`;
+  }
+  if (result.includes("1/2")) return "a draw";
+  const order = parts.map((place, seat) => [Number(place), seat]).sort((a, b) => a[0] - b[0]);
+  return order.map(([place, seat]) => `${seatName(view, seat)} ${["first", "second", "third", "fourth"][place - 1] || `place ${place}`}`).join(", ");
+}
+
+// Text with `code` spans (as the registry's help texts write them) as nodes, the backticks gone.
+const withCode = (text) => text.split("`").map((part, i) => (i % 2 ? h("code", {}, part) : part));
+
 let toastTimer = null;
 function toast(message) {
   const box = $("toast");
@@ -152,10 +168,6 @@ function drawGrid(view, opts = {}) {
     if (gravity) root.append(s("circle", { cx: x, cy: y, r: C * 0.42, fill, stroke: "#9fb3cf", "stroke-width": 1 }));
     else root.append(s("rect", { x: x - C / 2, y: y - C / 2, width: C, height: C, fill, stroke: "var(--grid)", "stroke-width": 0.8 }));
   }
-  if (view.line && view.line.length > 1) {
-    const a = centre(view.line[0]), b = centre(view.line[view.line.length - 1]);
-    root.append(s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: "#2e8b57", "stroke-width": 5, "stroke-linecap": "round", opacity: 0.45, "data-line": "1" }));
-  }
   // X is a cross and O a ring; on a board with gravity stones are discs; other seats discs.
   const stone = (i, seat, extra = "") => {
     const { x, y } = centre(i);
@@ -175,6 +187,20 @@ function drawGrid(view, opts = {}) {
     placed.setAttribute("data-at", i);
     root.append(placed);
   });
+  // The last move and the winning line stand out (3:1 at least, WCAG 1.4.11): a dark ring
+  // round the last stone, the line drawn over the stones with a light edge.
+  if (view.last !== null && view.last !== undefined && !line.has(view.last)) {
+    const { x, y } = centre(view.last);
+    root.append(gravity
+      ? s("circle", { class: "last-mark", cx: x, cy: y, r: C * 0.45, "data-last": view.last })
+      : s("rect", { class: "last-mark", x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, "data-last": view.last }));
+  }
+  if (view.line && view.line.length > 1) {
+    const a = centre(view.line[0]), b = centre(view.line[view.line.length - 1]);
+    const ends = { x1: a.x, y1: a.y, x2: b.x, y2: b.y, "stroke-linecap": "round", "pointer-events": "none" };
+    root.append(s("line", { ...ends, stroke: "#ffffff", "stroke-width": 9 }),
+      s("line", { ...ends, stroke: "#2e8b57", "stroke-width": 5, "data-line": "1" }));
+  }
   if (opts.values) {
     for (const [i, value] of Object.entries(opts.values)) {
       const { x, y } = centre(Number(i));
@@ -218,13 +244,30 @@ function drawGrid(view, opts = {}) {
 // classic board, seat 1's pits on top (right to left in ring order), seat 0's below (left to
 // right), big cells at the ends; sowing towards increasing ring index runs anticlockwise.
 // Three seats and more: a polygon, one side per seat, big cells at the corners.
-function ringLayout(view, compact) {
+function ringLayout(view, compact, flip) {
+  const layout = ringLayoutUpright(view, compact);
+  return flip && layout.two ? turned(layout) : layout;
+}
+
+// A two-seat board turned half round, for the player of the second seat (their pits below).
+function turned(layout) {
+  const { width, height } = layout;
+  const cells = layout.cells.map((cell) => ({
+    ...cell, x: width - cell.x - cell.w, y: height - cell.y - cell.h, cx: width - cell.cx, cy: height - cell.cy,
+    tx: -cell.tx, ty: -cell.ty, row: cell.row === "top" ? "bottom" : cell.row === "bottom" ? "top" : cell.row,
+  }));
+  return { ...layout, cells, flipped: true };
+}
+
+function ringLayoutUpright(view, compact) {
   const { per_side: per, big_last: big } = view.layout;
   const players = view.players;
   const small = per - (big ? 1 : 0);
   const cells = [];
   if (players === 2) {
-    const W = 110, H = compact ? 104 : 96, B = big ? 90 : 0, X0 = (compact ? 8 : 40) + B, top = compact ? 30 : 40;
+    // Room above and below the pits for a picked pit's arrows (30 px) and, beyond them, the
+    // seats' names, which the arrows must not cover.
+    const W = 110, H = compact ? 104 : 96, B = big ? 90 : 0, X0 = (compact ? 8 : 40) + B, top = compact ? 30 : 56;
     for (let j = 0; j < small; j++) {
       cells[j] = { kind: "square", x: X0 + j * W, y: top + H, w: W, h: H, row: "bottom", tx: 1, ty: 0 };
       cells[per + j] = { kind: "square", x: X0 + (small - 1 - j) * W, y: top, w: W, h: H, row: "top", tx: -1, ty: 0 };
@@ -291,7 +334,7 @@ const onScreen = (forward) => (forward ? 1 : -1);
 // seats' names; `opts.compact` a phone's drawing (bigger figures for a smaller screen).
 function drawRing(view, opts = {}) {
   const compact = !!opts.compact;
-  const layout = ringLayout(view, compact);
+  const layout = ringLayout(view, compact, !!opts.flip);
   const { width, height, cells } = layout;
   const { per_side: per } = view.layout;
   const root = s("svg", { viewBox: `${layout.left} ${layout.top} ${width} ${height}`, role: "img", "aria-label": `board of ${view.places.length} pits`, class: compact ? "ring compact" : "ring" });
@@ -395,8 +438,10 @@ function drawRing(view, opts = {}) {
           x = place.cx + place.ox * 50 + dir * place.tx * 22;
           y = place.cy + place.oy * 50 + dir * place.ty * 22;
         }
-        const glyph = layout.two ? (dir * place.tx > 0 ? "▶" : "◀") : entry.move.slice(String(pit.label).length) || "•";
-        g.append(s("circle", { cx: x, cy: y, r: 15 }), s("text", { x, y }, glyph), s("title", {}, `sow ${entry.move}`));
+        // Round the polygon, increasing ring index runs anticlockwise on screen.
+        const glyph = layout.two ? (dir * place.tx > 0 ? "▶" : "◀") : entry.forward ? "↺" : "↻";
+        const way = layout.two ? "" : entry.forward ? " (anticlockwise)" : " (clockwise)";
+        g.append(s("circle", { cx: x, cy: y, r: 15 }), s("text", { x, y }, glyph), s("title", {}, `sow ${entry.move}${way}`));
         root.append(g);
       }
     }
@@ -419,7 +464,8 @@ function drawRing(view, opts = {}) {
   if (layout.two) {
     if (!compact) {
       const tag = (seat, y) => s("text", { x: layout.X0, y, "font-size": 13, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${names[seat] || seatName(view, seat)}${points(seat)}`);
-      root.append(tag(1, 16), tag(0, height - 6));
+      const [above, below] = layout.flipped ? [0, 1] : [1, 0];
+      root.append(tag(above, 15), tag(below, height - 5));
     }
   } else {
     for (let seat = 0; seat < view.players; seat++) {
@@ -495,9 +541,9 @@ async function animateSteps(target, before, steps, opts, stepMs, still) {
 }
 
 // The screen side ("left" or "right") a sowing from a two-seat board's pit goes, for buttons.
-function sideOf(view, entry) {
+function sideOf(view, entry, flip = false) {
   const per = view.layout.per_side;
-  const top = Math.floor(entry.place / per) === 1 && view.players === 2;
+  const top = view.players === 2 && (Math.floor(entry.place / per) === 1) !== flip;
   return entry.forward === !top ? "right" : "left";
 }
 
@@ -567,6 +613,10 @@ const Play = {
   clockFrame: null,
   lastRequest: null,
   variant: null,
+  // Other tabs of this browser and the game each shows (BroadcastChannel "arena.play").
+  tab: Math.random().toString(36).slice(2),
+  channel: null,
+  peers: new Map(),
   // The names typed into people's seats, kept per seat whatever the seat menus do.
   typedNames: [],
 
@@ -586,7 +636,10 @@ const Play = {
     $("resign").addEventListener("click", () => this.resign());
     $("new").addEventListener("click", () => this.leave());
     $("pause").addEventListener("click", () => this.togglePause());
+    $("flip").addEventListener("click", () => { this.flip = !this.flip; this.render(); });
     $("speed").addEventListener("input", () => this.showSpeed());
+    // A click on the board while a sowing is shown skips to its end.
+    $("board").addEventListener("click", () => { if (this.animating) this.skipping = true; });
     // The slider keeps no focus: Space pauses, as it does before the slider is touched.
     $("speed").addEventListener("change", () => $("speed").blur());
     $("sow-bar").addEventListener("click", (e) => {
@@ -594,24 +647,41 @@ const Play = {
       if (button) this.move(button.dataset.move);
     });
     // A closed or reloaded tab tells the server, which frees the game unless the reload
-    // takes it up again within a few seconds.
+    // takes it up again within a few seconds; not while another tab (a duplicate) shows it.
     window.addEventListener("pagehide", () => {
-      if (this.game && navigator.sendBeacon) navigator.sendBeacon(`/api/games/${this.game.id}/leave`);
+      if (!this.game) return;
+      const shared = [...this.peers.values()].includes(this.game.id);
+      this.tell("bye");
+      if (!shared && navigator.sendBeacon) navigator.sendBeacon(`/api/games/${this.game.id}/leave`);
     });
+    // Tabs of one browser showing the same game (a duplicated tab shares its session) tell
+    // each other which game they show and when it moved, so each follows the other's moves.
+    if (window.BroadcastChannel) {
+      this.channel = new BroadcastChannel("arena.play");
+      this.channel.onmessage = (e) => this.heard(e.data);
+    }
     this.showSpeed();
+    // A phone turned, a window resized: the ring board is drawn for the new width.
+    let resized = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(resized);
+      resized = setTimeout(() => { if (this.game && !this.animating && !$("game").hidden) this.render(); }, 150);
+    });
   },
 
   // The family menu and its variants, from the registry's families (`/api/meta`).
   families() {
-    $("family").replaceChildren(...meta.families.map((f) => h("option", { value: f.name }, f.title)));
+    // A family's other names in its entry, so that "caro" or "gomoku" is found in the menu.
+    $("family").replaceChildren(...meta.families.map((f) => h("option", { value: f.name },
+      f.aliases.length ? `${f.title} (${f.aliases.map((a) => a.alias).join(", ")})` : f.title)));
   },
 
   pickFamily(name, lookUp) {
     const family = meta.families.find((f) => f.name === name) || meta.families[0];
     $("family").value = family.name;
     $("presets").replaceChildren(...family.variants.map((v) =>
-      h("button", { type: "button", "data-variant": v.id, title: `${v.id}: ${v.about}`, onclick: () => { $("variant").value = v.id; this.lookUp(v.id); } }, v.label)));
-    $("variant-help").textContent = `Ids: ${family.ids}; for example ${family.example}.`;
+      h("button", { type: "button", "data-variant": v.id, title: v.about === v.id ? v.id : `${v.id}: ${v.about}`, onclick: () => { $("variant").value = v.id; this.lookUp(v.id); } }, v.label)));
+    $("variant-help").replaceChildren("Ids: ", ...withCode(family.ids), "; for example ", h("code", {}, family.example), ".");
     if (lookUp) {
       const id = family.variants.length ? family.variants[0].id : family.example;
       $("variant").value = id;
@@ -630,7 +700,11 @@ const Play = {
       this.variant = variant;
       note.classList.remove("bad");
       const players = variant.seat_names.join(", ");
-      note.textContent = `${variant.id}: ${variant.title}, ${variant.players} players (${players}); easy is ${variant.easy}, hard is ${variant.hard}`;
+      const agent = (level, spec) => (spec === level ? null : `${level} is ${spec}`);
+      note.textContent = [`${variant.id}: ${variant.title}, ${variant.players} players (${players})`, agent("easy", variant.easy), agent("hard", variant.hard)].filter(Boolean).join("; ");
+      // The variant's own rule, from the game, in one line.
+      $("variant-rule").textContent = variant.rules.line || "";
+      $("variant-rule").hidden = !variant.rules.line;
       if ($("family").value !== variant.family) this.pickFamily(variant.family, false);
       for (const chip of document.querySelectorAll("#presets button")) chip.classList.toggle("on", chip.dataset.variant === variant.id);
       this.seatRows();
@@ -640,6 +714,7 @@ const Play = {
       this.variant = null;
       note.classList.add("bad");
       note.textContent = error.message;
+      $("variant-rule").hidden = true;
       note.dataset.asked = id;
     }
   },
@@ -668,6 +743,7 @@ const Play = {
       let custom = previous.who === "custom" ? previous.text : "";
       const sync = () => {
         const who = select.value;
+        input.setAttribute("aria-label", who === "person" ? `name of the person playing ${name}` : `agent playing ${name}`);
         input.disabled = who === "easy" || who === "hard" || who === "random";
         input.removeAttribute("list");
         if (who === "person") {
@@ -755,6 +831,9 @@ const Play = {
   begin(game) {
     this.gen += 1;
     this.game = game;
+    this.note = null;
+    // Playing the second seat of a two-seat ring alone: the board turned, your pits below.
+    this.flip = game.players === 2 && !isGrid(game.position) && game.seats[1].person && !game.seats[0].person;
     this.busy = false;
     this.selected = null;
     this.hint = null;
@@ -763,6 +842,7 @@ const Play = {
     $("setup").hidden = true;
     $("game").hidden = false;
     this.render();
+    this.tell("here");
     this.next();
   },
 
@@ -791,11 +871,58 @@ const Play = {
     this.game = null;
     this.busy = false;
     sessionStorage.removeItem("arena.game");
-    // The server frees the game now rather than at its idle timeout.
-    if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    // The server frees the game now rather than at its idle timeout, unless another tab
+    // shows it.
+    const shared = game && [...this.peers.values()].includes(game.id);
+    if (game) this.tell("bye", game);
+    if (game && !shared) api("DELETE", `/api/games/${game.id}`).catch(() => {});
     $("game").hidden = true;
     $("setup").hidden = false;
     $("start").focus();
+  },
+
+  // Says to the other tabs what this one shows: "here" (a game taken up), "moved", "bye".
+  tell(kind, game = this.game) {
+    if (this.channel) this.channel.postMessage({ kind, tab: this.tab, id: game ? game.id : null, ply: game ? game.ply : null });
+  },
+
+  heard(message) {
+    const { kind, tab, id } = message;
+    if (kind === "bye") this.peers.delete(tab);
+    else this.peers.set(tab, id);
+    if (!this.game || id !== this.game.id) return;
+    // A newcomer showing this game learns that this tab shows it too.
+    if (kind === "here") this.tell("also");
+    // The other tab closed: whatever its beacon said, this tab still shows the game.
+    if (kind === "bye") setTimeout(() => { if (this.game && this.game.id === id) fetch(`/api/games/${id}`, { method: "HEAD" }).catch(() => {}); }, 1000);
+    if (kind === "moved" && message.ply !== this.game.ply && !this.busy && !this.animating) this.reload();
+  },
+
+  // The game is no longer on the server (freed, closed elsewhere, the server restarted): say
+  // so plainly, with the way on, instead of a board that still looks live.
+  gone(message) {
+    this.gen += 1;
+    this.stopClock();
+    clearTimeout(this.timer);
+    this.busy = false;
+    sessionStorage.removeItem("arena.game");
+    $("board").replaceChildren(drawBoard(this.game.position, { names: this.game.seats.map((seat) => seat.label) }));
+    $("turn-buttons").hidden = true;
+    $("speed-box").hidden = true;
+    $("sow-bar").hidden = true;
+    this.status("This game is gone");
+    const result = $("result");
+    result.hidden = false;
+    result.replaceChildren(h("strong", { class: "gone" }, "This game is no longer on the server"), h("p", { class: "note" }, message),
+      h("div", { class: "buttons" }, h("button", { class: "primary", onclick: () => this.leave() }, "New game")));
+    this.game = null;
+  },
+
+  // An error from the server during the game: a game gone is said plainly, anything else in
+  // a toast.
+  failed(error) {
+    if (error.status === 404 && this.game) this.gone(error.message);
+    else toast(error.message);
   },
 
   agentsOnly() {
@@ -818,7 +945,7 @@ const Play = {
     const names = game.seats.map((seat) => seat.label);
     const interactive = this.personToMove() && !this.busy && !this.animating && !game.thinking;
     const last = game.history.length ? game.history[game.history.length - 1].place : null;
-    const opts = { names, last };
+    const opts = { names, last, flip: this.flip };
     if (interactive) {
       opts.onMove = (text) => this.move(text);
       opts.onPick = (place) => { this.selected = place; this.render(); };
@@ -828,9 +955,16 @@ const Play = {
     if (this.hint) opts.hint = this.hint;
     if (!this.animating) $("board").replaceChildren(drawBoard(view, opts));
     this.sowBar(interactive);
+    // The engine's text of the position, folded away: for whoever compares it with a log.
     $("oq-line").textContent = isGrid(view) ? "" : view.text;
+    $("oq-text").hidden = isGrid(view);
     $("game-title").textContent = this.titleOf(game);
     $("game-seed").textContent = `${game.variant} · seed ${game.seed}`;
+    const rule = game.rules && game.rules.line;
+    $("game-rule").textContent = rule || "";
+    $("game-rule").hidden = !rule;
+    $("rule-note").textContent = this.note || "";
+    $("rule-note").hidden = !this.note;
     $("game-seats").replaceChildren(...game.seats.map((seat, i) => h("li", { class: game.to_move === i ? "turn" : "" },
       h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }),
       h("span", { class: "name", title: seat.label }, seat.label),
@@ -851,8 +985,12 @@ const Play = {
     $("undo").disabled = !game.can_undo || this.busy || game.thinking;
     $("hint").disabled = !this.personToMove() || this.busy || game.thinking;
     $("resign").disabled = !!over || !game.seats.some((seat) => seat.person);
-    $("speed-box").hidden = !this.agentsOnly() || !!over;
+    $("flip").hidden = isGrid(view) || game.players !== 2;
+    // The speed of the agents' moves (with agents alone) and of sowings shown seed by seed.
+    $("speed-box").hidden = !!over || !(this.agentsOnly() || !isGrid(view));
+    $("pause").hidden = !this.agentsOnly();
     $("pause").textContent = this.paused ? "Go on" : "Pause";
+    this.showSpeed();
     const result = $("result");
     result.hidden = !over;
     if (over) this.result(game, result);
@@ -862,7 +1000,12 @@ const Play = {
   titleOf(game) {
     const family = meta.families.find((f) => f.name === game.position.family);
     const variant = family && family.variants.find((v) => v.id === game.variant);
-    return variant ? `${family.title}: ${variant.label}` : family ? `${family.title}: ${game.variant}` : game.variant;
+    // The variant's name after the game's only where it says more ("m,n,k games: caro", not
+    // "O An Quan: O An Quan" or "Connect Four: connect-four").
+    if (!family) return game.variant;
+    const label = variant ? variant.label : game.variant;
+    const plain = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+    return [family.title, family.name].some((name) => plain(name) === plain(label)) ? family.title : `${family.title}: ${label}`;
   },
 
   // The end: the result, and where the game counts points, each seat's final score (its
@@ -876,29 +1019,35 @@ const Play = {
     if (view.totals) {
       const ordinal = (n) => `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
       const shared = new Set(over.places.filter((p, i) => over.places.indexOf(p) !== i));
-      score = h("div", { class: "table-wrap score-table" }, h("table", { class: "final" },
-        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num", title: "seeds left on the seat's own side" }, "on side"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
+      score = h("div", { class: "table-wrap score-table", tabindex: 0, role: "region", "aria-label": "final score" }, h("table", { class: "final" },
+        h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", { class: "num" }, "points"), h("th", { class: "num", title: "what the end added to the points (the rule below)" }, "at the end"), h("th", { class: "num" }, "total"), h("th", { class: "num" }, "place"))),
         h("tbody", {}, game.seats.map((seat, i) => h("tr", { "data-seat": i },
           h("td", {}, h("span", { class: "dot", style: `background:${SEAT_COLOURS[i]}` }), " ", seat.label),
           h("td", { class: "num" }, view.points ? view.points[i] : ""),
           h("td", { class: "num" }, view.points ? view.totals[i] - view.points[i] : ""),
           h("td", { class: "num" }, h("strong", {}, view.totals[i])),
           h("td", { class: "num" }, `${shared.has(over.places[i]) ? "=" : ""}${ordinal(over.places[i])}`))))));
+      // How the totals rank the seats is the game's own rule.
       const rule = ["win", "draw", "ply-cap"].includes(over.termination)
-        ? "The totals decide: each side's points plus the seeds left on its own side. Equal totals share a place (=)."
+        ? (game.rules && game.rules.totals) || ""
         : "The game did not end on the board: the seat that left it is last; the others are placed by their totals.";
       score = [score, h("p", { class: "note rule" }, rule)];
     }
     box.replaceChildren(
-      h("strong", {}, `${over.result} · ${over.summary}`),
+      // Two seats: "1-0 · X wins"; more: the summary names every place ("2-4-1-3" says little).
+      h("strong", {}, game.players > 2 ? over.summary : `${over.result} · ${over.summary}`),
       ...(score || []),
       h("div", { class: "note" }, [
         over.termination === "win" || over.termination === "draw" ? null : over.termination,
         `${game.ply} ${game.ply === 1 ? "move" : "moves"}`,
         recorded,
       ].filter(Boolean).join(" · ")),
+      // The clock's figures when a flag fell, for whoever wants them.
+      ...(over.detail ? [h("details", { class: "note detail" }, h("summary", {}, "the clock's figures"), over.detail)] : []),
       h("div", { class: "buttons" },
         h("button", { class: "primary", onclick: () => this.start(this.lastRequest || this.requestOf(game)) }, "Play again"),
+        // The same seats, each moved one place round (two seats: colours swapped).
+        h("button", { class: "swap", onclick: () => this.start(this.swapped(this.requestOf(game))) }, game.players === 2 ? "Play again, sides swapped" : "Play again, seats moved round"),
         h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
         h("button", { onclick: () => this.leave() }, "New game")));
   },
@@ -910,9 +1059,15 @@ const Play = {
     const here = interactive && this.selected !== null ? movesByPlace(view).get(this.selected) || [] : [];
     bar.hidden = here.length < 2;
     if (bar.hidden) return;
-    const sorted = here.slice().sort((a, b) => (sideOf(view, a) === "left" ? -1 : 1) - (sideOf(view, b) === "left" ? -1 : 1));
+    const side = (entry) => sideOf(view, entry, this.flip);
+    const sorted = here.slice().sort((a, b) => (side(a) === "left" ? -1 : 1) - (side(b) === "left" ? -1 : 1));
     bar.replaceChildren(...sorted.map((entry) => h("button", { class: "primary", "data-move": entry.move },
-      sideOf(view, entry) === "left" ? `◀ sow ${entry.move}` : `sow ${entry.move} ▶`)));
+      side(entry) === "left" ? `◀ sow ${entry.move}` : `sow ${entry.move} ▶`)));
+  },
+
+  swapped(request) {
+    const round = (list) => [list[list.length - 1], ...list.slice(0, -1)];
+    return { ...request, seats: round(request.seats), names: round(request.names) };
   },
 
   requestOf(game) {
@@ -950,7 +1105,15 @@ const Play = {
 
   showSpeed() {
     const delay = this.delay();
-    $("speed-text").textContent = delay === 0 ? "no pause" : `${(delay / 1000).toFixed(1)} s a move`;
+    $("speed-text").textContent = this.game && !this.agentsOnly()
+      ? (delay === 0 ? "no animation" : `${this.stepMs()} ms a seed`)
+      : delay === 0 ? "no pause" : `${(delay / 1000).toFixed(1)} s a move`;
+  },
+
+  // A sowing's time a seed, from the Speed slider; 0 at its fastest: no animation.
+  stepMs() {
+    const delay = this.delay();
+    return delay === 0 ? 0 : Math.round(Math.max(25, Math.min(140, delay / 8)));
   },
 
   togglePause() {
@@ -982,15 +1145,16 @@ const Play = {
           if (answer.game.clocks) this.clocks();
           else this.startClock(answer.game.clock_ms);
         } catch (error) {
-          toast(error.message);
+          if (gen === this.gen) this.failed(error);
         }
       }
       return;
     }
     this.stopClock();
     if (this.paused) return;
-    const delay = this.agentsOnly() ? this.delay() : 250;
-    this.timer = setTimeout(() => { if (gen === this.gen && page === "play" && !this.paused) this.think(); }, delay);
+    const delay = this.agentsOnly() ? this.delay() : Math.min(250, this.delay());
+    // The game plays on while another page is shown (a demo goes on while the report is).
+    this.timer = setTimeout(() => { if (gen === this.gen && !this.paused) this.think(); }, delay);
   },
 
   // An agent thinks at this table for an earlier page (a reload): show it, and look again
@@ -1006,7 +1170,7 @@ const Play = {
         this.render();
         this.next();
       } catch (error) {
-        toast(error.message);
+        if (gen === this.gen) this.failed(error);
       }
     }, 400);
   },
@@ -1024,7 +1188,7 @@ const Play = {
       if (gen !== this.gen) return;
       this.busy = false;
       // Another page's request got there first (it thinks, or moved): no toast, just catch up.
-      if (error.status !== 409) toast(error.message);
+      if (error.status !== 409 && error.status !== 404) toast(error.message);
       this.reload();
     }
   },
@@ -1040,6 +1204,8 @@ const Play = {
       }
       game.history = history;
     }
+    // The rules in words come with whole views only.
+    if (!game.rules && this.game) game.rules = this.game.rules;
     this.game = game;
   },
 
@@ -1052,17 +1218,22 @@ const Play = {
     $("hint-text").hidden = true;
     const played = answer.played;
     this.adopt(answer.game, played);
-    if (played && played.sowing && played.sowing.length) {
+    const stepMs = this.stepMs();
+    if (played && played.sowing && played.sowing.length && stepMs > 0) {
       this.animating = true;
+      this.skipping = false;
       $("sow-bar").hidden = true;
-      this.status(`${answer.game.seats[played.seat].label} sows ${played.move}`);
-      const stepMs = this.agentsOnly() ? Math.max(25, Math.min(140, this.delay() / 8)) : 110;
-      const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place };
-      await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen);
+      this.status(h("span", {}, `${answer.game.seats[played.seat].label} sows ${played.move}`, h("span", { class: "sub" }, " · click the board or press Esc to skip")));
+      const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place, flip: this.flip };
+      await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen && !this.skipping);
       this.animating = false;
       if (gen !== this.gen) return;
     }
+    // What the rules made of the move, when a player might not expect it (a caro five
+    // blocked at both ends): shown until the next such note or the game's next start.
+    if (played && played.note) this.note = played.note;
     this.render();
+    this.tell("moved");
     this.next();
   },
 
@@ -1080,7 +1251,7 @@ const Play = {
     } catch (error) {
       this.busy = false;
       if (gen !== this.gen) return;
-      if (error.status !== 409) toast(error.message);
+      if (error.status !== 409 && error.status !== 404) toast(error.message);
       this.reload();
     }
   },
@@ -1094,7 +1265,7 @@ const Play = {
       this.render();
       this.next();
     } catch (error) {
-      toast(error.message);
+      if (gen === this.gen) this.failed(error);
     }
   },
 
@@ -1111,9 +1282,10 @@ const Play = {
       this.hint = null;
       $("hint-text").hidden = true;
       this.render();
+      this.tell("moved");
       this.next();
     } catch (error) {
-      toast(error.message);
+      if (gen === this.gen) this.failed(error);
     }
   },
 
@@ -1141,24 +1313,28 @@ const Play = {
       this.render();
     } catch (error) {
       this.busy = false;
-      if (gen === this.gen) { toast(error.message); this.reload(); }
+      if (gen === this.gen) { if (error.status !== 404) toast(error.message); this.reload(); }
     }
   },
 
   async resign() {
     const game = this.game;
-    if (!game || game.over || !confirm("Resign this game? It is recorded as a loss.")) return;
+    if (!game || game.over) return;
+    // Who resigns: the person to move, else the one person at the table.
+    const seat = game.to_move !== null && game.seats[game.to_move].person ? game.to_move : game.seats.findIndex((s) => s.person);
+    if (seat < 0 || !confirm(`Resign for ${game.seats[seat].label}? The game is recorded as a loss for them.`)) return;
     const gen = ++this.gen;
     clearTimeout(this.timer);
     try {
-      const answer = await api("POST", `/api/games/${game.id}/resign`, {});
+      const answer = await api("POST", `/api/games/${game.id}/resign`, { seat });
       if (gen !== this.gen) return;
       this.busy = false;
       this.game = answer.game;
       this.render();
+      this.tell("moved");
       this.next();
     } catch (error) {
-      toast(error.message);
+      if (gen === this.gen) this.failed(error);
     }
   },
 
@@ -1323,7 +1499,7 @@ const Play = {
     }
     if (this.selected !== null) {
       const side = key === "ArrowRight" ? "right" : key === "ArrowLeft" ? "left" : null;
-      const entry = side && (moves.get(this.selected) || []).find((m) => sideOf(view, m) === side);
+      const entry = side && (moves.get(this.selected) || []).find((m) => sideOf(view, m, this.flip) === side);
       if (entry) { event.preventDefault(); this.move(entry.move); }
       if (key === "Escape") { this.selected = null; this.render(); }
     }
@@ -1423,9 +1599,10 @@ const Analyse = {
     $("an-board").replaceChildren(drawBoard(view, opts));
     $("an-line").textContent = isGrid(view) ? "" : view.text;
     const mover = seatName(view, view.to_move);
+    const n = answer.moves.length, moves = `${n} ${n === 1 ? "move" : "moves"}`;
     $("an-status").textContent = answer.over
-      ? `Game over after ${answer.moves.length} moves: ${answer.over}`
-      : `After ${answer.moves.length} moves, ${mover} to move`;
+      ? `Game over after ${moves}: ${answer.over} (${resultWords(view, answer.over)})`
+      : n ? `After ${moves}, ${mover} to move` : `At the start, ${mover} to move`;
   },
 
   results(full) {
@@ -1444,7 +1621,7 @@ const Analyse = {
       parts.push(h("h2", {}, "Exact value"));
       parts.push(h("p", {}, solver.value
         ? `${mover} ${verb} with best play (${solver.outcome}).`
-        : `Not decided within the solver's limits (searched ${solver.depth} plies).`));
+        : `Not decided within the solver's limits (${solver.depth ? `${solver.depth} plies deep, ` : ""}${count(solver.nodes)} positions searched).`));
       if (solver.value && solver.value !== "loss") parts.push(h("p", { class: "note" }, `${solver.value === "win" ? "Winning" : "Drawing"} moves: ${solver.best.join(" ")}`));
       if (solver.moves.length && isGrid(answer.position)) {
         parts.push(h("p", { class: "note" }, "On the board: each move's value for the side to move (W win, D draw, L loss)."));
@@ -1487,6 +1664,12 @@ const Replay = {
       this.offset = 0;
       $("rp-agent").value = "";
       $("rp-result").value = "";
+      // The old file's game goes too (and a toast about it): nothing of it passes for the new.
+      this.gen += 1;
+      this.game = null;
+      this.row = null;
+      $("rp-view").hidden = true;
+      $("toast").hidden = true;
       // The old file's variants go at once: one picked before the new file's come would
       // filter the new listing by a variant its picker no longer shows.
       $("rp-variant").replaceChildren(h("option", { value: "" }, "any"));
@@ -1563,6 +1746,7 @@ const Replay = {
       const game = await api("GET", `/api/records/game?file=${encodeURIComponent(this.file)}&row=${row}`);
       this.game = game;
       this.row = row;
+      $("toast").hidden = true;
       for (const tr of $("rp-games").querySelectorAll("tbody tr")) tr.classList.toggle("on", Number(tr.dataset.row) === row);
       $("rp-view").hidden = false;
       $("rp-title").textContent = `${game.variant}: ${game.seats.join(" – ")}`;
@@ -1602,6 +1786,9 @@ const Replay = {
     $("rp-status").textContent = `move ${ply} of ${game.moves.length}${ply > 0 ? `: ${game.moves[ply - 1].move}` : ""}${end}`;
     $("rp-status").dataset.ply = ply;
     for (const move of $("rp-moves").querySelectorAll(".mv")) move.classList.toggle("now", Number(move.dataset.ply) === ply);
+    // The list follows the move shown (End on a long game shows its last rounds).
+    const now = $("rp-moves").querySelector(".mv.now");
+    if (now) now.scrollIntoView({ block: "nearest" });
   },
 
   async copy() {
@@ -1637,7 +1824,9 @@ const Report = {
     $("rep-write").addEventListener("click", () => this.write());
   },
 
-  async open() {
+  // The folders' list; then the picked folder's report, unless `show` is false (a report just
+  // written is on the page already).
+  async open(show = true) {
     try {
       const answer = await api("GET", "/api/reports");
       this.folders = answer.folders;
@@ -1649,7 +1838,7 @@ const Report = {
       $("rep-dir").replaceChildren(...this.folders.map((f) => h("option", { value: f.dir }, `${f.dir || "(results)"}${f.report ? "" : " · no report yet"}`)));
       const pick = this.folders.find((f) => f.dir === current) || this.folders.find((f) => f.dir === "default" && f.report) || this.folders.find((f) => f.report) || this.folders[0];
       $("rep-dir").value = pick.dir;
-      this.show();
+      if (show) this.show();
     } catch (error) {
       toast(error.message);
     }
@@ -1660,6 +1849,13 @@ const Report = {
     const folder = this.folders.find((f) => f.dir === dir);
     $("rep-write").disabled = !folder || !folder.games;
     $("rep-write").textContent = folder && folder.report ? "Rewrite report" : "Write report";
+    // A folder without a report: say so, rather than ask for what is not there.
+    if (folder && !folder.report) {
+      $("rep-body").replaceChildren(h("p", { class: "note" }, folder.games
+        ? `No report in ${dir || "the results folder"} yet: Write report makes one from its games.`
+        : `No report in ${dir || "the results folder"}, and no games to write one from.`));
+      return;
+    }
     try {
       const answer = await api("GET", `/api/report?dir=${encodeURIComponent(dir)}`);
       const body = $("rep-body");
@@ -1676,7 +1872,8 @@ const Report = {
     try {
       const answer = await api("POST", "/api/report", { dir });
       $("rep-body").innerHTML = answer.html;
-      await this.open();
+      await this.open(false);
+      $("rep-write").textContent = "Rewrite report";
     } catch (error) {
       $("rep-body").replaceChildren(h("p", { class: "note bad" }, error.message));
     } finally {
@@ -1710,12 +1907,12 @@ const Stats = {
       const row = (cells, cls = "") => h("tr", { class: cls }, cells.map((c, i) => h("td", { class: i > 1 ? "num" : "" }, c)));
       body.replaceChildren(...[
         h("h2", {}, `${stats.games} ${stats.games === 1 ? "game" : "games"}${stats.name ? ` of ${stats.name}` : ""}`),
-        h("div", { class: "table-wrap" }, h("table", {},
+        h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", {},
           h("thead", {}, h("tr", {}, ["mode", "counted for", "games", "wins", "draws", "losses"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
           h("tbody", {}, stats.modes.map((m) => row([m.mode, m.view, m.tally.games, m.tally.wins, m.tally.draws, m.tally.losses])))))
         ,
         stats.levels.length ? h("h2", { style: "margin-top:1rem" }, "Against each AI level") : null,
-        stats.levels.length ? h("div", { class: "table-wrap" }, h("table", {},
+        stats.levels.length ? h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", {},
           h("thead", {}, h("tr", {}, ["variant", "level", "games", "W-D-L", "win rate"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
           h("tbody", {}, stats.levels.map((l) => h("tr", {},
             h("td", {}, l.variant), h("td", {}, l.level), h("td", { class: "num" }, l.tally.games),
@@ -1733,7 +1930,13 @@ const Stats = {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   if (event.key === "?" && !typing()) { event.preventDefault(); $("help").showModal(); return; }
-  if (event.key === "Escape") { Play.selected = null; if (Play.game) Play.render(); return; }
+  if (event.key === "Escape") {
+    // Escape ends a sowing shown seed by seed at once (as a click on the board does).
+    if (Play.animating) { Play.skipping = true; return; }
+    Play.selected = null;
+    if (Play.game) Play.render();
+    return;
+  }
   if (typing() && event.key !== "Enter") return;
   if (page === "play") Play.key(event);
   else if (page === "replay") Replay.key(event);

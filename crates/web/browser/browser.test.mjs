@@ -14,6 +14,10 @@
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
 //
+// ASSETS=DIR serves the page's index.html, app.js and app.css from DIR instead of the ones
+// built into the binary: a page change tried without a rebuild, or an old page (`git show
+// main:crates/web/assets/app.js`) to see a new step fail before its fix.
+//
 // Chromium runs with the flags that work on a machine without a network (see the env notes).
 
 import { test, before, after } from "node:test";
@@ -58,8 +62,24 @@ after(async () => {
   if (results) rmSync(results, { recursive: true, force: true });
 });
 
-async function open(width = 1280, height = 860) {
+const ASSETS = process.env.ASSETS ? resolve(process.env.ASSETS) : null;
+const TYPES = { "": "text/html", "app.js": "text/javascript", "app.css": "text/css" };
+
+async function newContext(width = 1280, height = 860) {
   const context = await browser.newContext({ viewport: { width, height } });
+  if (ASSETS) {
+    for (const [name, type] of Object.entries(TYPES)) {
+      await context.route(new URL(name, url).href, (route) => route.fulfill({ contentType: type, body: readFileSync(join(ASSETS, name || "index.html")) }));
+    }
+  }
+  return context;
+}
+
+async function open(width = 1280, height = 860) {
+  return openIn(await newContext(width, height));
+}
+
+async function openIn(context) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -831,6 +851,505 @@ test("12: the copied toast leaves the Replay stepper free; Markdown in a name is
     nodes.map((n) => n.textContent.trim()).filter((t) => ["Lan", "x", "y"].includes(t)));
   assert.deepEqual(rendered, [], "no Markdown of the name rendered");
   await page.screenshot({ path: join(shots, "report-markdown-names.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// ---------------------------------------------------------------- issue 36
+
+test("36.1: a duplicated tab follows the game, closing it frees nothing, a game gone says so", async () => {
+  const context = await newContext();
+  const first = await openIn(context);
+  await setUp(first, "tictactoe", ["person", "person"]);
+  const id = await first.evaluate(() => Play.game.id);
+  // A duplicated tab: the same session, so the same game.
+  await context.addInitScript((game) => sessionStorage.setItem("arena.game", game), id);
+  const second = await openIn(context);
+  await second.waitForSelector("#board svg");
+  assert.equal(await second.evaluate(() => Play.game.id), id, "the duplicate shows the same game");
+  await first.click("#board .cell-hit[data-cell='4']");
+  // The second tab follows without being clicked.
+  await second.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 1, null, { timeout: 10000 });
+  await second.close({ runBeforeUnload: true });
+  // Past the grace a closed tab's game has (15 s) and the sweep after it (5 s).
+  await first.waitForTimeout(21000);
+  await first.click("#board .cell-hit[data-cell='0']");
+  await first.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 2, null, { timeout: 10000 });
+  assert.ok(await first.isHidden("#toast"), "no error");
+  // Freed behind the page's back: the page says so, with the way to a new game.
+  await call("DELETE", `/api/games/${id}`);
+  await first.click("#board .cell-hit[data-cell='8']");
+  await first.waitForSelector("#result:not([hidden])");
+  assert.match(await first.textContent("#result strong"), /no longer on the server/);
+  assert.match(await first.textContent("#status"), /gone/);
+  assert.equal(await first.locator("#board .cell-hit").count(), 0, "no board to play on");
+  await first.screenshot({ path: join(shots, "game-gone.png") });
+  await first.click("#result button.primary");
+  await first.waitForSelector("#setup:not([hidden])");
+  assert.deepEqual(first.errors, []);
+  await context.close();
+});
+
+test("36.3, 36.16: sowings have a speed control with a person playing, no animation at its fastest, Esc skips; the engine text folded", async () => {
+  const page = await open();
+  await setUp(page, "oanquan", ["person", "person"]);
+  assert.ok(await page.isVisible("#speed-box"), "the speed control in a game with a person");
+  // Fastest: the move is shown at once, no seed by seed.
+  await page.locator("#speed").fill("2000");
+  assert.equal(await page.textContent("#speed-text"), "no animation");
+  await page.evaluate(() => {
+    window.handSeen = 0;
+    new MutationObserver(() => { if (document.querySelector("#board .hand")) window.handSeen += 1; })
+      .observe(document.getElementById("board"), { childList: true, subtree: true });
+  });
+  const [move, mine] = GOLDEN[0];
+  await page.click(`#board .square.mine[data-label='${move.slice(0, -1)}']`);
+  await page.click(`#board .arrow[data-move='${move}']`);
+  await settle(page, 1);
+  assert.equal(await page.evaluate(() => window.handSeen), 0, "no sowing drawn seed by seed");
+  assert.equal(await page.textContent("#board [data-count='0']"), String(mine[0]));
+  // 36.16: the engine's text of the position is folded away, one click from view.
+  assert.ok(await page.isHidden("#oq-line"), "no raw engine string under the board");
+  await page.click("#oq-text summary");
+  assert.ok(await page.isVisible("#oq-line"));
+  // Slowest, then Esc at the first seed: at most one more step drawn, then the position.
+  await page.locator("#speed").fill("0");
+  const [second, , , theirs] = GOLDEN[1];
+  await page.click(`#board .square.mine[data-label='${second.slice(0, -1)}']`);
+  await page.click(`#board .arrow[data-move='${second}']`);
+  await page.waitForSelector("#board .hand");
+  await page.evaluate(() => {
+    window.drawn = 0;
+    new MutationObserver(() => (window.drawn += 1)).observe(document.getElementById("board"), { childList: true });
+  });
+  await page.keyboard.press("Escape");
+  await settle(page, 2);
+  const drawn = await page.evaluate(() => window.drawn);
+  assert.ok(drawn <= 2, `${drawn} drawings after Esc`);
+  assert.equal(await page.textContent("#board [data-count='6']"), String(theirs[0]), "the position after the move");
+  await page.screenshot({ path: join(shots, "oanquan-speed.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// WCAG's contrast ratio of two CSS colours ("rgb(r, g, b)" or "#rrggbb").
+function contrast(one, two) {
+  const rgb = (c) => (c.startsWith("#") ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number));
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(one), lum(two)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+test("36.10: the last stone and the winning line stand out at 3:1 on grids and Connect Four's discs", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, 860);
+    for (const gravity of [true, false]) {
+      const view = { ...GRAVITY, layout: { ...GRAVITY.layout, gravity } };
+      const won = { ...view, last: 31, line: [38, 31, 24, 17], places: view.places.map((p, i) => ([38, 31, 24, 17].includes(i) ? 0 : p)) };
+      const drawn = await page.evaluate(([plain, over]) => {
+        document.getElementById("setup").hidden = true;
+        document.getElementById("game").hidden = false;
+        const box = document.getElementById("board");
+        const colour = (el, what) => getComputedStyle(el)[what];
+        box.replaceChildren(drawBoard(plain, {}));
+        const mark = box.querySelector("[data-last]");
+        const cell = [...box.querySelectorAll("rect, circle")].find((el) => el.getAttribute("fill") && el.getAttribute("fill") !== "none" && !el.hasAttribute("data-stone"));
+        const last = mark && { stroke: colour(mark, "stroke"), at: mark.getAttribute("data-last"), around: colour(cell, "fill") };
+        box.replaceChildren(drawBoard(over, {}));
+        const all = [...box.querySelector("svg").children];
+        const line = box.querySelector("[data-line]");
+        return {
+          last,
+          paper: getComputedStyle(document.documentElement).getPropertyValue("--paper").trim(),
+          lineOnTop: all.indexOf(line) > Math.max(...all.map((el, i) => (el.hasAttribute("data-stone") ? i : -1))),
+          lineOpacity: getComputedStyle(line).opacity,
+          lineStroke: colour(line, "stroke"),
+        };
+      }, [view, won]);
+      assert.ok(drawn.last, `the last stone is marked (gravity ${gravity})`);
+      assert.equal(drawn.last.at, "38");
+      for (const behind of [drawn.last.around, drawn.paper, "#ffe9a8"]) {
+        assert.ok(contrast(drawn.last.stroke, behind) >= 3, `last move ${drawn.last.stroke} on ${behind}: ${contrast(drawn.last.stroke, behind).toFixed(2)}:1`);
+      }
+      assert.ok(drawn.lineOnTop, "the winning line is drawn over the stones");
+      assert.equal(drawn.lineOpacity, "1");
+      assert.ok(contrast(drawn.lineStroke, drawn.paper) >= 3, `the line ${drawn.lineStroke}: ${contrast(drawn.lineStroke, drawn.paper).toFixed(2)}:1`);
+      await page.screenshot({ path: join(shots, `last-and-line-${gravity ? "gravity" : "grid"}-${width}.png`) });
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36.12: a loss on time says so in words, with the flagged clock at 0", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.fill("#variant", "tictactoe");
+    await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+    await page.locator("#seats .seat-row").nth(1).locator("select").selectOption("random");
+    await page.click("details.more summary");
+    await page.fill("#tc", "1");
+    await page.click("#start");
+    await page.waitForSelector("#result:not([hidden])", { timeout: 15000 });
+    const said = await page.textContent("#result strong");
+    assert.match(said, /^0-1 · X \(browser\) ran out of time: O \(random\) wins$/);
+    assert.equal(await page.textContent("#clocks .clock[data-seat='0'] .time"), "0.0 s", "the flagged clock is empty");
+    assert.match(await page.textContent("#result details.detail"), /on its clock \(tc=1\)/, "the figures for who asks");
+    await page.screenshot({ path: join(shots, `lost-on-time-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36.2: each variant's own rule in one line, in the set-up and the game; a blocked caro five says why it does not win", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    for (const [variant, rule] of [["oanquan", /borrowing/], ["oware", /25 seeds/], ["mnk-15x15k5-exact", /Exactly 5 in a row wins/], ["tictactoe", null], ["caro", /block both ends/]]) {
+      await page.fill("#variant", variant);
+      await page.waitForFunction((v) => document.querySelector("#variant-note").dataset.asked === v, variant);
+      if (rule) assert.match(await page.textContent("#variant-rule"), rule, variant);
+      else assert.ok(await page.isHidden("#variant-rule"), `${variant} has no rule to add`);
+    }
+    const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.ok(wide <= room, `the set-up is ${wide} px wide in ${room} px`);
+    await page.screenshot({ path: join(shots, `setup-rule-${width}.png`), fullPage: true });
+    await setUp(page, "caro", ["person", "person"]);
+    assert.match(await page.textContent("#game-rule"), /block both ends/);
+    const cell = (name) => (Number(name.slice(1)) - 1) * 15 + name.charCodeAt(0) - 97;
+    for (const [at, move] of "e8 d8 f8 j8 g8 a1 h8 a2 i8".split(" ").entries()) {
+      await page.click(`#board .cell-hit[data-cell='${cell(move)}']`);
+      await page.waitForFunction((n) => document.querySelectorAll("#move-list .mv").length === n, at + 1);
+    }
+    assert.ok(await page.isHidden("#result"), "the game goes on");
+    assert.match(await page.textContent("#rule-note"), /^i8 makes 5 in a row, blocked at both ends: under caro's rule it does not win/);
+    await page.screenshot({ path: join(shots, `caro-blocked-five-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36.11: Oware's final score counts as Oware does, in its own words", async () => {
+  let game = (await call("POST", "/api/games", { variant: "oware", seats: ["random", "random"], seed: 11 })).body;
+  while (!game.over) game = (await call("POST", `/api/games/${game.id}/think`, { ply: game.ply })).body.game;
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.evaluate((id) => sessionStorage.setItem("arena.game", id), game.id);
+    await page.reload();
+    await page.waitForSelector("#result:not([hidden])");
+    const rule = await page.textContent("#result .rule");
+    assert.match(rule, /^The stores decide/, rule);
+    assert.doesNotMatch(rule, /each side's points plus the seeds left/, "not O An Quan's rule");
+    assert.doesNotMatch(await page.textContent("#result table.final thead"), /on side/);
+    for (let seat = 0; seat < 2; seat++) {
+      const cells = await page.locator(`#result table.final tbody tr:nth-child(${seat + 1}) td`).allTextContents();
+      const [points, end, total] = cells.slice(1, 4).map(Number);
+      assert.equal(points + end, total, `points + the end's seeds = total: ${cells}`);
+      assert.equal(game.position.totals[seat], total);
+    }
+    assert.doesNotMatch(await page.textContent("#result"), /null|undefined/);
+    await page.screenshot({ path: join(shots, `oware-final-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+// axe-core's critical and serious violations on the page as it stands: "rule: target" each.
+async function axeViolations(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.addScriptTag({ path: require.resolve("axe-core/axe.min.js") });
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter((v) => v.impact === "critical" || v.impact === "serious")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")}`)));
+  return found;
+}
+
+test("36.21: axe-core finds no critical or serious violation on any page, laptop and phone", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    const found = [];
+    const check = async (where) => found.push(...(await axeViolations(page)).map((v) => `${where} at ${width}: ${v}`));
+    await check("the set-up");
+    await setUp(page, "caro", ["person", "random"]);
+    await page.click("#board .cell-hit[data-cell='112']");
+    await settle(page, 2);
+    await check("a caro game");
+    await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+    await check("an O An Quan game of 4");
+    await page.click("#resign");
+    await page.waitForSelector("#result:not([hidden])");
+    await check("a game's end");
+    await page.goto(`${url}#analyse`);
+    await page.fill("#an-variant", "tictactoe");
+    await page.fill("#an-moves", "b2 a1");
+    await page.click("#an-run");
+    await page.waitForSelector("#an-results .answers li", { timeout: 60000 });
+    await check("Analyse");
+    await page.goto(`${url}#replay`);
+    await page.waitForSelector("#rp-games tbody tr");
+    await page.click("#rp-games tbody tr");
+    await page.waitForSelector("#rp-board svg");
+    await check("Replay");
+    await page.goto(`${url}#report`);
+    await page.waitForSelector("#rep-body table");
+    await check("Report");
+    await page.goto(`${url}#stats`);
+    await page.waitForSelector("#st-body table");
+    await check("Stats");
+    assert.deepEqual(found, []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+const overlaps = (a, b) => !(a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y);
+
+test("36.6-9: long names wrap, every score column shows, four clocks fit a phone, arrows leave names free", async () => {
+  const long = "Aleksandra-Konstantynopolitańczykówna"; // 37 characters: a name has 40 at most
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    // 6: a long spec in the game-over line.
+    await setUp(page, "tictactoe", ["person", "custom=alphabeta:nodes=1000000"]);
+    await page.click("#resign");
+    await page.waitForSelector("#result:not([hidden])");
+    assert.match(await page.textContent("#result strong"), /alphabeta:nodes=1000000\) wins/);
+    const fits = async (where) => {
+      const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      assert.ok(wide <= room, `${where}: the page is ${wide} px wide in ${room} px`);
+    };
+    await fits("a long spec");
+    await page.screenshot({ path: join(shots, `long-spec-over-${width}.png`), fullPage: true });
+    // 7: three seats' final score with a long name: every column in view.
+    await page.click("#result button:has-text('New game')");
+    await setUp(page, "oanquan-3p", [`person=${long}`, "random", "random"]);
+    await page.click("#resign");
+    await page.waitForSelector("#result table.final");
+    const [tableWide, tableRoom] = await page.$eval("#result .score-table", (wrap) => [wrap.scrollWidth, wrap.clientWidth]);
+    assert.ok(tableWide <= tableRoom, `the score table is ${tableWide} px wide in ${tableRoom} px`);
+    await fits("a long name");
+    await page.screenshot({ path: join(shots, `final-3p-long-name-${width}.png`), fullPage: true });
+    // 8: four seats with a game clock: each clock shows its seat and its whole time.
+    await page.click("#result button:has-text('New game')");
+    await page.fill("#variant", "oanquan-4p");
+    await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "oanquan-4p");
+    await page.waitForFunction(() => document.querySelectorAll("#seats .seat-row").length === 4);
+    for (let i = 1; i < 4; i++) await page.locator("#seats .seat-row").nth(i).locator("select").selectOption("random");
+    if (!(await page.isVisible("#tc"))) await page.click("details.more summary");
+    await page.fill("#tc", "5:00");
+    await page.click("#start");
+    await page.waitForSelector("#clocks:not([hidden]) .clock");
+    const clocks = await page.$$eval("#clocks .clock", (all) => all.map((clock) => {
+      const box = clock.getBoundingClientRect(), time = clock.querySelector(".time"), who = clock.querySelector(".who");
+      const t = time.getBoundingClientRect();
+      return { inside: t.left >= box.left - 0.5 && t.right <= box.right + 0.5, whole: time.scrollWidth <= time.clientWidth + 1, who: who.getBoundingClientRect().width, text: time.textContent };
+    }));
+    assert.equal(clocks.length, 4);
+    for (const [seat, clock] of clocks.entries()) {
+      assert.ok(clock.inside && clock.whole, `seat ${seat + 1}'s time ${clock.text} is cut`);
+      assert.ok(clock.who >= 8, `seat ${seat + 1}'s name shows (${clock.who} px)`);
+    }
+    await fits("four clocks and a long name");
+    await page.screenshot({ path: join(shots, `clocks-4p-${width}.png`), fullPage: true });
+    await page.context().close();
+  }
+  // 9: a picked pit's arrows leave its player's name and score free (the names are drawn
+  // beside the board on a laptop).
+  const page = await open();
+  await setUp(page, "oanquan", ["person", "person"]);
+  for (const label of ["1", "5"]) {
+    await page.click(`#board .square.mine[data-label='${label}']`);
+    const name = await page.locator("#board text[data-seat='0']").boundingBox();
+    for (const arrow of await page.locator("#board .arrow circle").all()) {
+      const box = await arrow.boundingBox();
+      assert.ok(!overlaps(box, name), `an arrow of pit ${label} (${JSON.stringify(box)}) covers the name (${JSON.stringify(name)})`);
+    }
+  }
+  await page.screenshot({ path: join(shots, "oanquan-arrows.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.14, 15, 17, 18, 19, 24: plain words in the set-up and titles, places for many seats, turning arrows, a redrawn ring, a list that follows, who resigns", async () => {
+  const page = await open();
+  // 14: no Markdown backticks, caro found in the Game menu, no "easy is easy", no tooltip
+  // that repeats the id, titles that say something once.
+  await page.fill("#variant", "oanquan");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "oanquan");
+  assert.doesNotMatch(await page.textContent("#page-play"), /`/, "no Markdown backticks");
+  const menu = await page.locator("#family option").allTextContents();
+  assert.ok(menu.some((entry) => /caro/.test(entry)), `caro in the Game menu: ${menu}`);
+  for (const title of await page.locator("#presets button").evaluateAll((all) => all.map((b) => b.title))) {
+    assert.doesNotMatch(title, /^([^:]+): \1$/, `a tooltip repeats itself: ${title}`);
+  }
+  assert.doesNotMatch(await page.textContent("#variant-note"), /easy is easy|hard is hard/);
+  const dialogs = [];
+  page.on("dialog", (dialog) => dialogs.push(dialog.message()));
+  await setUp(page, "oanquan", ["person=Lan", "person=Minh"]);
+  assert.equal(await page.textContent("#game-title"), "O An Quan");
+  // 18: the ring is drawn for a phone's width once the window is one.
+  assert.equal(await page.locator("#board svg.compact").count(), 0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForSelector("#board svg.compact");
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.waitForFunction(() => !document.querySelector("#board svg.compact"));
+  // 24: in a game of two people, the question names who resigns.
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.match(dialogs.at(-1), /^Resign for player 1 \(Lan\)\?/);
+  assert.match(await page.textContent("#result strong"), /^0-1 · player 1 \(Lan\) resigned/);
+  await page.click("#result button:has-text('New game')");
+  await setUp(page, "connect4", ["person", "random"]);
+  assert.equal(await page.textContent("#game-title"), "Connect Four");
+  // 15, 17: four seats: turning arrows with their way in words, places in words at the end.
+  await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+  await page.locator("#board .square.mine").first().click();
+  const arrows = await page.locator("#board .arrow").evaluateAll((all) => all.map((a) => [a.textContent.trim()[0], a.querySelector("title").textContent]));
+  assert.ok(arrows.length >= 1);
+  for (const [glyph, title] of arrows) {
+    assert.ok(["↺", "↻"].includes(glyph), `an arrow says ${glyph}`);
+    assert.match(title, /\((anti)?clockwise\)$/);
+  }
+  await page.screenshot({ path: join(shots, "oanquan-4p-arrows.png") });
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.doesNotMatch(await page.textContent("#result strong"), /^\d+-\d+-\d+/, "no bare result code");
+  // 19: Replay's list follows the move shown: End on a long game shows its last round.
+  await page.goto(`${url}#replay`);
+  await page.waitForSelector("#rp-file option", { state: "attached" });
+  await page.selectOption("#rp-file", "default/games.csv");
+  await page.waitForSelector("#rp-variant option[value='oanquan']", { state: "attached" });
+  await page.selectOption("#rp-variant", "oanquan");
+  await page.waitForFunction(() => document.querySelector("#rp-games tbody td:nth-child(2)")?.textContent === "oanquan");
+  await page.click("#rp-games tbody tr");
+  await page.waitForFunction(() => document.querySelector("#rp-title").textContent.startsWith("oanquan: "));
+  await page.keyboard.press("End");
+  await page.waitForFunction(() => /^move (\d+) of \1/.test(document.querySelector("#rp-status").textContent));
+  const seen = await page.evaluate(() => {
+    const list = document.getElementById("rp-moves"), now = list.querySelector(".mv.now");
+    const box = list.getBoundingClientRect(), at = now.getBoundingClientRect();
+    return at.top >= box.top - 1 && at.bottom <= box.bottom + 1;
+  });
+  assert.ok(seen, "the last move is in view in the move list");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.22: an agent asked to think longer than the server allows is refused, saying so", async () => {
+  const page = await open();
+  await page.fill("#variant", "tictactoe");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+  const row = page.locator("#seats .seat-row").nth(1);
+  await row.locator("select").selectOption("custom");
+  await row.locator("input").fill("mcts:time_ms=70000");
+  await page.click("#start");
+  await page.waitForSelector("#toast:not([hidden])");
+  assert.match(await page.textContent("#toast"), /time_ms=70000 is more than this server lets an agent think about a move \(60000 ms/);
+  assert.ok(await page.isHidden("#game"), "no game started");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.20, 23: a folder without a report says so with no 404; a demo plays on while another page is shown", async () => {
+  mkdirSync(join(results, "no-report-yet"), { recursive: true });
+  cpSync(join(results, "default/games.csv"), join(results, "no-report-yet/games.csv"));
+  const page = await open();
+  const missing = [];
+  page.on("response", (response) => { if (response.status() === 404) missing.push(response.url()); });
+  await page.goto(`${url}#report`);
+  await page.waitForSelector("#rep-dir option[value='no-report-yet']", { state: "attached" });
+  await page.selectOption("#rep-dir", "no-report-yet");
+  await page.waitForFunction(() => /No report in no-report-yet yet/.test(document.querySelector("#rep-body").textContent));
+  assert.equal(await page.textContent("#rep-write"), "Write report");
+  assert.deepEqual(missing, [], "no request answered 404");
+  // 23: AI against AI at full speed, then the Report page: the game goes on.
+  await page.goto(`${url}#play`);
+  await setUp(page, "caro", ["random", "random"]);
+  await page.locator("#speed").fill("2000");
+  const id = await page.evaluate(() => Play.game.id);
+  await page.waitForFunction(() => document.querySelectorAll("#move-list .mv").length >= 2);
+  await page.goto(`${url}#report`);
+  const left = await page.evaluate(() => Play.game.ply);
+  await page.waitForFunction((n) => Play.game && Play.game.ply >= n + 4, left, { timeout: 20000 });
+  assert.ok(await page.isHidden("#page-play"), "still on the Report page");
+  assert.equal(await page.evaluate(() => Play.game.id), id);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.13: Analyse says who won and counts its moves in words", async () => {
+  const page = await open();
+  await page.goto(`${url}#analyse`);
+  await page.fill("#an-variant", "tictactoe");
+  await page.fill("#an-moves", "b2");
+  await page.waitForFunction(() => /^After 1 move, O to move$/.test(document.querySelector("#an-status").textContent));
+  await page.fill("#an-moves", "a1 b1 a2 b2 a3");
+  await page.waitForFunction(() => document.querySelector("#an-status").textContent.startsWith("Game over"));
+  assert.equal(await page.textContent("#an-status"), "Game over after 5 moves: 1-0 (X wins)");
+  await page.fill("#an-moves", "");
+  await page.waitForFunction(() => /^At the start, X to move$/.test(document.querySelector("#an-status").textContent));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36 missing 4: the second seat's board turned (your pits below), Flip board, a rematch with sides swapped", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await setUp(page, "oanquan", ["random", "person=Lan"]);
+    await settle(page, 1);
+    // The middle height of player 1's squares (1-5) and of player 2's, the person's (6-10).
+    const rows = async () => page.evaluate(() => {
+      const y = (labels) => {
+        const tops = labels.map((l) => document.querySelector(`#board .square[data-label='${l}']`).getBoundingClientRect()).map((r) => r.top + r.height / 2);
+        return tops.reduce((a, b) => a + b) / tops.length;
+      };
+      return { mine: y([6, 7, 8, 9, 10]), theirs: y([1, 2, 3, 4, 5]) };
+    });
+    let at = await rows();
+    assert.ok(at.mine > at.theirs, `the person's pits below: ${JSON.stringify(at)}`);
+    // A sowing from the turned board: the arrow that says right sows right on screen.
+    await page.locator("#board .square.mine").first().click();
+    await page.screenshot({ path: join(shots, `oanquan-turned-${width}.png`), fullPage: true });
+    await page.click("#flip");
+    at = await rows();
+    assert.ok(at.mine < at.theirs, `flipped back: the person's pits on top: ${JSON.stringify(at)}`);
+    await page.click("#resign");
+    await page.waitForSelector("#result:not([hidden])");
+    await page.click("#result button.swap");
+    await page.waitForFunction(() => Play.game && Play.game.ply === 0 && !document.querySelector("#result:not([hidden])"));
+    const seats = await page.evaluate(() => Play.game.seats.map((seat) => seat.person ? seat.name : seat.spec));
+    assert.deepEqual(seats, ["Lan", "random"], "sides swapped");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36.4, 5: Replay's 'won' takes the agent as its listing does; a new file shows none of the old file's game", async () => {
+  // A game in the play record, so that there is a second file to change to.
+  let done = (await call("POST", "/api/games", { variant: "tictactoe", seats: ["random", "random"], seed: 36 })).body;
+  while (!done.over) done = (await call("POST", `/api/games/${done.id}/think`, { ply: done.ply })).body.game;
+  const page = await open();
+  await page.goto(`${url}#replay`);
+  await page.waitForSelector("#rp-file option", { state: "attached" });
+  await page.selectOption("#rp-file", "default/games.csv");
+  await page.waitForSelector("#rp-games tbody tr");
+  await page.fill("#rp-agent", "mcts");
+  await page.selectOption("#rp-result", "won");
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll("#rp-games tbody tr")];
+    return rows.length > 0 && rows.every((row) => row.children[2].textContent.includes("mcts-1k"));
+  }, null, { timeout: 10000 });
+  assert.match(await page.textContent("#rp-count"), /^games 1–\d+ of \d+$/);
+  // A game shown and its moves copied, then another file: the old game and its toast go.
+  await page.click("#rp-games tbody tr");
+  await page.waitForSelector("#rp-board svg");
+  await page.keyboard.press("c");
+  await page.waitForSelector("#toast:not([hidden])");
+  await page.selectOption("#rp-file", "play/games.csv");
+  await page.waitForSelector("#rp-view", { state: "hidden" });
+  assert.ok(await page.isHidden("#toast"), "the old game's toast is gone");
+  await page.keyboard.press("End");
+  assert.ok(await page.isHidden("#rp-view"), "no old game to step");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

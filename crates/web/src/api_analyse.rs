@@ -149,6 +149,7 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
         "easy": arena::played::easy_spec(&variant).to_string(),
         "hard": arena::played::hard_spec(&variant).to_string(),
         "position": position,
+        "rules": rules::with_game!(variant, |start| crate::table::rules_json(&start)),
     })))
 }
 
@@ -204,8 +205,13 @@ pub async fn analyse(
         .agents
         .iter()
         .enumerate()
-        .map(|(at, text)| agent_spec(text, &variant, &format!("agent {}", at + 1)))
-        .collect::<Result<Vec<_>, _>>()?;
+        .map(|(at, text)| {
+            let what = format!("agent {}", at + 1);
+            let spec = agent_spec(text, &variant, &what)?;
+            crate::seats::within_think_limit(&spec, app.options().think_limit, &what)?;
+            Ok(spec)
+        })
+        .collect::<Result<Vec<_>, ApiError>>()?;
     // The position is checked here, at once, before any thinking.
     rules::with_game!(variant, |start| position_after(start, &request.moves)?
         .is_over());

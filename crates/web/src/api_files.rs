@@ -235,12 +235,25 @@ pub struct GamesQuery {
     limit: Option<usize>,
 }
 
+/// Whether a seat's name matches the Agent filter `needle` (lowercase): it contains it, case
+/// aside. The one rule for listing a game and for whether "the agent" won or lost it.
+fn name_matches(name: &str, needle: &str) -> bool {
+    name.to_lowercase().contains(needle)
+}
+
 /// Whether `row` has the result `filter`: `1-0`, `0-1`, `1/2-1/2`, `draw`, `decisive`, a
-/// termination (`timeout`, `resign`, ...), or for a person `won`/`lost` (by the `agent`
-/// filter's name when it names a seat exactly).
-fn result_matches(row: &arena::Row, filter: &str, agent: Option<&str>) -> bool {
+/// termination (`timeout`, `resign`, ...), or `won`/`lost` by a seat whose name matches the
+/// Agent filter `needle` ([`name_matches`]).
+fn result_matches(row: &arena::Row, filter: &str, needle: Option<&str>) -> bool {
     let places: Vec<&str> = row.result.split('-').collect();
-    let seat = agent.and_then(|a| row.seat_names().iter().position(|n| *n == a));
+    let names = row.seat_names();
+    let seats: Vec<usize> = needle
+        .map(|needle| {
+            (0..names.len())
+                .filter(|&s| name_matches(names[s], needle))
+                .collect()
+        })
+        .unwrap_or_default();
     let place = |seat: usize| -> Option<u8> {
         match (row.seats(), row.result.as_str()) {
             (2, "1-0") => Some(if seat == 0 { 1 } else { 2 }),
@@ -253,8 +266,8 @@ fn result_matches(row: &arena::Row, filter: &str, agent: Option<&str>) -> bool {
         "" | "any" => true,
         "draw" => row.result == "1/2-1/2" || row.termination == "draw",
         "decisive" => row.result != "1/2-1/2" && row.termination != "draw",
-        "won" => seat.and_then(place) == Some(1) && row.termination != "draw",
-        "lost" => seat.and_then(place).is_some_and(|p| p > 1),
+        "won" => seats.iter().any(|&s| place(s) == Some(1)) && row.termination != "draw",
+        "lost" => seats.iter().any(|&s| place(s).is_some_and(|p| p > 1)),
         other => row.result == other || row.termination == other,
     }
 }
@@ -294,14 +307,11 @@ pub async fn games(
                 return Ok(());
             }
             if let Some(needle) = &needle
-                && !row
-                    .seat_names()
-                    .iter()
-                    .any(|n| n.to_lowercase().contains(needle.as_str()))
+                && !row.seat_names().iter().any(|n| name_matches(n, needle))
             {
                 return Ok(());
             }
-            if !result_matches(&row, &result_filter, agent_filter.as_deref()) {
+            if !result_matches(&row, &result_filter, needle.as_deref()) {
                 return Ok(());
             }
             total += 1;
@@ -689,6 +699,34 @@ pub async fn file(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "The agent won" takes the Agent filter as the listing does: part of a name, case aside.
+    #[test]
+    fn won_and_lost_match_the_agent_as_the_listing_does() {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/default/games.csv");
+        let file = std::fs::File::open(&source).unwrap();
+        let mut rows = Vec::new();
+        arena::record::read_rows_from(&source, std::io::BufReader::new(file), |_, row| {
+            rows.push(row);
+            Ok(())
+        })
+        .unwrap();
+        let count = |filter: &str, needle: &str| {
+            rows.iter()
+                .filter(|row| row.seat_names().iter().any(|n| name_matches(n, needle)))
+                .filter(|row| result_matches(row, filter, Some(needle)))
+                .count()
+        };
+        for filter in ["won", "lost"] {
+            let whole = count(filter, "mcts-1k");
+            assert!(whole > 0, "the sample run has games {filter} by mcts-1k");
+            assert_eq!(
+                count(filter, "mcts"),
+                whole,
+                "`mcts` {filter} as `mcts-1k` does"
+            );
+        }
+    }
 
     /// While a report is being written, a second is refused with a 409 that says so, and none
     /// of its files is touched; once the first is done the next goes ahead.

@@ -81,6 +81,7 @@ pub async fn create(
             seats.push(Seat::Person(name));
         } else {
             let spec = agent_spec(text, &variant, &what)?;
+            crate::seats::within_think_limit(&spec, app.options().think_limit, &what)?;
             seats.push(Seat::Agent(spec));
         }
     }

@@ -4,6 +4,8 @@
 //! outside kinds (`proc`, `engine`), which start a program named in their spec, because a web
 //! request must never make the server start a program.
 
+use std::time::Duration;
+
 use agents::AgentGame;
 use agents::{Agent, AgentSpec, Kind};
 use rules::Variant;
@@ -56,6 +58,24 @@ pub fn agent_spec(text: &str, variant: &Variant, what: &str) -> Result<AgentSpec
     protocol::check(&spec, variant)
         .map_err(|error| ApiError::bad(format!("{what} `{text}`: {error}")))?;
     Ok(spec)
+}
+
+/// Refuses a spec that asks to think longer than the server lets an agent think about a move
+/// (`time_ms` over `limit`), saying so, where it would be cut short in silence.
+pub fn within_think_limit(spec: &AgentSpec, limit: Duration, what: &str) -> Result<(), ApiError> {
+    let asked = spec
+        .params
+        .iter()
+        .find(|(key, _)| key == "time_ms")
+        .and_then(|(_, value)| value.parse::<u64>().ok());
+    match asked {
+        Some(ms) if u128::from(ms) > limit.as_millis() => Err(ApiError::bad(format!(
+            "{what} `{spec}`: time_ms={ms} is more than this server lets an agent think about a \
+             move ({} ms; `arena serve --think-limit` sets it)",
+            limit.as_millis()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Builds the agent `spec` for a table of `players` seats of game `G`: the one place the
@@ -124,6 +144,21 @@ mod tests {
         }
         assert!(agent_spec("random", &variant, "seat 2").is_ok());
         assert!(agent_spec("fault", &variant, "seat 2").is_err(), "unlisted");
+    }
+
+    #[test]
+    fn a_think_time_over_the_server_s_limit_is_refused_saying_so() {
+        let limit = Duration::from_secs(60);
+        let check = |text: &str| within_think_limit(&text.parse().unwrap(), limit, "seat 2");
+        let error = check("mcts:time_ms=70000").unwrap_err().to_string();
+        assert!(
+            error.contains(
+                "time_ms=70000 is more than this server lets an agent think about a move (60000 ms"
+            ),
+            "{error}"
+        );
+        assert!(check("mcts:time_ms=60000").is_ok());
+        assert!(check("alphabeta:depth=4").is_ok());
     }
 
     #[test]

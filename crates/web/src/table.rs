@@ -30,13 +30,16 @@
 //!   end of the move before, restarted when the page says `ready`; an agent's while it
 //!   thinks); null without a game clock. The clock
 //!   of `to_move` runs until the next answer (a page counts it down); the others stand.
-//! - `over`: null while the game goes on, else `{result, termination, summary, winner,
-//!   places}` (`result` as the record writes it, `1-0` or `1-3-2`; `winner` the seat that
-//!   alone took first place, or null; `places` per seat);
-//! - `recorded`: null until the game is recorded, then `{file, game}`, or `{error}`.
+//! - `over`: null while the game goes on, else `{result, termination, summary, detail,
+//!   winner, places}` (`result` as the record writes it, `1-0` or `1-3-2`; `summary` in
+//!   words for a person; `detail` the clock's figures when a flag fell, else null; `winner`
+//!   the seat that alone took first place, or null; `places` per seat);
+//! - `recorded`: null until the game is recorded, then `{file, game}`, or `{error}`;
+//! - `rules` (with `history`): [`rules_json`], the variant's rules in words.
 //!
 //! A move played (`played`, in the answer to `move` and `think`): `{seat, move, place, person,
-//! stats, ms, sowing}`, where `place` is [`crate::board::place_json`], `stats` an agent's
+//! stats, ms, sowing}`, with `note` where the rules made of the move what a player might not
+//! expect ([`rules::Game::move_note`]), where `place` is [`crate::board::place_json`], `stats` an agent's
 //! `{nodes, depth, score, reason, ms}` (null for a person) and `sowing` the steps of a move
 //! that sows ([`crate::board::steps_json`]) or null; an agent's turn that played nothing is
 //! `{seat, move: null}` with `fault` when the agent failed. A hint: `{move, place, reason,
@@ -117,7 +120,8 @@ impl<G: AgentGame> WebTable<G> {
         })
     }
 
-    /// What ended the game, in words: `X (Lan) wins`, `O (random) ran out of time: X wins`.
+    /// What ended the game, in words: `X (Lan) wins`, `O (random) ran out of time: X wins`
+    /// (the clock's figures are in [`Self::detail`]).
     fn summary(&self, cause: &Cause, words: String) -> String {
         let label = |seat: Player| self.table.label(seat);
         match cause {
@@ -126,13 +130,19 @@ impl<G: AgentGame> WebTable<G> {
                 "{words} (the ply cap of {} was reached; the rules' count decides)",
                 self.table.position().ply()
             ),
-            Cause::TimeUp(seat, overrun) => {
-                format!("{} ran out of time ({overrun}): {words}", label(*seat))
-            }
+            Cause::TimeUp(seat, _) => format!("{} ran out of time: {words}", label(*seat)),
             Cause::Resigned(seat) => format!("{} resigned: {words}", label(*seat)),
             Cause::Fault(seat, fault) => {
                 format!("{} failed ({}): {words}", label(*seat), fault.what)
             }
+        }
+    }
+
+    /// The figures behind an ending, for whoever asks: what a clock said when its flag fell.
+    fn detail(cause: &Cause) -> Option<String> {
+        match cause {
+            Cause::TimeUp(_, overrun) => Some(overrun.to_string()),
+            _ => None,
         }
     }
 
@@ -143,6 +153,10 @@ impl<G: AgentGame> WebTable<G> {
         };
         let mut played = ply_json(ply);
         played["sowing"] = json!(steps_json(&ply.before, ply.mv));
+        // Only where there is one: the answers a game sends most stay as they were.
+        if let Some(note) = self.table.position().move_note(ply.mv) {
+            played["note"] = json!(note);
+        }
         played
     }
 
@@ -172,6 +186,8 @@ impl<G: AgentGame> WebTable<G> {
                 }),
             })
             .collect();
+        // The variant's rules in words: with the whole view only (the page keeps them).
+        let rules = history.then(|| rules_json(table.position()));
         let history: Option<Vec<Value>> =
             history.then(|| table.history().iter().map(ply_json).collect());
         let over = table.ending().map(|ending| {
@@ -182,6 +198,7 @@ impl<G: AgentGame> WebTable<G> {
                 "result": ending.outcome.result_text(),
                 "termination": ending.termination.as_str(),
                 "summary": self.summary(&ending.cause, words),
+                "detail": Self::detail(&ending.cause),
                 "winner": ending.outcome.winner().map(Player::index),
                 "places": ending.outcome.places(table.players()).to_vec(),
             })
@@ -208,6 +225,7 @@ impl<G: AgentGame> WebTable<G> {
             "position": position_json(table.position()),
             "ply": table.history().len(),
             "history": history,
+            "rules": rules,
             "moves": table.moves().join(" "),
             "to_move": table.mover().map(Player::index),
             "thinking": table.thinking().is_some(),
@@ -398,4 +416,11 @@ pub fn stats_json(stats: &SearchStats, time: Duration) -> Value {
         "reason": stats.reason,
         "ms": time.as_secs_f64() * 1e3,
     })
+}
+
+/// The variant's rules in words, from the game: `{line, totals}`, `line` the rule a player
+/// might not expect (caro's blocked ends), `totals` how the final totals rank the seats; each
+/// null where the game has none.
+pub fn rules_json<G: Game>(position: &G) -> Value {
+    json!({ "line": position.rule_line(), "totals": position.totals_rule() })
 }

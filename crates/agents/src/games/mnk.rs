@@ -6,6 +6,16 @@
 //! board lands on the sentinel column or outside `0..rows * stride`, so "on the board" is one
 //! range test and one remainder.
 
+pub mod dfpn;
+pub mod easy;
+pub mod neighbor;
+pub mod pattern;
+mod pattern_mcts;
+mod pattern_search;
+pub mod tactics;
+pub mod threat;
+pub mod threats;
+
 use rand::RngExt;
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MnkConfig, MoveList, Outcome, Player, TwoPlayer, WinRule};

@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
-use crate::pattern_mcts::PatternMcts;
-use crate::pattern_search::PatternSearch;
+use super::pattern_mcts::PatternMcts;
+use super::pattern_search::PatternSearch;
+use super::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::playout::PlayoutRng;
 use crate::score::{self, MATE};
 use crate::spec::bad_value;
-use crate::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::tt::Table;
 use crate::{Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays};
 use crate::{SearchStats, SpecError};

@@ -58,6 +58,7 @@ mod root_check;
 mod roster;
 pub mod score;
 mod search;
+mod solution;
 pub mod solve;
 pub mod spec;
 mod tt;
@@ -396,6 +397,22 @@ pub trait AgentGame: Game {
         playout::random_playout(self, rng, max_plies)
     }
 
+    /// Plays `self` to its end with `policy`: [`AgentGame::playout_random`] or
+    /// [`AgentGame::playout_near`] (see [`playout::random_playout`] for `max_plies`). Not a
+    /// hook: games override those two.
+    #[inline]
+    fn playout<R: rand::Rng + ?Sized>(
+        &mut self,
+        policy: playout::Rollout,
+        rng: &mut R,
+        max_plies: u32,
+    ) -> Outcome {
+        match policy {
+            playout::Rollout::Random => self.playout_random(rng, max_plies),
+            playout::Rollout::Near => self.playout_near(rng, max_plies),
+        }
+    }
+
     /// The agent of the menus' "easy" level on this position's variant (`arena play`,
     /// `arena serve`), as a spec. Default: a weak flat Monte Carlo player.
     fn easy_spec(&self) -> &'static str {
@@ -495,6 +512,9 @@ pub struct Kind {
     pub multiplayer: bool,
     /// Whether `arena list` shows it (the `fault` agent, for testing the arena, is hidden).
     pub listed: bool,
+    /// What an agent of this kind takes in memory, per unit of its settings, in a line:
+    /// `arena list` prints it under the kind. `None`: nothing is said.
+    pub memory: Option<fn() -> String>,
 }
 
 impl Kind {

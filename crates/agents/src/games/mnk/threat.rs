@@ -76,6 +76,13 @@ pub(crate) const KIND: Kind = Kind {
     // Two players only: the patterns and threats are those of one side against the other.
     multiplayer: false,
     listed: true,
+    memory: Some(|| {
+        "its transposition table, tt_mb MiB rounded down to a power of two \
+         (65,536 entries of 16 bytes per MiB), taken on the first search, plus the pattern \
+         tables of its board (a few KiB per line length and rule) and, with search=mcts, a \
+         tree of at most its node budget"
+            .to_string()
+    }),
 };
 
 /// A table the allocator refused, named as this kind's (the table's error says `alphabeta`).

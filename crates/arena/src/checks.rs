@@ -314,8 +314,9 @@ fn replay<G: Game>(
         wrong(
             "termination",
             format!(
-                "is `{}`: expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
-                row.termination
+                "is `{}`: expected {}",
+                row.termination,
+                Termination::EXPECTED
             ),
         )
     })?;
@@ -406,7 +407,7 @@ fn replay<G: Game>(
 
     let outcome = position.outcome();
     let expected: (Termination, Option<Outcome>) = match (outcome, termination) {
-        (Some(outcome), _) => (Termination::of(outcome), Some(outcome)),
+        (Some(outcome), _) => (Termination::decided(outcome.is_draw()), Some(outcome)),
         (None, _) if position.ply() >= cap => (Termination::PlyCap, Some(position.adjudicate())),
         // A person gave up an unfinished game, on their turn or not: the result says which
         // seat, and that seat must lose (take the last place alone).

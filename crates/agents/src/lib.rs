@@ -426,6 +426,12 @@ pub trait AgentGame: Game {
         "mcts:iterations=5000"
     }
 
+    /// What the game's own exact solver ([`AgentGame::own_solver`]) is, in a line that
+    /// `arena solve` prints; `None`, the default: the game has none. A game that gives
+    /// `own_solver` gives this too: `arena solve --method auto` (and `own`) read it to choose
+    /// the game's solver without naming the game.
+    const OWN_SOLVER: Option<&'static str> = None;
+
     /// The game's own exact solver, when it has one (Connect Four's): [`solve::try_solve`],
     /// and so `arena solve` and the web's Analyse, use it instead of the generic alpha-beta
     /// solver ([`solve::try_solve_generic`]). `None`, the default: the game has none.

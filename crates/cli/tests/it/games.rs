@@ -221,11 +221,18 @@ fn solve_with_threat_methods_finds_a_vcf() {
         stderr(&output)
     );
     let output = arena(&["solve", "tictactoe", "--method", "magic"]);
-    assert!(
-        stderr(&output).contains("the methods are auto, dfpn, connect4, alphabeta, vcf and vct")
-    );
-    let output = arena(&["solve", "tictactoe", "--method", "connect4"]);
-    assert!(stderr(&output).contains("is not Connect Four"));
+    assert!(stderr(&output).contains("the methods are auto, own, alphabeta, dfpn, vcf and vct"));
+    // A game without a solver of its own says so, whichever game it is.
+    for (variant, id) in [("tictactoe", "mnk-3x3k3"), ("oware", "oware")] {
+        let output = arena(&["solve", variant, "--method", "own"]);
+        assert!(
+            stderr(&output).contains(&format!(
+                "--method own: {id} has no solver of its own; use auto or alphabeta"
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
 }
 
 #[test]
@@ -260,7 +267,14 @@ fn solve_values_every_column_of_a_connect_four_position() {
             .find(|line| line.starts_with("move values"))
             .map(String::from)
     };
-    assert_eq!(values("connect4"), values("alphabeta"));
+    assert_eq!(values("own"), values("alphabeta"));
+    // `auto` is the game's own solver, asked of the game (AgentGame::OWN_SOLVER).
+    let output = arena(&["solve", "connect4-4x4", "--time-limit", "0"]);
+    assert!(
+        stdout(&output).contains("method: the Connect Four solver"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]

@@ -18,6 +18,18 @@ fn stderr(output: &Output) -> String {
 }
 
 #[test]
+fn help_lists_no_games_of_its_own_and_points_to_arena_list() {
+    // The games are the registry's (`arena list`); a list in the help would go stale.
+    let output = arena(&["--help"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("`arena list` names them"), "{text}");
+    for family in rules::FAMILIES {
+        assert!(!text.contains(family.title), "{} in {text}", family.title);
+    }
+}
+
+#[test]
 fn perft_prints_a_line_per_depth_ending_with_depth_nine() {
     let output = arena(&["perft", "tictactoe", "9"]);
     assert!(output.status.success(), "{}", stderr(&output));

@@ -59,7 +59,6 @@ BASELINE = {
     "crates/protocol/src/lib.rs": 2,
     "crates/python/src/moves.rs": 2,
     "crates/report/src/games.rs": 3,
-    "crates/web/src/api_analyse.rs": 9,
 }
 
 

@@ -36,7 +36,7 @@ fn random_playout(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(id), &start, |b, start| {
             b.iter(|| {
                 let mut game = start.clone();
-                playout::playout(&mut game, Rollout::Random, &mut rng, PLAYOUT_PLY_CAP)
+                game.playout(Rollout::Random, &mut rng, PLAYOUT_PLY_CAP)
             })
         });
     }
@@ -50,7 +50,7 @@ fn random_playout(c: &mut Criterion) {
     group.bench_function("td4-near", |b| {
         b.iter(|| {
             let mut game = position.clone();
-            playout::playout(&mut game, Rollout::Near, &mut rng, PLAYOUT_PLY_CAP)
+            game.playout(Rollout::Near, &mut rng, PLAYOUT_PLY_CAP)
         })
     });
     group.finish();

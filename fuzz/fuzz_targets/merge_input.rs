@@ -7,7 +7,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
-use arena::run::Meta;
+use arena::meta::Meta;
 use arena::{Experiment, Schedule, Shard};
 use libfuzzer_sys::fuzz_target;
 

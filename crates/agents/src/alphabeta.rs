@@ -53,6 +53,14 @@ pub(crate) const KIND: Kind = Kind {
     ],
     multiplayer: true,
     listed: true,
+    memory: Some(|| {
+        "its transposition table, tt_mb MiB rounded down to a power of two \
+         (65,536 entries of 16 bytes per MiB), taken on the first search and touched as the \
+         search fills it, plus \
+         under 64 KiB of move-ordering tables; the arena keeps up to two tables of at most \
+         256 MiB per worker thread for the next game"
+            .to_string()
+    }),
 };
 
 /// The node budget when no depth, node or time budget is given.

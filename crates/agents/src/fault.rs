@@ -33,6 +33,7 @@ pub(crate) const KIND: Kind = Kind {
     ],
     multiplayer: true,
     listed: false,
+    memory: Some(|| crate::memory::SMALL.to_string()),
 };
 
 /// How the `fault` agent misbehaves.

@@ -33,6 +33,9 @@ const ROLLOUTS: ParamDoc = ParamDoc {
     doc: "random playouts per candidate move",
 };
 
+/// What `mc-flat` and `mc-near` take in memory.
+const PLAYOUT_MEMORY: &str = "one position per playout, reused: under 64 KiB whatever the rollouts";
+
 pub(crate) const FLAT_KIND: Kind = Kind {
     name: "mc-flat",
     summary: "flat Monte Carlo: random playouts after every legal move, best wins minus losses \
@@ -41,6 +44,7 @@ pub(crate) const FLAT_KIND: Kind = Kind {
     params: &[ROLLOUTS],
     multiplayer: true,
     listed: true,
+    memory: Some(|| PLAYOUT_MEMORY.to_string()),
 };
 
 pub(crate) const NEAR_KIND: Kind = Kind {
@@ -51,6 +55,7 @@ pub(crate) const NEAR_KIND: Kind = Kind {
     params: &[ROLLOUTS],
     multiplayer: false,
     listed: true,
+    memory: Some(|| PLAYOUT_MEMORY.to_string()),
 };
 
 pub(crate) const PAR_KIND: Kind = Kind {
@@ -68,6 +73,7 @@ pub(crate) const PAR_KIND: Kind = Kind {
     ],
     multiplayer: false,
     listed: true,
+    memory: Some(|| "one position per worker thread: under 64 KiB a thread".to_string()),
 };
 
 /// How a flat Monte Carlo agent scores its candidates in parallel.
@@ -264,7 +270,7 @@ fn score_chunk<G: AgentGame>(
             break;
         }
         let mut game = child.clone();
-        let outcome = playout::playout(&mut game, policy, &mut rng, PLAYOUT_PLY_CAP);
+        let outcome = game.playout(policy, &mut rng, PLAYOUT_PLY_CAP);
         tally.score += i64::from(playout::reward(outcome, me));
         tally.playouts += 1;
     }

@@ -1,21 +1,24 @@
 //! The players of the arena: every algorithm of the seeds and strong search, generic over
 //! [`rules::Game`] where they can be.
 //!
-//! The roster ([`KINDS`], as `arena list` shows it):
+//! The roster ([`KINDS`], as `arena list` shows it; the `roster` module builds them):
 //! - every game: `random`, `mc-flat` ([`flat`]), `minimax` ([`minimax`]), `alphabeta`
 //!   ([`alphabeta`]), `mcts` ([`mcts`]);
-//! - m,n,k games: `easy` ([`easy`]), `neighbor` ([`neighbor`]), `mc-near` and `mc-par`
-//!   ([`flat`]), `threat` ([`threat`]: line patterns, VCF/VCT, pattern alpha-beta);
-//! - O An Quan: `greedy` and `greedy2` ([`greedy`]).
+//! - m,n,k games: `easy` ([`games::mnk::easy`]), `neighbor` ([`games::mnk::neighbor`]),
+//!   `mc-near` and `mc-par` ([`flat`]), `threat` ([`games::mnk::threat`]: line patterns,
+//!   VCF/VCT, pattern alpha-beta);
+//! - O An Quan: `greedy` and `greedy2` ([`games::oanquan::greedy`]).
 //!
 //! Agents that run outside the arena (Gomocup engines, programs speaking the arena protocol)
 //! are the `protocol` crate's: this crate holds play only, no I/O.
 //!
+//! The generic code is at the top of this crate; what only one game has is under
+//! [`games`]`::<game>` (its [`AgentGame`] implementation, its own agents and searches).
 //! [`solve`] (alpha-beta) and [`dfpn`] (proof-number search, m,n,k) are the exact solvers
 //! behind `arena solve`; [`pattern`] and [`threats`] are the line patterns and the threat-space
-//! search of m,n,k games, and [`tactics`] the suite of positions with known answers. What a game
-//! brings to the searches (evaluation, tactics, fast playouts, its own agents) is the
-//! [`AgentGame`] trait.
+//! search of m,n,k games, and [`tactics`] the suite of positions with known answers (the four
+//! re-exported from [`games::mnk`]). What a game brings to the searches (evaluation, tactics,
+//! fast playouts, its own agents) is the [`AgentGame`] trait.
 //!
 //! An [`Agent`] chooses a move for a position within its budget and reports what it searched.
 //! It draws randomness only from the [`AgentRng`] in the [`Context`] it is handed, so with a
@@ -42,50 +45,45 @@
 
 pub mod alphabeta;
 pub mod clock;
-pub mod dfpn;
-pub mod easy;
 mod fault;
 pub mod flat;
 pub mod games;
-pub mod greedy;
 pub mod mcts;
 pub mod memory;
 pub mod minimax;
 mod multi;
-pub mod neighbor;
-pub mod pattern;
-mod pattern_mcts;
-mod pattern_search;
 pub mod playout;
 mod random;
 mod root_check;
+mod roster;
 pub mod score;
 mod search;
+mod solution;
 pub mod solve;
 pub mod spec;
-pub mod tactics;
-pub mod threat;
-pub mod threats;
 mod tt;
 
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use rules::{Family, Game, MoveList, Outcome, Player, Variant};
+use rules::{Family, Game, MoveList, Outcome, Player};
 
 pub use alphabeta::{AlphaBeta, AlphaBetaConfig};
-pub use easy::{Easy, EasyConfig};
 pub use fault::Fault;
 pub use flat::{FlatMc, FlatMcConfig};
 pub use games::mnk::MnkAux;
-pub use greedy::{Greedy, GreedyConfig};
+pub use games::mnk::easy::{Easy, EasyConfig};
+pub use games::mnk::neighbor::{Neighbor, NeighborConfig};
+pub use games::mnk::threat::{MainSearch, ThreatAgent, ThreatConfig};
+/// m,n,k's searches and suite, where `arena solve`, `arena bench` and the benches reach them.
+pub use games::mnk::{dfpn, pattern, tactics, threats};
+pub use games::oanquan::greedy::{Greedy, GreedyConfig};
 pub use mcts::{Mcts, MctsConfig};
 pub use minimax::{Minimax, MinimaxConfig};
-pub use neighbor::{Neighbor, NeighborConfig};
 pub use playout::{PlayoutRng, Rollout};
 pub use random::Random;
+pub use roster::{KINDS, build, build_for, check, kind, plays};
 pub use spec::{AgentSpec, ParamDoc, Params, SpecError};
-pub use threat::{MainSearch, ThreatAgent, ThreatConfig};
 
 /// The random number generator every agent draws from: ChaCha8, portable and seedable, handed
 /// out by the arena (one stream per agent per game).
@@ -399,6 +397,22 @@ pub trait AgentGame: Game {
         playout::random_playout(self, rng, max_plies)
     }
 
+    /// Plays `self` to its end with `policy`: [`AgentGame::playout_random`] or
+    /// [`AgentGame::playout_near`] (see [`playout::random_playout`] for `max_plies`). Not a
+    /// hook: games override those two.
+    #[inline]
+    fn playout<R: rand::Rng + ?Sized>(
+        &mut self,
+        policy: playout::Rollout,
+        rng: &mut R,
+        max_plies: u32,
+    ) -> Outcome {
+        match policy {
+            playout::Rollout::Random => self.playout_random(rng, max_plies),
+            playout::Rollout::Near => self.playout_near(rng, max_plies),
+        }
+    }
+
     /// The agent of the menus' "easy" level on this position's variant (`arena play`,
     /// `arena serve`), as a spec. Default: a weak flat Monte Carlo player.
     fn easy_spec(&self) -> &'static str {
@@ -411,6 +425,12 @@ pub trait AgentGame: Game {
     fn hard_spec(&self) -> &'static str {
         "mcts:iterations=5000"
     }
+
+    /// What the game's own exact solver ([`AgentGame::own_solver`]) is, in a line that
+    /// `arena solve` prints; `None`, the default: the game has none. A game that gives
+    /// `own_solver` gives this too: `arena solve --method auto` (and `own`) read it to choose
+    /// the game's solver without naming the game.
+    const OWN_SOLVER: Option<&'static str> = None;
 
     /// The game's own exact solver, when it has one (Connect Four's): [`solve::try_solve`],
     /// and so `arena solve` and the web's Analyse, use it instead of the generic alpha-beta
@@ -498,6 +518,9 @@ pub struct Kind {
     pub multiplayer: bool,
     /// Whether `arena list` shows it (the `fault` agent, for testing the arena, is hidden).
     pub listed: bool,
+    /// What an agent of this kind takes in memory, per unit of its settings, in a line:
+    /// `arena list` prints it under the kind. `None`: nothing is said.
+    pub memory: Option<fn() -> String>,
 }
 
 impl Kind {
@@ -510,101 +533,5 @@ impl Kind {
             "two players only"
         };
         format!("{}, {players}", self.plays.describe())
-    }
-}
-
-/// Every agent kind, in the order `arena list` shows them.
-pub const KINDS: &[Kind] = &[
-    random::KIND,
-    flat::FLAT_KIND,
-    minimax::KIND,
-    alphabeta::KIND,
-    mcts::KIND,
-    easy::KIND,
-    neighbor::KIND,
-    flat::NEAR_KIND,
-    flat::PAR_KIND,
-    threat::KIND,
-    greedy::GREEDY_KIND,
-    greedy::GREEDY2_KIND,
-    fault::KIND,
-];
-
-/// The kind named `name`.
-pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
-    KINDS
-        .iter()
-        .find(|k| k.name == name)
-        .ok_or_else(|| SpecError::UnknownKind {
-            kind: name.to_string(),
-            known: KINDS
-                .iter()
-                .filter(|k| k.listed)
-                .map(|k| k.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-}
-
-/// Checks a spec for `variant` without playing: the kind exists, plays the variant (its game
-/// and its number of players), and every parameter is accepted.
-pub fn check(spec: &AgentSpec, variant: &Variant) -> Result<(), SpecError> {
-    rules::with_game!(variant, |start| build_for_game(spec, &start).map(drop))
-}
-
-fn build_for_game<G: AgentGame>(
-    spec: &AgentSpec,
-    start: &G,
-) -> Result<Box<dyn Agent<G>>, SpecError> {
-    build_for::<G>(spec, start.num_players())
-}
-
-/// Whether the kind of `spec` plays `variant`, its game and its number of players (false for
-/// an unknown kind).
-pub fn plays(spec: &AgentSpec, variant: &Variant) -> bool {
-    kind(&spec.kind).is_ok_and(|k| {
-        k.plays.includes(variant.family()) && (variant.players() == 2 || k.multiplayer)
-    })
-}
-
-/// Builds the agent `spec` names for games of type `G` with `players` players: as [`build`],
-/// and refuses a kind that plays only two-player games when `players` is more.
-pub fn build_for<G: AgentGame>(
-    spec: &AgentSpec,
-    players: usize,
-) -> Result<Box<dyn Agent<G>>, SpecError> {
-    let agent = build::<G>(spec)?;
-    let kind = kind(&spec.kind)?;
-    if players > 2 && !kind.multiplayer {
-        return Err(SpecError::Unsupported {
-            kind: kind.name.to_string(),
-            variant: format!("games of {players} players"),
-            plays: kind.reach(),
-        });
-    }
-    Ok(agent)
-}
-
-/// Builds the agent `spec` names for games of type `G`. Building is cheap: agents allocate
-/// their search memory when they first search, not here.
-pub fn build<G: AgentGame>(spec: &AgentSpec) -> Result<Box<dyn Agent<G>>, SpecError> {
-    let kind = kind(&spec.kind)?;
-    if !kind.plays.includes(G::FAMILY) {
-        return Err(SpecError::Unsupported {
-            kind: kind.name.to_string(),
-            variant: G::FAMILY.title.to_string(),
-            plays: kind.plays.describe(),
-        });
-    }
-    let params = Params::new(spec, kind.params)?;
-    match kind.name {
-        "random" => Ok(Box::new(Random::from_params(&params)?)),
-        "fault" => Ok(Box::new(Fault::from_params(&params)?)),
-        "mc-flat" => Ok(Box::new(FlatMc::from_params(kind, &params)?)),
-        "minimax" => Ok(Box::new(Minimax::from_params(&params)?)),
-        "alphabeta" => Ok(Box::new(AlphaBeta::<G>::from_params(&params)?)),
-        "mcts" => Ok(Box::new(Mcts::<G>::from_params(&params)?)),
-        // Kinds of one game only are built by that game, which knows their types.
-        _ => G::build_own(kind, &params),
     }
 }

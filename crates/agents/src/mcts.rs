@@ -29,7 +29,7 @@ use rules::{MoveList, Outcome, Player};
 
 use crate::memory::OutOfMemory;
 use crate::multi::{MaxnUct, UctBudget};
-use crate::playout::{self, PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
+use crate::playout::{PLAYOUT_PLY_CAP, PlayoutRng, Rollout};
 use crate::root_check::{RootForce, root_check};
 use crate::spec::bad_value;
 use crate::{Agent, AgentError, AgentGame, Choice, Context, Kind, ParamDoc, Params, Plays};
@@ -80,6 +80,16 @@ pub(crate) const KIND: Kind = Kind {
     ],
     multiplayer: true,
     listed: true,
+    memory: Some(|| {
+        format!(
+            "its tree, {} bytes a node on m,n,k boards and {} on O An Quan: a simulation adds \
+             one node per legal move of the leaf it expands, so at most iterations x legal moves \
+             nodes, and never more than tree_mb MiB (then leaves are played out without being \
+             expanded); up to 64 MiB of it is reserved, not touched, when a search starts",
+            node_bytes::<rules::Mnk>(),
+            node_bytes::<rules::OanQuan>()
+        )
+    }),
 };
 
 /// The settings of [`Mcts`].
@@ -433,8 +443,7 @@ impl<G: AgentGame> Mcts<G> {
             if !current.expanded
                 && ((node != 0 && current.visits == 0) || !self.expand(node, &position, rng))
             {
-                let outcome =
-                    playout::playout(&mut position, self.config.rollout, rng, PLAYOUT_PLY_CAP);
+                let outcome = position.playout(self.config.rollout, rng, PLAYOUT_PLY_CAP);
                 break outcome.winner();
             }
             node = self.select(node);

@@ -179,43 +179,9 @@ impl OutOfMemory {
     }
 }
 
-/// What an agent of `kind` takes in memory, per unit of its settings; `None` for an unknown
-/// kind. `arena list` prints it under each kind.
-pub fn note(kind: &str) -> Option<String> {
-    Some(match kind {
-        "random" | "easy" | "neighbor" | "greedy" | "greedy2" | "fault" => {
-            "a few positions and move lists, whatever its settings (under 64 KiB)".to_string()
-        }
-        "mc-flat" | "mc-near" => {
-            "one position per playout, reused: under 64 KiB whatever the rollouts".to_string()
-        }
-        "mc-par" => "one position per worker thread: under 64 KiB a thread".to_string(),
-        "minimax" => "a move list per ply of depth, on the stack: under 2 KiB a ply".to_string(),
-        "alphabeta" => "its transposition table, tt_mb MiB rounded down to a power of two \
-             (65,536 entries of 16 bytes per MiB), taken on the first search and touched as the \
-             search fills it, plus \
-             under 64 KiB of move-ordering tables; the arena keeps up to two tables of at most \
-             256 MiB per worker thread for the next game"
-            .to_string(),
-        "mcts" => format!(
-            "its tree, {} bytes a node on m,n,k boards and {} on O An Quan: a simulation adds \
-             one node per legal move of the leaf it expands, so at most iterations x legal moves \
-             nodes, and never more than tree_mb MiB (then leaves are played out without being \
-             expanded); up to 64 MiB of it is reserved, not touched, when a search starts",
-            crate::mcts::node_bytes::<rules::Mnk>(),
-            crate::mcts::node_bytes::<rules::OanQuan>()
-        ),
-        "threat" => "its transposition table, tt_mb MiB rounded down to a power of two \
-             (65,536 entries of 16 bytes per MiB), taken on the first search, plus the pattern \
-             tables of its board (a few KiB per line length and rule) and, with search=mcts, a \
-             tree of at most its node budget"
-            .to_string(),
-        "engine" => {
-            "an outside process: its own memory (told by INFO max_memory), not ours".to_string()
-        }
-        _ => return None,
-    })
-}
+/// The memory note of the kinds that hold a few positions and move lists whatever their
+/// settings ([`crate::Kind::memory`]).
+pub const SMALL: &str = "a few positions and move lists, whatever its settings (under 64 KiB)";
 
 #[cfg(test)]
 mod tests {
@@ -252,7 +218,7 @@ mod tests {
     #[test]
     fn every_listed_kind_states_its_memory() {
         for kind in crate::KINDS {
-            assert!(note(kind.name).is_some(), "{}", kind.name);
+            assert!(kind.memory.is_some(), "{}", kind.name);
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) const KIND: Kind = Kind {
     }],
     multiplayer: false,
     listed: true,
+    memory: Some(|| "a move list per ply of depth, on the stack: under 2 KiB a ply".to_string()),
 };
 
 /// The most nodes `depth=auto` expects its last iteration to visit.

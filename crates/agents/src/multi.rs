@@ -290,7 +290,7 @@ impl<M: Copy> MaxnUct<M> {
             if !current.expanded
                 && ((node != 0 && current.visits == 0) || !self.expand(node, &position, rng))
             {
-                break playout::playout(&mut position, budget.rollout, rng, PLAYOUT_PLY_CAP);
+                break position.playout(budget.rollout, rng, PLAYOUT_PLY_CAP);
             }
             node = self.select(node, position.side_to_move().index(), budget.c, scale);
             position.play_unchecked(self.nodes[node as usize].mv);

@@ -4,8 +4,6 @@
 use rand::SeedableRng;
 use rules::{Game, Outcome, Player};
 
-use crate::AgentGame;
-
 /// The generator playouts draw from: xoshiro256++, several times faster than ChaCha8 and as
 /// reproducible (a fixed algorithm), always seeded from the [`crate::AgentRng`] the arena hands
 /// the agent, so agents still draw their randomness only from it.
@@ -60,20 +58,6 @@ pub fn random_playout<G: Game, R: rand::Rng + ?Sized>(
             Some(mv) => game.play_unchecked(mv),
             None => return game.adjudicate(),
         }
-    }
-}
-
-/// Plays `game` to its end with `policy` (see [`random_playout`] for `max_plies`).
-#[inline]
-pub fn playout<G: AgentGame, R: rand::Rng + ?Sized>(
-    game: &mut G,
-    policy: Rollout,
-    rng: &mut R,
-    max_plies: u32,
-) -> Outcome {
-    match policy {
-        Rollout::Random => game.playout_random(rng, max_plies),
-        Rollout::Near => game.playout_near(rng, max_plies),
     }
 }
 

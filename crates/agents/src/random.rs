@@ -11,6 +11,7 @@ pub(crate) const KIND: Kind = Kind {
     params: &[],
     multiplayer: true,
     listed: true,
+    memory: Some(|| crate::memory::SMALL.to_string()),
 };
 
 /// Plays a uniformly random legal move.

@@ -38,7 +38,13 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::ArenaError;
+use crate::hash::fnv1a;
 use crate::openings::Openings;
+
+/// The most worker threads a run takes (`--threads`, an experiment's `threads`): games are
+/// CPU work, so more threads than this only add stacks and a larger writer window; outside
+/// agents that wait on I/O are well served far below it.
+pub const MAX_THREADS: usize = 256;
 
 /// The experiment `arena run` plays when given no file.
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
@@ -220,19 +226,6 @@ impl Checker<'_> {
 }
 
 impl Experiment {
-    /// The moves of the suite's opening that `game` starts from (played from `start`, the
-    /// variant's start), before any random opening plies: none without a suite. `arena run`
-    /// plays them, and `verify` expects a row's moves to begin with them.
-    pub fn suite_opening<G: rules::Game>(
-        &self,
-        start: &G,
-        game: &crate::schedule::ScheduledGame,
-    ) -> Vec<G::Move> {
-        self.openings.as_ref().map_or_else(Vec::new, |suite| {
-            suite.moves_for(start, &self.variants[game.variant], game.block)
-        })
-    }
-
     /// Reads and checks an experiment file.
     pub fn from_file(path: &Path) -> Result<Experiment, ArenaError> {
         let text = std::fs::read_to_string(path).map_err(|e| ArenaError::Io {
@@ -388,7 +381,7 @@ impl Experiment {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
             // Names are printed on terminals and written in logs: no character that would
-            // act on the terminal or hide ([`crate::played::hidden_in_name`]), no comma or quote.
+            // act on the terminal or hide ([`crate::names::hidden_in_name`]), no comma or quote.
             if name.is_empty() || name.contains(',') || name.contains('"') {
                 return Err(check.error(
                     &format!("{prefix}.name"),
@@ -396,7 +389,7 @@ impl Experiment {
                     "a name must be non-empty and hold no comma or quote",
                 ));
             }
-            if let Some(hidden) = crate::played::hidden_in_name(&name) {
+            if let Some(hidden) = crate::names::hidden_in_name(&name) {
                 return Err(check.error(
                     &format!("{prefix}.name"),
                     agent.name.span(),
@@ -589,7 +582,7 @@ impl Experiment {
         }
 
         if let Some(threads) = &raw.threads
-            && *threads.get_ref() > crate::run::MAX_THREADS
+            && *threads.get_ref() > MAX_THREADS
         {
             return Err(check.error(
                 "threads",
@@ -597,7 +590,7 @@ impl Experiment {
                 format!(
                     "{} worker threads: give at most {} (0: all cores)",
                     threads.get_ref(),
-                    crate::run::MAX_THREADS
+                    MAX_THREADS
                 ),
             ));
         }
@@ -932,10 +925,3 @@ fn check_openings(
 
 /// What `games_per_pair` takes, in every message about it.
 const GAMES_PER_PAIR_EXPECTED: &str = "expected an integer number of games, 1 or more";
-
-/// 64-bit FNV-1a: a small, stable hash for ids and seeds (not for security).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}

@@ -26,6 +26,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::ArenaError;
+pub use crate::error::Holder;
 
 /// An exclusive lock on writing one results file, held until dropped.
 #[derive(Debug)]
@@ -179,18 +180,6 @@ pub fn lock_writer_waiting(
     }
 }
 
-/// Who holds a writer lock, as its lock file says.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Holder {
-    /// The process id, if the holder has written it yet.
-    pub pid: Option<u32>,
-    /// The command, like `arena run`.
-    pub command: String,
-    /// Whether the holder is unknown because its lock file was deleted while it held it (the
-    /// games file itself is locked).
-    pub lock_file_removed: bool,
-}
-
 impl Holder {
     fn text(&self) -> String {
         format!(
@@ -213,27 +202,6 @@ impl Holder {
             }
         }
         holder
-    }
-}
-
-impl std::fmt::Display for Holder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.lock_file_removed {
-            return write!(
-                f,
-                "PID unknown: its `.lock` file was deleted while it held the games file"
-            );
-        }
-        let command = if self.command.is_empty() {
-            "arena"
-        } else {
-            &self.command
-        };
-        match self.pid {
-            Some(pid) => write!(f, "PID {pid}, `{command}`"),
-            // Locked but not yet written: the holder is starting this very moment.
-            None => write!(f, "`{command}`, PID not written yet"),
-        }
     }
 }
 

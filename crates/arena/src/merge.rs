@@ -10,13 +10,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::ArenaError;
+use crate::checks::folder_experiment;
 use crate::experiment::Experiment;
 use crate::lock::lock_writer;
+use crate::meta::Meta;
 use crate::record::{self, Row, RowWriter, Temporary};
 use crate::results::{OpenOptions, ResultsFile, set_aside};
-use crate::run::Meta;
 use crate::schedule::{Schedule, Shard};
-use crate::verify::folder_experiment;
 
 /// What a merge did.
 #[derive(Clone, Debug, Default)]
@@ -105,7 +105,7 @@ pub fn merge(dir: &Path) -> Result<MergeSummary, ArenaError> {
 
 /// [`merge`], checking the rows against `experiment` when given (else the folder's copy of
 /// the experiment, which `arena run` leaves there). Every row of every shard must be the game
-/// the schedule says and replay to its recorded result ([`crate::verify::check_row`]).
+/// the schedule says and replay to its recorded result ([`crate::checks::check_row`]).
 ///
 /// Opens `games.csv` and every shard file as [`ResultsFile`]s (their writer locks held while it
 /// works): a shard still being played, or another merge, makes it fail at once. A `games.csv`

@@ -27,7 +27,7 @@ use std::path::Path;
 use rules::{Game, Variant};
 
 use crate::ArenaError;
-use crate::experiment::fnv1a;
+use crate::hash::fnv1a;
 
 /// The openings of one variant.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,72 +12,7 @@ use agents::{Agent, AgentError, AgentGame, AgentRng, Context};
 use rand::SeedableRng;
 use rules::{Game, MAX_PLAYERS, MoveList, Outcome, Player, Totals};
 
-/// How a game ended, as the CSV's `termination` column writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Termination {
-    /// The rules ended the game with a winner (or, with more players, a ranking).
-    Win,
-    /// The rules declared a draw (with more players: every total equal).
-    Draw,
-    /// The ply cap stopped the game and the game's rule adjudicated it.
-    PlyCap,
-    /// An agent returned a move that is not legal (it loses).
-    IllegalMove,
-    /// An agent panicked or failed (it loses).
-    Crash,
-    /// An agent exceeded the per-move time limit (it loses).
-    Timeout,
-    /// A person gave the game up (it loses). Only played games (`arena play`, `arena serve`)
-    /// have it; tournaments never do.
-    Resign,
-}
-
-impl Termination {
-    /// The column text.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Win => "win",
-            Termination::Draw => "draw",
-            Termination::PlyCap => "ply-cap",
-            Termination::IllegalMove => "illegal-move",
-            Termination::Crash => "crash",
-            Termination::Timeout => "timeout",
-            Termination::Resign => "resign",
-        }
-    }
-
-    /// Reads the column text.
-    pub fn parse(text: &str) -> Option<Termination> {
-        Some(match text {
-            "win" => Termination::Win,
-            "draw" => Termination::Draw,
-            "ply-cap" => Termination::PlyCap,
-            "illegal-move" => Termination::IllegalMove,
-            "crash" => Termination::Crash,
-            "timeout" => Termination::Timeout,
-            "resign" => Termination::Resign,
-            _ => return None,
-        })
-    }
-
-    /// How a game that the rules ended with `outcome` ended: `draw` when nobody did better
-    /// than anybody else, `win` otherwise.
-    pub fn of(outcome: Outcome) -> Termination {
-        if outcome.is_draw() {
-            Termination::Draw
-        } else {
-            Termination::Win
-        }
-    }
-
-    /// Whether an agent's fault ended the game.
-    pub fn is_fault(self) -> bool {
-        matches!(
-            self,
-            Termination::IllegalMove | Termination::Crash | Termination::Timeout
-        )
-    }
-}
+pub use csv_schema::Termination;
 
 /// Everything recorded about one finished game. Per-seat arrays hold one entry per seat of
 /// the table (the rest stay zero).
@@ -435,7 +370,7 @@ fn play_turns<G: AgentGame>(
 
     loop {
         if let Some(outcome) = position.outcome() {
-            return (outcome, Termination::of(outcome), None);
+            return (outcome, Termination::decided(outcome.is_draw()), None);
         }
         if position.ply() >= cap {
             return (position.adjudicate(), Termination::PlyCap, None);

@@ -16,8 +16,16 @@ use std::time::{Duration, Instant};
 
 use crate::experiment::Experiment;
 use crate::record::Row;
-use crate::run::Progress;
 use crate::schedule::{Schedule, ScheduledGame, Shard, shard_games_below};
+
+/// How `run` shows progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// A bar on a terminal, plain lines every few seconds otherwise.
+    Auto,
+    /// Nothing.
+    Quiet,
+}
 
 /// Mean thinking time of an agent on a variant, gathered from rows.
 #[derive(Clone, Copy, Debug, Default)]

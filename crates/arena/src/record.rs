@@ -1,12 +1,6 @@
-//! The CSV record of games: one row per game, in schedule order.
-//!
-//! Schema version 1 has the 20 columns of [`COLUMNS`], for two-player games. An experiment with
-//! a variant of three or four players writes schema version 2: the same 20 columns followed by
-//! [`SEAT_COLUMNS`] (`players`, then the third and fourth seats' agents, specs, scores, times
-//! and nodes), empty where a game has fewer seats. A two-player row is the same in both
-//! schemas but for the empty columns at its end. An experiment with a time control (`tc`,
-//! `st`) writes schema version 3: schema 2's columns followed by [`CLOCK_COLUMNS`] (the time
-//! control, then each seat's time left on its game clock at the end, empty without a clock).
+//! The CSV record of games: one row per game, in schedule order. The schema (its versions,
+//! its columns, its terminations) is the `csv-schema` crate's, which `report` reads by too;
+//! this module writes, reads, sorts and cuts rows of it.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -16,97 +10,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::{Deserialize, Serialize};
 
 use crate::ArenaError;
-
-/// The version of the two-player CSV schema ([`COLUMNS`]); bumped on any change of columns or
-/// meaning.
-pub const CSV_SCHEMA: u32 = 1;
-
-/// The version of the schema with seats for three and four players ([`COLUMNS`] then
-/// [`SEAT_COLUMNS`]).
-pub const CSV_SCHEMA_SEATS: u32 = 2;
-
-/// The version of the schema with the time control and the clocks ([`COLUMNS`],
-/// [`SEAT_COLUMNS`], then [`CLOCK_COLUMNS`]).
-pub const CSV_SCHEMA_CLOCKS: u32 = 3;
-
-/// The columns, in order.
-pub const COLUMNS: [&str; 20] = [
-    "experiment",
-    "variant",
-    "game",
-    "seed",
-    "first",
-    "second",
-    "result",
-    "termination",
-    "plies",
-    "first_score",
-    "second_score",
-    "first_ms",
-    "second_ms",
-    "first_max_ms",
-    "second_max_ms",
-    "first_nodes",
-    "second_nodes",
-    "moves",
-    "first_spec",
-    "second_spec",
-];
-
-/// The columns schema version 2 adds after [`COLUMNS`], for games of three and four players.
-pub const SEAT_COLUMNS: [&str; 13] = [
-    "players",
-    "third",
-    "fourth",
-    "third_spec",
-    "fourth_spec",
-    "third_score",
-    "fourth_score",
-    "third_ms",
-    "fourth_ms",
-    "third_max_ms",
-    "fourth_max_ms",
-    "third_nodes",
-    "fourth_nodes",
-];
-
-/// The columns schema version 3 adds after [`SEAT_COLUMNS`], for games with a time control.
-pub const CLOCK_COLUMNS: [&str; 5] = [
-    "time_control",
-    "first_clock_ms",
-    "second_clock_ms",
-    "third_clock_ms",
-    "fourth_clock_ms",
-];
-
-/// The columns that hold wall-clock measurements: the only ones that may differ between two
-/// runs of the same experiment.
-pub const TIMING_COLUMNS: [&str; 12] = [
-    "first_ms",
-    "second_ms",
-    "first_max_ms",
-    "second_max_ms",
-    "third_ms",
-    "fourth_ms",
-    "third_max_ms",
-    "fourth_max_ms",
-    "first_clock_ms",
-    "second_clock_ms",
-    "third_clock_ms",
-    "fourth_clock_ms",
-];
-
-/// The columns of schema version `schema` (1, 2 or 3), in order.
-pub fn columns(schema: u32) -> Vec<&'static str> {
-    let mut all = COLUMNS.to_vec();
-    if schema >= CSV_SCHEMA_SEATS {
-        all.extend(SEAT_COLUMNS);
-    }
-    if schema >= CSV_SCHEMA_CLOCKS {
-        all.extend(CLOCK_COLUMNS);
-    }
-    all
-}
+pub use csv_schema::{
+    CLOCK_COLUMNS, COLUMNS, CSV_SCHEMA, CSV_SCHEMA_CLOCKS, CSV_SCHEMA_SEATS, SEAT_COLUMNS,
+    TIMING_COLUMNS, columns, complete_length, schema_of_header,
+};
 
 /// One game as a CSV row.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -402,13 +309,6 @@ pub fn normalised(mut row: Row) -> Row {
     row
 }
 
-/// The schema version of a header (1, 2 or 3), or `None` if it is none of them.
-pub fn schema_of_header(found: &[&str]) -> Option<u32> {
-    [CSV_SCHEMA, CSV_SCHEMA_SEATS, CSV_SCHEMA_CLOCKS]
-        .into_iter()
-        .find(|&schema| found == columns(schema).as_slice())
-}
-
 /// The schema version of the arena CSV at `path`, read from its header.
 pub fn schema_of(path: &Path) -> Result<u32, ArenaError> {
     let file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
@@ -465,24 +365,6 @@ pub fn read_complete_rows(
         .map_err(|e| io_error(path, "read the CSV", e))?;
     read_rows_from(path, BufReader::new(file.take(whole)), each)?;
     Ok(whole < len)
-}
-
-/// The length of `file` up to and including its last newline: what a reader that takes no
-/// lock reads of a file a run may be appending to. Leaves the file anywhere: seek before reading.
-pub fn complete_length(file: &mut File) -> std::io::Result<u64> {
-    let mut end = file.metadata()?.len();
-    let mut buffer = vec![0u8; 64 * 1024];
-    while end > 0 {
-        let start = end.saturating_sub(buffer.len() as u64);
-        let chunk = &mut buffer[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + at as u64 + 1);
-        }
-        end = start;
-    }
-    Ok(0)
 }
 
 /// Like [`read_rows`], from any reader; `path` names it in errors.

@@ -12,13 +12,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::ArenaError;
+use crate::checks::{Checked, check_rows, check_schema};
 use crate::experiment::Experiment;
 use crate::lock::{WriterLock, lock_writer};
+use crate::meta::Meta;
 use crate::record::{self, Row, RowWriter};
-use crate::recorded::Recorded;
-use crate::run::Meta;
-use crate::schedule::{Schedule, ScheduledGame, Shard, position_in_shard};
-use crate::verify::{check_in_shard, check_row};
+use crate::schedule::{Schedule, ScheduledGame, Shard};
 
 /// The files that go with a CSV, named after it: `games.meta.toml`, `games.faults.log`,
 /// `games.logs/`.
@@ -66,19 +65,6 @@ pub struct ResultsFile {
     /// when the file is closed, so that a writer that stopped before its first row (a
     /// pre-flight check that failed) leaves no file behind.
     created: bool,
-}
-
-/// What the recorded rows of a results file are.
-#[derive(Clone, Debug, Default)]
-pub struct Checked {
-    /// The games recorded, as positions within the shard.
-    pub recorded: Recorded,
-    /// Whether the rows are in schedule order.
-    pub in_order: bool,
-    /// The last row's game index.
-    pub last: Option<u64>,
-    /// Whether an unterminated last line was left out (readers that take no lock).
-    pub partial_line: bool,
 }
 
 impl ResultsFile {
@@ -238,102 +224,6 @@ impl Drop for ResultsFile {
             let _ = fs::remove_file(&self.csv);
         }
     }
-}
-
-/// Checks that the header of `csv` is of the CSV schema its meta file `meta` records, which is
-/// the schema `experiment`'s rows are written in: rows appended under the header of another
-/// schema would make a file no reader takes (a games file that another command rewrote, or a
-/// shard cut back to an older schema).
-pub(crate) fn check_schema(
-    csv: &Path,
-    meta: &Meta,
-    experiment: &Experiment,
-) -> Result<(), ArenaError> {
-    let found = record::schema_of(csv)?;
-    let expected = experiment.csv_schema();
-    let problem = if found != meta.csv_schema {
-        format!(
-            "the header is of CSV schema {found}, but its meta file `{}` says schema {}",
-            crate::run::meta_path(csv).display(),
-            meta.csv_schema
-        )
-    } else if found != expected {
-        format!(
-            "the header and the meta file say CSV schema {found}, but this experiment's games \
-             are written in schema {expected}"
-        )
-    } else {
-        return Ok(());
-    };
-    Err(ArenaError::Csv {
-        path: csv.to_path_buf(),
-        line: 1,
-        message: format!(
-            "{problem}: rows of one schema cannot go under the header of another. The file \
-             was rewritten or cut back by hand or by another command (`arena play --record` \
-             takes play records only): restore it from a copy, or start over with --fresh (the \
-             file is moved aside, not deleted)"
-        ),
-    })
-}
-
-/// Checks every row of `csv` as [`ResultsFile::check_rows`] says; `whole_only` leaves out an
-/// unterminated last line (a reader that takes no lock while a run appends).
-pub(crate) fn check_rows(
-    csv: &Path,
-    experiment: &Experiment,
-    schedule: &Schedule,
-    shard: Shard,
-    whole_only: bool,
-    mut each: impl FnMut(u64, &Row, &ScheduledGame) -> Result<(), ArenaError>,
-) -> Result<Checked, ArenaError> {
-    let mut checked = Checked {
-        in_order: true,
-        ..Checked::default()
-    };
-    let mut visit = |line: u64, row: Row| {
-        check_in_shard(csv, line, &row, schedule, shard, &mut checked.recorded)?;
-        let game = check_row(experiment, schedule, csv, line, &row)?;
-        if checked.last.is_some_and(|l| l > row.game) {
-            checked.in_order = false;
-        }
-        checked.last = Some(row.game);
-        each(line, &row, &game)
-    };
-    if whole_only {
-        let partial = record::read_complete_rows(csv, &mut visit)?;
-        checked.partial_line = partial;
-    } else {
-        record::read_rows(csv, &mut visit)?;
-    }
-    Ok(checked)
-}
-
-/// The first game missing before a later recorded one, if the rows of `shard` are not a prefix
-/// of its games: `(missing game, the line and game of the first row after it)`. Rows are written
-/// in schedule order, so such a gap is a lost row, not a run in progress.
-pub(crate) fn first_gap(
-    csv: &Path,
-    checked: &Checked,
-    shard: Shard,
-) -> Result<Option<(u64, u64, u64)>, ArenaError> {
-    let Some(last) = checked.recorded.last() else {
-        return Ok(None);
-    };
-    let Some(&missing) = checked.recorded.missing(last, 1).first() else {
-        return Ok(None);
-    };
-    let index = |position: u64| u64::from(shard.index) + position * u64::from(shard.count);
-    // Found again by a plain read: the first row beyond the gap.
-    let mut after = None;
-    record::read_complete_rows(csv, |line, row| {
-        if after.is_none() && position_in_shard(row.game, shard) > missing {
-            after = Some((line, row.game));
-        }
-        Ok(())
-    })?;
-    let (line, game) = after.unwrap_or((0, index(last)));
-    Ok(Some((index(missing), line, game)))
 }
 
 /// Moves the games in `csv` and their companions aside as `fresh` does; returns where they went.

@@ -13,21 +13,14 @@ use rules::Variant;
 
 use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
+use crate::experiment::MAX_THREADS;
 use crate::play::{GameSettings, play_game_from};
+use crate::progress::Progress;
 use crate::progress::{Estimate, ProgressDisplay};
 use crate::record::Row;
 use crate::results::{OpenOptions, ResultsFile};
 use crate::schedule::{Schedule, ScheduledGame, Shard, position_in_shard};
 use crate::{ArenaError, Termination};
-
-/// How `run` shows progress.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Progress {
-    /// A bar on a terminal, plain lines every few seconds otherwise.
-    Auto,
-    /// Nothing.
-    Quiet,
-}
 
 /// Options of a run besides the experiment.
 #[derive(Clone, Debug)]
@@ -79,82 +72,6 @@ pub struct FaultReason {
     /// The termination and the first message of this kind: `timeout: no move within 500 ms ...`.
     pub example: String,
 }
-
-/// The file next to a CSV that says which experiment it belongs to.
-pub fn meta_path(csv: &Path) -> PathBuf {
-    csv.with_extension("meta.toml")
-}
-
-/// What the meta file next to a CSV records.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Meta {
-    /// The CSV schema version.
-    pub csv_schema: u32,
-    /// The experiment's name.
-    pub experiment: String,
-    /// [`Experiment::hash`].
-    pub experiment_hash: String,
-    /// The shard, `I/N`.
-    pub shard: String,
-    /// Games in the whole schedule.
-    pub games_in_schedule: u64,
-    /// Games in this shard.
-    pub games_in_shard: u64,
-    /// [`Experiment::normalised`]: what the hash covers.
-    pub normalised: String,
-}
-
-impl Meta {
-    /// The meta of `shard` of `experiment`.
-    pub fn new(experiment: &Experiment, schedule: &Schedule, shard: Shard) -> Meta {
-        Meta {
-            csv_schema: experiment.csv_schema(),
-            experiment: experiment.name.clone(),
-            experiment_hash: experiment.hash(),
-            shard: shard.to_string(),
-            games_in_schedule: schedule.len(),
-            games_in_shard: schedule.shard_len(shard),
-            normalised: experiment.normalised(),
-        }
-    }
-
-    /// Reads the meta file of `csv`, if there is one.
-    pub fn read(csv: &Path) -> Result<Option<Meta>, ArenaError> {
-        let path = meta_path(csv);
-        if !path.exists() {
-            return Ok(None);
-        }
-        let text = fs::read_to_string(&path).map_err(|e| ArenaError::Io {
-            path: path.clone(),
-            action: "read the meta file",
-            error: e.to_string(),
-        })?;
-        toml::from_str(&text).map(Some).map_err(|e| ArenaError::Io {
-            path,
-            action: "parse the meta file",
-            error: e.message().to_string(),
-        })
-    }
-
-    /// Writes the meta file of `csv`.
-    pub fn write(&self, csv: &Path) -> Result<(), ArenaError> {
-        let path = meta_path(csv);
-        let body = toml::to_string(self).expect("the meta serialises");
-        let text = format!(
-            "# Written by arena: identifies the experiment the CSV next to this file belongs to.\n{body}"
-        );
-        fs::write(&path, text).map_err(|e| ArenaError::Io {
-            path,
-            action: "write the meta file",
-            error: e.to_string(),
-        })
-    }
-}
-
-/// The most worker threads a run takes (`--threads`, an experiment's `threads`): games are
-/// CPU work, so more threads than this only add stacks and a larger writer window; outside
-/// agents that wait on I/O are well served far below it.
-pub const MAX_THREADS: usize = 256;
 
 /// The number of worker threads: `requested`, else `SLURM_CPUS_PER_TASK`, else the
 /// experiment's `threads`, else all cores; at most [`MAX_THREADS`].
@@ -237,7 +154,7 @@ fn play_typed<G: AgentGame>(
                 seats.push(agent.as_mut());
             }
             // The suite's opening of this block, if the experiment has a suite.
-            let opening = experiment.suite_opening(start, game);
+            let opening = game.suite_opening(experiment, start);
             play_game_from(
                 start,
                 &opening,
@@ -390,7 +307,7 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
 ///
 /// Takes the writer lock on the CSV first ([`crate::lock::lock_writer`]): a second run into
 /// the same file fails at once. Every row already recorded is checked against the schedule
-/// and replayed under the rules ([`crate::verify::check_row`]) before anything is played.
+/// and replayed under the rules ([`crate::checks::check_row`]) before anything is played.
 /// Memory does not grow with the number of games: the games left are generated one by one
 /// from the schedule, and what is recorded is kept as ranges of game indices.
 pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, ArenaError> {

@@ -22,7 +22,8 @@ use std::str::FromStr;
 
 use rules::{ArrayVec, MAX_PLAYERS, Variant, splitmix64};
 
-use crate::experiment::{Experiment, fnv1a};
+use crate::experiment::Experiment;
+use crate::hash::fnv1a;
 
 /// A block of consecutive games: one group of agents (a pair, or 3 or 4 for a variant of that
 /// many players) on one variant.
@@ -59,6 +60,21 @@ pub struct ScheduledGame {
     /// and `2m + 1` of a pair) form block `m` and share an opening (the suite's line `m`
     /// modulo its length, when the experiment has a suite).
     pub block: u64,
+}
+
+impl ScheduledGame {
+    /// The moves of the suite's opening that this game starts from (played from `start`, the
+    /// variant's start), before any random opening plies: none without a suite. `arena run`
+    /// plays them, and `verify` expects a row's moves to begin with them.
+    pub fn suite_opening<G: rules::Game>(
+        &self,
+        experiment: &Experiment,
+        start: &G,
+    ) -> Vec<G::Move> {
+        experiment.openings.as_ref().map_or_else(Vec::new, |suite| {
+            suite.moves_for(start, &experiment.variants[self.variant], self.block)
+        })
+    }
 }
 
 /// The groups of one variant: every `seats`-subset of its agents, in lexicographic order, each

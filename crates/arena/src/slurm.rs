@@ -42,11 +42,12 @@ pub fn check(experiment: &Experiment, options: &SlurmOptions) -> Result<(), Stri
             options.shards
         ));
     }
-    if options.cpus_per_task == 0 || options.cpus_per_task as usize > crate::run::MAX_THREADS {
+    if options.cpus_per_task == 0 || options.cpus_per_task as usize > crate::experiment::MAX_THREADS
+    {
         return Err(format!(
             "--cpus-per-task {}: give 1 to {} (the worker threads of each shard)",
             options.cpus_per_task,
-            crate::run::MAX_THREADS
+            crate::experiment::MAX_THREADS
         ));
     }
     if let Some(partition) = &options.partition

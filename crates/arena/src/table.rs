@@ -2,7 +2,7 @@
 //! `arena play` and the browser's `arena serve`. A [`Table`] keeps the seats (people, and
 //! agents with their own streams of the table's seed), the moves played with what each cost,
 //! `undo`, resignation, hints, the seats' clocks, the end of the game (through
-//! [`Outcome`]'s bookkeeping and [`Termination::of`]) and the game's row in the play record
+//! [`Outcome`]'s bookkeeping and [`Termination::decided`]) and the game's row in the play record
 //! ([`crate::played`]). It does no I/O: a front asks it, draws what it says, and writes the
 //! row it hands out.
 //!
@@ -714,7 +714,11 @@ impl<G: AgentGame> Table<G> {
             return;
         }
         if let Some(outcome) = self.position.outcome() {
-            self.close(outcome, Termination::of(outcome), Cause::Rules);
+            self.close(
+                outcome,
+                Termination::decided(outcome.is_draw()),
+                Cause::Rules,
+            );
         } else if self.position.ply() >= self.position.default_max_plies() {
             self.close(
                 self.position.adjudicate(),

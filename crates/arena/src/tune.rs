@@ -867,7 +867,7 @@ fn read_back<'a>(
                 ),
             });
         }
-        crate::verify::check_row(&current, schedule, csv, line, &row)?;
+        crate::checks::check_row(&current, schedule, csv, line, &row)?;
         games += 1;
         if state.add(&row).is_some() {
             current = state.experiment();

@@ -359,7 +359,7 @@ fn playouts<G: AgentGame>(id: &str, start: &G, budget: &Budget) -> Result<()> {
     let rate = median_rate(budget, || {
         for _ in 0..100 {
             let mut game = start.clone();
-            playout::playout(&mut game, Rollout::Random, &mut rng, PLAYOUT_PLY_CAP);
+            game.playout(Rollout::Random, &mut rng, PLAYOUT_PLY_CAP);
             plies += u64::from(game.ply());
         }
         games += 100;

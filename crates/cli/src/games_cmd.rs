@@ -54,7 +54,7 @@ pub fn list() -> Result<()> {
             let setting = format!("{}={}", param.name, param.default);
             println!("      {setting:<22} {}", param.doc);
         }
-        if let Some(note) = agents::memory::note(kind.name) {
+        if let Some(note) = kind.memory.map(|note| note()) {
             println!("      memory: {note}");
         }
     }

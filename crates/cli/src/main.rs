@@ -26,8 +26,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Seeded, reproducible round-robin tournaments of game-AI agents: m,n,k games (tic-tac-toe,
-/// gomoku, caro) and O An Quan, recorded to CSV, rated with Elo, drawn as charts.
+/// Seeded, reproducible round-robin tournaments of game-AI agents on every game of the
+/// registry (`arena list` names them), recorded to CSV, rated with Elo, drawn as charts.
 #[derive(Debug, Parser)]
 #[command(name = "arena", version, propagate_version = true)]
 struct Cli {

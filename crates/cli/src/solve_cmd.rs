@@ -47,10 +47,11 @@ pub struct AnalyzeArgs {
     arena solve mnk-4x4k4 --method alphabeta --tt-mb 256 --time-limit 600\n  \
     arena solve connect4 --moves \"d d d d c c\"     # Connect Four: a few seconds\n  \
     arena solve connect4 --tt-mb 2048 --time-limit 0 # the empty board: minutes (README, Speed)\n\n\
-    Methods: auto (df-pn for m,n,k games, the Connect Four solver for Connect Four, alpha-beta \
-    for the rest), dfpn (proof-number search with the VCF search inside; m,n,k only), connect4 \
-    (bitboards, null-window search, a shared table, the moves on every core; Connect Four \
-    only), alphabeta (the exact alpha-beta solver of every game), vcf and \
+    Methods: auto (df-pn for m,n,k games, the game's own solver where it has one, like \
+    Connect Four's, alpha-beta for the rest), own (the game's own solver: Connect Four's \
+    bitboards, null-window search, a shared table, the moves on every core), dfpn \
+    (proof-number search with the VCF search inside; m,n,k only), alphabeta (the exact \
+    alpha-beta solver of every game), vcf and \
     vct (threat-space search only: a win by continuous fours, or by fours and threes, for the \
     side to move and for the opponent; m,n,k only).\n\
     Progress (time, nodes, proof and disproof numbers or depth, table memory) shows on a \
@@ -88,7 +89,8 @@ pub const DEFAULT_TIME_LIMIT: f64 = 60.0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Method {
     DfPn,
-    Connect4,
+    /// The game's own solver ([`AgentGame::own_solver`]), described.
+    Own(&'static str),
     AlphaBeta,
     Vcf,
     Vct,
@@ -97,21 +99,26 @@ enum Method {
 impl Method {
     fn parse(text: &str, variant: &Variant) -> Result<Method> {
         let mnk = matches!(variant, Variant::Mnk(_));
-        let connect4 = matches!(variant, Variant::Connect4(_));
+        // The game says whether it has a solver of its own: no game is named here.
+        let own = rules::with_game!(variant, |start| own_solver(&start));
         let method = match text {
             "auto" if mnk => Method::DfPn,
-            "auto" | "connect4" if connect4 => Method::Connect4,
-            "connect4" => bail!("--method connect4: {variant} is not Connect Four"),
-            "auto" => Method::AlphaBeta,
+            "auto" => own.map_or(Method::AlphaBeta, Method::Own),
+            "own" => match own {
+                Some(describe) => Method::Own(describe),
+                None => {
+                    bail!("--method own: {variant} has no solver of its own; use auto or alphabeta")
+                }
+            },
             "dfpn" | "df-pn" => Method::DfPn,
             "alphabeta" | "alpha-beta" => Method::AlphaBeta,
             "vcf" => Method::Vcf,
             "vct" => Method::Vct,
-            other => bail!(
-                "--method {other}: the methods are auto, dfpn, connect4, alphabeta, vcf and vct"
-            ),
+            other => {
+                bail!("--method {other}: the methods are auto, own, alphabeta, dfpn, vcf and vct")
+            }
         };
-        if !matches!(method, Method::AlphaBeta | Method::Connect4) && !mnk {
+        if !matches!(method, Method::AlphaBeta | Method::Own(_)) && !mnk {
             bail!("--method {text}: {variant} is not an m,n,k game; use alphabeta (or auto)");
         }
         Ok(method)
@@ -120,15 +127,17 @@ impl Method {
     fn describe(self) -> &'static str {
         match self {
             Method::DfPn => "df-pn (proof-number search, VCF inside, symmetric table)",
-            Method::Connect4 => {
-                "the Connect Four solver (bitboards, null-window alpha-beta, a shared two-slot \
-                 table with mirror symmetry, the moves on every core)"
-            }
+            Method::Own(describe) => describe,
             Method::AlphaBeta => "alpha-beta (win/draw/loss, transposition table)",
             Method::Vcf => "VCF (a win by continuous fours)",
             Method::Vct => "VCT (a win by continuous fours and open threes)",
         }
     }
+}
+
+/// The description of the own solver of the game of `start`, if it has one.
+fn own_solver<G: AgentGame>(_start: &G) -> Option<&'static str> {
+    G::OWN_SOLVER
 }
 
 /// Parses a variant id, naming it in the error.
@@ -310,7 +319,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
                 return solve_game(position, &args, &limits, monitor);
             }
             match method {
-                Method::AlphaBeta | Method::Connect4 => solve_game_with(
+                Method::AlphaBeta | Method::Own(_) => solve_game_with(
                     position,
                     &args,
                     &limits,

@@ -143,7 +143,7 @@ pub fn against(dir: &Path, other: &Path) -> Result<String> {
     let name = Shard::WHOLE.csv_name();
     let (ours, theirs) = (dir.join(&name), other.join(&name));
     let hash = |csv: &Path| -> Result<String> {
-        match arena::run::Meta::read(csv)? {
+        match arena::meta::Meta::read(csv)? {
             Some(meta) => Ok(meta.experiment_hash),
             None => bail!(
                 "`{}` has no meta file next to it: not a run of `arena run`",

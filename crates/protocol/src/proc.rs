@@ -38,6 +38,7 @@ pub(crate) const KIND: Kind = Kind {
     params: &[CMD, TIMEOUT, MARGIN, START, RESTART, LOG, ARGS],
     multiplayer: true,
     listed: true,
+    memory: None,
 };
 
 /// The settings of a `proc` agent.

@@ -310,6 +310,7 @@ pub const PY_KIND: Kind = Kind {
     }],
     multiplayer: true,
     listed: true,
+    memory: None,
 };
 
 /// The `py` agents of one experiment: the Python functions it was given, by name. The

@@ -250,7 +250,7 @@ impl PyGame {
         with_position!(&self.position, |g| g.variant().to_string())
     }
 
-    /// The game family: `mnk` or `oanquan`.
+    /// The game family, as `arena list` names the registry's games (`mnk`, ...).
     #[getter]
     fn family(&self) -> &'static str {
         with_position!(&self.position, |g| g.variant().family().name)
@@ -262,7 +262,7 @@ impl PyGame {
         with_position!(&self.position, |g| g.num_players())
     }
 
-    /// The number of distinct actions: `rows * cols` for m,n,k, 10 for O An Quan.
+    /// The number of distinct actions: every action is below it (`rows * cols` for m,n,k).
     #[getter]
     fn num_actions(&self) -> usize {
         with_position!(&self.position, |g| g.num_actions())

@@ -13,7 +13,7 @@ pub fn random<G: AgentGame>(start: &G, count: u64, seed: u64) -> (u64, Vec<u64>,
     let (mut plies, mut draws) = (0u64, 0u64);
     for _ in 0..count {
         let mut game = start.clone();
-        let outcome = playout::playout(&mut game, Rollout::Random, &mut rng, PLAYOUT_PLY_CAP);
+        let outcome = game.playout(Rollout::Random, &mut rng, PLAYOUT_PLY_CAP);
         plies += u64::from(game.ply() - start.ply());
         match outcome.winner() {
             Some(seat) => wins[Player::index(seat)] += 1,

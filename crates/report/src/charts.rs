@@ -53,8 +53,9 @@ pub(crate) struct ChartFiles {
     pub budget: BTreeMap<String, String>,
     /// Families charted per variant.
     pub families: BTreeMap<String, Vec<Family>>,
-    /// Variants left out of the time chart because their board size is unknown.
-    pub unsized_variants: Vec<String>,
+    /// Whether the time chart's panel of one column per variant holds a variant other than
+    /// O An Quan's (its text then says so).
+    pub time_columns_beyond_oanquan: bool,
     /// Whether some time was below [`TIME_FLOOR_MS`] and drawn at the floor.
     pub time_floored: bool,
 }
@@ -122,7 +123,7 @@ pub(crate) fn draw_all(
     }
 
     let time = TimeChart::new(tally);
-    files.unsized_variants = time.unsized_variants.clone();
+    files.time_columns_beyond_oanquan = !time.columns.iter().all(|v| is_oanquan(v));
     files.time_floored = time.floored;
     if !time.is_empty() {
         let stem = "time-per-move".to_owned();
@@ -787,48 +788,43 @@ impl Chart for HeatMap {
     }
 }
 
-/// Mean time per move, one series per agent: m,n,k variants against board size (log-log), and
-/// O An Quan variants on a panel of their own (a ring of squares is not a board size), sharing
-/// the time axis.
+/// Mean time per move, one series per agent: the variants whose id gives a board size
+/// ([`board_cells`]) against it (log-log), and every other variant on a panel of its own, one
+/// column per variant (a ring of pits, or a board whose size the id does not say), sharing the
+/// time axis. No variant is left out.
 struct TimeChart {
-    /// Agent, then `(cells, mean ms per move)` of its m,n,k variants by board size, then
-    /// `(O An Quan variant index, mean ms per move)`.
+    /// Agent, then `(cells, mean ms per move)` of its variants by board size, then
+    /// `(column, mean ms per move)` of the others.
     series: Vec<TimeSeries>,
-    /// The O An Quan variants, in the order of their column.
-    oanquan: Vec<String>,
-    unsized_variants: Vec<String>,
+    /// The variants of the panel of columns, in the order of their column.
+    columns: Vec<String>,
     floored: bool,
 }
 
-/// One agent of the time chart: name, m,n,k points, O An Quan points.
+/// One agent of the time chart: name, board-size points, column points.
 type TimeSeries = (String, BoardPoints, ColumnPoints);
 /// `(cells, mean ms per move)`.
 type BoardPoints = Vec<(f64, f64)>;
-/// `(O An Quan variant index, mean ms per move)`.
+/// `(column, mean ms per move)`.
 type ColumnPoints = Vec<(usize, f64)>;
 
 impl TimeChart {
     fn new(tally: &Tally) -> Self {
         let mut by_agent: BTreeMap<&str, (BoardPoints, ColumnPoints)> = BTreeMap::new();
-        let mut unsized_variants = Vec::new();
-        let oanquan: Vec<String> = tally
+        let columns: Vec<String> = tally
             .variants
             .keys()
-            .filter(|v| is_oanquan(v))
+            .filter(|v| board_cells(v).is_none())
             .cloned()
             .collect();
         let mut floored = false;
         for (variant, games) in &tally.variants {
-            let place = match (
-                board_cells(variant),
-                oanquan.iter().position(|v| v == variant),
-            ) {
-                (Some(cells), _) => Ok(cells as f64),
-                (None, Some(column)) => Err(column),
-                (None, None) => {
-                    unsized_variants.push(variant.clone());
-                    continue;
-                }
+            let place = match board_cells(variant) {
+                Some(cells) => Ok(cells as f64),
+                None => Err(columns
+                    .iter()
+                    .position(|v| v == variant)
+                    .expect("a variant without a board size has a column")),
             };
             for (agent, time) in &games.agents {
                 if time.moves == 0 || time.thinking_ns == 0 {
@@ -863,8 +859,7 @@ impl TimeChart {
         series.sort_by(|a, b| typical(b).total_cmp(&typical(a)).then(a.0.cmp(&b.0)));
         Self {
             series,
-            oanquan,
-            unsized_variants,
+            columns,
             floored,
         }
     }
@@ -914,7 +909,7 @@ impl Chart for TimeChart {
                 .flat_map(|(_, _, columns)| columns.iter())
         };
         let has_mnk = mnk().next().is_some();
-        let has_oanquan = columns().next().is_some();
+        let has_columns = columns().next().is_some();
         let y_range = log_range(
             mnk().map(|p| p.1).chain(columns().map(|p| p.1)),
             TIME_FLOOR_MS,
@@ -925,14 +920,14 @@ impl Chart for TimeChart {
             TextStyle::from(bold(24.0)).pos(Pos::new(HPos::Center, VPos::Top)),
         ))?;
         let (plot_width, _) = plot.dim_in_pixel();
-        let oanquan_width = if !has_oanquan {
+        let columns_width = if !has_columns {
             0
         } else if has_mnk {
-            (90 + 70 * self.oanquan.len() as u32).min(plot_width / 3)
+            (90 + 70 * self.columns.len() as u32).min(plot_width / 3)
         } else {
             plot_width
         };
-        let (left, right) = plot.split_horizontally(plot_width - oanquan_width);
+        let (left, right) = plot.split_horizontally(plot_width - columns_width);
         let left = left.margin(50, 10, 10, 10);
         let right = right.margin(50, 10, 10, 10);
         if has_mnk {
@@ -970,16 +965,22 @@ impl Chart for TimeChart {
                 }
             }
         }
-        if has_oanquan {
-            let n = self.oanquan.len();
+        if has_columns {
+            let n = self.columns.len();
+            // The committed reports' caption where the panel is O An Quan's alone.
+            let caption = if self.columns.iter().all(|v| is_oanquan(v)) {
+                "O An Quan"
+            } else {
+                "per variant"
+            };
             let mut chart = ChartBuilder::on(&right)
                 .x_label_area_size(60)
                 .y_label_area_size(if has_mnk { 10 } else { 80 })
-                .caption("O An Quan", font(17.0))
+                .caption(caption, font(17.0))
                 .build_cartesian_2d(-0.5..n as f64 - 0.5, y_range.log_scale())?;
             let name = |x: &f64| {
                 row_label(*x, n)
-                    .and_then(|k| self.oanquan.get(k))
+                    .and_then(|k| self.columns.get(k))
                     .map_or(String::new(), Clone::clone)
             };
             let mut mesh = chart.configure_mesh();

@@ -21,51 +21,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::Path;
 
+use csv_schema::{Column, Termination};
+
 use crate::MAX_POOL_AGENTS;
 use crate::error::{Error, Result};
 use crate::time_control;
-
-/// The columns the report reads. `moves` is part of the schema but not needed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Column {
-    Experiment,
-    Variant,
-    Game,
-    Seed,
-    First,
-    Second,
-    Result,
-    Termination,
-    Plies,
-    FirstScore,
-    SecondScore,
-    FirstMs,
-    SecondMs,
-    FirstMaxMs,
-    SecondMaxMs,
-    FirstNodes,
-    SecondNodes,
-    FirstSpec,
-    SecondSpec,
-    Players,
-    Third,
-    Fourth,
-    ThirdSpec,
-    FourthSpec,
-    ThirdScore,
-    FourthScore,
-    ThirdMs,
-    FourthMs,
-    ThirdMaxMs,
-    FourthMaxMs,
-    ThirdNodes,
-    FourthNodes,
-    TimeControl,
-    FirstClockMs,
-    SecondClockMs,
-    ThirdClockMs,
-    FourthClockMs,
-}
 
 /// The columns every file must have: without them no game can be rated.
 const REQUIRED: [Column; 9] = [
@@ -90,152 +50,20 @@ const TIMING: [Column; 6] = [
     Column::SecondNodes,
 ];
 
-/// The columns of schema 2 beyond schema 1: all or none.
-const SCHEMA_2: [Column; 13] = [
-    Column::Players,
-    Column::Third,
-    Column::Fourth,
-    Column::ThirdSpec,
-    Column::FourthSpec,
-    Column::ThirdScore,
-    Column::FourthScore,
-    Column::ThirdMs,
-    Column::FourthMs,
-    Column::ThirdMaxMs,
-    Column::FourthMaxMs,
-    Column::ThirdNodes,
-    Column::FourthNodes,
-];
+/// The columns of schema 2 beyond schema 1 (all or none) and of schema 3 beyond schema 2 (all
+/// or none), as `csv-schema` lists them.
+const SCHEMA_2: [Column; 13] = group(csv_schema::COLUMNS.len());
+const SCHEMA_3: [Column; 5] = group(csv_schema::COLUMNS.len() + csv_schema::SEAT_COLUMNS.len());
 
-/// The columns of schema 3 beyond schema 2: all or none.
-const SCHEMA_3: [Column; 5] = [
-    Column::TimeControl,
-    Column::FirstClockMs,
-    Column::SecondClockMs,
-    Column::ThirdClockMs,
-    Column::FourthClockMs,
-];
-
-impl Column {
-    const ALL: [Column; 37] = [
-        Column::Experiment,
-        Column::Variant,
-        Column::Game,
-        Column::Seed,
-        Column::First,
-        Column::Second,
-        Column::Result,
-        Column::Termination,
-        Column::Plies,
-        Column::FirstScore,
-        Column::SecondScore,
-        Column::FirstMs,
-        Column::SecondMs,
-        Column::FirstMaxMs,
-        Column::SecondMaxMs,
-        Column::FirstNodes,
-        Column::SecondNodes,
-        Column::FirstSpec,
-        Column::SecondSpec,
-        Column::Players,
-        Column::Third,
-        Column::Fourth,
-        Column::ThirdSpec,
-        Column::FourthSpec,
-        Column::ThirdScore,
-        Column::FourthScore,
-        Column::ThirdMs,
-        Column::FourthMs,
-        Column::ThirdMaxMs,
-        Column::FourthMaxMs,
-        Column::ThirdNodes,
-        Column::FourthNodes,
-        Column::TimeControl,
-        Column::FirstClockMs,
-        Column::SecondClockMs,
-        Column::ThirdClockMs,
-        Column::FourthClockMs,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Column::Experiment => "experiment",
-            Column::Variant => "variant",
-            Column::Game => "game",
-            Column::Seed => "seed",
-            Column::First => "first",
-            Column::Second => "second",
-            Column::Result => "result",
-            Column::Termination => "termination",
-            Column::Plies => "plies",
-            Column::FirstScore => "first_score",
-            Column::SecondScore => "second_score",
-            Column::FirstMs => "first_ms",
-            Column::SecondMs => "second_ms",
-            Column::FirstMaxMs => "first_max_ms",
-            Column::SecondMaxMs => "second_max_ms",
-            Column::FirstNodes => "first_nodes",
-            Column::SecondNodes => "second_nodes",
-            Column::FirstSpec => "first_spec",
-            Column::SecondSpec => "second_spec",
-            Column::Players => "players",
-            Column::Third => "third",
-            Column::Fourth => "fourth",
-            Column::ThirdSpec => "third_spec",
-            Column::FourthSpec => "fourth_spec",
-            Column::ThirdScore => "third_score",
-            Column::FourthScore => "fourth_score",
-            Column::ThirdMs => "third_ms",
-            Column::FourthMs => "fourth_ms",
-            Column::ThirdMaxMs => "third_max_ms",
-            Column::FourthMaxMs => "fourth_max_ms",
-            Column::ThirdNodes => "third_nodes",
-            Column::FourthNodes => "fourth_nodes",
-            Column::TimeControl => "time_control",
-            Column::FirstClockMs => "first_clock_ms",
-            Column::SecondClockMs => "second_clock_ms",
-            Column::ThirdClockMs => "third_clock_ms",
-            Column::FourthClockMs => "fourth_clock_ms",
-        }
+/// `N` columns of [`Column::ALL`] from `start`.
+const fn group<const N: usize>(start: usize) -> [Column; N] {
+    let mut out = [Column::Experiment; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = Column::ALL[start + i];
+        i += 1;
     }
-
-    /// The seat columns of seat `seat` (0-based): agent, spec, score, ms, max ms, nodes.
-    fn seat(seat: usize) -> [Column; 6] {
-        match seat {
-            0 => [
-                Column::First,
-                Column::FirstSpec,
-                Column::FirstScore,
-                Column::FirstMs,
-                Column::FirstMaxMs,
-                Column::FirstNodes,
-            ],
-            1 => [
-                Column::Second,
-                Column::SecondSpec,
-                Column::SecondScore,
-                Column::SecondMs,
-                Column::SecondMaxMs,
-                Column::SecondNodes,
-            ],
-            2 => [
-                Column::Third,
-                Column::ThirdSpec,
-                Column::ThirdScore,
-                Column::ThirdMs,
-                Column::ThirdMaxMs,
-                Column::ThirdNodes,
-            ],
-            _ => [
-                Column::Fourth,
-                Column::FourthSpec,
-                Column::FourthScore,
-                Column::FourthMs,
-                Column::FourthMaxMs,
-                Column::FourthNodes,
-            ],
-        }
-    }
+    out
 }
 
 /// The largest number of players in a game the report reads.
@@ -852,27 +680,6 @@ enum GameResult {
     SecondWins,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Termination {
-    Win,
-    Draw,
-    PlyCap,
-    IllegalMove,
-    Crash,
-    Timeout,
-    /// A person gave up (played games only): decisive, and no agent's fault.
-    Resign,
-}
-
-impl Termination {
-    fn is_fault(self) -> bool {
-        matches!(
-            self,
-            Termination::IllegalMove | Termination::Crash | Termination::Timeout
-        )
-    }
-}
-
 /// One CSV row with what is needed to name it in an error.
 struct Row<'a> {
     path: &'a Path,
@@ -998,19 +805,13 @@ impl Row<'_> {
     }
 
     fn termination(&self) -> Result<Termination> {
-        match self.raw(Column::Termination) {
-            "win" => Ok(Termination::Win),
-            "draw" => Ok(Termination::Draw),
-            "ply-cap" => Ok(Termination::PlyCap),
-            "illegal-move" => Ok(Termination::IllegalMove),
-            "crash" => Ok(Termination::Crash),
-            "timeout" => Ok(Termination::Timeout),
-            "resign" => Ok(Termination::Resign),
-            _ => Err(self.bad(
+        let raw = self.raw(Column::Termination);
+        Termination::parse(raw).ok_or_else(|| {
+            self.bad(
                 Column::Termination,
-                "expected win, draw, ply-cap, illegal-move, crash, timeout or resign",
-            )),
-        }
+                &format!("expected {}", Termination::EXPECTED),
+            )
+        })
     }
 }
 
@@ -1111,24 +912,6 @@ impl<R: Read> Read for RowBound<R> {
     }
 }
 
-/// The length of `file` up to and including its last newline.
-pub(crate) fn complete_length(file: &mut std::fs::File) -> std::io::Result<u64> {
-    use std::io::{Seek, SeekFrom};
-    let mut end = file.metadata()?.len();
-    let mut buffer = vec![0u8; 64 * 1024];
-    while end > 0 {
-        let start = end.saturating_sub(buffer.len() as u64);
-        let chunk = &mut buffer[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        if let Some(at) = chunk.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + at as u64 + 1);
-        }
-        end = start;
-    }
-    Ok(0)
-}
-
 /// Board size in cells, from a canonical variant id: `mnk-MxNkK…` has `M·N` cells. `None` for an
 /// id of another shape (O An Quan has a ring of squares, not a board of this kind).
 pub fn board_cells(variant: &str) -> Option<u64> {
@@ -1168,9 +951,10 @@ mod tests {
     #[test]
     fn a_game_read_twice_is_refused_after_the_file_reads_well_or_dropped() {
         // The 19 columns of schema 1 the report reads (every column but `moves`).
-        let header = Column::ALL[..Column::ALL.len() - SCHEMA_2.len() - SCHEMA_3.len()]
+        let header = csv_schema::COLUMNS
             .iter()
-            .map(|c| c.name())
+            .copied()
+            .filter(|&name| name != Column::Moves.name())
             .collect::<Vec<_>>()
             .join(",");
         let row = |game: u32| {

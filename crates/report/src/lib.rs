@@ -15,7 +15,7 @@
 //! | `elo-POOL.svg/.png` | Elo with 95% error bars, one chart per variant (and `all` when there are several) |
 //! | `head-to-head-POOL.svg/.png` | score % heatmap, one per variant (and `all` likewise) |
 //! | `places-VARIANT.svg/.png` | the place distribution of each agent, per variant with N-player games |
-//! | `time-per-move.svg/.png` | mean ms per move: m,n,k against board size (log-log), O An Quan per variant |
+//! | `time-per-move.svg/.png` | mean ms per move: m,n,k against board size (log-log), every other variant in a column of its own |
 //! | `elo-vs-budget-VARIANT.svg/.png` | Elo against search budget, where a family has several |
 //!
 //! PNGs are [`CHART_SIZE`] pixels; text is drawn with the DejaVu Sans font built into the
@@ -104,7 +104,8 @@ pub use error::{Error, Result};
 pub use games::{ALL_POOL, MAX_ROW_BYTES, board_cells};
 pub use ratings::{Multiplayer, PoolRatings, Standing};
 
-use games::{Seen, Tally, Wdl, complete_length};
+use csv_schema::complete_length;
+use games::{Seen, Tally, Wdl};
 use ratings::PoolGames;
 
 /// How the 95% intervals are computed.

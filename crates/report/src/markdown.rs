@@ -245,13 +245,19 @@ fn render(
     let _ = writeln!(out, "## Time per move\n");
     match &charts.time {
         Some(stem) => {
+            let columns = if charts.time_columns_beyond_oanquan {
+                "every other variant (a ring of pits, or a board whose size its id does not say) \
+                 has a column of its own, on a panel of one column per variant"
+            } else {
+                "O An Quan, whose board is a ring of squares and not a grid, has a panel of its \
+                 own with one column per variant"
+            };
             let _ = writeln!(
                 out,
                 "![Mean time per move]({stem}.png)\n\nMean thinking time per move of each agent \
                  in each variant (total time / moves made; seat k of an N-player game makes \
                  the plies t with t mod N = k). m,n,k variants are placed by board size (cells); \
-                 O An Quan, whose board is a ring of squares and not a grid, has a panel of its \
-                 own with one column per variant."
+                 {columns}."
             );
             if charts.time_floored {
                 let _ = writeln!(
@@ -265,13 +271,6 @@ fn render(
         None => {
             let _ = writeln!(out, "No chart: no timed games.\n");
         }
-    }
-    if !charts.unsized_variants.is_empty() {
-        let _ = writeln!(
-            out,
-            "Left out of the time chart (neither m,n,k nor O An Quan): {}.\n",
-            charts.unsized_variants.join(", ")
-        );
     }
     let _ = writeln!(
         out,

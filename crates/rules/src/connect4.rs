@@ -779,6 +779,7 @@ pub const FAMILY: Family = Family {
     example: "connect4-5x6",
     aliases: &[("connect-four", "connect4"), ("connectfour", "connect4")],
     players: (2, 2),
+    presets: &[],
     help: &[
         "Connect Four: connect4[-RxC][kK]  (R rows, C columns 1-16, (R + 1) x C at most 128; K in a line, 4 by default)",
         "      a stone falls to the lowest empty cell of its column; aliases connect-four, connectfour",

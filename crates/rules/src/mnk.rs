@@ -1044,6 +1044,13 @@ pub const FAMILY: Family = Family {
         ("caro", "mnk-15x15k5-caro"),
     ],
     players: (2, 2),
+    presets: &[
+        ("mnk-4x4k3", "4x4, three in a row"),
+        ("mnk-5x5k4", "TD4: 5x5, four in a row"),
+        ("mnk-7x7k5", "7x7, five in a row"),
+        ("mnk-9x9k5", "9x9, five in a row"),
+        ("mnk-19x19k5", "19x19, five in a row"),
+    ],
     help: &[
         "m,n,k game: mnk-MxNkK[-exact|-caro][-center]  (M rows, N columns 1-19, K from 1 to max(M, N))",
         "    win rules: freestyle (default, k or more), -exact (exactly k), -caro (not blocked at both ends)",

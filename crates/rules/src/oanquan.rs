@@ -942,6 +942,15 @@ pub const FAMILY: Family = Family {
     example: "oanquan-3p",
     aliases: &[],
     players: (2, 4),
+    presets: &[
+        ("oanquan", "the seed's rules, two players"),
+        ("oanquan-3p", "three players round a triangle"),
+        ("oanquan-4p", "four players round a square"),
+        (
+            "oanquan-stop-young5",
+            "an empty mandarin cell stops; a mandarin with fewer than 5 seeds cannot be captured",
+        ),
+    ],
     help: &[
         "O An Quan: oanquan[-3p|-4p][-mandarinN][-stop][-youngN][-end]",
         "    -3p, -4p: three or four players on a ring of 6 cells each (canonical: 2, also -2p)",

@@ -596,6 +596,7 @@ pub const FAMILY: Family = Family {
     example: "oware",
     aliases: &[("abapa", "oware"), ("oware-abapa", "oware")],
     players: (2, 2),
+    presets: &[],
     help: &[
         "Oware: oware  (abapa: 2 x 6 houses of 4 seeds, captures of 2 or 3, 25 seeds win; alias abapa)",
         "    moves: the letter of a house to sow, A-F for South (moves first), a-f for North,",

@@ -144,6 +144,9 @@ pub struct Family {
     pub aliases: &'static [(&'static str, &'static str)],
     /// The numbers of players its variants seat (fewest, most).
     pub players: (usize, usize),
+    /// Variants worth offering beside its example where a front lists the family's variants
+    /// (the web's Analyse page), as `(id, what it is)`; empty for none.
+    pub presets: &'static [(&'static str, &'static str)],
     /// What `arena list` shows of it, a line each: its ids and their parameters, examples,
     /// how moves are written.
     pub help: &'static [&'static str],

@@ -20,23 +20,6 @@ use crate::error::{ApiError, Body, Query};
 use crate::seats::{agent_spec, build_agent, memory_mb, offered_kinds};
 use crate::table::stats_json;
 
-/// Variants the Play page offers besides each family's example and aliases (which come from
-/// the registry): ids and words only, so a game the registry gains needs no line here.
-const PRESETS: [(&str, &str); 9] = [
-    ("mnk-4x4k3", "4x4, three in a row"),
-    ("mnk-5x5k4", "TD4: 5x5, four in a row"),
-    ("mnk-7x7k5", "7x7, five in a row"),
-    ("mnk-9x9k5", "9x9, five in a row"),
-    ("mnk-19x19k5", "19x19, five in a row"),
-    ("oanquan", "the seed's rules, two players"),
-    ("oanquan-3p", "three players round a triangle"),
-    ("oanquan-4p", "four players round a square"),
-    (
-        "oanquan-stop-young5",
-        "an empty mandarin cell stops; a mandarin with fewer than 5 seeds cannot be captured",
-    ),
-];
-
 /// The variants the page offers for `family`: its aliases (named by the alias), its example,
 /// then the presets of the family, each id once, canonical.
 fn family_variants(family: &rules::Family) -> Vec<Value> {
@@ -68,7 +51,7 @@ fn family_variants(family: &rules::Family) -> Vec<Value> {
         family.example.to_string(),
         family.title.to_string(),
     );
-    for (id, about) in PRESETS {
+    for (id, about) in family.presets {
         offer(id, id.to_string(), about.to_string());
     }
     offered

@@ -282,6 +282,11 @@ impl AgentGame for Connect4 {
         "alphabeta:nodes=1000000"
     }
 
+    const OWN_SOLVER: Option<&'static str> = Some(
+        "the Connect Four solver (bitboards, null-window alpha-beta, a shared two-slot table \
+         with mirror symmetry, the moves on every core)",
+    );
+
     fn own_solver(
         &self,
         limits: &crate::solve::Limits,

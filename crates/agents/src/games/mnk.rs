@@ -6,6 +6,19 @@
 //! board lands on the sentinel column or outside `0..rows * stride`, so "on the board" is one
 //! range test and one remainder.
 
+pub mod dfpn;
+pub mod easy;
+mod geometry;
+pub mod neighbor;
+pub mod pattern;
+mod pattern_mcts;
+mod pattern_search;
+pub mod tactics;
+pub mod threat;
+pub mod threats;
+
+use geometry::threats_of;
+use geometry::{Geometry, has};
 use rand::RngExt;
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MnkConfig, MoveList, Outcome, Player, TwoPlayer, WinRule};
@@ -30,82 +43,6 @@ const WEIGHTS: [i32; 21] = {
 };
 
 const _: () = assert!(4 * 361 * WEIGHTS[20] as i64 * 2 < EVAL_LIMIT as i64);
-
-/// The shape of a board in the padded index space.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Geometry {
-    stride: usize,
-    limit: usize,
-    k: usize,
-    /// Every cell of the board: a bit test instead of a division to spot the sentinel column.
-    board: CellSet,
-}
-
-impl Geometry {
-    #[inline]
-    pub(crate) fn of(game: &Mnk) -> Geometry {
-        let config = game.config();
-        let stride = usize::from(config.stride());
-        Geometry {
-            stride,
-            limit: usize::from(config.rows()) * stride,
-            k: usize::from(config.k()),
-            board: game
-                .stones(Player::First)
-                .or(game.stones(Player::Second))
-                .or(game.empty_cells()),
-        }
-    }
-
-    /// The four line directions as index steps: along a row, down a column, the two diagonals.
-    #[inline]
-    pub(crate) fn steps(&self) -> [usize; 4] {
-        [1, self.stride, self.stride + 1, self.stride - 1]
-    }
-
-    #[inline]
-    pub(crate) fn on_board(&self, index: usize) -> bool {
-        index < self.limit && has(&self.board, index)
-    }
-
-    /// The cell `step` after `index`, if it is on the board.
-    #[inline]
-    pub(crate) fn forward(&self, index: usize, step: usize) -> Option<usize> {
-        let next = index + step;
-        self.on_board(next).then_some(next)
-    }
-
-    /// The cell `step` before `index`, if it is on the board.
-    #[inline]
-    pub(crate) fn backward(&self, index: usize, step: usize) -> Option<usize> {
-        let previous = index.checked_sub(step)?;
-        self.on_board(previous).then_some(previous)
-    }
-
-    /// The cells next to `cell` (8-neighbourhood) that are in `set`.
-    #[inline]
-    pub(crate) fn neighbours_in(&self, cell: Cell, set: &CellSet) -> CellSet {
-        let mut out = CellSet::EMPTY;
-        let index = cell.index();
-        for step in self.steps() {
-            for next in [self.forward(index, step), self.backward(index, step)]
-                .into_iter()
-                .flatten()
-            {
-                let next = Cell(next as u16);
-                if set.contains(next) {
-                    out.insert(next);
-                }
-            }
-        }
-        out
-    }
-}
-
-#[inline]
-fn has(set: &CellSet, index: usize) -> bool {
-    set.contains(Cell(index as u16))
-}
 
 #[inline]
 fn sign(player: Player) -> i32 {
@@ -265,26 +202,6 @@ impl MnkAux {
     pub fn threats(&self, player: Player) -> &CellSet {
         &self.threats[player.index()]
     }
-}
-
-/// The cells where `player` wins at once, from scratch.
-pub(crate) fn threats_of(game: &Mnk, player: Player) -> CellSet {
-    let geometry = Geometry::of(game);
-    // A winning line through a cell holds another stone of the player next to it (k > 1).
-    let candidates = if geometry.k == 1 {
-        *game.empty_cells()
-    } else {
-        game.stones(player)
-            .dilated(game.config().stride())
-            .and(game.empty_cells())
-    };
-    let mut threats = CellSet::EMPTY;
-    for cell in candidates.iter() {
-        if game.wins_at(cell, player) {
-            threats.insert(cell);
-        }
-    }
-    threats
 }
 
 /// The window gains of the empty board are scaled by this before the distance to the centre

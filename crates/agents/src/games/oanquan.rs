@@ -2,6 +2,8 @@
 //! move order. Positions are small and a sowing is cheap, so nothing is kept incrementally.
 //! With three or four players the difference is taken against the best other total.
 
+pub mod greedy;
+
 use rules::oanquan::Direction;
 use rules::{Game, OanQuan, Player, Sow};
 

@@ -38,6 +38,7 @@ const LAST: Kind = Kind {
     params: &[],
     multiplayer: false,
     listed: true,
+    memory: None,
 };
 
 impl ExtraKinds for Factory {

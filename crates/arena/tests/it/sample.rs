@@ -10,7 +10,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use arena::{Experiment, Schedule, play_scheduled, run::Meta};
+use arena::{Experiment, Schedule, meta::Meta, play_scheduled};
 use common::blank_timing;
 
 fn sample_csv() -> PathBuf {

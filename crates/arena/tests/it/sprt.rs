@@ -72,7 +72,7 @@ fn a_match_is_the_schedule_of_a_two_agent_experiment_played_in_order() {
     assert_eq!(full.len(), 1 + 80);
     assert_eq!(rows[..], full[..11]);
     // And the meta file is the one `arena run` writes, so the run resumes the match's file.
-    let meta = arena::run::Meta::read(&dir.join("games.csv"))
+    let meta = arena::meta::Meta::read(&dir.join("games.csv"))
         .unwrap()
         .unwrap();
     assert_eq!(meta.experiment_hash, experiment.hash());

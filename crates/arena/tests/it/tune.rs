@@ -87,6 +87,7 @@ const BOWL: Kind = Kind {
     ],
     multiplayer: false,
     listed: true,
+    memory: None,
 };
 
 struct Factory;

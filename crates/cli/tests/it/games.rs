@@ -18,6 +18,18 @@ fn stderr(output: &Output) -> String {
 }
 
 #[test]
+fn help_lists_no_games_of_its_own_and_points_to_arena_list() {
+    // The games are the registry's (`arena list`); a list in the help would go stale.
+    let output = arena(&["--help"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("`arena list` names them"), "{text}");
+    for family in rules::FAMILIES {
+        assert!(!text.contains(family.title), "{} in {text}", family.title);
+    }
+}
+
+#[test]
 fn perft_prints_a_line_per_depth_ending_with_depth_nine() {
     let output = arena(&["perft", "tictactoe", "9"]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -221,11 +233,18 @@ fn solve_with_threat_methods_finds_a_vcf() {
         stderr(&output)
     );
     let output = arena(&["solve", "tictactoe", "--method", "magic"]);
-    assert!(
-        stderr(&output).contains("the methods are auto, dfpn, connect4, alphabeta, vcf and vct")
-    );
-    let output = arena(&["solve", "tictactoe", "--method", "connect4"]);
-    assert!(stderr(&output).contains("is not Connect Four"));
+    assert!(stderr(&output).contains("the methods are auto, own, alphabeta, dfpn, vcf and vct"));
+    // A game without a solver of its own says so, whichever game it is.
+    for (variant, id) in [("tictactoe", "mnk-3x3k3"), ("oware", "oware")] {
+        let output = arena(&["solve", variant, "--method", "own"]);
+        assert!(
+            stderr(&output).contains(&format!(
+                "--method own: {id} has no solver of its own; use auto or alphabeta"
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
 }
 
 #[test]
@@ -260,7 +279,14 @@ fn solve_values_every_column_of_a_connect_four_position() {
             .find(|line| line.starts_with("move values"))
             .map(String::from)
     };
-    assert_eq!(values("connect4"), values("alphabeta"));
+    assert_eq!(values("own"), values("alphabeta"));
+    // `auto` is the game's own solver, asked of the game (AgentGame::OWN_SOLVER).
+    let output = arena(&["solve", "connect4-4x4", "--time-limit", "0"]);
+    assert!(
+        stdout(&output).contains("method: the Connect Four solver"),
+        "{}",
+        stdout(&output)
+    );
 }
 
 #[test]

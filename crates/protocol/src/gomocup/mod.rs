@@ -67,6 +67,9 @@ pub(crate) const KIND: Kind = Kind {
     ],
     multiplayer: false,
     listed: true,
+    memory: Some(|| {
+        "an outside process: its own memory (told by INFO max_memory), not ours".to_string()
+    }),
 };
 
 /// The settings of an `engine` agent.

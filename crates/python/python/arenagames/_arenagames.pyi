@@ -74,12 +74,12 @@ class Game:
         """The canonical variant id."""
     @property
     def family(self) -> str:
-        """`mnk` or `oanquan`."""
+        """The game's family id, as `arena list` names the registry's games (`mnk`, ...)."""
     @property
     def num_players(self) -> int: ...
     @property
     def num_actions(self) -> int:
-        """`rows * cols` for m,n,k; 10 for O An Quan."""
+        """The number of distinct actions: every action is below it (`rows * cols` for m,n,k)."""
     @property
     def ply(self) -> int: ...
     @property
@@ -89,7 +89,7 @@ class Game:
         """The least and greatest value of each entry of `observation()`."""
     @property
     def default_max_plies(self) -> int:
-        """The arena's ply cap: the board's cells for m,n,k, 1000 for O An Quan."""
+        """The arena's ply cap for this variant (the board's cells for m,n,k), as the game says."""
     def to_move(self) -> int:
         """The seat to move, from 0."""
     def legal_moves(self) -> Moves:
@@ -108,7 +108,8 @@ class Game:
     def adjudicate(self) -> Outcome:
         """The outcome the rules give if a ply cap stopped the game now."""
     def totals(self) -> Optional[List[int]]:
-        """O An Quan's totals per seat as if the game ended now; None for m,n,k."""
+        """The totals per seat as if the game ended now, for a game that keeps a score; None
+        for one that does not (m,n,k)."""
     def parse_move(self, text: str) -> int:
         """The action of a move text; `ValueError` with the CLI's message if not legal."""
     def format_move(self, move: _Move) -> str: ...

@@ -1,5 +1,5 @@
-"""A PettingZoo AEC environment for every variant of the arena: m,n,k games and O An Quan for
-2, 3 or 4 players (`pip install arenagames[pettingzoo]`).
+"""A PettingZoo AEC environment for every variant of the arena, every game of the registry
+(`arena list`) for as many players as it seats (`pip install arenagames[pettingzoo]`).
 
     import numpy as np
     from arenagames.pettingzoo import env
@@ -21,7 +21,7 @@ PettingZoo's classic games: `observation` is `Game.observation(seat)` from that 
 agent's turn. Actions are the package's action numbers (`Game.legal_moves()`). Rewards come at
 the end: each seat's return in [-1, 1] (two players: +1 win, 0 draw, -1 loss; with more, the
 share of the others it finished above, scaled). After `max_plies` plies (by default the arena's
-cap: the board's cells for m,n,k, 1000 for O An Quan) the game is truncated and the game's rule
+cap, `Game.default_max_plies`) the game is truncated and the game's rule
 adjudicates the rewards. `env()` wraps the raw environment like PettingZoo's classic games: an
 illegal move ends the game with reward -1 for the player who made it.
 """

@@ -108,6 +108,48 @@ fn o_an_quan_has_its_own_panel_of_the_time_chart() {
 }
 
 #[test]
+fn every_variant_is_on_the_time_chart_those_without_a_board_size_in_a_column() {
+    // Connect Four and Oware ids give no board size: each is a column of the panel at the
+    // right, beside the m,n,k board-size axis. Before, both were left out of the chart.
+    let dir = fresh_dir("time-every-variant");
+    let mut games = Games::new();
+    for variant in ["mnk-5x5k4", "connect4", "connect4-7x8", "oware"] {
+        games.pairing(variant, "a", "b", 2, 1, 1);
+    }
+    Report::from_csv_reader("g.csv", games.csv().as_bytes())
+        .unwrap()
+        .write(&dir, &Options::default().with_intervals(Intervals::Off))
+        .unwrap();
+    let svg = std::fs::read_to_string(dir.join("time-per-move.svg")).unwrap();
+    let texts: Vec<&str> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| t.split('>').nth(1))
+        .map(|t| t.split('<').next().unwrap_or("").trim())
+        .collect();
+    for expected in [
+        "per variant",
+        "connect4",
+        "connect4-7x8",
+        "oware",
+        "25",
+        "m,n,k: against board size",
+    ] {
+        assert!(texts.contains(&expected), "{expected} not in {texts:?}");
+    }
+    assert!(!texts.contains(&"O An Quan"), "{texts:?}");
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        !markdown.contains("Left out of the time chart"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("every other variant (a ring of pits, or a board whose size its id does not say) has a column of its own"),
+        "{markdown}"
+    );
+}
+
+#[test]
 fn game_pairs_are_counted_beside_the_cutechess_line() {
     // Games 0-3 of one pairing: pairs (0, 1) and (2, 3). From a's side: pair 1 won twice
     // (WW), pair 2 won with the first move and drawn with the second (WD).

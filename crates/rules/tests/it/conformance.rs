@@ -259,3 +259,20 @@ fn every_registered_game_starts_through_the_registry() {
         assert!((family.players.0..=family.players.1).contains(&players));
     }
 }
+
+#[test]
+fn every_preset_is_a_canonical_variant_of_its_own_family() {
+    // The fronts offer a family's presets under the family: one in the wrong family, or
+    // written otherwise than the arena writes it, would be offered twice or not at all.
+    let mut presets = 0;
+    for family in rules::FAMILIES {
+        for &(id, about) in family.presets {
+            let variant: Variant = id.parse().unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(variant.family(), *family, "{id}");
+            assert_eq!(variant.to_string(), id, "{id} is not canonical");
+            assert!(!about.is_empty(), "{id}");
+            presets += 1;
+        }
+    }
+    assert!(presets >= 9, "{presets}");
+}

@@ -10,7 +10,7 @@
 use rand::RngExt;
 use rules::{Cell, Game, Mnk, MoveList, Player, TwoPlayer};
 
-use crate::games::mnk::{Geometry, threats_of};
+use super::geometry::{Geometry, threats_of};
 use crate::{Agent, AgentError, Choice, Context, Kind, Params, Plays, SearchStats, SpecError};
 
 pub(crate) const KIND: Kind = Kind {
@@ -21,6 +21,7 @@ pub(crate) const KIND: Kind = Kind {
     params: &[],
     multiplayer: false,
     listed: true,
+    memory: Some(|| crate::memory::SMALL.to_string()),
 };
 
 /// The settings of [`Neighbor`]: it has none, as in the seed.

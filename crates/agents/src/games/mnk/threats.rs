@@ -25,7 +25,7 @@ use std::time::Instant;
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, Player, TwoPlayer, WinRule};
 
-use crate::pattern::Patterns;
+use super::pattern::Patterns;
 
 /// A key that tells the side to move apart in [`Board::key`].
 const SIDE_KEY: u64 = 0x9d39_247e_3377_6d41;

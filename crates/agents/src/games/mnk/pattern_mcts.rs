@@ -21,9 +21,9 @@ use rand::{Rng, RngExt};
 use rules::mnk::CellSet;
 use rules::{Cell, Mnk, Player, TwoPlayer};
 
-use crate::pattern_search::{Keyed, move_score, quiet_candidates, settled};
+use super::pattern_search::{Keyed, move_score, quiet_candidates, settled};
+use super::threats::Board;
 use crate::score::MATE_BOUND;
-use crate::threats::Board;
 
 /// Children of a node at most.
 pub const WIDTH: usize = 16;

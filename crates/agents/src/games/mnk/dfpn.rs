@@ -32,10 +32,10 @@ use std::time::{Duration, Instant};
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, Player, TwoPlayer, WinRule};
 
+use super::pattern::DEAD;
+use super::threats::{Board, ThreatLimits, ThreatSearch};
 use crate::memory::OutOfMemory;
-use crate::pattern::DEAD;
 use crate::solve::{Monitor, Value};
-use crate::threats::{Board, ThreatLimits, ThreatSearch};
 
 /// A number above every real proof or disproof number: "cannot be proven".
 pub const INF: u32 = (1 << 28) - 1;

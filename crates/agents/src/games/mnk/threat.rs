@@ -21,13 +21,13 @@ use std::time::{Duration, Instant};
 use rules::mnk::CellSet;
 use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
-use crate::pattern::{PATTERNS, WEIGHTS};
-use crate::pattern_mcts::PatternMcts;
-use crate::pattern_search::PatternSearch;
+use super::pattern::{PATTERNS, WEIGHTS};
+use super::pattern_mcts::PatternMcts;
+use super::pattern_search::PatternSearch;
+use super::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::playout::PlayoutRng;
 use crate::score::{self, MATE};
 use crate::spec::bad_value;
-use crate::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::tt::Table;
 use crate::{Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays};
 use crate::{SearchStats, SpecError};
@@ -84,6 +84,13 @@ pub(crate) const KIND: Kind = Kind {
     // Two players only: the patterns and threats are those of one side against the other.
     multiplayer: false,
     listed: true,
+    memory: Some(|| {
+        "its transposition table, tt_mb MiB rounded down to a power of two \
+         (65,536 entries of 16 bytes per MiB), taken on the first search, plus the pattern \
+         tables of its board (a few KiB per line length and rule) and, with search=mcts, a \
+         tree of at most its node budget"
+            .to_string()
+    }),
 };
 
 /// A table the allocator refused, named as this kind's (the table's error says `alphabeta`).

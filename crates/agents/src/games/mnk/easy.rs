@@ -5,7 +5,7 @@
 use rand::RngExt;
 use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
 
-use crate::games::mnk::threats_of;
+use super::geometry::threats_of;
 use crate::spec::bad_value;
 use crate::{Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays};
 use crate::{SearchStats, SpecError};
@@ -22,6 +22,7 @@ pub(crate) const KIND: Kind = Kind {
     }],
     multiplayer: false,
     listed: true,
+    memory: Some(|| crate::memory::SMALL.to_string()),
 };
 
 /// The settings of [`Easy`].

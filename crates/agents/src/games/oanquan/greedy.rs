@@ -15,6 +15,7 @@ pub(crate) const GREEDY_KIND: Kind = Kind {
     params: &[],
     multiplayer: true,
     listed: true,
+    memory: Some(|| crate::memory::SMALL.to_string()),
 };
 
 pub(crate) const GREEDY2_KIND: Kind = Kind {
@@ -25,6 +26,7 @@ pub(crate) const GREEDY2_KIND: Kind = Kind {
     params: &[],
     multiplayer: true,
     listed: true,
+    memory: Some(|| crate::memory::SMALL.to_string()),
 };
 
 /// The settings of [`Greedy`].

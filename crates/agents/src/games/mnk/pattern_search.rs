@@ -17,8 +17,8 @@ use std::time::Instant;
 use rules::mnk::CellSet;
 use rules::{ArrayVec, Cell, MAX_MOVES, Mnk, Player, TwoPlayer, WinRule};
 
+use super::threats::Board;
 use crate::score::{self, INFINITY, MATE, MATE_BOUND};
-use crate::threats::Board;
 use crate::tt::{Bound, Table};
 
 /// Moves searched at a quiet node below the root.

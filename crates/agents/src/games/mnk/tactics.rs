@@ -20,12 +20,12 @@ use std::fmt;
 
 use rules::{Cell, Game, Mnk, MoveList, TwoPlayer, Variant};
 
-use crate::dfpn::{self, DfpnLimits};
+use super::dfpn::{self, DfpnLimits};
+use super::threats;
 use crate::solve::Value;
-use crate::threats;
 
 /// The suite as shipped.
-pub const SUITE: &str = include_str!("../tests/data/tactics.txt");
+pub const SUITE: &str = include_str!("../../../tests/data/tactics.txt");
 
 /// The deepest VCF (in own moves) whose first moves make a `vcf` answer.
 pub const VCF_ANSWER_DEPTH: u32 = 20;

@@ -1,0 +1,81 @@
+//! The meta file next to a games CSV ([`meta_path`]): which experiment, shard and CSV schema
+//! its rows belong to ([`Meta`]). Written when a run begins, read by every command that
+//! appends to, checks or merges the CSV.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::ArenaError;
+use crate::experiment::Experiment;
+use crate::schedule::{Schedule, Shard};
+
+/// The file next to a CSV that says which experiment it belongs to.
+pub fn meta_path(csv: &Path) -> PathBuf {
+    csv.with_extension("meta.toml")
+}
+
+/// What the meta file next to a CSV records.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Meta {
+    /// The CSV schema version.
+    pub csv_schema: u32,
+    /// The experiment's name.
+    pub experiment: String,
+    /// [`Experiment::hash`].
+    pub experiment_hash: String,
+    /// The shard, `I/N`.
+    pub shard: String,
+    /// Games in the whole schedule.
+    pub games_in_schedule: u64,
+    /// Games in this shard.
+    pub games_in_shard: u64,
+    /// [`Experiment::normalised`]: what the hash covers.
+    pub normalised: String,
+}
+
+impl Meta {
+    /// The meta of `shard` of `experiment`.
+    pub fn new(experiment: &Experiment, schedule: &Schedule, shard: Shard) -> Meta {
+        Meta {
+            csv_schema: experiment.csv_schema(),
+            experiment: experiment.name.clone(),
+            experiment_hash: experiment.hash(),
+            shard: shard.to_string(),
+            games_in_schedule: schedule.len(),
+            games_in_shard: schedule.shard_len(shard),
+            normalised: experiment.normalised(),
+        }
+    }
+
+    /// Reads the meta file of `csv`, if there is one.
+    pub fn read(csv: &Path) -> Result<Option<Meta>, ArenaError> {
+        let path = meta_path(csv);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = fs::read_to_string(&path).map_err(|e| ArenaError::Io {
+            path: path.clone(),
+            action: "read the meta file",
+            error: e.to_string(),
+        })?;
+        toml::from_str(&text).map(Some).map_err(|e| ArenaError::Io {
+            path,
+            action: "parse the meta file",
+            error: e.message().to_string(),
+        })
+    }
+
+    /// Writes the meta file of `csv`.
+    pub fn write(&self, csv: &Path) -> Result<(), ArenaError> {
+        let path = meta_path(csv);
+        let body = toml::to_string(self).expect("the meta serialises");
+        let text = format!(
+            "# Written by arena: identifies the experiment the CSV next to this file belongs to.\n{body}"
+        );
+        fs::write(&path, text).map_err(|e| ArenaError::Io {
+            path,
+            action: "write the meta file",
+            error: e.to_string(),
+        })
+    }
+}

@@ -190,4 +190,7 @@ pub enum ArenaError {
         /// What went wrong.
         message: String,
     },
+    /// The sandbox asked for cannot hold on this kernel (`sandbox = "required"`).
+    #[error("{0}")]
+    Sandbox(String),
 }

@@ -68,6 +68,10 @@ enum Command {
     Replay(games_cmd::ReplayArgs),
     /// Throughput figures: playouts, MCTS simulations, perft, alpha-beta, TD4, the arena.
     Bench(bench_cmd::BenchArgs),
+    /// Which layers of the outside agents' sandbox this kernel gives (Landlock, network,
+    /// user namespaces, seccomp, rlimits, cgroup), and which `sandbox = "required"` lacks.
+    #[command(after_help = "Example:\n  arena sandbox")]
+    Sandbox,
 }
 
 /// Ends the program quietly when its output pipe closes (`arena list | head`), as Unix tools
@@ -207,6 +211,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => games_cmd::perft(args),
         Command::Replay(args) => games_cmd::replay(args),
         Command::Bench(args) => bench_cmd::bench(args),
+        Command::Sandbox => games_cmd::sandbox(),
     };
     protocol::orphans::end();
     match outcome {

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::line::{LineError, LineReader, quote, quote_n};
 use crate::orphans;
+use crate::sandbox::{Prepared, Sandbox, Verdict};
 
 /// Lines kept for the fault report.
 const TRANSCRIPT: usize = 24;
@@ -136,6 +137,10 @@ pub struct Process {
     transcript: VecDeque<String>,
     /// What the process is called in messages (`the agent`, `the engine`).
     pub role: &'static str,
+    /// Its sandbox, when it runs in one (its temporary folder goes with it).
+    sandbox: Option<Arc<Prepared>>,
+    /// A limit it ran into while still running (a line past the protocol's longest).
+    output_verdict: Option<(Verdict, String)>,
 }
 
 impl Process {
@@ -146,16 +151,17 @@ impl Process {
         stderr: &Stderr,
         role: &'static str,
     ) -> Result<Process, StartError> {
-        Self::start_in(command, args, stderr, role, None)
+        Self::start_in(command, args, stderr, role, None, &Sandbox::off())
     }
 
-    /// [`Process::start`] in the working folder `folder` (`None`: ours).
+    /// [`Process::start`] in the working folder `folder` (`None`: ours), in `sandbox`.
     pub fn start_in(
         command: &str,
         args: &[String],
         stderr: &Stderr,
         role: &'static str,
         folder: Option<&std::path::Path>,
+        sandbox: &Sandbox,
     ) -> Result<Process, StartError> {
         let start_error = |reason: String| StartError {
             command: command.to_string(),
@@ -177,6 +183,14 @@ impl Process {
         if let Some(folder) = folder {
             command_line.current_dir(folder);
         }
+        // Built before the fork: the child only makes system calls with it.
+        let prepared = sandbox
+            .prepare(command, args, folder)
+            .map_err(start_error)?
+            .map(Arc::new);
+        if let Some(prepared) = &prepared {
+            prepared.install(&mut command_line);
+        }
         // Listed as started before an orphan could be looked for (see `orphans`).
         let mut started = orphans::started();
         let mut child = command_line
@@ -192,6 +206,8 @@ impl Process {
             })
             .spawn()
             .map_err(|e| start_error(describe_spawn_error(command, &e)))?;
+        // The hook and its copy of the sandbox are the parent's no more.
+        drop(command_line);
         let pid = child.id();
         started.push(pid);
         watchdog::watch(pid);
@@ -278,6 +294,8 @@ impl Process {
             log,
             transcript: VecDeque::with_capacity(TRANSCRIPT),
             role,
+            sandbox: prepared,
+            output_verdict: None,
         })
     }
 
@@ -392,6 +410,9 @@ impl Process {
             }
             Some(Event::Bad(bad)) => {
                 self.remember('<', &format!("({bad})"));
+                if self.sandbox.is_some() && matches!(bad, LineError::TooLong { .. }) {
+                    self.output_verdict = Some((Verdict::OutputLimit, format!("it printed {bad}")));
+                }
                 Received::Bad(bad)
             }
             Some(Event::Closed) | None => {
@@ -468,6 +489,29 @@ impl Process {
                 return;
             }
             seen = now;
+        }
+    }
+
+    /// The limit of its sandbox it ran into, if one stopped it, with what it tried.
+    pub fn verdict(&self) -> Option<(Verdict, String)> {
+        if let Some(verdict) = &self.output_verdict {
+            return Some(verdict.clone());
+        }
+        let prepared = self.sandbox.as_ref()?;
+        let status = (*self.finished.as_ref()?)?;
+        prepared.verdict(&status, self.stderr_tail().as_deref())
+    }
+
+    /// `message` with the verdict in front when a limit of the sandbox stopped the process
+    /// (`CPU limit: ...`); the log says what it tried.
+    pub fn with_verdict(&mut self, message: &str) -> String {
+        self.settle_stderr();
+        match self.verdict() {
+            Some((verdict, tried)) => {
+                self.log_line(&format!("sandbox: {verdict}: {tried}"));
+                format!("{verdict}: {message}")
+            }
+            None => message.to_string(),
         }
     }
 

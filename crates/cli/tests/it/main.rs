@@ -9,5 +9,6 @@ mod play;
 mod proc;
 mod report;
 mod run;
+mod sandbox;
 mod sprt;
 mod writers;

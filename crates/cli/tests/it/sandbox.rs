@@ -1,0 +1,382 @@
+//! The sandbox of outside agents (`docs/src/guide/sandbox.md`): hostile submissions, each in a
+//! folder of its own, play a round-robin against two good agents. Each is stopped (the program
+//! sees an error, or a limit stops it with its verdict in the fault log), nothing outside its
+//! folder is touched, no process is left, and the games between the good agents are the rows
+//! of a run without the hostile ones. Then each layer is turned off in turn and the rest still
+//! hold. Bounded: 1,000 processes at most (sleeping, then killed), 8 GB asked but never taken
+//! (the memory limit refuses it), a CPU limit of 1 s; loopback only.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+use arena::{Experiment, Progress, RunOptions, Shard, run};
+use protocol::sandbox::{Layer, Support};
+
+/// Another submission's source.
+const VICTIM: &str = "SECRET = 'the victim source'\n";
+
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+
+/// The hostile program: a good arena-protocol agent until its first `go`, where it does what
+/// MODE says. Where the sandbox lets it fail, it raises (a crash whose fault names the error);
+/// where it succeeds, it plays the illegal move `leaked` (a different termination: the test
+/// fails).
+const HOSTILE: &str = r#"
+import os, socket, sys, time
+mode, arg, marker = sys.argv[1], sys.argv[2], sys.argv[3]
+
+def say(line):
+    sys.stdout.write(line + "\n"); sys.stdout.flush()
+
+def attack():
+    if mode in ("read", "ssh"):
+        open(arg).read()
+    elif mode == "write":
+        with open(arg, "w") as f:
+            f.write("pwned")
+    elif mode == "connect":
+        socket.create_connection(("127.0.0.1", int(arg)), timeout=5).close()
+    elif mode == "fork":
+        started = 0
+        for _ in range(1000):
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(60)
+                os._exit(0)
+            started += 1
+        raise RuntimeError("started %d processes" % started)
+    elif mode == "memory":
+        block = bytearray(8 << 30)
+        block[-1] = 1
+    elif mode == "spin":
+        while True:
+            pass
+    elif mode == "ptrace":
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.ptrace(16, os.getppid(), 0, 0) != 0:  # PTRACE_ATTACH the arena
+            raise PermissionError(ctypes.get_errno(), "ptrace refused")
+    elif mode == "orphan":
+        import subprocess
+        subprocess.Popen(["sleep", "60", marker], start_new_session=True)
+        raise RuntimeError("left a child behind")
+    elif mode == "flood":
+        chunk = "x" * 65536
+        while True:
+            sys.stdout.write(chunk); sys.stdout.flush()
+    else:
+        raise SystemExit("unknown mode " + mode)
+    say("move leaked")
+
+for raw in sys.stdin:
+    words = raw.split()
+    if not words:
+        continue
+    if words[0] == "arena":
+        say("ready")
+    elif words[0] == "game":
+        say("ok")
+    elif words[0] == "go":
+        attack()
+    elif words[0] == "quit":
+        break
+"#;
+
+/// A folder of its own under the target's scratch folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "arena-sandbox-{name}-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = fs::read(entry.path().join("cmdline")) {
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if text.contains(marker) {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+fn options(out: &Path) -> RunOptions {
+    RunOptions {
+        out_dir: out.to_path_buf(),
+        threads: Some(2),
+        fresh: false,
+        shard: Shard::WHOLE,
+        progress: Progress::Quiet,
+    }
+}
+
+fn rows(csv: &Path) -> Vec<arena::Row> {
+    csv::Reader::from_path(csv)
+        .unwrap()
+        .deserialize()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The columns of a row that do not depend on timing or on the other pairings.
+fn settled(row: &arena::Row) -> (String, u64, String, String, String, String, u32, String) {
+    (
+        row.variant.clone(),
+        row.seed,
+        row.first.clone(),
+        row.second.clone(),
+        row.result.clone(),
+        row.termination.clone(),
+        row.plies,
+        row.moves.clone(),
+    )
+}
+
+/// The set-up of one class: the submissions' folders, a victim's source, a `~/.ssh`-like key,
+/// a listener on 127.0.0.1.
+struct Class {
+    dir: PathBuf,
+    listener: TcpListener,
+    marker: String,
+}
+
+impl Class {
+    fn new(name: &str) -> Class {
+        let dir = scratch(name);
+        fs::create_dir_all(dir.join("subs/victim")).unwrap();
+        fs::write(dir.join("subs/victim/agent.py"), VICTIM).unwrap();
+        fs::create_dir_all(dir.join("home/.ssh")).unwrap();
+        fs::write(dir.join("home/.ssh/id_ed25519"), "PRIVATE KEY\n").unwrap();
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        Class {
+            marker: format!(
+                "sandbox-marker-{}",
+                dir.file_name().unwrap().to_string_lossy()
+            ),
+            dir,
+            listener,
+        }
+    }
+
+    /// A hostile submission of `mode` (with `arg`) in `subs/<mode>/`, as an `[[agents]]` entry.
+    fn hostile(&self, mode: &str, arg: &str) -> String {
+        let folder = self.dir.join("subs").join(mode);
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(folder.join("agent.py"), HOSTILE).unwrap();
+        format!(
+            "\n[[agents]]\nname = \"{mode}\"\nspec = \"proc:cmd=python3,args=subs/{mode}/agent.py \
+             {mode} {arg} {}\"\n",
+            self.marker
+        )
+    }
+
+    /// The experiment: two good agents (ours, served through the protocol, sandboxed too),
+    /// then `entrants`; `settings` lines added (the sandbox's mode, the games per pair).
+    fn experiment(&self, settings: &str, entrants: &str) -> Experiment {
+        let text = format!(
+            r#"
+name = "class"
+seed = 5
+move_time_ms = 30000
+variants = ["mnk-3x3k3"]
+sandbox_cpu_s = 1
+{settings}
+
+[[agents]]
+name = "good-a"
+spec = "proc:cmd={ARENA},args=serve-agent --agent random"
+
+[[agents]]
+name = "good-b"
+spec = "proc:cmd={ARENA},args=serve-agent --agent mc-flat:rollouts=8"
+{entrants}"#
+        );
+        Experiment::from_toml_at(&text, "class.toml", Some(&self.dir)).unwrap()
+    }
+
+    fn hostile_entrants(&self, modes: &[&str]) -> String {
+        let port = self.listener.local_addr().unwrap().port().to_string();
+        let victim = self.dir.join("subs/victim/agent.py");
+        let key = self.dir.join("home/.ssh/id_ed25519");
+        let outside = self.dir.join("outside.txt");
+        [
+            ("read", victim.display().to_string()),
+            ("write", outside.display().to_string()),
+            ("connect", port),
+            ("fork", "-".into()),
+            ("memory", "-".into()),
+            ("spin", "-".into()),
+            ("ptrace", "-".into()),
+            ("orphan", "-".into()),
+            ("flood", "-".into()),
+        ]
+        .iter()
+        .chain(&[("ssh", key.display().to_string())])
+        .filter(|(mode, _)| modes.is_empty() || modes.contains(mode))
+        .map(|(mode, arg)| self.hostile(mode, arg))
+        .collect()
+    }
+}
+
+/// The first fault message of each agent in the run's fault log.
+fn faults(out: &Path) -> BTreeMap<String, String> {
+    let text = fs::read_to_string(out.join("games.faults.log")).unwrap_or_default();
+    let mut first = BTreeMap::new();
+    for line in text.lines() {
+        // `game N (variant): AGENT (seat) MESSAGE`: the agent is found by its quoted name.
+        for agent in [
+            "read", "ssh", "write", "connect", "fork", "memory", "spin", "ptrace", "orphan",
+            "flood",
+        ] {
+            if line.contains(&format!(" {agent} ")) || line.contains(&format!("`{agent}`")) {
+                first
+                    .entry(agent.to_string())
+                    .or_insert_with(|| line.to_string());
+            }
+        }
+    }
+    first
+}
+
+/// Runs the class with `sandbox`, the layers `off` turned off, and the hostile entrants
+/// `modes` (all when empty); checks each entrant's verdict and the good agents' games.
+fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&str]) {
+    let sandbox = format!("{sandbox}\ngames_per_pair = {games}");
+    let sandbox = sandbox.as_str();
+    let class = Class::new(name);
+    let out = class.dir.join("out");
+    let mut experiment = class.experiment(sandbox, &class.hostile_entrants(modes));
+    experiment.sandbox.disabled = off.to_vec();
+    let summary = run(&experiment, &options(&out)).unwrap();
+    let rows = rows(&out.join("games.csv"));
+    let faults = faults(&out);
+    let entered = |mode: &str| modes.is_empty() || modes.contains(&mode);
+    let expect = |agent: &str, termination: &str, words: &str| {
+        if !entered(agent) {
+            return;
+        }
+        let lost: Vec<_> = rows
+            .iter()
+            .filter(|r| {
+                let loser = if r.result == "1-0" {
+                    &r.second
+                } else {
+                    &r.first
+                };
+                loser == agent
+            })
+            .collect();
+        assert!(!lost.is_empty(), "{agent}: lost no game");
+        for row in &lost {
+            assert_eq!(row.termination, termination, "{agent}: {row:?}");
+        }
+        let fault = faults.get(agent).cloned().unwrap_or_default();
+        assert!(
+            fault.contains(words),
+            "{agent}: the fault should say `{words}`: {fault}\n{:?}",
+            summary.fault_reasons.get(agent)
+        );
+    };
+    let files = !off.contains(&Layer::Files);
+    let seccomp = !off.contains(&Layer::Seccomp);
+    let network = !off.contains(&Layer::Network)
+        || (!off.contains(&Layer::NetNamespace) && Support::probe().userns);
+    // What the program was refused, as it said it.
+    if files {
+        expect("read", "crash", "PermissionError");
+        expect("ssh", "crash", "PermissionError");
+        expect("write", "crash", "PermissionError");
+    }
+    if network {
+        // Landlock refuses the connection; in a network namespace of its own there is none.
+        let refused = if off.contains(&Layer::Network) {
+            "Network is unreachable"
+        } else {
+            "PermissionError"
+        };
+        expect("connect", "crash", refused);
+    }
+    // The limits, with their verdicts.
+    if !off.contains(&Layer::Limits) {
+        expect("memory", "crash", "memory limit");
+        expect("spin", "crash", "CPU limit");
+        // Stopped with its game, whatever became of its forks (root's are not limited).
+        expect("fork", "crash", "");
+    }
+    if seccomp {
+        expect("ptrace", "crash", "forbidden call");
+    } else {
+        // Landlock keeps a sandboxed process from tracing one outside its domain.
+        expect("ptrace", "crash", "PermissionError");
+    }
+    expect("flood", "illegal-move", "output limit");
+    expect("orphan", "crash", "left a child behind");
+    // Nothing outside its folder touched, nothing reached, nothing left running.
+    assert!(!class.dir.join("outside.txt").exists());
+    assert_eq!(
+        fs::read_to_string(class.dir.join("subs/victim/agent.py")).unwrap(),
+        VICTIM
+    );
+    if network {
+        assert!(
+            class.listener.accept().is_err(),
+            "an agent connected to 127.0.0.1"
+        );
+    }
+    assert_eq!(processes_with(&class.marker), Vec::<String>::new());
+    // The good agents' games: the rows of a run without the hostile entrants.
+    let alone = class.dir.join("alone");
+    let mut experiment = class.experiment(sandbox, "");
+    experiment.sandbox.disabled = off.to_vec();
+    run(&experiment, &options(&alone)).unwrap();
+    let good = |rows: &[arena::Row]| -> Vec<_> {
+        rows.iter()
+            .filter(|r| r.first.starts_with("good") && r.second.starts_with("good"))
+            .map(settled)
+            .collect()
+    };
+    let alone = good(&self::rows(&alone.join("games.csv")));
+    assert_eq!(alone.len() as u64, games);
+    assert_eq!(good(&rows), alone);
+    let _ = fs::remove_dir_all(&class.dir);
+}
+
+#[test]
+fn hostile_submissions_are_stopped_with_their_verdicts_and_the_other_games_are_untouched() {
+    check_class("all", "sandbox = \"required\"", 2, &[], &[]);
+}
+
+#[test]
+fn each_layer_turned_off_leaves_the_others_holding() {
+    // Each run enters those whose checks do not need the layer turned off (a program that the
+    // missing layer would let through is left out: 8 GB taken, the arena traced).
+    let cases: [(Layer, &[&str]); 5] = [
+        (Layer::Network, &["connect", "read"]),
+        (Layer::NetNamespace, &["connect", "read"]),
+        (Layer::Seccomp, &["ptrace", "read"]),
+        (Layer::Files, &["connect", "ptrace", "memory"]),
+        (Layer::Limits, &["read", "connect", "ptrace"]),
+    ];
+    for (layer, modes) in cases {
+        check_class(
+            layer.name(),
+            "sandbox = \"best-effort\"",
+            1,
+            &[layer],
+            modes,
+        );
+    }
+}

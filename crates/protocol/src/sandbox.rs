@@ -49,6 +49,34 @@ impl Mode {
         })
     }
 
+    /// The mode of an index (0 off, 1 best-effort, 2 required), as const generics carry it.
+    pub const fn from_index(index: u8) -> Mode {
+        match index {
+            0 => Mode::Off,
+            1 => Mode::BestEffort,
+            _ => Mode::Required,
+        }
+    }
+
+    /// [`Mode::from_index`]'s index.
+    pub const fn index(self) -> u8 {
+        match self {
+            Mode::Off => 0,
+            Mode::BestEffort => 1,
+            Mode::Required => 2,
+        }
+    }
+
+    /// Reads a mode for a command-line option: the error lists the modes.
+    pub fn parse_option(text: &str) -> Result<Mode, String> {
+        Mode::parse(text).ok_or_else(|| {
+            format!(
+                "`{text}` is not a sandbox mode: give one of {}",
+                Mode::NAMES
+            )
+        })
+    }
+
     /// The name.
     pub fn as_str(self) -> &'static str {
         match self {

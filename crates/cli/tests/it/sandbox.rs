@@ -380,3 +380,121 @@ fn each_layer_turned_off_leaves_the_others_holding() {
         );
     }
 }
+
+/// The `arena` binary with `layers` turned off (`ARENA_SANDBOX_DISABLE`), run to its end.
+fn arena_without(layers: &str, args: &[&str]) -> (bool, String) {
+    let output = std::process::Command::new(ARENA)
+        .args(args)
+        .env("ARENA_SANDBOX_DISABLE", layers)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+#[test]
+fn arena_sandbox_names_each_layer_and_what_required_lacks() {
+    let (ok, text) = arena_without("", &["sandbox"]);
+    assert!(ok, "{text}");
+    for layer in Layer::ALL {
+        assert!(text.contains(&format!("  {}", layer.name())), "{text}");
+    }
+    assert!(text.contains("  cgroup"), "{text}");
+    let (ok, text) = arena_without("seccomp,rlimits", &["sandbox"]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("sandbox = \"required\" refuses to run here: missing the system-call filter (seccomp: turned off), the resource limits (rlimits: turned off)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn required_refuses_to_start_where_a_layer_is_missing_and_best_effort_says_so() {
+    let dir = scratch("modes");
+    let served = format!("proc:cmd={ARENA},args=serve-agent --agent random");
+    let experiment = |mode: &str| {
+        let file = dir.join(format!("{mode}.toml"));
+        fs::write(
+            &file,
+            format!(
+                "name = \"m\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"tictactoe\"]\n\
+                 sandbox = \"{mode}\"\n\n[[agents]]\nname = \"served\"\nspec = \"{served}\"\n\n\
+                 [[agents]]\nname = \"random\"\nspec = \"random\"\n"
+            ),
+        )
+        .unwrap();
+        file.display().to_string()
+    };
+    let out = dir.join("out").display().to_string();
+    let required = experiment("required");
+    let run_args = ["run", &required, "--no-report", "--out", &out];
+    let (ok, text) = arena_without("landlock-fs", &run_args);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("sandbox = \"required\", but this kernel lacks the file-system rules (landlock-fs: turned off)"),
+        "{text}"
+    );
+    assert!(!dir.join("out/games.csv").exists() || rows(&dir.join("out/games.csv")).is_empty());
+    let best = experiment("best-effort");
+    let (ok, text) = arena_without("landlock-fs", &["run", &best, "--no-report", "--out", &out]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("sandbox (best-effort): outside agents ran without the file-system rules (landlock-fs: turned off)"),
+        "{text}"
+    );
+    // The same mode for `arena sprt` and `arena play`, and a bad mode named.
+    let sprt_out = dir.join("sprt").display().to_string();
+    let sprt = |mode: &str| {
+        arena_without(
+            "seccomp",
+            &[
+                "sprt",
+                "tictactoe",
+                "--candidate",
+                &served,
+                "--baseline",
+                "random",
+                "--max-pairs",
+                "2",
+                "--sandbox",
+                mode,
+                "--out",
+                &sprt_out,
+            ],
+        )
+    };
+    let (ok, text) = sprt("required");
+    assert!(
+        !ok && text.contains("lacks the system-call filter (seccomp: turned off)"),
+        "{text}"
+    );
+    let (ok, text) = sprt("strict");
+    assert!(
+        !ok && text
+            .contains("`strict` is not a sandbox mode: give one of off, best-effort, required"),
+        "{text}"
+    );
+    let (ok, text) = arena_without(
+        "seccomp",
+        &[
+            "play",
+            "tictactoe",
+            "--first",
+            &served,
+            "--second",
+            "random",
+            "--sandbox",
+            "required",
+        ],
+    );
+    assert!(
+        !ok && text.contains("lacks the system-call filter (seccomp: turned off)"),
+        "{text}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

@@ -133,10 +133,14 @@ pub struct Process {
     stderr_tail: Arc<Mutex<Option<String>>>,
     /// Lines read from stderr so far (to see when it has settled).
     stderr_lines: Arc<std::sync::atomic::AtomicU64>,
+    /// Whether its stderr reached its end (every writer gone), all of it read.
+    stderr_done: Arc<std::sync::atomic::AtomicBool>,
     log: Option<(PathBuf, File)>,
     transcript: VecDeque<String>,
     /// What the process is called in messages (`the agent`, `the engine`).
     pub role: &'static str,
+    /// Whether its stderr was piped to a reader thread.
+    stderr_piped: bool,
     /// Its sandbox, when it runs in one (its temporary folder goes with it).
     sandbox: Option<Arc<Prepared>>,
     /// A limit it ran into while still running (a line past the protocol's longest).
@@ -250,13 +254,16 @@ impl Process {
             .map_err(|e| start_error(format!("cannot start a reader thread: {e}")))?;
         let stderr_tail = Arc::new(Mutex::new(None));
         let stderr_lines = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let stderr_done = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let log = match (stderr, &log_file) {
             (Stderr::File(path), Some(file)) => file.try_clone().ok().map(|f| (path.clone(), f)),
             _ => None,
         };
+        let stderr_piped = child.stderr.is_some();
         if let Some(pipe) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
             let count = Arc::clone(&stderr_lines);
+            let done = Arc::clone(&stderr_done);
             let file = log_file;
             let _ = std::thread::Builder::new()
                 .name(format!("agent-{pid}-stderr"))
@@ -278,6 +285,7 @@ impl Process {
                         }
                         count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
+                    done.store(true, std::sync::atomic::Ordering::Release);
                 });
         }
         Ok(Process {
@@ -291,11 +299,13 @@ impl Process {
             closed: false,
             stderr_tail,
             stderr_lines,
+            stderr_done,
             log,
             transcript: VecDeque::with_capacity(TRANSCRIPT),
             role,
             sandbox: prepared,
             output_verdict: None,
+            stderr_piped,
         })
     }
 
@@ -478,8 +488,19 @@ impl Process {
     /// Waits (100 ms at most) until the process's stderr has been quiet for 10 ms: a program
     /// that fails writes its traceback to stderr just before its answer or its exit, and the
     /// fault report should have it.
+    ///
+    /// Once the process is reaped (its group killed), its stderr ends when the last writer is
+    /// gone: that end is waited for (a second at most), so the last line is there however
+    /// slowly a loaded machine hands it over.
     fn settle_stderr(&self) {
         use std::sync::atomic::Ordering;
+        if self.finished.is_some() && self.stderr_piped {
+            let give_up = Instant::now() + Duration::from_secs(1);
+            while !self.stderr_done.load(Ordering::Acquire) && Instant::now() < give_up {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            return;
+        }
         let give_up = Instant::now() + Duration::from_millis(100);
         let mut seen = self.stderr_lines.load(Ordering::Relaxed);
         while Instant::now() < give_up {

@@ -564,7 +564,13 @@ impl Prepared {
                     format!("it used its {} s of CPU time (sandbox_cpu_s)", self.cpu_s),
                 ));
             }
-            if signal == Some(sys::SIGXFSZ) {
+            // Killed by SIGXFSZ; or, where the program ignores it (Python does), failed on the
+            // write's EFBIG.
+            if signal == Some(sys::SIGXFSZ)
+                || (!status.success()
+                    && stderr_tail
+                        .is_some_and(|l| l.to_ascii_lowercase().contains("file too large")))
+            {
                 return Some((
                     Verdict::OutputLimit,
                     format!(
@@ -1140,5 +1146,6 @@ mod tests {
             assert!(is_allocation_failure(line), "{line}");
         }
         assert!(!is_allocation_failure("ValueError: bad move"));
+        assert!(!is_allocation_failure("OSError: [Errno 27] File too large"));
     }
 }

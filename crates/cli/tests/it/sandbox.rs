@@ -4,14 +4,14 @@
 //! folder is touched, no process is left, and the games between the good agents are the rows
 //! of a run without the hostile ones. Then each layer is turned off in turn and the rest still
 //! hold. Bounded: 1,000 processes at most (sleeping, then killed), 8 GB asked but never taken
-//! (the memory limit refuses it), a CPU limit of 1 s; loopback only.
+//! (the memory limit refuses it), a CPU limit of 1 s, files of 1 MiB; loopback only.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
-use arena::{Experiment, Progress, RunOptions, Shard, run};
+use arena::Experiment;
 use protocol::sandbox::{Layer, Support};
 
 /// Another submission's source.
@@ -50,6 +50,10 @@ def attack():
     elif mode == "memory":
         block = bytearray(8 << 30)
         block[-1] = 1
+    elif mode == "bigfile":
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "big.bin"), "wb") as f:
+            for _ in range(2048):
+                f.write(b"x" * 1024)
     elif mode == "spin":
         while True:
             pass
@@ -60,7 +64,11 @@ def attack():
             raise PermissionError(ctypes.get_errno(), "ptrace refused")
     elif mode == "orphan":
         import subprocess
-        subprocess.Popen(["sleep", "60", marker], start_new_session=True)
+        # A session of its own, out of its process group: the arena finds it among its
+        # descendants (the marker on its command line is how the test looks for it).
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", marker],
+                         start_new_session=True, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
         raise RuntimeError("left a child behind")
     elif mode == "flood":
         chunk = "x" * 65536
@@ -110,16 +118,6 @@ fn processes_with(marker: &str) -> Vec<String> {
         }
     }
     found
-}
-
-fn options(out: &Path) -> RunOptions {
-    RunOptions {
-        out_dir: out.to_path_buf(),
-        threads: Some(2),
-        fresh: false,
-        shard: Shard::WHOLE,
-        progress: Progress::Quiet,
-    }
 }
 
 fn rows(csv: &Path) -> Vec<arena::Row> {
@@ -185,7 +183,7 @@ impl Class {
 
     /// The experiment: two good agents (ours, served through the protocol, sandboxed too),
     /// then `entrants`; `settings` lines added (the sandbox's mode, the games per pair).
-    fn experiment(&self, settings: &str, entrants: &str) -> Experiment {
+    fn experiment(&self, settings: &str, entrants: &str) -> String {
         let text = format!(
             r#"
 name = "class"
@@ -193,6 +191,7 @@ seed = 5
 move_time_ms = 30000
 variants = ["mnk-3x3k3"]
 sandbox_cpu_s = 1
+sandbox_file_mb = 1
 {settings}
 
 [[agents]]
@@ -204,7 +203,42 @@ name = "good-b"
 spec = "proc:cmd={ARENA},args=serve-agent --agent mc-flat:rollouts=8"
 {entrants}"#
         );
-        Experiment::from_toml_at(&text, "class.toml", Some(&self.dir)).unwrap()
+        // Checked here as `arena run` will read it.
+        Experiment::from_toml_at(&text, "class.toml", Some(&self.dir)).unwrap();
+        text
+    }
+
+    /// Plays `text` with `arena run` into `out` with the layers `off` turned off: the binary,
+    /// which adopts the helpers its agents orphan (a library's host does not), as a teacher
+    /// runs it. Returns what it printed.
+    fn play(&self, text: &str, out: &Path, off: &[Layer]) -> String {
+        let file = self.dir.join(format!(
+            "{}.toml",
+            out.file_name().unwrap().to_string_lossy()
+        ));
+        fs::write(&file, text).unwrap();
+        let names: Vec<&str> = off.iter().map(|l| l.name()).collect();
+        let output = std::process::Command::new(ARENA)
+            .args([
+                "run",
+                file.to_str().unwrap(),
+                "--no-report",
+                "--threads",
+                "2",
+                "--out",
+            ])
+            .arg(out)
+            .env("ARENA_SANDBOX_DISABLE", names.join(","))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(output.status.success(), "{text}");
+        text
     }
 
     fn hostile_entrants(&self, modes: &[&str]) -> String {
@@ -219,6 +253,7 @@ spec = "proc:cmd={ARENA},args=serve-agent --agent mc-flat:rollouts=8"
             ("fork", "-".into()),
             ("memory", "-".into()),
             ("spin", "-".into()),
+            ("bigfile", "-".into()),
             ("ptrace", "-".into()),
             ("orphan", "-".into()),
             ("flood", "-".into()),
@@ -238,8 +273,8 @@ fn faults(out: &Path) -> BTreeMap<String, String> {
     for line in text.lines() {
         // `game N (variant): AGENT (seat) MESSAGE`: the agent is found by its quoted name.
         for agent in [
-            "read", "ssh", "write", "connect", "fork", "memory", "spin", "ptrace", "orphan",
-            "flood",
+            "read", "ssh", "write", "connect", "fork", "memory", "spin", "bigfile", "ptrace",
+            "orphan", "flood",
         ] {
             if line.contains(&format!(" {agent} ")) || line.contains(&format!("`{agent}`")) {
                 first
@@ -258,9 +293,11 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
     let sandbox = sandbox.as_str();
     let class = Class::new(name);
     let out = class.dir.join("out");
-    let mut experiment = class.experiment(sandbox, &class.hostile_entrants(modes));
-    experiment.sandbox.disabled = off.to_vec();
-    let summary = run(&experiment, &options(&out)).unwrap();
+    let printed = class.play(
+        &class.experiment(sandbox, &class.hostile_entrants(modes)),
+        &out,
+        off,
+    );
     let rows = rows(&out.join("games.csv"));
     let faults = faults(&out);
     let entered = |mode: &str| modes.is_empty() || modes.contains(&mode);
@@ -286,8 +323,7 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
         let fault = faults.get(agent).cloned().unwrap_or_default();
         assert!(
             fault.contains(words),
-            "{agent}: the fault should say `{words}`: {fault}\n{:?}",
-            summary.fault_reasons.get(agent)
+            "{agent}: the fault should say `{words}`: {fault}\n{printed}"
         );
     };
     let files = !off.contains(&Layer::Files);
@@ -313,6 +349,7 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
     if !off.contains(&Layer::Limits) {
         expect("memory", "crash", "memory limit");
         expect("spin", "crash", "CPU limit");
+        expect("bigfile", "crash", "output limit");
         // Stopped with its game, whatever became of its forks (root's are not limited).
         expect("fork", "crash", "");
     }
@@ -339,9 +376,7 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
     assert_eq!(processes_with(&class.marker), Vec::<String>::new());
     // The good agents' games: the rows of a run without the hostile entrants.
     let alone = class.dir.join("alone");
-    let mut experiment = class.experiment(sandbox, "");
-    experiment.sandbox.disabled = off.to_vec();
-    run(&experiment, &options(&alone)).unwrap();
+    class.play(&class.experiment(sandbox, ""), &alone, off);
     let good = |rows: &[arena::Row]| -> Vec<_> {
         rows.iter()
             .filter(|r| r.first.starts_with("good") && r.second.starts_with("good"))

@@ -150,6 +150,9 @@ pub enum ArenaError {
     /// records' variants.
     #[error("{0}")]
     Export(String),
+    /// The sandbox asked for cannot hold on this kernel (`sandbox = "required"`).
+    #[error("{0}")]
+    Sandbox(String),
 }
 
 /// Who holds a writer lock, as its lock file says.

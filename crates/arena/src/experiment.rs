@@ -13,6 +13,10 @@
 //! tc = "40/60+0.6"            # or: a game clock, cutechess's moves/time+increment (seconds)
 //! st = 1                      # or: a time per move in seconds (cutechess's st=)
 //! variants = ["mnk-3x3k3", "oanquan"]
+//! sandbox = "best-effort"     # outside agents confined: "off", "best-effort" or "required"
+//! sandbox_memory_mb = 1024    # its limits: memory, CPU seconds, file size, open files,
+//! sandbox_cpu_s = 3600        # processes (docs/src/guide/sandbox.md), and paths it may read
+//! sandbox_read = []           # besides the system's and its own folder
 //!
 //! [[agents]]
 //! name = "random"
@@ -122,6 +126,8 @@ pub struct Experiment {
     /// The folder of the experiment file, where its outside agents run and their relative
     /// paths resolve from, as its openings files' do (`None`: the current folder).
     pub folder: Option<PathBuf>,
+    /// The sandbox its outside agents run in (`sandbox` and the `sandbox_*` keys).
+    pub sandbox: protocol::sandbox::Sandbox,
 }
 
 #[derive(Deserialize)]
@@ -150,6 +156,21 @@ struct RawExperiment {
     st: Option<Spanned<toml::Value>>,
     variants: Spanned<Vec<Spanned<String>>>,
     agents: Spanned<Vec<RawAgent>>,
+    // Read as any value, so that `sandbox = true` gets our message.
+    #[serde(default)]
+    sandbox: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    sandbox_memory_mb: Option<Spanned<u64>>,
+    #[serde(default)]
+    sandbox_cpu_s: Option<Spanned<u64>>,
+    #[serde(default)]
+    sandbox_file_mb: Option<Spanned<u64>>,
+    #[serde(default)]
+    sandbox_open_files: Option<Spanned<u64>>,
+    #[serde(default)]
+    sandbox_processes: Option<Spanned<u64>>,
+    #[serde(default)]
+    sandbox_read: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize)]
@@ -159,6 +180,87 @@ struct RawAgent {
     spec: Spanned<String>,
     #[serde(default)]
     variants: Option<Spanned<Vec<Spanned<String>>>>,
+}
+
+/// Reads `sandbox` (the mode; default best-effort) and the `sandbox_*` limits and paths.
+fn check_sandbox(
+    check: &Checker<'_>,
+    raw: &RawExperiment,
+    folder: Option<&Path>,
+) -> Result<protocol::sandbox::Sandbox, ArenaError> {
+    use protocol::sandbox::{Limits, Mode, Sandbox};
+    let mode = match &raw.sandbox {
+        None => Mode::default(),
+        Some(value) => value
+            .get_ref()
+            .as_str()
+            .and_then(Mode::parse)
+            .ok_or_else(|| {
+                check.error(
+                    "sandbox",
+                    value.span(),
+                    format!(
+                        "`{}` is not a sandbox mode: give one of \"off\", \"best-effort\", \"required\"",
+                        value.get_ref()
+                    ),
+                )
+            })?,
+    };
+    let mut limits = Limits::default();
+    let given = [
+        &raw.sandbox_memory_mb,
+        &raw.sandbox_cpu_s,
+        &raw.sandbox_file_mb,
+        &raw.sandbox_open_files,
+        &raw.sandbox_processes,
+    ];
+    let slots = [
+        &mut limits.memory_mb,
+        &mut limits.cpu_s,
+        &mut limits.file_mb,
+        &mut limits.open_files,
+        &mut limits.processes,
+    ];
+    for ((value, slot), (key, _, min, max)) in given.into_iter().zip(slots).zip(Limits::KEYS) {
+        if let Some(value) = value {
+            let n = *value.get_ref();
+            if !(min..=max).contains(&n) {
+                return Err(check.error(
+                    key,
+                    value.span(),
+                    format!("{n} is out of range: give {min} to {max}"),
+                ));
+            }
+            *slot = n;
+        }
+    }
+    let mut read = Vec::new();
+    for (i, path) in raw
+        .sandbox_read
+        .iter()
+        .flat_map(|l| l.get_ref())
+        .enumerate()
+    {
+        let text = path.get_ref().trim();
+        let resolved = match folder {
+            Some(folder) if Path::new(text).is_relative() => folder.join(text),
+            _ => PathBuf::from(text),
+        };
+        if text.is_empty() || !resolved.exists() {
+            return Err(check.error(
+                &format!("sandbox_read[{i}]"),
+                path.span(),
+                format!("no such file or folder `{}`", resolved.display()),
+            ));
+        }
+        read.push(resolved);
+    }
+    Ok(Sandbox {
+        mode,
+        limits,
+        read,
+        disabled: Vec::new(),
+    })
 }
 
 /// The TOML parser's message in the words of an experiment file, for the mistakes it words
@@ -242,6 +344,7 @@ impl Experiment {
         Roster::new()
             .with_extra(self.extra.clone())
             .with_folder(self.folder.clone())
+            .with_sandbox(self.sandbox.clone())
     }
 
     /// The built-in default experiment (`experiments/default.toml`).
@@ -606,6 +709,7 @@ impl Experiment {
         };
 
         let time_control = check_time_control(&check, &raw)?;
+        let sandbox = check_sandbox(&check, &raw, folder)?;
         let move_time_ms = match (&time_control, &raw.move_time_ms) {
             (Some(tc), _) => tc.per_move.map_or(0, |limit| limit.as_millis() as u64),
             (None, Some(ms)) => *ms.get_ref(),
@@ -630,6 +734,7 @@ impl Experiment {
             folder: folder
                 .filter(|f| !f.as_os_str().is_empty())
                 .map(Path::to_path_buf),
+            sandbox,
         })
     }
 

@@ -62,6 +62,9 @@ pub struct RunSummary {
     /// Why, per agent: each kind of fault (its message with the numbers taken out) with a
     /// count and the first message of its kind, from the fault log.
     pub fault_reasons: BTreeMap<String, Vec<FaultReason>>,
+    /// The layers of the sandbox its outside agents ran without (`sandbox = "best-effort"` on
+    /// a kernel that lacks them, or layers turned off); empty with no outside agent.
+    pub sandbox_missing: Vec<String>,
 }
 
 /// One kind of fault of one agent, for the end-of-run summary.
@@ -361,6 +364,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     }
     let any_left = recorded.len() < summary.games;
     if any_left {
+        summary.sandbox_missing = check_sandbox(experiment)?;
         preflight(experiment, &roster)?;
     }
     let mut writer = file.begin(experiment, &schedule, shard)?;
@@ -487,6 +491,22 @@ struct Finished {
     wall: Duration,
 }
 
+/// The sandbox's layers missing for the outside agents of `experiment` (none without one);
+/// `sandbox = "required"` with one missing is an error that names it.
+pub(crate) fn check_sandbox(experiment: &Experiment) -> Result<Vec<String>, ArenaError> {
+    if !experiment
+        .agents
+        .iter()
+        .any(|a| protocol::is_outside(&a.spec))
+    {
+        return Ok(Vec::new());
+    }
+    experiment
+        .sandbox
+        .check()
+        .map_err(|missing| ArenaError::Sandbox(missing.to_string()))
+}
+
 /// Checks every outside agent of `experiment` before the first game: its command starts, it
 /// answers the protocol's handshake and accepts each variant it is to play. A failure is a
 /// setup error that names the agent, not a game result.
@@ -508,6 +528,7 @@ pub(crate) fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), 
             roster.stderr_of(&agent.name),
             experiment.games_time_control(),
             roster.folder(),
+            roster.sandbox(),
         )
         .map_err(|error| {
             let advice = match error {

@@ -60,6 +60,8 @@ pub struct MatchSettings {
     pub openings: Option<PathBuf>,
     /// The most game pairs to play if the test never decides.
     pub max_pairs: u32,
+    /// The sandbox of outside agents (`--sandbox`).
+    pub sandbox: protocol::sandbox::Mode,
     /// The time control (cutechess's `tc=`/`st=`), if the match has one.
     pub time_control: Option<agents::clock::TimeControl>,
 }
@@ -80,6 +82,7 @@ impl MatchSettings {
              name = \"{}\"\n\
              seed = {}\n\
              games_per_pair = {}\n\
+             sandbox = \"{}\"\n\
              {opening}\
              {}variants = [\"{}\"]\n\n\
              [[agents]]\n\
@@ -91,6 +94,7 @@ impl MatchSettings {
             self.name,
             self.seed,
             2 * u64::from(self.max_pairs),
+            self.sandbox,
             self.time_control_lines(),
             self.variant,
             toml_string(&self.candidate.to_string()),

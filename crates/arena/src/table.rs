@@ -73,6 +73,33 @@ pub fn any_agent<G: AgentGame>(
     protocol::build_for::<G>(spec, players).map_err(|error| format!("agent `{spec}`: {error}"))
 }
 
+/// [`any_agent`] with outside agents in the sandbox of mode `MODE`
+/// ([`protocol::sandbox::Mode::index`]); `required` refuses where a layer is missing.
+pub fn sandboxed_agent<G: AgentGame, const MODE: u8>(
+    spec: &AgentSpec,
+    players: usize,
+) -> Result<Box<dyn Agent<G>>, String> {
+    use protocol::sandbox::{Mode, Sandbox};
+    let sandbox = Sandbox::new(Mode::from_index(MODE));
+    if protocol::is_outside(spec) {
+        sandbox.check().map_err(|missing| missing.to_string())?;
+    }
+    protocol::Roster::new()
+        .with_sandbox(sandbox)
+        .build_for::<G>("agent", spec, players)
+        .map_err(|error| format!("agent `{spec}`: {error}"))
+}
+
+/// The builder of a table whose outside agents run in the sandbox `mode`.
+pub fn builder_in<G: AgentGame>(mode: protocol::sandbox::Mode) -> Builder<G> {
+    use protocol::sandbox::Mode;
+    match mode {
+        Mode::Off => any_agent::<G>,
+        Mode::BestEffort => sandboxed_agent::<G, { Mode::BestEffort.index() }>,
+        Mode::Required => sandboxed_agent::<G, { Mode::Required.index() }>,
+    }
+}
+
 /// What a table is set up with besides its seats.
 #[derive(Clone, Debug)]
 pub struct Settings {

@@ -269,17 +269,79 @@ pub fn bench(args: BenchArgs) -> Result<()> {
             protocol, id, &start, &budget
         ))?;
     }
+    for protocol in ["arena", "arena-sandboxed"] {
+        if args.wants(&format!("protocol.start.{protocol}")) {
+            protocol_start(protocol, &budget)?;
+        }
+    }
     default_experiment(&budget, &args)?;
     args.check_matched()
 }
 
-/// The protocol figures: which protocol, on which variant.
-const PROTOCOL_FIGURES: [(&str, &str); 4] = [
+/// The protocol figures: which protocol, on which variant. `arena-sandboxed` is the arena
+/// protocol with the served agent in the sandbox (`docs/src/guide/sandbox.md`), beside the
+/// same figure without it: the sandbox's cost, A/B in one run.
+const PROTOCOL_FIGURES: [(&str, &str); 6] = [
     ("arena", "tictactoe"),
+    ("arena-sandboxed", "tictactoe"),
     ("arena", "mnk-15x15k5"),
+    ("arena-sandboxed", "mnk-15x15k5"),
     ("arena", "oanquan"),
     ("gomocup", "mnk-15x15k5"),
 ];
+
+/// The roster of a protocol figure: sandboxed for `arena-sandboxed` (every layer this kernel
+/// gives), not otherwise.
+fn bench_roster(protocol: &str) -> Roster {
+    use protocol::sandbox::{Mode, Sandbox};
+    let mode = if protocol.ends_with("-sandboxed") {
+        Mode::BestEffort
+    } else {
+        Mode::Off
+    };
+    Roster::new().with_sandbox(Sandbox::new(mode))
+}
+
+/// The start-up of an outside agent per game: tic-tac-toe games with a fresh `serve-agent`
+/// process for each (`restart=on`), in the sandbox or not; the figure is the time per game,
+/// whose difference between the two is what the sandbox adds to a start.
+fn protocol_start(protocol: &str, budget: &Budget) -> Result<()> {
+    let exe = std::env::current_exe().context("the path of this binary")?;
+    let spec: AgentSpec = format!(
+        "proc:cmd={},restart=on,args=serve-agent --agent random",
+        exe.display()
+    )
+    .parse()?;
+    let start = mnk("tictactoe")?;
+    let roster = bench_roster(protocol);
+    let mut outside = roster
+        .build::<Mnk>("served", &spec)
+        .with_context(|| format!("agent `{spec}`"))?;
+    let mut inside = agent::<Mnk>("random")?;
+    let settings = arena::GameSettings {
+        max_plies: 0,
+        opening_plies: 0,
+        move_time: None,
+        clock: None,
+    };
+    let mut games = 0u64;
+    let rate = median_rate(budget, || {
+        let mut agents: [&mut dyn Agent<Mnk>; 2] = [outside.as_mut(), inside.as_mut()];
+        let record = arena::play_game(&start, &mut agents, games, games, settings);
+        games += 1;
+        match record.fault {
+            Some(fault) => Err(anyhow!("the served agent failed: {fault}")),
+            None => Ok(1),
+        }
+    })?;
+    figure(
+        &format!("protocol.start.{protocol}"),
+        format!("{:.1}", 1000.0 / rate),
+        "ms/game",
+        &format!("tic-tac-toe, a fresh process each game, {games} games"),
+    );
+    Ok(())
+}
 
 /// Moves per second through a protocol: our `random` behind it (this binary's `serve-agent`
 /// or `engine`, one process kept for every game) against in-process `random`, whole games
@@ -297,14 +359,16 @@ fn protocol_overhead<G: AgentGame>(
 ) -> Result<()> {
     let exe = std::env::current_exe().context("the path of this binary")?;
     let spec = match protocol {
-        "arena" => format!("proc:cmd={},args=serve-agent --agent random", exe.display()),
+        "arena" | "arena-sandboxed" => {
+            format!("proc:cmd={},args=serve-agent --agent random", exe.display())
+        }
         _ => format!(
             "engine:cmd={},restart=off,quiet_ms=0,args=engine --agent random",
             exe.display()
         ),
     };
     let spec: AgentSpec = spec.parse()?;
-    let roster = Roster::new();
+    let roster = bench_roster(protocol);
     let mut outside = roster
         .build::<G>("served", &spec)
         .with_context(|| format!("agent `{spec}`"))?;

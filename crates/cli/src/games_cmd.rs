@@ -173,3 +173,27 @@ fn replay_game<G: Game>(start: G, moves: &str) -> Result<()> {
     }
     Ok(())
 }
+
+/// `arena sandbox`: each layer of the outside agents' sandbox, there or not, and whether
+/// `sandbox = "required"` runs here.
+pub fn sandbox() -> Result<()> {
+    use protocol::sandbox::{Mode, Sandbox, Support};
+    let support = Support::probe();
+    println!("the sandbox of outside agents on this kernel:");
+    for (name, there, what) in support.describe() {
+        println!(
+            "  {name:<13} {:<4} {what}",
+            if there { "yes" } else { "no" }
+        );
+    }
+    let missing = Sandbox::new(Mode::Required).missing(support);
+    if missing.is_empty() {
+        println!("sandbox = \"required\" runs here (every layer holds)");
+    } else {
+        println!(
+            "sandbox = \"required\" refuses to run here: missing {}; \"best-effort\" runs without them",
+            missing.join(", ")
+        );
+    }
+    Ok(())
+}

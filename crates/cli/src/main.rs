@@ -78,6 +78,10 @@ enum Command {
     Fit(fit_cmd::FitArgs),
     /// Throughput figures: playouts, MCTS simulations, perft, alpha-beta, TD4, the arena.
     Bench(bench_cmd::BenchArgs),
+    /// Which layers of the outside agents' sandbox this kernel gives (Landlock, network,
+    /// user namespaces, seccomp, rlimits, cgroup), and which `sandbox = "required"` lacks.
+    #[command(after_help = "Example:\n  arena sandbox")]
+    Sandbox,
 }
 
 /// Ends the program quietly when its output pipe closes (`arena list | head`), as Unix tools
@@ -221,6 +225,7 @@ fn main() -> ExitCode {
         Command::Positions(args) => positions_cmd::positions(args),
         Command::Fit(args) => fit_cmd::fit(args),
         Command::Bench(args) => bench_cmd::bench(args),
+        Command::Sandbox => games_cmd::sandbox(),
     };
     protocol::orphans::end();
     match outcome {

@@ -44,6 +44,10 @@ pub struct PlayArgs {
     /// The seed of the agents' random number generators (each side has its own stream).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+
+    /// The sandbox of outside agents: off, best-effort or required (docs/src/guide/sandbox.md).
+    #[arg(long, value_name = "MODE", default_value = "best-effort", value_parser = protocol::sandbox::Mode::parse_option)]
+    pub sandbox: protocol::sandbox::Mode,
     /// Seconds each seat has for each move (`st`, as cutechess names it); running out loses
     /// the game. Agents think inside it (the arena's safety share).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
@@ -108,7 +112,13 @@ pub fn play(args: PlayArgs) -> Result<()> {
                     options[players - 1].0.trim_start_matches("--")
                 );
             }
-            Some(text) => given.push(Some(seat(text, option, &variant, time_control)?)),
+            Some(text) => given.push(Some(seat(
+                text,
+                option,
+                &variant,
+                time_control,
+                args.sandbox,
+            )?)),
             None if at < players => given.push(None),
             None => {}
         }
@@ -140,6 +150,7 @@ pub fn play(args: PlayArgs) -> Result<()> {
         hint: hard_spec(&variant),
         record: args.record.clone(),
         name,
+        sandbox: args.sandbox,
     };
     rules::with_game!(variant, |start| sit(&start, &sitting, &mut keys, &screen))
 }
@@ -181,7 +192,13 @@ fn seconds(value: f64, option: &str, zero_allowed: bool) -> Result<Duration> {
 }
 
 /// `human` or an agent spec that plays `variant`.
-fn seat(text: &str, option: &str, variant: &Variant, time_control: TimeControl) -> Result<Seat> {
+fn seat(
+    text: &str,
+    option: &str,
+    variant: &Variant,
+    time_control: TimeControl,
+    sandbox: protocol::sandbox::Mode,
+) -> Result<Seat> {
     if text.trim().eq_ignore_ascii_case("human") {
         return Ok(Seat::Human);
     }
@@ -197,11 +214,19 @@ fn seat(text: &str, option: &str, variant: &Variant, time_control: TimeControl) 
     }
     // An outside agent is started, asked for this variant and stopped before the game, so
     // that a command that cannot start is said at once.
-    protocol::preflight(
+    let sandbox = protocol::sandbox::Sandbox::new(sandbox);
+    if protocol::is_outside(&spec) {
+        sandbox
+            .check()
+            .with_context(|| format!("{option} `{text}`"))?;
+    }
+    protocol::preflight_in(
         &spec,
         std::slice::from_ref(variant),
         protocol::Stderr::Discard,
         time_control,
+        None,
+        &sandbox,
     )
     .with_context(|| format!("{option} `{text}` cannot play"))?;
     Ok(Seat::Agent(spec))

@@ -44,6 +44,8 @@ pub struct Sitting {
     pub record: PathBuf,
     /// The name people play under in the record.
     pub name: String,
+    /// The sandbox of outside agents (`--sandbox`).
+    pub sandbox: protocol::sandbox::Mode,
 }
 
 /// Where the players read and type: what stdout, stderr and stdin are decides colour, echo and
@@ -164,8 +166,13 @@ pub fn sit<G: AgentGame>(
         time_control: sitting.time_control,
         ..Settings::new(sitting.seed, sitting.hint.clone())
     };
-    let mut table = Table::new(start.clone(), seats, settings, table::any_agent::<G>)
-        .map_err(|error| anyhow!(error))?;
+    let mut table = Table::new(
+        start.clone(),
+        seats,
+        settings,
+        table::builder_in::<G>(sitting.sandbox),
+    )
+    .map_err(|error| anyhow!(error))?;
     let names: Vec<String> = Player::all(table.players())
         .map(|player| side_name(&table, player))
         .collect();

@@ -201,6 +201,12 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(aside) = &summary.moved_aside {
         println!("moved the old CSV aside to {}", aside.display());
     }
+    if !summary.sandbox_missing.is_empty() {
+        println!(
+            "sandbox (best-effort): outside agents ran without {} (see `arena sandbox`)",
+            summary.sandbox_missing.join(", ")
+        );
+    }
     if summary.cut_partial_line {
         println!("dropped a half-written last line (a killed run); that game was played again");
     }

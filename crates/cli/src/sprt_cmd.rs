@@ -64,6 +64,10 @@ pub struct SprtArgs {
     #[arg(long, value_name = "MODEL", default_value = "logistic", value_parser = parse_model)]
     pub model: EloModel,
 
+    /// The sandbox of outside agents: off, best-effort or required (docs/src/guide/sandbox.md).
+    #[arg(long, value_name = "MODE", default_value = "best-effort", value_parser = protocol::sandbox::Mode::parse_option)]
+    pub sandbox: protocol::sandbox::Mode,
+
     /// The seed every game's seed derives from.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
@@ -224,6 +228,7 @@ pub fn sprt(args: SprtArgs) -> anyhow::Result<()> {
             .unwrap_or(if args.openings.is_some() { 0 } else { 2 }),
         openings: args.openings.clone(),
         max_pairs: args.max_pairs,
+        sandbox: args.sandbox,
         time_control: time_control(args.tc.as_deref(), args.st.as_deref())?,
     };
 

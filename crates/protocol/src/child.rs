@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::line::{LineError, LineReader, quote, quote_n};
 use crate::orphans;
+use crate::sandbox::{Prepared, Sandbox, Verdict};
 
 /// Lines kept for the fault report.
 const TRANSCRIPT: usize = 24;
@@ -132,10 +133,18 @@ pub struct Process {
     stderr_tail: Arc<Mutex<Option<String>>>,
     /// Lines read from stderr so far (to see when it has settled).
     stderr_lines: Arc<std::sync::atomic::AtomicU64>,
+    /// Whether its stderr reached its end (every writer gone), all of it read.
+    stderr_done: Arc<std::sync::atomic::AtomicBool>,
     log: Option<(PathBuf, File)>,
     transcript: VecDeque<String>,
     /// What the process is called in messages (`the agent`, `the engine`).
     pub role: &'static str,
+    /// Whether its stderr was piped to a reader thread.
+    stderr_piped: bool,
+    /// Its sandbox, when it runs in one (its temporary folder goes with it).
+    sandbox: Option<Arc<Prepared>>,
+    /// A limit it ran into while still running (a line past the protocol's longest).
+    output_verdict: Option<(Verdict, String)>,
 }
 
 impl Process {
@@ -146,16 +155,17 @@ impl Process {
         stderr: &Stderr,
         role: &'static str,
     ) -> Result<Process, StartError> {
-        Self::start_in(command, args, stderr, role, None)
+        Self::start_in(command, args, stderr, role, None, &Sandbox::off())
     }
 
-    /// [`Process::start`] in the working folder `folder` (`None`: ours).
+    /// [`Process::start`] in the working folder `folder` (`None`: ours), in `sandbox`.
     pub fn start_in(
         command: &str,
         args: &[String],
         stderr: &Stderr,
         role: &'static str,
         folder: Option<&std::path::Path>,
+        sandbox: &Sandbox,
     ) -> Result<Process, StartError> {
         let start_error = |reason: String| StartError {
             command: command.to_string(),
@@ -177,6 +187,14 @@ impl Process {
         if let Some(folder) = folder {
             command_line.current_dir(folder);
         }
+        // Built before the fork: the child only makes system calls with it.
+        let prepared = sandbox
+            .prepare(command, args, folder)
+            .map_err(start_error)?
+            .map(Arc::new);
+        if let Some(prepared) = &prepared {
+            prepared.install(&mut command_line);
+        }
         // Listed as started before an orphan could be looked for (see `orphans`).
         let mut started = orphans::started();
         let mut child = command_line
@@ -192,6 +210,8 @@ impl Process {
             })
             .spawn()
             .map_err(|e| start_error(describe_spawn_error(command, &e)))?;
+        // The hook and its copy of the sandbox are the parent's no more.
+        drop(command_line);
         let pid = child.id();
         started.push(pid);
         watchdog::watch(pid);
@@ -234,13 +254,16 @@ impl Process {
             .map_err(|e| start_error(format!("cannot start a reader thread: {e}")))?;
         let stderr_tail = Arc::new(Mutex::new(None));
         let stderr_lines = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let stderr_done = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let log = match (stderr, &log_file) {
             (Stderr::File(path), Some(file)) => file.try_clone().ok().map(|f| (path.clone(), f)),
             _ => None,
         };
+        let stderr_piped = child.stderr.is_some();
         if let Some(pipe) = child.stderr.take() {
             let tail = Arc::clone(&stderr_tail);
             let count = Arc::clone(&stderr_lines);
+            let done = Arc::clone(&stderr_done);
             let file = log_file;
             let _ = std::thread::Builder::new()
                 .name(format!("agent-{pid}-stderr"))
@@ -262,6 +285,7 @@ impl Process {
                         }
                         count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
+                    done.store(true, std::sync::atomic::Ordering::Release);
                 });
         }
         Ok(Process {
@@ -275,9 +299,13 @@ impl Process {
             closed: false,
             stderr_tail,
             stderr_lines,
+            stderr_done,
             log,
             transcript: VecDeque::with_capacity(TRANSCRIPT),
             role,
+            sandbox: prepared,
+            output_verdict: None,
+            stderr_piped,
         })
     }
 
@@ -392,6 +420,9 @@ impl Process {
             }
             Some(Event::Bad(bad)) => {
                 self.remember('<', &format!("({bad})"));
+                if self.sandbox.is_some() && matches!(bad, LineError::TooLong { .. }) {
+                    self.output_verdict = Some((Verdict::OutputLimit, format!("it printed {bad}")));
+                }
                 Received::Bad(bad)
             }
             Some(Event::Closed) | None => {
@@ -457,8 +488,19 @@ impl Process {
     /// Waits (100 ms at most) until the process's stderr has been quiet for 10 ms: a program
     /// that fails writes its traceback to stderr just before its answer or its exit, and the
     /// fault report should have it.
+    ///
+    /// Once the process is reaped (its group killed), its stderr ends when the last writer is
+    /// gone: that end is waited for (a second at most), so the last line is there however
+    /// slowly a loaded machine hands it over.
     fn settle_stderr(&self) {
         use std::sync::atomic::Ordering;
+        if self.finished.is_some() && self.stderr_piped {
+            let give_up = Instant::now() + Duration::from_secs(1);
+            while !self.stderr_done.load(Ordering::Acquire) && Instant::now() < give_up {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            return;
+        }
         let give_up = Instant::now() + Duration::from_millis(100);
         let mut seen = self.stderr_lines.load(Ordering::Relaxed);
         while Instant::now() < give_up {
@@ -468,6 +510,29 @@ impl Process {
                 return;
             }
             seen = now;
+        }
+    }
+
+    /// The limit of its sandbox it ran into, if one stopped it, with what it tried.
+    pub fn verdict(&self) -> Option<(Verdict, String)> {
+        if let Some(verdict) = &self.output_verdict {
+            return Some(verdict.clone());
+        }
+        let prepared = self.sandbox.as_ref()?;
+        let status = (*self.finished.as_ref()?)?;
+        prepared.verdict(&status, self.stderr_tail().as_deref())
+    }
+
+    /// `message` with the verdict in front when a limit of the sandbox stopped the process
+    /// (`CPU limit: ...`); the log says what it tried.
+    pub fn with_verdict(&mut self, message: &str) -> String {
+        self.settle_stderr();
+        match self.verdict() {
+            Some((verdict, tried)) => {
+                self.log_line(&format!("sandbox: {verdict}: {tried}"));
+                format!("{verdict}: {message}")
+            }
+            None => message.to_string(),
         }
     }
 

@@ -20,9 +20,10 @@
 //! own to a roster ([`extra`], [`Roster::with_extra`]: the Python package's `py`); the free
 //! functions are the roster without them.
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
-// server's malloc_trim (crates/web/src/memory.rs).
-#![forbid(unsafe_code)]
+// `unsafe_code` is denied workspace-wide; here it is allowed in one module only, the sandbox's
+// system calls between fork and exec (`sandbox::sys`), besides the web server's malloc_trim
+// (crates/web/src/memory.rs).
+#![deny(unsafe_code)]
 
 pub mod child;
 pub mod extra;
@@ -32,6 +33,7 @@ pub mod line;
 pub mod orphans;
 pub mod outside;
 pub mod proc;
+pub mod sandbox;
 pub mod serve;
 pub mod wire;
 
@@ -101,6 +103,7 @@ pub struct Roster {
     logs: Logs,
     extra: Option<Extra>,
     folder: Option<PathBuf>,
+    sandbox: sandbox::Sandbox,
 }
 
 enum Logs {
@@ -123,7 +126,19 @@ impl Roster {
             logs: Logs::Discard,
             extra: None,
             folder: None,
+            sandbox: sandbox::Sandbox::off(),
         }
+    }
+
+    /// The same roster with outside agents run in `sandbox` (off unless set).
+    pub fn with_sandbox(mut self, sandbox: sandbox::Sandbox) -> Roster {
+        self.sandbox = sandbox;
+        self
+    }
+
+    /// The sandbox outside agents run in.
+    pub fn sandbox(&self) -> &sandbox::Sandbox {
+        &self.sandbox
     }
 
     /// The same roster with outside agents run in `folder` (the experiment file's), their
@@ -264,12 +279,14 @@ impl Roster {
             "proc" => {
                 let mut config = proc::ProcConfig::from_params(&params, stderr, key)?;
                 config.launch.folder = self.folder.clone();
+                config.launch.sandbox = self.sandbox.clone();
                 Ok(Box::new(proc::ProcAgent::<G>::new(config, pool)))
             }
             _ => {
                 // Gomocup engines play m,n,k boards only (the kind says so): `G` is `Mnk`.
                 let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)?;
                 config.launch.folder = self.folder.clone();
+                config.launch.sandbox = self.sandbox.clone();
                 let engine: Box<dyn Agent<Mnk>> = Box::new(gomocup::Engine::new(config, pool));
                 extra::Via::seat(engine).map_err(|_| unsupported())
             }
@@ -310,16 +327,25 @@ pub fn preflight(
     stderr: Stderr,
     time_control: TimeControl,
 ) -> Result<(), SetupError> {
-    preflight_in(spec, variants, stderr, time_control, None)
+    preflight_in(
+        spec,
+        variants,
+        stderr,
+        time_control,
+        None,
+        &sandbox::Sandbox::off(),
+    )
 }
 
-/// [`preflight`] with the agent run in `folder` (an experiment file's: [`Roster::with_folder`]).
+/// [`preflight`] with the agent run in `folder` (an experiment file's: [`Roster::with_folder`])
+/// and in `sandbox` (the run's: [`Roster::with_sandbox`]).
 pub fn preflight_in(
     spec: &AgentSpec,
     variants: &[Variant],
     stderr: Stderr,
     time_control: TimeControl,
     folder: Option<&Path>,
+    sandbox: &sandbox::Sandbox,
 ) -> Result<(), SetupError> {
     if !is_outside(spec) {
         return Ok(());
@@ -332,12 +358,14 @@ pub fn preflight_in(
             let mut config = proc::ProcConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             config.launch.folder = folder.map(Path::to_path_buf);
+            config.launch.sandbox = sandbox.clone();
             proc::preflight(&config.launch, variants, time_control)
         }
         _ => {
             let mut config = gomocup::EngineConfig::from_params(&params, stderr, key)
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             config.launch.folder = folder.map(Path::to_path_buf);
+            config.launch.sandbox = sandbox.clone();
             let boards: Vec<_> = variants.iter().filter_map(Variant::mnk).collect();
             gomocup::preflight(&config.launch, &boards, config.max_memory)
         }

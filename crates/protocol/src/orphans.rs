@@ -209,23 +209,23 @@ fn sweep(started: &[u32]) {
     let my_group = rustix::process::getpgrp().as_raw_nonzero().get() as u32;
     let watchdog = crate::child::watchdog::pid();
     for _ in 0..ROUNDS {
-        let orphans: Vec<u32> = table()
-            .iter()
-            .filter(|e| {
-                e.ppid == me
-                    && e.pgrp != my_group
-                    && !started.contains(&e.pid)
-                    && Some(e.pid) != watchdog
-            })
-            .map(|e| e.pid)
-            .collect();
-        if orphans.is_empty() {
+        let table = table();
+        let adopted = table.iter().filter(|e| {
+            e.ppid == me
+                && e.pgrp != my_group
+                && !started.contains(&e.pid)
+                && Some(e.pid) != watchdog
+        });
+        // The dead are only reaped: a zombie has no children left to look for, and a fork
+        // bomb's thousands of them would each cost a search of the whole table.
+        let (dead, live): (Vec<&Entry>, Vec<&Entry>) = adopted.partition(|e| e.zombie);
+        if dead.is_empty() && live.is_empty() {
             return;
         }
-        let mut killed = orphans.clone();
-        for &orphan in &orphans {
-            killed.extend(kill_tree(orphan));
-            signal(orphan, Signal::KILL);
+        let mut killed: Vec<u32> = dead.iter().chain(&live).map(|e| e.pid).collect();
+        for orphan in &live {
+            killed.extend(kill_tree(orphan.pid));
+            signal(orphan.pid, Signal::KILL);
         }
         reap(&killed);
     }

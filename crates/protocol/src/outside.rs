@@ -10,6 +10,7 @@ use agents::{AgentRng, ParamDoc, Params, SpecError};
 use rand::SeedableRng;
 
 use crate::child::{Process, Stderr};
+use crate::sandbox::Sandbox;
 
 /// The parameters every outside kind takes (`args` runs to the next of these keys, so it may
 /// hold commas: [`agents::spec::OUTSIDE_KEYS`]).
@@ -83,6 +84,8 @@ pub struct Launch {
     /// The folder the process runs in and its relative `cmd` resolves from: the experiment
     /// file's, as for its openings files (`None`: the current folder).
     pub folder: Option<PathBuf>,
+    /// The sandbox it runs in (the run's: [`crate::Roster::with_sandbox`]).
+    pub sandbox: Sandbox,
 }
 
 impl Launch {
@@ -115,6 +118,7 @@ impl Launch {
             stderr,
             key,
             folder: None,
+            sandbox: Sandbox::off(),
         })
     }
 
@@ -131,9 +135,23 @@ impl Launch {
                 } else {
                     self.cmd.clone()
                 };
-                Process::start_in(&cmd, &self.args, &self.stderr, role, Some(&folder))
+                Process::start_in(
+                    &cmd,
+                    &self.args,
+                    &self.stderr,
+                    role,
+                    Some(&folder),
+                    &self.sandbox,
+                )
             }
-            None => Process::start(&self.cmd, &self.args, &self.stderr, role),
+            None => Process::start_in(
+                &self.cmd,
+                &self.args,
+                &self.stderr,
+                role,
+                None,
+                &self.sandbox,
+            ),
         }
     }
 

@@ -556,3 +556,53 @@ fn names_with_format_or_separator_characters_are_refused() {
     let text = GOOD.replace("name = \"a\"", "name = \"Nguyễn Văn An\"");
     assert!(Experiment::from_toml(&text, "exp.toml").is_ok());
 }
+
+#[test]
+fn the_sandbox_keys_are_read_with_their_defaults_and_bad_values_named() {
+    use protocol::sandbox::{Limits, Mode};
+    let exp = Experiment::from_toml(GOOD, "exp.toml").unwrap();
+    assert_eq!(exp.sandbox.mode, Mode::BestEffort);
+    assert_eq!(exp.sandbox.limits, Limits::default());
+    assert_eq!(exp.sandbox.limits.memory_mb, 1024);
+    let with = |keys: &str| {
+        GOOD.replacen(
+            "games_per_pair = 2\n",
+            &format!("games_per_pair = 2\n{keys}\n"),
+            1,
+        )
+    };
+    let exp = Experiment::from_toml(
+        &with("sandbox = \"required\"\nsandbox_memory_mb = 350\nsandbox_cpu_s = 10"),
+        "exp.toml",
+    )
+    .unwrap();
+    assert_eq!(exp.sandbox.mode, Mode::Required);
+    assert_eq!(
+        (exp.sandbox.limits.memory_mb, exp.sandbox.limits.cpu_s),
+        (350, 10)
+    );
+    assert_mentions(
+        &error(&with("sandbox = \"on\"")),
+        &[
+            "exp.toml:4",
+            "key `sandbox`",
+            "`\"on\"` is not a sandbox mode",
+            "best-effort",
+        ],
+    );
+    assert_mentions(
+        &error(&with("sandbox = true")),
+        &["key `sandbox`", "not a sandbox mode"],
+    );
+    assert_mentions(
+        &error(&with("sandbox_memory_mb = 8")),
+        &["key `sandbox_memory_mb`", "8 is out of range: give 16 to"],
+    );
+    assert_mentions(
+        &error(&with("sandbox_read = [\"/no/such/folder\"]")),
+        &[
+            "key `sandbox_read[0]`",
+            "no such file or folder `/no/such/folder`",
+        ],
+    );
+}

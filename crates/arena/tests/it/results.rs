@@ -13,6 +13,7 @@ use common::{options, scratch, without_timing};
 
 fn settings(max_pairs: u32) -> MatchSettings {
     MatchSettings {
+        sandbox: protocol::sandbox::Mode::BestEffort,
         name: "sprt".into(),
         variant: "mnk-4x4k3".parse().unwrap(),
         candidate: "mc-flat:rollouts=10".parse().unwrap(),

@@ -12,6 +12,7 @@ use common::{options, scratch, without_timing};
 
 fn settings() -> MatchSettings {
     MatchSettings {
+        sandbox: protocol::sandbox::Mode::BestEffort,
         name: "sprt".into(),
         variant: "mnk-4x4k3".parse().unwrap(),
         candidate: "mc-flat:rollouts=20".parse().unwrap(),

@@ -111,11 +111,15 @@ fn the_python_algo1_finds_a_winning_move_on_the_td4_position() {
 fn the_python_minimax_plays_perfect_tic_tac_toe_and_refuses_other_games() {
     let exp = Experiment::from_toml(
         &format!(
+            // The example imports the client from the folder above its own: readable by
+            // `sandbox_read`, as a library elsewhere is.
             "name = \"minimax\"\nseed = 4\ngames_per_pair = 4\nvariants = [\"tictactoe\", \"mnk-5x5k4\"]\n\
+             sandbox_read = [\"{}\"]\n\
              [[agents]]\nname = \"minimax-py\"\nvariants = [\"tictactoe\"]\n\
              spec = \"proc:cmd=python3,timeout_ms=60000,args={}\"\n\
              [[agents]]\nname = \"alphabeta\"\nspec = \"alphabeta:depth=9\"\n\
              [[agents]]\nname = \"random\"\nspec = \"random\"\n",
+            client("python"),
             client("python/examples/minimax.py")
         ),
         "minimax.toml",
@@ -144,8 +148,10 @@ fn the_python_minimax_plays_perfect_tic_tac_toe_and_refuses_other_games() {
     let refused = Experiment::from_toml(
         &format!(
             "name = \"minimax5\"\nseed = 4\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\
+             sandbox_read = [\"{}\"]\n\
              [[agents]]\nname = \"minimax-py\"\nspec = \"proc:cmd=python3,args={}\"\n\
              [[agents]]\nname = \"random\"\nspec = \"random\"\n",
+            client("python"),
             client("python/examples/minimax.py")
         ),
         "minimax5.toml",
@@ -209,10 +215,12 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
             "name = \"view\"\nseed = 6\ngames_per_pair = 6\nopening_plies = 2\n\
              variants = [\"mnk-4x6k3\", \"mnk-7x7k5-caro\", \"oanquan\", \"oanquan-mandarin5\", \
              \"oanquan-3p\", \"oanquan-4p\", \"connect4\"]\n\
+             sandbox_read = [\"{}\"]\n\
              [[agents]]\nname = \"checker\"\nspec = \"proc:cmd=python3,args={}\"\n\
              [[agents]]\nname = \"random\"\nspec = \"random\"\n\
              [[agents]]\nname = \"greedy\"\nspec = \"greedy\"\n\
              [[agents]]\nname = \"flat\"\nspec = \"mc-flat:rollouts=3\"\n",
+            client("python"),
             agent.display()
         ),
         "view.toml",

@@ -10,6 +10,7 @@ mod positions;
 mod proc;
 mod report;
 mod run;
+mod sandbox;
 mod sprt;
 mod tune;
 mod writers;

@@ -477,7 +477,10 @@ fn agents_and_their_helpers_die_with_the_arena_however_it_dies() {
         fs::write(
             &file,
             format!(
-                "name = \"die\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\n\
+                // The agents write their process groups into a folder outside their own, which
+                // the sandbox forbids: this test is about stopping them, not confining them.
+                "name = \"die\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"mnk-5x5k4\"]\n\
+                 sandbox = \"off\"\n\n\
                  [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
                  [[agents]]\nname = \"{mode}\"\n\
                  spec = \"proc:cmd=python3,timeout_ms=600000,start_ms=600000,args={} {mode} \

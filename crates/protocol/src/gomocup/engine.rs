@@ -389,8 +389,9 @@ impl Engine {
         };
         session.clean = false;
         let context = session.process.fault_context();
-        session.process.log_fault(error.message());
-        let text = format!("{}{context}", error.message());
+        let message = session.process.with_verdict(error.message());
+        session.process.log_fault(&message);
+        let text = format!("{message}{context}");
         match error {
             AgentError::Timeout(_) => AgentError::Timeout(text),
             AgentError::IllegalMove(_) => AgentError::IllegalMove(text),

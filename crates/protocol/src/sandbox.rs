@@ -1,0 +1,1151 @@
+//! The sandbox of outside agents (`docs/src/guide/sandbox.md`): what a submitted program may
+//! read, write, reach and take, applied in the child between `fork` and `exec`.
+//!
+//! Layers, each one independent of the others (any can be missing or turned off, and the rest
+//! still hold):
+//! - **Landlock, files** ([`Layer::Files`]): the system's libraries and the program's
+//!   interpreter read-only, its own folder and a private temporary folder read-write, nothing
+//!   else (a Landlock domain also keeps it from `ptrace`-ing or signalling anything outside);
+//! - **Landlock, network** ([`Layer::Network`]): no TCP bind or connect (Landlock ABI 4 and
+//!   later); where it is missing or turned off, a new network namespace instead
+//!   ([`Layer::NetNamespace`], where unprivileged user namespaces work);
+//! - **seccomp** ([`Layer::Seccomp`]): a filter that kills the process at a system call no game
+//!   agent needs (`ptrace`, `mount`, `bpf`, kernel modules, `kexec`, ...), written as raw BPF;
+//! - **rlimits** ([`Layer::Limits`]): memory (address space), CPU time, file size, open files,
+//!   processes, no core dumps; and no new privileges (set with the first two layers).
+//!
+//! Everything that allocates (the Landlock ruleset, the filter, the paths) is built before the
+//! fork; the code run between fork and exec ([`Prepared::apply`]) makes system calls only.
+//! Control groups are not used: see the guide for why.
+
+use std::fmt;
+use std::os::fd::OwnedFd;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// How much of the sandbox a run asks for (`sandbox = ...` in an experiment, `--sandbox`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Outside agents run with the arena's rights.
+    Off,
+    /// Every layer this kernel gives; what is missing is said, and the run goes on.
+    #[default]
+    BestEffort,
+    /// Every layer, or the run does not start (naming what is missing).
+    Required,
+}
+
+impl Mode {
+    /// The names, as written in experiments and on the command line.
+    pub const NAMES: &'static str = "off, best-effort, required";
+
+    /// Reads `off`, `best-effort` or `required`.
+    pub fn parse(text: &str) -> Option<Mode> {
+        Some(match text.trim() {
+            "off" => Mode::Off,
+            "best-effort" => Mode::BestEffort,
+            "required" => Mode::Required,
+            _ => return None,
+        })
+    }
+
+    /// The mode of an index (0 off, 1 best-effort, 2 required), as const generics carry it.
+    pub const fn from_index(index: u8) -> Mode {
+        match index {
+            0 => Mode::Off,
+            1 => Mode::BestEffort,
+            _ => Mode::Required,
+        }
+    }
+
+    /// [`Mode::from_index`]'s index.
+    pub const fn index(self) -> u8 {
+        match self {
+            Mode::Off => 0,
+            Mode::BestEffort => 1,
+            Mode::Required => 2,
+        }
+    }
+
+    /// Reads a mode for a command-line option: the error lists the modes.
+    pub fn parse_option(text: &str) -> Result<Mode, String> {
+        Mode::parse(text).ok_or_else(|| {
+            format!(
+                "`{text}` is not a sandbox mode: give one of {}",
+                Mode::NAMES
+            )
+        })
+    }
+
+    /// The name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Off => "off",
+            Mode::BestEffort => "best-effort",
+            Mode::Required => "required",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One layer of the sandbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// Landlock's file-system rules.
+    Files,
+    /// Landlock's TCP rules (ABI 4).
+    Network,
+    /// A network namespace of its own, in a new user namespace (the network's fallback).
+    NetNamespace,
+    /// The seccomp filter.
+    Seccomp,
+    /// The resource limits.
+    Limits,
+}
+
+impl Layer {
+    /// Every layer.
+    pub const ALL: [Layer; 5] = [
+        Layer::Files,
+        Layer::Network,
+        Layer::NetNamespace,
+        Layer::Seccomp,
+        Layer::Limits,
+    ];
+
+    /// The name, as `ARENA_SANDBOX_DISABLE` and `arena sandbox` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Files => "landlock-fs",
+            Layer::Network => "landlock-net",
+            Layer::NetNamespace => "netns",
+            Layer::Seccomp => "seccomp",
+            Layer::Limits => "rlimits",
+        }
+    }
+
+    /// Reads a name.
+    pub fn parse(text: &str) -> Option<Layer> {
+        Layer::ALL.into_iter().find(|l| l.name() == text.trim())
+    }
+}
+
+/// The environment variable that turns layers off, comma-separated (for tests and for a kernel
+/// where one misbehaves): `ARENA_SANDBOX_DISABLE=seccomp,landlock-net`.
+pub const DISABLE_VAR: &str = "ARENA_SANDBOX_DISABLE";
+
+/// The limits of each sandboxed process, with their defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Address space, MiB (`RLIMIT_AS`).
+    pub memory_mb: u64,
+    /// CPU time of the whole process, seconds (`RLIMIT_CPU`): a process kept between games
+    /// counts all of them.
+    pub cpu_s: u64,
+    /// The largest file it may write, MiB (`RLIMIT_FSIZE`).
+    pub file_mb: u64,
+    /// Open files (`RLIMIT_NOFILE`).
+    pub open_files: u64,
+    /// Processes and threads it may start beyond those running (`RLIMIT_NPROC`, see
+    /// [`Limits::nproc`]).
+    pub processes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory_mb: 1024,
+            cpu_s: 3600,
+            file_mb: 64,
+            open_files: 256,
+            processes: 64,
+        }
+    }
+}
+
+impl Limits {
+    /// The keys as experiments write them, with their defaults and ranges.
+    pub const KEYS: [(&'static str, u64, u64, u64); 5] = [
+        ("sandbox_memory_mb", 1024, 16, 1 << 20),
+        ("sandbox_cpu_s", 3600, 1, 1 << 30),
+        ("sandbox_file_mb", 64, 1, 1 << 20),
+        ("sandbox_open_files", 256, 16, 1 << 20),
+        ("sandbox_processes", 64, 1, 1 << 20),
+    ];
+
+    /// `RLIMIT_NPROC` counts every process and thread of the user, not the agent's alone: the
+    /// limit is the tasks the whole system runs now (from `/proc/loadavg`) plus
+    /// [`Limits::processes`], so a fork bomb stops there and an agent never fails to start a
+    /// thread for what others run. (The kernel does not apply it to root.)
+    fn nproc(&self) -> u64 {
+        let running = std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|text| {
+                let field = text.split_whitespace().nth(3)?;
+                field.split_once('/')?.1.parse::<u64>().ok()
+            })
+            .unwrap_or(4096);
+        running + self.processes
+    }
+}
+
+/// The sandbox a run applies to its outside agents.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Sandbox {
+    /// How much of it.
+    pub mode: Mode,
+    /// The limits.
+    pub limits: Limits,
+    /// More paths each agent may read (`sandbox_read`): data files, a toolchain elsewhere.
+    pub read: Vec<PathBuf>,
+    /// Layers turned off (besides [`DISABLE_VAR`]).
+    pub disabled: Vec<Layer>,
+}
+
+/// What this kernel gives, found once per process ([`Support::probe`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// Landlock's ABI version (0: none).
+    pub landlock_abi: i64,
+    /// Whether a process may make a user namespace with a network namespace of its own.
+    pub userns: bool,
+    /// Whether seccomp filters are available.
+    pub seccomp: bool,
+    /// Whether the filter knows this architecture's system call numbers.
+    pub seccomp_arch: bool,
+    /// A delegated cgroup v2 folder, if this process has one (not used: said only).
+    pub cgroup: Option<String>,
+    /// Whether this process runs as root (rlimits on processes do not hold for root).
+    pub root: bool,
+}
+
+impl Support {
+    /// What this kernel gives (probed once, then remembered).
+    pub fn probe() -> &'static Support {
+        static SUPPORT: OnceLock<Support> = OnceLock::new();
+        SUPPORT.get_or_init(|| Support {
+            landlock_abi: sys::landlock_abi(),
+            userns: sys::userns_works(),
+            seccomp: sys::seccomp_available(),
+            seccomp_arch: sys::AUDIT_ARCH.is_some(),
+            cgroup: delegated_cgroup(),
+            root: rustix::process::getuid().is_root(),
+        })
+    }
+
+    /// Whether `layer` is there on this kernel.
+    pub fn has(&self, layer: Layer) -> bool {
+        match layer {
+            Layer::Files => self.landlock_abi >= 1,
+            Layer::Network => self.landlock_abi >= 4,
+            Layer::NetNamespace => self.userns,
+            Layer::Seccomp => self.seccomp && self.seccomp_arch,
+            Layer::Limits => true,
+        }
+    }
+
+    /// The lines `arena sandbox` prints: each layer, there or not, and why.
+    pub fn describe(&self) -> Vec<(String, bool, String)> {
+        let abi = self.landlock_abi;
+        vec![
+            (
+                "landlock-fs".into(),
+                self.has(Layer::Files),
+                if abi >= 1 {
+                    format!(
+                        "Landlock ABI {abi}: files read-only outside the agent's folder and temp"
+                    )
+                } else {
+                    "no Landlock in this kernel (5.13 or later, with `landlock` in the LSM list)"
+                        .into()
+                },
+            ),
+            (
+                "landlock-net".into(),
+                self.has(Layer::Network),
+                if abi >= 4 {
+                    format!("Landlock ABI {abi}: TCP bind and connect denied")
+                } else {
+                    format!("Landlock ABI {abi}: no network rules (ABI 4, Linux 6.7)")
+                },
+            ),
+            (
+                "netns".into(),
+                self.userns,
+                if self.userns {
+                    "unprivileged user namespaces work: a network namespace where landlock-net is missing"
+                        .into()
+                } else {
+                    "no unprivileged user namespaces".into()
+                },
+            ),
+            (
+                "seccomp".into(),
+                self.has(Layer::Seccomp),
+                if !self.seccomp {
+                    "no seccomp filters in this kernel".into()
+                } else if !self.seccomp_arch {
+                    "the filter does not know this architecture".into()
+                } else {
+                    format!(
+                        "filter against {} system calls",
+                        sys::forbidden_names().len()
+                    )
+                },
+            ),
+            (
+                "rlimits".into(),
+                true,
+                if self.root {
+                    "memory, CPU, file size, open files, no core dumps; running as root: the \
+                     process limit does not hold (run as a normal user)"
+                        .into()
+                } else {
+                    "memory, CPU, file size, open files, processes, no core dumps".into()
+                },
+            ),
+            (
+                "cgroup".into(),
+                self.cgroup.is_some(),
+                match &self.cgroup {
+                    Some(path) => {
+                        format!("delegated at {path} (not used: the rlimits stand for it)")
+                    }
+                    None => "none delegated to this user (not used)".into(),
+                },
+            ),
+        ]
+    }
+}
+
+/// This process's cgroup v2 folder, when this user may write it (delegated).
+fn delegated_cgroup() -> Option<String> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let rel = groups.lines().find_map(|l| l.strip_prefix("0::/"))?;
+    let dir = Path::new("/sys/fs/cgroup").join(rel);
+    let procs = dir.join("cgroup.procs");
+    if !procs.exists() {
+        return None;
+    }
+    let writable = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&procs)
+        .is_ok();
+    writable.then(|| dir.display().to_string())
+}
+
+/// Why a run cannot have the sandbox it asks for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "sandbox = \"required\", but this kernel lacks {missing} (see `arena sandbox`; \
+     sandbox = \"best-effort\" runs without it)"
+)]
+pub struct Missing {
+    /// The layers missing, in words.
+    pub missing: String,
+}
+
+impl Sandbox {
+    /// A sandbox of `mode` with the default limits.
+    pub fn new(mode: Mode) -> Sandbox {
+        Sandbox {
+            mode,
+            ..Sandbox::default()
+        }
+    }
+
+    /// No sandbox.
+    pub fn off() -> Sandbox {
+        Sandbox::new(Mode::Off)
+    }
+
+    /// Whether `layer` is turned off, here or by [`DISABLE_VAR`].
+    pub fn disabled(&self, layer: Layer) -> bool {
+        self.disabled.contains(&layer)
+            || std::env::var(DISABLE_VAR).is_ok_and(|text| {
+                text.split(',')
+                    .any(|name| Layer::parse(name) == Some(layer))
+            })
+    }
+
+    fn uses(&self, support: &Support, layer: Layer) -> bool {
+        self.mode != Mode::Off && support.has(layer) && !self.disabled(layer)
+    }
+
+    /// Whether the network is closed: by Landlock, or else by a namespace.
+    fn network_by(&self, support: &Support) -> Option<Layer> {
+        if self.uses(support, Layer::Network) {
+            Some(Layer::Network)
+        } else if self.uses(support, Layer::NetNamespace) {
+            Some(Layer::NetNamespace)
+        } else {
+            None
+        }
+    }
+
+    /// What of the sandbox will not hold on this kernel (empty when off: nothing is asked).
+    pub fn missing(&self, support: &Support) -> Vec<String> {
+        if self.mode == Mode::Off {
+            return Vec::new();
+        }
+        let mut missing = Vec::new();
+        let why = |layer: Layer| {
+            if support.has(layer) {
+                "turned off"
+            } else {
+                "not in this kernel"
+            }
+        };
+        if !self.uses(support, Layer::Files) {
+            missing.push(format!(
+                "the file-system rules (landlock-fs: {})",
+                why(Layer::Files)
+            ));
+        }
+        if self.network_by(support).is_none() {
+            missing.push(format!(
+                "the network rules (landlock-net: {}; netns: {})",
+                why(Layer::Network),
+                why(Layer::NetNamespace)
+            ));
+        }
+        if !self.uses(support, Layer::Seccomp) {
+            missing.push(format!(
+                "the system-call filter (seccomp: {})",
+                why(Layer::Seccomp)
+            ));
+        }
+        if !self.uses(support, Layer::Limits) {
+            missing.push("the resource limits (rlimits: turned off)".into());
+        }
+        missing
+    }
+
+    /// Checks the mode against this kernel: `required` fails naming what is missing; otherwise
+    /// the missing layers, for the run to say.
+    pub fn check(&self) -> Result<Vec<String>, Missing> {
+        let missing = self.missing(Support::probe());
+        if self.mode == Mode::Required && !missing.is_empty() {
+            return Err(Missing {
+                missing: missing.join(", "),
+            });
+        }
+        Ok(missing)
+    }
+
+    /// Builds what the child applies for a process running `program` (its command and
+    /// arguments, resolved from `folder`, its working folder). `None` when off.
+    pub fn prepare(
+        &self,
+        command: &str,
+        args: &[String],
+        folder: Option<&Path>,
+    ) -> Result<Option<Prepared>, String> {
+        if self.mode == Mode::Off {
+            return Ok(None);
+        }
+        let support = Support::probe();
+        if let Err(missing) = self.check() {
+            return Err(missing.to_string());
+        }
+        let temp = private_temp().map_err(|e| format!("cannot make its temporary folder: {e}"))?;
+        let own = own_folder(command, args, folder);
+        let mut read = system_paths();
+        read.extend(interpreter_paths(command, args, folder));
+        read.extend(self.read.iter().cloned());
+        let files = if self.uses(support, Layer::Files) {
+            Some(
+                landlock_rules(
+                    &read,
+                    // Shells write to /dev/null (`>/dev/null`): a sink, it gives nothing away.
+                    &[temp.clone(), own.clone(), PathBuf::from("/dev/null")],
+                    self.network_by(support) == Some(Layer::Network),
+                )
+                .map_err(|e| {
+                    let _ = std::fs::remove_dir_all(&temp);
+                    format!("cannot build its Landlock rules: {e}")
+                })?,
+            )
+        } else if self.network_by(support) == Some(Layer::Network) {
+            Some(landlock_rules(&[], &[], true).map_err(|e| {
+                let _ = std::fs::remove_dir_all(&temp);
+                format!("cannot build its Landlock rules: {e}")
+            })?)
+        } else {
+            None
+        };
+        let limits = self.uses(support, Layer::Limits).then(|| {
+            let l = self.limits;
+            let mb = |m: u64| m.saturating_mul(1 << 20);
+            [
+                (sys::Limit::As, mb(l.memory_mb), mb(l.memory_mb)),
+                // The soft limit sends SIGXCPU (the verdict), the hard one kills a second later.
+                (sys::Limit::Cpu, l.cpu_s, l.cpu_s + 1),
+                (sys::Limit::Fsize, mb(l.file_mb), mb(l.file_mb)),
+                (sys::Limit::Nofile, l.open_files, l.open_files),
+                (sys::Limit::Nproc, l.nproc(), l.nproc()),
+                (sys::Limit::Core, 0, 0),
+            ]
+        });
+        Ok(Some(Prepared {
+            landlock: files,
+            filter: self.uses(support, Layer::Seccomp).then(sys::filter),
+            limits,
+            netns: self.network_by(support) == Some(Layer::NetNamespace),
+            temp,
+            own,
+            memory_mb: self.limits.memory_mb,
+            cpu_s: self.limits.cpu_s,
+            file_mb: self.limits.file_mb,
+        }))
+    }
+}
+
+/// What one child applies between fork and exec, built before the fork.
+pub struct Prepared {
+    landlock: Option<OwnedFd>,
+    filter: Option<Arc<Vec<sys::SockFilter>>>,
+    limits: Option<[(sys::Limit, u64, u64); 6]>,
+    netns: bool,
+    /// Its private temporary folder (removed when it stops).
+    pub temp: PathBuf,
+    /// Its own folder (read-write).
+    pub own: PathBuf,
+    memory_mb: u64,
+    cpu_s: u64,
+    file_mb: u64,
+}
+
+impl Prepared {
+    /// Sets the child's environment and the hook that applies the layers after the fork.
+    pub fn install(self: &Arc<Self>, command: &mut std::process::Command) {
+        command
+            .env("TMPDIR", &self.temp)
+            .env("TMP", &self.temp)
+            .env("TEMP", &self.temp);
+        // glibc's arenas reserve 64 MiB of address space per thread: two keep a threaded
+        // program inside the memory limit that its heap alone would fit.
+        if std::env::var_os("MALLOC_ARENA_MAX").is_none() {
+            command.env("MALLOC_ARENA_MAX", "2");
+        }
+        sys::install(command, Arc::clone(self));
+    }
+
+    /// The verdict of a process of this sandbox that ended with `status`, with what its log
+    /// says it tried; `stderr_tail` (its last line of stderr) tells a refused allocation.
+    pub fn verdict(
+        &self,
+        status: &std::process::ExitStatus,
+        stderr_tail: Option<&str>,
+    ) -> Option<(Verdict, String)> {
+        use std::os::unix::process::ExitStatusExt as _;
+        let signal = status.signal();
+        if signal == Some(sys::SIGSYS) && self.filter.is_some() {
+            return Some((
+                Verdict::ForbiddenCall,
+                format!(
+                    "it made a system call the sandbox forbids (killed by SIGSYS); the calls \
+                     forbidden: {}",
+                    sys::forbidden_names().join(", ")
+                ),
+            ));
+        }
+        if self.limits.is_some() {
+            // The soft limit's SIGXCPU ends a program that does not catch it; one that does
+            // is killed at the hard limit, a SIGKILL like ours, and is a crash.
+            if signal == Some(sys::SIGXCPU) {
+                return Some((
+                    Verdict::CpuLimit,
+                    format!("it used its {} s of CPU time (sandbox_cpu_s)", self.cpu_s),
+                ));
+            }
+            // Killed by SIGXFSZ; or, where the program ignores it (Python does), failed on the
+            // write's EFBIG.
+            if signal == Some(sys::SIGXFSZ)
+                || (!status.success()
+                    && stderr_tail
+                        .is_some_and(|l| l.to_ascii_lowercase().contains("file too large")))
+            {
+                return Some((
+                    Verdict::OutputLimit,
+                    format!(
+                        "it wrote a file past {} MiB (sandbox_file_mb)",
+                        self.file_mb
+                    ),
+                ));
+            }
+            if !status.success() && stderr_tail.is_some_and(is_allocation_failure) {
+                return Some((
+                    Verdict::MemoryLimit,
+                    format!(
+                        "an allocation was refused at its {} MiB of address space \
+                         (sandbox_memory_mb); its last stderr line: `{}`",
+                        self.memory_mb,
+                        stderr_tail.unwrap_or_default()
+                    ),
+                ));
+            }
+        }
+        None
+    }
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.temp);
+    }
+}
+
+/// A limit a game was lost to, as the CSV's fault column and the report name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// `sandbox_memory_mb`.
+    MemoryLimit,
+    /// `sandbox_cpu_s`.
+    CpuLimit,
+    /// The seccomp filter.
+    ForbiddenCall,
+    /// `sandbox_file_mb`, or a line past the protocol's longest.
+    OutputLimit,
+}
+
+impl Verdict {
+    /// The words the fault starts with.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::MemoryLimit => "memory limit",
+            Verdict::CpuLimit => "CPU limit",
+            Verdict::ForbiddenCall => "forbidden call",
+            Verdict::OutputLimit => "output limit",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether a program's last words are those of an allocation refused: Python's `MemoryError`,
+/// C++'s `std::bad_alloc`, Rust's `memory allocation of N bytes failed`, C's `perror` of
+/// `ENOMEM`, Go's and Java's out-of-memory messages.
+fn is_allocation_failure(line: &str) -> bool {
+    let line = line.to_ascii_lowercase();
+    [
+        "memoryerror",
+        "bad_alloc",
+        "memory allocation of",
+        "cannot allocate memory",
+        "out of memory",
+        "outofmemoryerror",
+    ]
+    .iter()
+    .any(|word| line.contains(word))
+}
+
+/// A private temporary folder: `arena-sandbox-PID-N` under the system's.
+fn private_temp() -> std::io::Result<PathBuf> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "arena-sandbox-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// The system's read-only paths: libraries, programs, the dynamic loader's files, devices that
+/// give nothing away, `/proc` (Landlock keeps other processes' memory and environment from it).
+fn system_paths() -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = [
+        "/usr",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/libx32",
+        "/bin",
+        "/sbin",
+        "/opt",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.conf",
+        "/etc/ld.so.conf.d",
+        "/etc/ld.so.preload",
+        "/etc/localtime",
+        "/etc/alternatives",
+        "/etc/nsswitch.conf",
+        "/etc/passwd",
+        "/etc/group",
+        "/etc/locale.alias",
+        "/dev/null",
+        "/dev/zero",
+        "/dev/urandom",
+        "/dev/random",
+        "/proc",
+        "/sys/devices/system/cpu",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
+    if let Ok(entries) = std::fs::read_dir("/etc") {
+        paths.extend(
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("python"))
+                .map(|e| e.path()),
+        );
+    }
+    paths
+}
+
+/// Where a program named `name` is: a path as given (from `folder`), or found on the PATH.
+fn locate(name: &str, folder: Option<&Path>) -> Option<PathBuf> {
+    if name.contains('/') {
+        let path = PathBuf::from(name);
+        let path = match folder {
+            Some(folder) if path.is_relative() => folder.join(path),
+            _ => path,
+        };
+        return path.is_file().then_some(path);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The folder a program lives in, and for one in a `bin` (or pyenv's `shims`) folder the one
+/// above: an interpreter's prefix, whose libraries it reads.
+fn prefix(program: &Path) -> Option<PathBuf> {
+    let dir = program.parent()?;
+    match dir.file_name().and_then(|n| n.to_str()) {
+        Some("bin" | "sbin" | "shims") => dir.parent().map(Path::to_path_buf),
+        _ => Some(dir.to_path_buf()),
+    }
+}
+
+/// What starting `command` reads besides the system: its interpreter's prefix as named (a
+/// virtual environment) and as resolved (the interpreter it links to, a pyenv version), and
+/// the same for a `#!` line's interpreter.
+fn interpreter_paths(command: &str, args: &[String], folder: Option<&Path>) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let mut add = |program: &Path| {
+        for p in [
+            Some(program.to_path_buf()),
+            std::fs::canonicalize(program).ok(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if let Some(prefix) = prefix(&p)
+                && prefix != Path::new("/")
+            {
+                paths.push(prefix);
+            }
+        }
+    };
+    let Some(program) = locate(command, folder) else {
+        return paths;
+    };
+    add(&program);
+    let script = std::iter::once(program.clone()).chain(
+        args.iter()
+            .filter_map(|a| locate(a, folder).filter(|_| a.contains('/'))),
+    );
+    for file in script {
+        let mut head = [0u8; 256];
+        let read = std::fs::File::open(&file)
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+            .unwrap_or(0);
+        if let Some(line) = head[..read].strip_prefix(b"#!") {
+            let line = String::from_utf8_lossy(line);
+            let mut words = line.lines().next().unwrap_or("").split_whitespace();
+            if let Some(interpreter) = words.next() {
+                // `#!/usr/bin/env python3`: the program named after `env`.
+                let named = if interpreter.ends_with("/env") {
+                    words.find(|w| !w.starts_with('-')).unwrap_or(interpreter)
+                } else {
+                    interpreter
+                };
+                if let Some(found) = locate(named, None) {
+                    add(&found);
+                }
+            }
+        }
+    }
+    paths
+}
+
+/// The agent's own folder: that of the first argument naming a file (`python3 agents/a/x.py`),
+/// else that of the command when it is a path; else the working folder. A system folder is
+/// never its own (it would be made writable): the private temporary folder stands instead.
+fn own_folder(command: &str, args: &[String], folder: Option<&Path>) -> PathBuf {
+    let program = args
+        .iter()
+        .filter(|a| a.contains('/') || a.ends_with(".py"))
+        .find_map(|a| {
+            locate(a, folder).or_else(|| folder.map(|f| f.join(a)).filter(|p| p.is_file()))
+        })
+        .or_else(|| {
+            command
+                .contains('/')
+                .then(|| locate(command, folder))
+                .flatten()
+        });
+    let dir = match program {
+        Some(program) => program.parent().map(Path::to_path_buf),
+        None => folder.map(Path::to_path_buf),
+    }
+    .unwrap_or_else(|| PathBuf::from("."));
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let system = system_paths();
+    if dir == Path::new("/") || system.iter().any(|s| dir.starts_with(s)) {
+        return std::env::temp_dir().join("arena-sandbox-none");
+    }
+    dir
+}
+
+/// The Landlock ruleset: `read` read-only, `write` read-write, and TCP closed when `net`.
+fn landlock_rules(read: &[PathBuf], write: &[PathBuf], net: bool) -> Result<OwnedFd, String> {
+    use landlock::{
+        ABI, Access, AccessFs, AccessNet, CompatLevel, Compatible as _, Ruleset, RulesetAttr as _,
+        RulesetCreatedAttr as _, Scope, path_beneath_rules,
+    };
+    let abi = ABI::V7;
+    let error = |e: landlock::RulesetError| e.to_string();
+    let files = !read.is_empty() || !write.is_empty();
+    let mut ruleset = Ruleset::default().set_compatibility(CompatLevel::BestEffort);
+    if files {
+        ruleset = ruleset
+            .handle_access(AccessFs::from_all(abi))
+            .map_err(error)?;
+    }
+    if net {
+        ruleset = ruleset
+            .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
+            .map_err(error)?;
+    }
+    // No signals to, nor abstract sockets of, anything outside the sandbox.
+    ruleset = ruleset
+        .scope(Scope::AbstractUnixSocket | Scope::Signal)
+        .map_err(error)?;
+    let existing = |paths: &[PathBuf]| -> Vec<PathBuf> {
+        paths.iter().filter(|p| p.exists()).cloned().collect()
+    };
+    let mut created = ruleset.create().map_err(error)?;
+    if files {
+        created = created
+            .add_rules(path_beneath_rules(existing(read), AccessFs::from_read(abi)))
+            .map_err(error)?
+            .add_rules(path_beneath_rules(existing(write), AccessFs::from_all(abi)))
+            .map_err(error)?;
+    }
+    let fd: Option<OwnedFd> = created.into();
+    fd.ok_or_else(|| "this kernel has no Landlock".to_string())
+}
+
+/// The system calls, one `unsafe` block each: the workspace's exception for the sandbox.
+#[allow(unsafe_code)]
+mod sys {
+    use std::os::unix::process::CommandExt as _;
+    use std::sync::{Arc, OnceLock};
+
+    pub(super) use libc::sock_filter as SockFilter;
+
+    pub(super) const SIGSYS: i32 = libc::SIGSYS;
+    pub(super) const SIGXCPU: i32 = libc::SIGXCPU;
+    pub(super) const SIGXFSZ: i32 = libc::SIGXFSZ;
+
+    #[derive(Clone, Copy)]
+    pub(super) enum Limit {
+        As,
+        Cpu,
+        Fsize,
+        Nofile,
+        Nproc,
+        Core,
+    }
+
+    impl Limit {
+        fn resource(self) -> libc::__rlimit_resource_t {
+            match self {
+                Limit::As => libc::RLIMIT_AS,
+                Limit::Cpu => libc::RLIMIT_CPU,
+                Limit::Fsize => libc::RLIMIT_FSIZE,
+                Limit::Nofile => libc::RLIMIT_NOFILE,
+                Limit::Nproc => libc::RLIMIT_NPROC,
+                Limit::Core => libc::RLIMIT_CORE,
+            }
+        }
+    }
+
+    /// The filter's architecture (`AUDIT_ARCH_*`), where we know its call numbers.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) const AUDIT_ARCH: Option<u32> = Some(0xC000_003E);
+    #[cfg(target_arch = "aarch64")]
+    pub(super) const AUDIT_ARCH: Option<u32> = Some(0xC000_00B7);
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    pub(super) const AUDIT_ARCH: Option<u32> = None;
+
+    /// The calls no game agent needs: debugging others, the file systems' and the kernel's
+    /// administration, namespaces (escaping the network's), keys, BPF, performance counters.
+    fn forbidden() -> Vec<(libc::c_long, &'static str)> {
+        let mut calls = vec![
+            (libc::SYS_ptrace, "ptrace"),
+            (libc::SYS_process_vm_readv, "process_vm_readv"),
+            (libc::SYS_process_vm_writev, "process_vm_writev"),
+            (libc::SYS_mount, "mount"),
+            (libc::SYS_umount2, "umount2"),
+            (libc::SYS_pivot_root, "pivot_root"),
+            (libc::SYS_chroot, "chroot"),
+            (libc::SYS_move_mount, "move_mount"),
+            (libc::SYS_open_tree, "open_tree"),
+            (libc::SYS_fsopen, "fsopen"),
+            (libc::SYS_fsmount, "fsmount"),
+            (libc::SYS_fsconfig, "fsconfig"),
+            (libc::SYS_fspick, "fspick"),
+            (libc::SYS_mount_setattr, "mount_setattr"),
+            (libc::SYS_bpf, "bpf"),
+            (libc::SYS_init_module, "init_module"),
+            (libc::SYS_finit_module, "finit_module"),
+            (libc::SYS_delete_module, "delete_module"),
+            (libc::SYS_kexec_load, "kexec_load"),
+            (libc::SYS_kexec_file_load, "kexec_file_load"),
+            (libc::SYS_reboot, "reboot"),
+            (libc::SYS_swapon, "swapon"),
+            (libc::SYS_swapoff, "swapoff"),
+            (libc::SYS_acct, "acct"),
+            (libc::SYS_quotactl, "quotactl"),
+            (libc::SYS_setns, "setns"),
+            (libc::SYS_unshare, "unshare"),
+            (libc::SYS_keyctl, "keyctl"),
+            (libc::SYS_add_key, "add_key"),
+            (libc::SYS_request_key, "request_key"),
+            (libc::SYS_perf_event_open, "perf_event_open"),
+            (libc::SYS_userfaultfd, "userfaultfd"),
+            (libc::SYS_open_by_handle_at, "open_by_handle_at"),
+            (libc::SYS_settimeofday, "settimeofday"),
+            (libc::SYS_clock_settime, "clock_settime"),
+            (libc::SYS_adjtimex, "adjtimex"),
+            (libc::SYS_syslog, "syslog"),
+            (libc::SYS_fanotify_init, "fanotify_init"),
+        ];
+        #[cfg(target_arch = "x86_64")]
+        calls.extend([
+            (libc::SYS_iopl, "iopl"),
+            (libc::SYS_ioperm, "ioperm"),
+            (libc::SYS_uselib, "uselib"),
+        ]);
+        calls
+    }
+
+    pub(super) fn forbidden_names() -> Vec<&'static str> {
+        forbidden().into_iter().map(|(_, name)| name).collect()
+    }
+
+    /// The filter as raw BPF: another architecture (a 32-bit call) or x32's numbers are killed,
+    /// each forbidden call is killed, the rest allowed.
+    pub(super) fn filter() -> Arc<Vec<SockFilter>> {
+        static FILTER: OnceLock<Arc<Vec<SockFilter>>> = OnceLock::new();
+        Arc::clone(FILTER.get_or_init(|| {
+            const LD_W_ABS: u16 = (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16;
+            const JEQ: u16 = (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16;
+            const JGE: u16 = (libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K) as u16;
+            const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
+            const KILL: u32 = libc::SECCOMP_RET_KILL_PROCESS;
+            const ALLOW: u32 = libc::SECCOMP_RET_ALLOW;
+            let op = |code: u16, jt: u8, jf: u8, k: u32| SockFilter { code, jt, jf, k };
+            // struct seccomp_data: nr at 0, arch at 4.
+            let mut program = vec![
+                op(LD_W_ABS, 0, 0, 4),
+                op(JEQ, 1, 0, AUDIT_ARCH.unwrap_or(0)),
+                op(RET, 0, 0, KILL),
+                op(LD_W_ABS, 0, 0, 0),
+            ];
+            if cfg!(target_arch = "x86_64") {
+                // x32's calls (the __X32_SYSCALL_BIT).
+                program.push(op(JGE, 0, 1, 0x4000_0000));
+                program.push(op(RET, 0, 0, KILL));
+            }
+            for (nr, _) in forbidden() {
+                program.push(op(JEQ, 0, 1, nr as u32));
+                program.push(op(RET, 0, 0, KILL));
+            }
+            program.push(op(RET, 0, 0, ALLOW));
+            Arc::new(program)
+        }))
+    }
+
+    /// The kernel's Landlock ABI version (0: none).
+    pub(super) fn landlock_abi() -> i64 {
+        const VERSION: libc::c_uint = 1; // LANDLOCK_CREATE_RULESET_VERSION
+        // SAFETY: a null attribute with size 0 and the VERSION flag only asks the version.
+        let abi = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_create_ruleset,
+                std::ptr::null::<libc::c_void>(),
+                0usize,
+                VERSION,
+            )
+        };
+        abi.max(0)
+    }
+
+    /// Whether seccomp filters are there (`PR_GET_SECCOMP` answers).
+    pub(super) fn seccomp_available() -> bool {
+        // SAFETY: PR_GET_SECCOMP takes no pointer.
+        unsafe { libc::prctl(libc::PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 }
+    }
+
+    /// Whether a child can enter a new user namespace with a network namespace: tried.
+    pub(super) fn userns_works() -> bool {
+        let mut command = std::process::Command::new("/bin/sh");
+        command
+            .args(["-c", "exit 0"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        // SAFETY: unshare is async-signal-safe; nothing is allocated.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        command.status().is_ok_and(|s| s.success())
+    }
+
+    /// Makes `command`'s child apply `prepared` between fork and exec.
+    pub(super) fn install(command: &mut std::process::Command, prepared: Arc<super::Prepared>) {
+        // SAFETY: the hook runs in the child after fork: it reads memory built before the fork
+        // and makes system calls only (setrlimit, unshare, prctl, landlock_restrict_self,
+        // seccomp): no allocation, no lock. An error is returned as `io::Error` from an OS code
+        // (no allocation either), and the spawn fails with it.
+        unsafe {
+            command.pre_exec(move || {
+                let fail = || Err(std::io::Error::last_os_error());
+                if let Some(limits) = &prepared.limits {
+                    for &(limit, soft, hard) in limits {
+                        let value = libc::rlimit {
+                            rlim_cur: soft,
+                            rlim_max: hard,
+                        };
+                        // A limit above the current hard one cannot be raised: keep that one.
+                        if libc::setrlimit(limit.resource(), &value) != 0 {
+                            let mut current = libc::rlimit {
+                                rlim_cur: 0,
+                                rlim_max: 0,
+                            };
+                            if libc::getrlimit(limit.resource(), &mut current) != 0 {
+                                return fail();
+                            }
+                            let lowered = libc::rlimit {
+                                rlim_cur: soft.min(current.rlim_max),
+                                rlim_max: hard.min(current.rlim_max),
+                            };
+                            if libc::setrlimit(limit.resource(), &lowered) != 0 {
+                                return fail();
+                            }
+                        }
+                    }
+                }
+                if prepared.netns && libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNET) != 0 {
+                    return fail();
+                }
+                if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+                    return fail();
+                }
+                if let Some(fd) = &prepared.landlock
+                    && libc::syscall(libc::SYS_landlock_restrict_self, fd.as_raw_fd(), 0) != 0
+                {
+                    return fail();
+                }
+                if let Some(filter) = &prepared.filter {
+                    let program = libc::sock_fprog {
+                        len: filter.len() as u16,
+                        filter: filter.as_ptr().cast_mut(),
+                    };
+                    if libc::syscall(
+                        libc::SYS_seccomp,
+                        libc::SECCOMP_SET_MODE_FILTER,
+                        0,
+                        &program as *const libc::sock_fprog,
+                    ) != 0
+                    {
+                        return fail();
+                    }
+                }
+                Ok(())
+            });
+        }
+    }
+
+    use std::os::fd::AsRawFd as _;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_and_layers_read_their_names() {
+        for mode in [Mode::Off, Mode::BestEffort, Mode::Required] {
+            assert_eq!(Mode::parse(mode.as_str()), Some(mode));
+        }
+        assert_eq!(Mode::parse("on"), None);
+        for layer in Layer::ALL {
+            assert_eq!(Layer::parse(layer.name()), Some(layer));
+        }
+    }
+
+    #[test]
+    fn required_names_each_layer_turned_off() {
+        let support = Support::probe();
+        for layer in [Layer::Files, Layer::Seccomp, Layer::Limits] {
+            let sandbox = Sandbox {
+                disabled: vec![layer],
+                ..Sandbox::new(Mode::Required)
+            };
+            let missing = sandbox.missing(support).join("; ");
+            assert!(missing.contains(layer.name()), "{layer:?}: {missing}");
+        }
+        // The network is missing only when both of its layers are.
+        let one = Sandbox {
+            disabled: vec![Layer::Network],
+            ..Sandbox::new(Mode::Required)
+        };
+        let both = Sandbox {
+            disabled: vec![Layer::Network, Layer::NetNamespace],
+            ..Sandbox::new(Mode::Required)
+        };
+        let one = one.missing(support).join("; ");
+        assert_eq!(one.contains("network"), !support.userns, "{one}");
+        assert!(both.missing(support).join("; ").contains("network rules"));
+        assert!(Sandbox::off().missing(support).is_empty());
+    }
+
+    #[test]
+    fn an_allocation_refused_is_told_from_other_last_words() {
+        for line in [
+            "MemoryError",
+            "terminate called after throwing an instance of 'std::bad_alloc'",
+            "memory allocation of 8589934592 bytes failed",
+            "malloc: Cannot allocate memory",
+        ] {
+            assert!(is_allocation_failure(line), "{line}");
+        }
+        assert!(!is_allocation_failure("ValueError: bad move"));
+        assert!(!is_allocation_failure("OSError: [Errno 27] File too large"));
+    }
+}

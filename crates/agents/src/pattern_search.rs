@@ -18,7 +18,7 @@ use rules::mnk::CellSet;
 use rules::{ArrayVec, Cell, MAX_MOVES, Mnk, Player, TwoPlayer, WinRule};
 
 use crate::score::{self, INFINITY, MATE, MATE_BOUND};
-use crate::threats::Board;
+use crate::threats::{Board, ThreatLimits, ThreatSearch};
 use crate::tt::{Bound, Table};
 
 /// Moves searched at a quiet node below the root.
@@ -29,6 +29,12 @@ const MAX_PLY: u32 = 100;
 
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
+
+/// The deepest VCF probed at a node of the tree, in fours.
+pub const PROBE_VCF_DEPTH: u32 = 12;
+
+/// The nodes one VCF probe at a node of the tree may use.
+pub const PROBE_VCF_NODES: u64 = 400;
 
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
@@ -118,7 +124,9 @@ pub(crate) struct PatternSearch<'a> {
     pub board: Board,
     table: &'a mut Table,
     killers: Vec<[Option<Cell>; 2]>,
-    /// Nodes searched so far.
+    /// The VCF probes of the nodes, with the failures they share.
+    threat: ThreatSearch,
+    /// Nodes searched so far (the probes' included).
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -139,6 +147,7 @@ impl<'a> PatternSearch<'a> {
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
+            threat: ThreatSearch::new(ThreatLimits::default()),
             nodes: 0,
             node_limit,
             deadline,
@@ -188,6 +197,22 @@ impl<'a> PatternSearch<'a> {
         settled(&self.board, ply, forced)
     }
 
+    /// A win by continuous fours of the side to move (`ply` plies below the root), as a mate
+    /// score: probed at every node nothing forces, the leaves included, so the horizon never
+    /// hides a VCF (threat-space search inside the tree, as gomoku engines run it in their
+    /// quiescence). Only a side with a cell that makes a four can have one.
+    fn own_vcf(&mut self, ply: u32) -> Option<i32> {
+        let me = self.board.to_move();
+        if self.board.patterns().sets(me).four.is_empty() {
+            return None;
+        }
+        let found = self
+            .threat
+            .probe_vcf(&mut self.board, PROBE_VCF_DEPTH, PROBE_VCF_NODES);
+        self.nodes += self.threat.nodes;
+        found.map(|plies| MATE - (ply + plies) as i32)
+    }
+
     /// The negamax value of the board (`ply` plies below the root) to `depth` plies, within
     /// `(alpha, beta)`, fail-soft.
     pub(crate) fn negamax(&mut self, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
@@ -202,6 +227,9 @@ impl<'a> PatternSearch<'a> {
             return value;
         }
         let forced = !moves.is_empty();
+        if !forced && let Some(value) = self.own_vcf(ply) {
+            return value;
+        }
         if !forced && (depth <= 0 || ply >= MAX_PLY) {
             return self.board.patterns().evaluate(me);
         }
@@ -334,5 +362,56 @@ impl<'a> PatternSearch<'a> {
             out = set.iter().collect();
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rules::Game;
+
+    use super::*;
+
+    fn start(id: &str) -> Mnk {
+        id.parse::<rules::Variant>().unwrap().mnk().unwrap().start()
+    }
+
+    /// The value of `game` searched to `depth` plies with a fresh table.
+    fn value(game: &Mnk, depth: i32) -> i32 {
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(game), &mut table, u64::MAX, None);
+        search.negamax(depth, 0, -INFINITY, INFINITY)
+    }
+
+    /// A leaf (depth 0) whose side to move wins by fours is a win, not an evaluation: the
+    /// horizon does not hide a VCF. X: h8 i8 j8 (O on g8) and k9 k10 k11 (O on k12), two
+    /// closed threes: k8 makes two fours at once (l8 and k7 win); O's other stones are in the
+    /// corners. No open four, so nothing is settled before a search.
+    #[test]
+    fn a_leaf_sees_the_vcf_of_the_side_to_move() {
+        for id in ["gomoku", "mnk-15x15k5-caro"] {
+            let game = start(id)
+                .play_line("h8 g8 i8 k12 j8 a1 k9 o1 k10 a15 k11 o15")
+                .unwrap();
+            let mut forced = Keyed::new();
+            assert_eq!(settled(&Board::new(&game), 0, &mut forced), None, "{id}");
+            assert!(forced.is_empty(), "{id}");
+            for depth in [0, 1, 2] {
+                let found = value(&game, depth);
+                assert!(
+                    found >= MATE_BOUND,
+                    "{id}, depth {depth}: {found} is not a win"
+                );
+            }
+            // The same stones with O to move (O passed): O has no VCF, the leaf is an
+            // evaluation.
+            let mut board = Board::new(&game);
+            board.pass();
+            let mut table = Table::new(1);
+            table.new_search().unwrap();
+            let mut search = PatternSearch::new(board, &mut table, u64::MAX, None);
+            let found = search.negamax(0, 0, -INFINITY, INFINITY);
+            assert!(!score::is_mate(found), "{id}: {found}");
+        }
     }
 }

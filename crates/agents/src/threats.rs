@@ -270,6 +270,10 @@ pub struct ThreatSearch {
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 256;
 
+/// The failures [`ThreatSearch::probe_vcf`] keeps before it forgets them all (a bound on the
+/// memory of a long search: about 32 MiB of table).
+const PROBE_FAILURES: usize = 1 << 20;
+
 impl ThreatSearch {
     /// A search within `limits`.
     pub fn new(limits: ThreatLimits) -> ThreatSearch {
@@ -296,6 +300,32 @@ impl ThreatSearch {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// A VCF probe of the side to move from inside another search (the alpha-beta's nodes,
+    /// where a win by fours is worth more than any evaluation): at most `depth` fours and
+    /// `nodes` nodes ([`ThreatSearch::nodes`] then holds what this probe used), no deadline
+    /// (the caller's budget counts the nodes). The failures of earlier probes are kept: a
+    /// failure belongs to a position (its key names the side to move) and a depth, whatever
+    /// path reached it, so a search that probes at every node pays for each position once.
+    /// The plies until the win (the winning move included) when a VCF is found; `None` when
+    /// there is none within the depth or the nodes ran out.
+    pub(crate) fn probe_vcf(&mut self, board: &mut Board, depth: u32, nodes: u64) -> Option<u32> {
+        if self.failed.len() > PROBE_FAILURES {
+            self.failed.clear();
+        }
+        self.limits = ThreatLimits {
+            depth,
+            nodes,
+            deadline: None,
+        };
+        self.nodes = 0;
+        self.aborted = false;
+        let mut line = Vec::new();
+        match self.attack(board, depth, false, &mut line) {
+            Some(true) => Some(line.len() as u32),
+            _ => None,
+        }
     }
 
     /// Whether the side to move of `board` wins by continuous fours.

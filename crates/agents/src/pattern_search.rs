@@ -166,11 +166,26 @@ impl<'a> PatternSearch<'a> {
     }
 
     /// The moves worth searching for the side to move when nothing forces them, best first
-    /// (at most `width`, after the table move and the killers).
-    fn quiet_moves(&self, me: Player, table_move: Option<Cell>, ply: u32, width: usize) -> Keyed {
+    /// (at most `width`, after the table move and the killers), among `within` when given
+    /// (all the candidates when none of them is there).
+    fn quiet_moves(
+        &self,
+        me: Player,
+        table_move: Option<Cell>,
+        ply: u32,
+        width: usize,
+        within: Option<&CellSet>,
+    ) -> Keyed {
         let killers = self.killers[ply as usize];
         let mut out = Keyed::new();
-        for cell in quiet_candidates(&self.board, me).iter() {
+        let mut candidates = quiet_candidates(&self.board, me);
+        if let Some(within) = within {
+            let inside = candidates.and(within);
+            if !inside.is_empty() {
+                candidates = inside;
+            }
+        }
+        for cell in candidates.iter() {
             let key = if Some(cell) == table_move {
                 i32::MAX
             } else if Some(cell) == killers[0] {
@@ -210,7 +225,45 @@ impl<'a> PatternSearch<'a> {
             .threat
             .probe_vcf(&mut self.board, PROBE_VCF_DEPTH, PROBE_VCF_NODES);
         self.nodes += self.threat.nodes;
-        found.map(|plies| MATE - (ply + plies) as i32)
+        found.map(|line| MATE - (ply as usize + line.len()) as i32)
+    }
+
+    /// When the opponent of the side to move has a VCF (asked as if the side to move
+    /// passed), the cells that may stop it: the cells of its line (its fours and the
+    /// replies) and the side to move's own fours, which gain a tempo. The defender searches
+    /// only these, as the root does (`threat.rs`, step 4), so the width limit cannot leave
+    /// the defences out while quieter moves fill it. `None` when the opponent has no VCF
+    /// within the probe's depth and nodes.
+    fn defences_to_their_vcf(&mut self) -> Option<CellSet> {
+        let me = self.board.to_move();
+        let them = Mnk::opponent(me);
+        if self.board.patterns().sets(them).four.is_empty() {
+            return None;
+        }
+        self.board.pass();
+        let found = self
+            .threat
+            .probe_vcf(&mut self.board, PROBE_VCF_DEPTH, PROBE_VCF_NODES);
+        self.board.pass();
+        self.nodes += self.threat.nodes;
+        let line = found?;
+        let mut cells = self.board.patterns().sets(me).four;
+        for cell in line {
+            cells.insert(cell);
+        }
+        Some(cells.and(self.board.empty()))
+    }
+
+    /// The moves of a node nothing forces that is not a leaf: the defences against the
+    /// opponent's VCF when it has one (all of them: the defender's move is as good as its
+    /// best defence), otherwise the best [`WIDTH`] quiet moves.
+    fn node_moves(&mut self, me: Player, table_move: Option<Cell>, ply: u32) -> Keyed {
+        match self.defences_to_their_vcf() {
+            Some(within) if !within.is_empty() => {
+                self.quiet_moves(me, table_move, ply, MAX_MOVES, Some(&within))
+            }
+            _ => self.quiet_moves(me, table_move, ply, WIDTH, None),
+        }
     }
 
     /// The negamax value of the board (`ply` plies below the root) to `depth` plies, within
@@ -249,7 +302,7 @@ impl<'a> PatternSearch<'a> {
         }
         let extend = forced && ply < MAX_PLY;
         if !forced {
-            moves = self.quiet_moves(me, table_move, ply, WIDTH);
+            moves = self.node_moves(me, table_move, ply);
         }
         let child_depth = if extend { depth } else { depth - 1 };
         let alpha_start = alpha;
@@ -349,7 +402,7 @@ impl<'a> PatternSearch<'a> {
         let mut moves = Keyed::new();
         self.settled(0, &mut moves);
         if moves.is_empty() {
-            moves = self.quiet_moves(me, None, 0, MAX_MOVES);
+            moves = self.quiet_moves(me, None, 0, MAX_MOVES, None);
         }
         let mut out: Vec<Cell> = moves
             .iter()
@@ -413,5 +466,37 @@ mod tests {
             let found = search.negamax(0, 0, -INFINITY, INFINITY);
             assert!(!score::is_mate(found), "{id}: {found}");
         }
+    }
+
+    /// A node whose opponent has a VCF searches only the cells that may stop it. O: h8 i8 j8
+    /// (X on g8) and k9 k10 k11 (X on k12): O's k8 makes two fours. The only defences are
+    /// k8 and the cells that spoil one of the two fours (l8, k7); X has no four of its own.
+    /// Without the restriction the node searches its twelve best quiet cells.
+    #[test]
+    fn the_defender_searches_only_the_defences_against_a_vcf() {
+        let game = start("gomoku")
+            .play_line("g8 h8 k12 i8 a1 j8 o1 k9 a15 k10 o15 k11")
+            .unwrap();
+        let mut forced = Keyed::new();
+        assert_eq!(settled(&Board::new(&game), 0, &mut forced), None);
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let me = search.board.to_move();
+        assert_eq!(search.own_vcf(0), None);
+        let moves: Vec<String> = search
+            .node_moves(me, None, 1)
+            .iter()
+            .map(|&(_, cell)| game.config().cell_name(cell))
+            .collect();
+        assert!(moves.contains(&"k8".to_owned()), "{moves:?}");
+        for name in &moves {
+            assert!(["k8", "l8", "k7"].contains(&name.as_str()), "{moves:?}");
+        }
+        // With X to move on a quiet board, the node keeps its width.
+        let quiet = start("gomoku").play_line("h8 h9 i8 i9").unwrap();
+        let mut search = PatternSearch::new(Board::new(&quiet), &mut table, u64::MAX, None);
+        let me = search.board.to_move();
+        assert_eq!(search.node_moves(me, None, 1).len(), WIDTH);
     }
 }

@@ -308,9 +308,15 @@ impl ThreatSearch {
     /// (the caller's budget counts the nodes). The failures of earlier probes are kept: a
     /// failure belongs to a position (its key names the side to move) and a depth, whatever
     /// path reached it, so a search that probes at every node pays for each position once.
-    /// The plies until the win (the winning move included) when a VCF is found; `None` when
-    /// there is none within the depth or the nodes ran out.
-    pub(crate) fn probe_vcf(&mut self, board: &mut Board, depth: u32, nodes: u64) -> Option<u32> {
+    /// The line found (the attacker's fours, the defender's replies, the winning move: as
+    /// many cells as plies until the win); `None` when there is none within the depth or the
+    /// nodes ran out.
+    pub(crate) fn probe_vcf(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        nodes: u64,
+    ) -> Option<Vec<Cell>> {
         if self.failed.len() > PROBE_FAILURES {
             self.failed.clear();
         }
@@ -323,7 +329,7 @@ impl ThreatSearch {
         self.aborted = false;
         let mut line = Vec::new();
         match self.attack(board, depth, false, &mut line) {
-            Some(true) => Some(line.len() as u32),
+            Some(true) => Some(line),
             _ => None,
         }
     }

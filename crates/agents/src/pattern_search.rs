@@ -9,6 +9,11 @@
 //!   four to answer with wins in three plies;
 //! - facing an open three, a side plays only its own fours and the cells where the opponent
 //!   would make a four (which hold every defence of the three);
+//! - a side with a VCF (probed at every node nothing forces, the leaves included) wins: the
+//!   horizon does not hide a win by fours (Rapfi's search drops into a VCF search at depth 0,
+//!   which is where the idea comes from);
+//! - a side whose opponent has a VCF searches only the cells of that VCF's line and its own
+//!   fours (all of them), where the defences are;
 //! - otherwise the cells within two of a stone, best patterns first (own value plus the
 //!   opponent's value there), at most [`WIDTH`] of them below the root.
 
@@ -129,7 +134,8 @@ pub(crate) struct PatternSearch<'a> {
     /// Nodes searched so far (the probes' included).
     pub nodes: u64,
     node_limit: u64,
-    deadline: Option<Instant>,
+    /// When to stop (the caller may move it between iterations).
+    pub deadline: Option<Instant>,
     /// Set when the budget ran out: results since are worthless.
     pub aborted: bool,
 }

@@ -10,8 +10,12 @@
 //!    opponent has none (among the cells of its line and our own fours) stay root moves;
 //! 5. a VCT (fours and open threes) of its own, when `vct` is on: its first move;
 //! 6. otherwise the main search over the root moves until the budget ends: the pattern
-//!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
+//!    alpha-beta (`search=ab`, the default; VCF probes at its nodes for the side to move and
+//!    for the defender, see `pattern_search.rs`), or MCTS with pattern priors and playouts
 //!    (`search=mcts`), which measured weaker (see the book's strength page).
+//!
+//! Under a game clock a quiet move stops at the arena's deadline and a sharp one (see
+//! [`sharp`]) may go on to [`MoveTimes::hard`].
 //!
 //! With a node budget (the default) the agent is reproducible; with `time_ms` it is not. With
 //! `search=ab` it draws nothing from its RNG: the position decides the move.
@@ -95,6 +99,63 @@ pub const VCT_DEPTH: u32 = 8;
 
 /// Nodes a simulation of `search=mcts` counts for in the node budget.
 const SIMULATION_NODES: u64 = 10;
+
+/// Under a game clock, the moves a sharp move spreads what is left over (the arena's plan
+/// spreads it over [`crate::clock::MOVES_TO_GO`], 30): a sharp move may take three times the
+/// planned share, never past the move's limit less the safety share.
+pub const SHARP_MOVES_TO_GO: u32 = 10;
+
+/// A fall of the alpha-beta's value from one iteration to the next that makes a move sharp
+/// (in the patterns' units: about an open three).
+const SHARP_DROP: i32 = 300;
+
+/// When the search of one move should stop: `soft` in a quiet position (the arena's plan),
+/// `hard` at the latest, in a sharp one. Without a game clock they are the same deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTimes {
+    /// Where a quiet move stops (and what the threat searches share out).
+    pub soft: Option<Instant>,
+    /// Where a sharp move stops.
+    pub hard: Option<Instant>,
+}
+
+impl MoveTimes {
+    /// The deadlines of a move started at `started`, from the arena's deadline and the
+    /// move's limit and clock ([`Context`]) and the agent's own `time_ms` (`own`).
+    pub fn plan(
+        started: Instant,
+        deadline: Option<Instant>,
+        move_time: Option<Duration>,
+        clock: Option<&crate::clock::ClockState>,
+        own: Option<Duration>,
+    ) -> MoveTimes {
+        let own = own.map(|t| started + t);
+        let earliest = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let soft = earliest(deadline, own);
+        let hard = match (clock, soft) {
+            (Some(_), Some(soft)) => crate::clock::plan_with(
+                started,
+                move_time,
+                clock,
+                SHARP_MOVES_TO_GO,
+                crate::clock::SAFETY_SHARE,
+            )
+            .map(|sharp| earliest(Some(sharp.max(soft)), own).expect("a deadline")),
+            _ => soft,
+        };
+        MoveTimes { soft, hard }
+    }
+}
+
+/// Whether a move is sharp and may use its hard deadline: it defends against the opponent's
+/// VCF or immediate win, or the last iteration changed the best move or let its value fall
+/// by [`SHARP_DROP`] or more.
+pub fn sharp(defending: bool, changed: bool, before: i32, now: i32) -> bool {
+    defending || changed || now <= before.saturating_sub(SHARP_DROP)
+}
 
 /// The settings of [`ThreatAgent`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,13 +334,16 @@ impl Agent<Mnk> for ThreatAgent {
         if legal.len() == 1 {
             return Ok(choice(legal[0], 1, None, None, "only move".into()));
         }
-        let deadline = match (ctx.deadline, self.config.time.map(|t| started + t)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let times = MoveTimes::plan(
+            started,
+            ctx.deadline,
+            ctx.move_time,
+            ctx.clock.as_ref(),
+            self.config.time,
+        );
         let mut budget = Budget {
             nodes: self.config.nodes,
-            deadline,
+            deadline: times.soft,
             used: 0,
         };
         let mut board = Board::new(position);
@@ -440,7 +504,11 @@ impl Agent<Mnk> for ThreatAgent {
         let tt_mb = self.config.tt_mb;
         let table = self.table.get_or_insert_with(|| Table::new(tt_mb));
         table.new_search().map_err(table_error)?;
-        let mut search = PatternSearch::new(board, table, budget.nodes_left(), budget.deadline);
+        // Under a game clock a sharp move may run to the hard deadline: one that defends from
+        // the start, or, after an iteration, one whose best move or value moved.
+        let defends = defending || restrict.is_some();
+        let deadline = if defends { times.hard } else { times.soft };
+        let mut search = PatternSearch::new(board, table, budget.nodes_left(), deadline);
         let within = restrict.map(|set| set.and(&legal_set));
         let mut moves = search.root_moves(within.as_ref());
         moves.retain(|cell| legal_set.contains(*cell));
@@ -449,12 +517,21 @@ impl Agent<Mnk> for ThreatAgent {
         }
         let mut result = (moves[0], 0, 0);
         for depth in 1..=self.config.depth {
+            let before = result;
             match search.root(&mut moves, depth as i32) {
                 Some(value) => result = (moves[0], value, depth),
                 None => break,
             }
             if search.aborted {
                 break;
+            }
+            if depth > 1 && sharp(defends, result.0 != before.0, before.1, result.1) {
+                search.deadline = times.hard;
+            } else {
+                search.deadline = times.soft;
+                if times.soft.is_some_and(|soft| Instant::now() >= soft) {
+                    break;
+                }
             }
             if score::mate_distance(result.1).is_some_and(|p| p <= depth) {
                 break;
@@ -479,5 +556,58 @@ impl Agent<Mnk> for ThreatAgent {
             Some(depth),
             reason,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::{Clock, ClockState, plan};
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// Under a game clock a sharp move may take three times the arena's share (60 s over 10
+    /// moves and the increment, not over 30), never past the limit less the safety share;
+    /// without a clock, or with a per-move limit alone, the two deadlines are one.
+    #[test]
+    fn a_sharp_move_may_spend_more_of_the_clock() {
+        let now = Instant::now();
+        let clock = Clock::new("tc=60+0.6".parse().unwrap());
+        let state = clock.state().unwrap();
+        let arena = plan(now, clock.limit(), Some(&state));
+        let times = MoveTimes::plan(now, arena, clock.limit(), Some(&state), None);
+        assert_eq!(times.soft, Some(now + ms(2_000 + 600)));
+        assert_eq!(times.hard, Some(now + ms(6_000 + 600)));
+        // The agent's own time_ms caps both.
+        let own = MoveTimes::plan(now, arena, clock.limit(), Some(&state), Some(ms(3_000)));
+        assert_eq!(own.soft, Some(now + ms(2_600)));
+        assert_eq!(own.hard, Some(now + ms(3_000)));
+        // Little left: the safety share caps the hard deadline too.
+        let low = ClockState {
+            left: ms(500),
+            ..state
+        };
+        let arena = plan(now, Some(ms(500)), Some(&low));
+        let times = MoveTimes::plan(now, arena, Some(ms(500)), Some(&low), None);
+        assert_eq!(times.soft, Some(now + ms(400)));
+        assert_eq!(times.hard, Some(now + ms(400)));
+        // A per-move limit alone: one deadline.
+        let arena = plan(now, Some(ms(1_000)), None);
+        let times = MoveTimes::plan(now, arena, Some(ms(1_000)), None, None);
+        assert_eq!((times.soft, times.hard), (arena, arena));
+        // No time limit at all: none.
+        let times = MoveTimes::plan(now, None, None, None, None);
+        assert_eq!((times.soft, times.hard), (None, None));
+    }
+
+    #[test]
+    fn a_move_is_sharp_when_it_defends_or_its_search_moves() {
+        assert!(!sharp(false, false, 100, 100));
+        assert!(!sharp(false, false, 100, 100 - SHARP_DROP + 1));
+        assert!(sharp(false, false, 100, 100 - SHARP_DROP));
+        assert!(sharp(false, true, 100, 200));
+        assert!(sharp(true, false, 100, 200));
     }
 }

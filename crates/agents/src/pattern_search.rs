@@ -134,6 +134,8 @@ pub(crate) struct PatternSearch<'a> {
     /// Nodes searched so far (the probes' included).
     pub nodes: u64,
     node_limit: u64,
+    /// The node count at which the clock is read next.
+    next_clock: u64,
     /// When to stop (the caller may move it between iterations).
     pub deadline: Option<Instant>,
     /// Set when the budget ran out: results since are worthless.
@@ -156,18 +158,24 @@ impl<'a> PatternSearch<'a> {
             threat: ThreatSearch::new(ThreatLimits::default()),
             nodes: 0,
             node_limit,
+            next_clock: CLOCK_EVERY,
             deadline,
             aborted: false,
         }
     }
 
+    /// Ends the search when the nodes or the time ran out. The clock is read once every
+    /// [`CLOCK_EVERY`] nodes counted from the last reading: the VCF probes add their nodes in
+    /// one step, so a count that must land on a multiple could step over it for long.
     #[inline]
     fn check_budget(&mut self) {
-        if self.nodes >= self.node_limit
-            || self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d)
-        {
+        if self.nodes >= self.node_limit {
             self.aborted = true;
+        } else if self.nodes >= self.next_clock {
+            self.next_clock = self.nodes + CLOCK_EVERY;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.aborted = true;
+            }
         }
     }
 
@@ -472,6 +480,39 @@ mod tests {
             let found = search.negamax(0, 0, -INFINITY, INFINITY);
             assert!(!score::is_mate(found), "{id}: {found}");
         }
+    }
+
+    /// A search whose deadline has passed stops within a reading of the clock, however the
+    /// VCF probes move the node count (a count that had to land on a multiple of
+    /// [`CLOCK_EVERY`] stepped over it, and the search ran on far past its deadline). The
+    /// deadline is already past when the search starts: nothing here depends on the clock's
+    /// speed.
+    #[test]
+    fn a_search_past_its_deadline_stops_however_the_probes_count() {
+        // An opening with threes for both sides: the probes run at most nodes.
+        let game = start("gomoku")
+            .play_line("h8 i9 j8 g8 h10 h9 g10 f11 j10 i10 k11 e12")
+            .unwrap();
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(
+            Board::new(&game),
+            &mut table,
+            u64::MAX,
+            Some(Instant::now()),
+        );
+        let mut moves = search.root_moves(None);
+        let mut depth = 1;
+        while search.root(&mut moves, depth).is_some() && !search.aborted && depth < 64 {
+            depth += 1;
+        }
+        assert!(search.aborted, "the search ran to depth {depth}");
+        let bound = 2 * CLOCK_EVERY + PROBE_VCF_NODES;
+        assert!(
+            search.nodes <= bound,
+            "{} nodes past the deadline",
+            search.nodes
+        );
     }
 
     /// A node whose opponent has a VCF searches only the cells that may stop it. O: h8 i8 j8

@@ -9,7 +9,8 @@
 //!   four to answer with wins in three plies;
 //! - facing an open three, a side plays only its own fours and the cells where the opponent
 //!   would make a four (which hold every defence of the three);
-//! - a side with a VCF (probed at every node nothing forces, the leaves included) wins: the
+//! - a side with a VCF (probed at every node nothing forces; at the leaves only short ones,
+//!   [`LEAF_VCF_DEPTH`] fours within [`LEAF_VCF_NODES`] nodes) wins: the
 //!   horizon does not hide a win by fours (Rapfi's search drops into a VCF search at depth 0,
 //!   which is where the idea comes from);
 //! - a side whose opponent has a VCF searches only the cells of that VCF's line and its own
@@ -40,6 +41,13 @@ pub const PROBE_VCF_DEPTH: u32 = 12;
 
 /// The nodes one VCF probe at a node of the tree may use.
 pub const PROBE_VCF_NODES: u64 = 400;
+
+/// The deepest VCF probed at a leaf, in fours: the leaves are most of the nodes, so their
+/// probes look only for short wins.
+pub const LEAF_VCF_DEPTH: u32 = 4;
+
+/// The nodes one VCF probe at a leaf may use.
+pub const LEAF_VCF_NODES: u64 = 32;
 
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
@@ -230,14 +238,17 @@ impl<'a> PatternSearch<'a> {
     /// score: probed at every node nothing forces, the leaves included, so the horizon never
     /// hides a VCF (threat-space search inside the tree, as gomoku engines run it in their
     /// quiescence). Only a side with a cell that makes a four can have one.
-    fn own_vcf(&mut self, ply: u32) -> Option<i32> {
+    fn own_vcf(&mut self, ply: u32, leaf: bool) -> Option<i32> {
         let me = self.board.to_move();
         if self.board.patterns().sets(me).four.is_empty() {
             return None;
         }
-        let found = self
-            .threat
-            .probe_vcf(&mut self.board, PROBE_VCF_DEPTH, PROBE_VCF_NODES);
+        let (depth, nodes) = if leaf {
+            (LEAF_VCF_DEPTH, LEAF_VCF_NODES)
+        } else {
+            (PROBE_VCF_DEPTH, PROBE_VCF_NODES)
+        };
+        let found = self.threat.probe_vcf(&mut self.board, depth, nodes);
         self.nodes += self.threat.nodes;
         found.map(|line| MATE - (ply as usize + line.len()) as i32)
     }
@@ -294,7 +305,7 @@ impl<'a> PatternSearch<'a> {
             return value;
         }
         let forced = !moves.is_empty();
-        if !forced && let Some(value) = self.own_vcf(ply) {
+        if !forced && let Some(value) = self.own_vcf(ply, depth <= 0 || ply >= MAX_PLY) {
             return value;
         }
         if !forced && (depth <= 0 || ply >= MAX_PLY) {
@@ -530,7 +541,7 @@ mod tests {
         table.new_search().unwrap();
         let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
         let me = search.board.to_move();
-        assert_eq!(search.own_vcf(0), None);
+        assert_eq!(search.own_vcf(0, false), None);
         let moves: Vec<String> = search
             .node_moves(me, None, 1)
             .iter()

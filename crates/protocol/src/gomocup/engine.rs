@@ -1,5 +1,14 @@
 //! The `engine` agent: an outside Gomocup engine, started for a game (or kept between games
 //! with `restart=off`), timed with a margin past the announced `timeout_turn`.
+//!
+//! It is driven as piskvork drives engines: the set-up (`START`, `RECTSTART` for a board that
+//! is not square, or `RESTART` for a process kept from a game on the same board, then the
+//! `INFO` lines), `ABOUT` in the pre-flight, then `BEGIN` on an empty board, `TURN` when the
+//! position follows the engine's last one, or `BOARD` with the moves in the order played
+//! (after `RESTART` when the engine's board is not empty). An `INFO` goes again only when its
+//! value changes, and an `ERROR` that answers one is a warning, not a fault. Nothing is written
+//! to the engine sooner than the quiet time (`quiet_ms`) after its last answer, and the first
+//! move of a game has the set-up allowance (`setup_ms`) past the turn limit.
 
 use std::time::{Duration, Instant};
 

@@ -53,7 +53,10 @@ BASELINE = {
     "crates/agents/src/mcts.rs": 2,
     "crates/agents/src/roster.rs": 2,
     "crates/arena/src/experiment.rs": 2,
-    "crates/cli/src/bench_cmd.rs": 35,
+    # `arena fit` fits the m,n,k pattern table: m,n,k's by nature, to move beside the game.
+    "crates/arena/src/fit.rs": 2,
+    # 35 when the check was written; the sandbox's figures (merged the same day) added 6.
+    "crates/cli/src/bench_cmd.rs": 41,
     "crates/cli/src/engine_cmd.rs": 1,
     "crates/cli/src/solve_cmd.rs": 5,
     "crates/protocol/src/lib.rs": 2,

@@ -22,8 +22,9 @@
 //! # Ok::<(), arena::ArenaError>(())
 //! ```
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
-// server's malloc_trim (crates/web/src/memory.rs).
+// `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
+// server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
+// between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
 pub mod checks;

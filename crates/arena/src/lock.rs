@@ -1,6 +1,6 @@
 //! One writer per results file: an exclusive operating-system lock held while a file is written.
 //!
-//! `arena run`, `arena merge`, `arena sprt` (and any other command that appends to or replaces
+//! `arena run`, `arena merge`, `arena sprt`, `arena tune` (and any other command that appends to or replaces
 //! a games file) take [`lock_writer`] on the file they write before touching anything in the
 //! folder. The lock is taken twice, and a writer needs both:
 //! - on a small file next to it, `<file>.lock`, which holds the writer's PID and command so a

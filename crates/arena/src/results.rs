@@ -1,5 +1,6 @@
 //! The one way into a results file (`games.csv` or a shard's `games.shard-I-of-N.csv`) for every
-//! command that writes one: `arena run`, `arena merge` and `arena sprt` open it alike.
+//! command that writes one: `arena run`, `arena merge`, `arena sprt` and `arena tune` open it
+//! alike.
 //!
 //! [`ResultsFile::open`] takes the writer lock (on the lock file and on the CSV itself, see
 //! [`crate::lock`]), moves the old file and its companions aside with `fresh` (never deleting

@@ -1,8 +1,9 @@
 //! `arena`: plays game-AI agents against each other in seeded, reproducible round-robin
 //! tournaments, records every game to CSV, fits Elo ratings and draws charts.
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
-// server's malloc_trim (crates/web/src/memory.rs).
+// `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
+// server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
+// between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
 mod bench_cmd;

@@ -63,7 +63,7 @@ pub struct SolveArgs {
     /// starting position.
     #[arg(long, default_value = "")]
     pub moves: String,
-    /// The method: auto, dfpn, connect4, alphabeta, vcf or vct (see below).
+    /// The method: auto, own, dfpn, alphabeta, vcf or vct (see below).
     #[arg(long, default_value = "auto")]
     pub method: String,
     /// Transposition table size in MiB.

@@ -7,15 +7,16 @@
 //! - [`game`]: `Game` (a position with push/pop) and `Outcome`;
 //! - [`moves`]: `Moves`, the legal moves as a sequence made without building a list;
 //! - [`agent`]: `Agent` (our agents from Python) and the `py` agents (Python functions seated
-//!   in the arena through [`arena::outside`]);
+//!   in the arena through [`protocol::outside`]);
 //! - [`tournament`]: experiments run in memory or into a folder, rows as dicts;
 //! - [`playouts`]: whole random playouts in one call.
 //!
 //! No Rust panic reaches Python as a crash: inputs are checked before they reach the crates,
 //! agents run under the arena's panic guard, and the tournament entry point catches the rest.
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
-// server's malloc_trim (crates/web/src/memory.rs).
+// `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
+// server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
+// between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
 mod agent;

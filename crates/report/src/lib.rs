@@ -75,8 +75,9 @@
 //! superiority `0.5·(1 + erf((W - L) / sqrt(2(W + L))))`; beside them the pentanomial counts of
 //! the game pairs and their normalized Elo ([`sprt::PentanomialElo`]).
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
-// server's malloc_trim (crates/web/src/memory.rs).
+// `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
+// server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
+// between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -1,6 +1,6 @@
 //! The games of the arena behind one [`Game`] trait: the m,n,k game ([`Mnk`]: tic-tac-toe,
-//! the TD4 boards, gomoku and caro), the Vietnamese mancala O An Quan ([`OanQuan`]) and
-//! Oware abapa ([`oware::Oware`]).
+//! the TD4 boards, gomoku and caro), the Vietnamese mancala O An Quan ([`OanQuan`]), Oware
+//! abapa ([`oware::Oware`]) and Connect Four ([`Connect4`]).
 //!
 //! A game is a small `Clone` value. [`Game::play_unchecked`] changes it in place; the copy-make
 //! [`Game::play`] checks the move and returns the next position. Legal moves go into a
@@ -25,8 +25,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the one exception is the web
-// server's malloc_trim (crates/web/src/memory.rs).
+// `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
+// server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
+// between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
 pub mod connect4;

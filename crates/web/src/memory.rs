@@ -13,7 +13,7 @@
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[expect(
     unsafe_code,
-    reason = "glibc's malloc_trim has no binding in std; the workspace's one unsafe call"
+    reason = "glibc's malloc_trim has no binding in std; the web's one unsafe call"
 )]
 pub fn trim() -> bool {
     unsafe extern "C" {

@@ -896,12 +896,15 @@ fn a_run_ended_by_a_signal_records_no_game_its_killed_agents_lose() {
     use std::time::{Duration, Instant};
     // The arena kills its agents as it ends on a signal: a game that an agent then "loses"
     // (a `crash` on its closed pipe) is not the agent's doing, and no row may record it; the
-    // rows before stand and a resume plays the rest.
+    // rows before stand and a resume plays the rest. Enough games that the run cannot end
+    // before the signal however long this thread waits on a loaded machine (300 games took
+    // 0.4 s, and a run that had ended failed the test now and then).
+    const GAMES: usize = 3000;
     for signal in ["TERM", "INT"] {
         let marker = format!("arena-halt-{signal}-{}", std::process::id());
         let dir = scratch(&format!("halt-{signal}"));
         let text = format!(
-            "name = \"halt\"\nseed = 5\ngames_per_pair = 300\nvariants = [\"mnk-5x5k4\"]\n\n\
+            "name = \"halt\"\nseed = 5\ngames_per_pair = {GAMES}\nvariants = [\"mnk-5x5k4\"]\n\n\
              [[agents]]\nname = \"steady\"\nspec = \"random\"\n\n\
              [[agents]]\nname = \"fine\"\n\
              spec = \"proc:cmd=python3,args={} fine {marker}\"\n",
@@ -939,7 +942,7 @@ fn a_run_ended_by_a_signal_records_no_game_its_killed_agents_lose() {
         let status = wait_at_most(&mut arena, Duration::from_secs(60), signal);
         assert!(!status.success(), "{signal}: {status}");
         let recorded = rows(&csv);
-        assert!(recorded.len() < 300, "SIG{signal} came after the run");
+        assert!(recorded.len() < GAMES, "SIG{signal} came after the run");
         let faults: Vec<_> = recorded
             .iter()
             .filter(|row| row.termination != "win" && row.termination != "draw")
@@ -949,7 +952,7 @@ fn a_run_ended_by_a_signal_records_no_game_its_killed_agents_lose() {
         let summary = run(&experiment(&text), &options(&out)).unwrap();
         assert_eq!(summary.resumed, recorded.len() as u64);
         assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
-        assert_eq!(rows(&csv).len(), 300);
+        assert_eq!(rows(&csv).len(), GAMES);
         assert!(gone_with(&marker).is_empty());
     }
 }

@@ -481,6 +481,8 @@ impl Sandbox {
         };
         let limits = self.uses(support, Layer::Limits).then(|| {
             let l = self.limits;
+            // Read once: two readings of a changing task count could put soft above hard.
+            let nproc = l.nproc();
             let mb = |m: u64| m.saturating_mul(1 << 20);
             [
                 (sys::Limit::As, mb(l.memory_mb), mb(l.memory_mb)),
@@ -488,7 +490,7 @@ impl Sandbox {
                 (sys::Limit::Cpu, l.cpu_s, l.cpu_s + 1),
                 (sys::Limit::Fsize, mb(l.file_mb), mb(l.file_mb)),
                 (sys::Limit::Nofile, l.open_files, l.open_files),
-                (sys::Limit::Nproc, l.nproc(), l.nproc()),
+                (sys::Limit::Nproc, nproc, nproc),
                 (sys::Limit::Core, 0, 0),
             ]
         });

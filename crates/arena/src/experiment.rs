@@ -13,6 +13,7 @@
 //! tc = "40/60+0.6"            # or: a game clock, cutechess's moves/time+increment (seconds)
 //! st = 1                      # or: a time per move in seconds (cutechess's st=)
 //! variants = ["mnk-3x3k3", "oanquan"]
+//! format = "round-robin"      # or "gauntlet": each entrant against each `field = true` agent
 //! sandbox = "best-effort"     # outside agents confined: "off", "best-effort" or "required"
 //! sandbox_memory_mb = 1024    # its limits: memory, CPU seconds, file size, open files,
 //! sandbox_cpu_s = 3600        # processes (docs/src/guide/sandbox.md), and paths it may read
@@ -26,6 +27,7 @@
 //! name = "alphabeta-4"
 //! spec = "alphabeta:depth=4"
 //! variants = ["oanquan"]      # optional: only these variants
+//! field = false               # in a gauntlet: one of the field (the references)
 //! ```
 
 use std::fmt::Write as _;
@@ -65,12 +67,18 @@ pub struct AgentEntry {
     /// Its kind, as the experiment's roster ([`Experiment::roster`]) knows it: one of ours, an
     /// outside one, or one of the embedding program's ([`protocol::extra`]).
     pub kind: &'static Kind,
+    /// Whether it is one of a gauntlet's field (`field = true`): the references each entrant
+    /// plays. Always false in a round-robin.
+    pub field: bool,
 }
 
 impl PartialEq for AgentEntry {
     fn eq(&self, other: &AgentEntry) -> bool {
         // The kind follows from the spec and the roster, which the experiment compares.
-        self.name == other.name && self.spec == other.spec && self.variants == other.variants
+        self.name == other.name
+            && self.spec == other.spec
+            && self.variants == other.variants
+            && self.field == other.field
     }
 }
 
@@ -83,6 +91,27 @@ impl AgentEntry {
                 .variants
                 .as_ref()
                 .is_none_or(|only| only.contains(variant))
+    }
+}
+
+/// How an experiment pairs its agents (the `format` key).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Every group of agents that play a variant (the default).
+    #[default]
+    RoundRobin,
+    /// Each entrant against each agent of the field (`field = true`), and no other pair:
+    /// cutechess-cli's and fastchess's `-tournament gauntlet`. Two-player variants only.
+    Gauntlet,
+}
+
+impl Format {
+    /// The name the `format` key takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round-robin",
+            Format::Gauntlet => "gauntlet",
+        }
     }
 }
 
@@ -115,6 +144,8 @@ pub struct Experiment {
     pub time_control: Option<TimeControl>,
     /// The variants, in file order.
     pub variants: Vec<Variant>,
+    /// How the agents are paired: a round-robin, or a gauntlet of entrants against a field.
+    pub format: Format,
     /// The agents, in file order.
     pub agents: Vec<AgentEntry>,
     /// Where the experiment was read from, for messages.
@@ -155,6 +186,9 @@ struct RawExperiment {
     #[serde(default)]
     st: Option<Spanned<toml::Value>>,
     variants: Spanned<Vec<Spanned<String>>>,
+    // Read as any value, so that `format = 2` gets our message.
+    #[serde(default)]
+    format: Option<Spanned<toml::Value>>,
     agents: Spanned<Vec<RawAgent>>,
     // Read as any value, so that `sandbox = true` gets our message.
     #[serde(default)]
@@ -180,6 +214,66 @@ struct RawAgent {
     spec: Spanned<String>,
     #[serde(default)]
     variants: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    field: Option<Spanned<bool>>,
+}
+
+/// A gauntlet's own rules: a field (`field = true`) and at least one entrant, two-player
+/// variants only, and on each variant at least one entrant and one field agent.
+fn check_gauntlet(
+    check: &Checker<'_>,
+    raw: &RawExperiment,
+    variants: &[Variant],
+    entries: &[AgentEntry],
+) -> Result<(), ArenaError> {
+    let span = raw.format.as_ref().map_or(0..0, Spanned::span);
+    if !entries.iter().any(|a| a.field) {
+        return Err(check.error(
+            "format",
+            span,
+            "a gauntlet needs a field: mark its reference agents with `field = true` in their \
+             [[agents]] tables (each other agent plays each of them)",
+        ));
+    }
+    if entries.iter().all(|a| a.field) {
+        return Err(check.error(
+            "format",
+            span,
+            "a gauntlet needs at least one entrant: every agent is marked `field = true`; \
+             take `field = true` off the agents that should play the field",
+        ));
+    }
+    for (i, (variant, id)) in variants.iter().zip(raw.variants.get_ref()).enumerate() {
+        let key = format!("variants[{i}]");
+        if variant.players() != 2 {
+            return Err(check.error(
+                &key,
+                id.span(),
+                format!(
+                    "`{variant}` seats {} players, and a gauntlet pairs one entrant with one \
+                     field agent: play it in a round-robin (`format = \"round-robin\"`)",
+                    variant.players()
+                ),
+            ));
+        }
+        let playing = |field: bool| entries.iter().any(|a| a.field == field && a.plays(variant));
+        for (field, who) in [
+            (true, "no field agent (`field = true`)"),
+            (false, "no entrant"),
+        ] {
+            if !playing(field) {
+                return Err(check.error(
+                    &key,
+                    id.span(),
+                    format!(
+                        "`{variant}` would have no games: {who} plays it; add one that does, \
+                         or take it out of `variants`"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads `sandbox` (the mode; default best-effort) and the `sandbox_*` limits and paths.
@@ -479,6 +573,26 @@ impl Experiment {
             ));
         }
 
+        let format = match &raw.format {
+            None => Format::RoundRobin,
+            Some(value) => match value.get_ref().as_str() {
+                Some("round-robin") => Format::RoundRobin,
+                Some("gauntlet") => Format::Gauntlet,
+                _ => {
+                    return Err(check.error(
+                        "format",
+                        value.span(),
+                        format!(
+                            "{} is not a format: write \"round-robin\" (every pair; the \
+                             default) or \"gauntlet\" (each entrant against the agents marked \
+                             `field = true`)",
+                            value.get_ref()
+                        ),
+                    ));
+                }
+            },
+        };
+
         let mut entries: Vec<AgentEntry> = Vec::new();
         for (i, agent) in raw.agents.get_ref().iter().enumerate() {
             let prefix = format!("agents[{i}]");
@@ -553,11 +667,25 @@ impl Experiment {
                     Some(only)
                 }
             };
+            let field = match &agent.field {
+                Some(marked) if *marked.get_ref() && format != Format::Gauntlet => {
+                    return Err(check.error(
+                        &format!("{prefix}.field"),
+                        marked.span(),
+                        "`field = true` marks a reference agent of a gauntlet, and this \
+                         experiment is a round-robin: add `format = \"gauntlet\"`, or take the \
+                         key out",
+                    ));
+                }
+                Some(marked) => *marked.get_ref(),
+                None => false,
+            };
             let entry = AgentEntry {
                 name,
                 spec,
                 variants: restricted,
                 kind,
+                field,
             };
             let played: Vec<&Variant> = variants.iter().filter(|v| entry.plays(v)).collect();
             if played.is_empty() {
@@ -591,6 +719,9 @@ impl Experiment {
                 raw.agents.span(),
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
+        }
+        if format == Format::Gauntlet {
+            check_gauntlet(&check, &raw, &variants, &entries)?;
         }
         // A variant too few agents play would be a silent zero in the schedule.
         for (i, (variant, id)) in variants.iter().zip(raw.variants.get_ref()).enumerate() {
@@ -667,6 +798,11 @@ impl Experiment {
             .iter()
             .map(|v| {
                 let agents = entries.iter().filter(|a| a.plays(v)).count() as u128;
+                if format == Format::Gauntlet {
+                    // Two players only: each entrant with each field agent.
+                    let field = entries.iter().filter(|a| a.plays(v) && a.field).count() as u128;
+                    return (agents - field) * field;
+                }
                 let seats = v.players() as u128;
                 let groups = (0..seats).fold(1u128, |c, i| c * agents.saturating_sub(i) / (i + 1));
                 if seats == 2 { groups } else { groups * seats }
@@ -727,6 +863,7 @@ impl Experiment {
             move_time_ms,
             time_control,
             variants,
+            format,
             agents: entries,
             source: source.to_string(),
             text: text.to_string(),
@@ -759,6 +896,13 @@ impl Experiment {
         }
         for variant in &self.variants {
             let _ = writeln!(text, "variant = {variant}");
+        }
+        // Only gauntlets get the lines, so the hashes of round-robins stay.
+        if self.format != Format::RoundRobin {
+            let _ = writeln!(text, "format = {}", self.format.name());
+            for agent in self.agents.iter().filter(|a| a.field) {
+                let _ = writeln!(text, "field = {}", agent.name);
+            }
         }
         for agent in &self.agents {
             let _ = write!(text, "agent = {} | {}", agent.name, agent.spec);

@@ -15,6 +15,12 @@
 //! game's place in its group, and from nothing else: a game replays alone, and adding a variant
 //! or an agent does not change the seeds of the games already scheduled.
 //!
+//! A gauntlet (`format = "gauntlet"`, two-player variants only) has fewer groups and the same
+//! rules for each: for each variant, each entrant (in file order) paired with each agent of
+//! the field (in file order), and no other pair; each pair is ordered as a round-robin orders
+//! it (the earlier in the file is `a`), so its seats, seeds and openings are the ones the same
+//! pair gets in a round-robin.
+//!
 //! Shard `i` of `n` holds the games whose index is `i` modulo `n`.
 
 use std::fmt;
@@ -22,7 +28,7 @@ use std::str::FromStr;
 
 use rules::{ArrayVec, MAX_PLAYERS, Variant, splitmix64};
 
-use crate::experiment::Experiment;
+use crate::experiment::{Experiment, Format};
 use crate::hash::fnv1a;
 
 /// A block of consecutive games: one group of agents (a pair, or 3 or 4 for a variant of that
@@ -82,12 +88,15 @@ impl ScheduledGame {
 #[derive(Clone, Debug)]
 struct Block {
     variant: usize,
-    /// The agents that play the variant, in file order.
+    /// The agents that play the variant, in file order (in a gauntlet, its entrants).
     players: Vec<usize>,
+    /// In a gauntlet, the field agents that play the variant, in file order; empty in a
+    /// round-robin.
+    field: Vec<usize>,
     seats: usize,
     /// Games per group.
     games: u64,
-    /// The number of groups, C(players, seats).
+    /// The number of groups: C(players, seats), or entrants x field in a gauntlet.
     groups: u64,
     /// The index of the block's first game.
     first_game: u64,
@@ -127,16 +136,31 @@ impl Schedule {
         let mut next = 0u64;
         let mut next_group = 0u64;
         for (v, variant) in experiment.variants.iter().enumerate() {
-            let players: Vec<usize> = (0..experiment.agents.len())
+            let mut players: Vec<usize> = (0..experiment.agents.len())
                 .filter(|&i| experiment.agents[i].plays(variant))
                 .collect();
+            let field: Vec<usize> = match experiment.format {
+                Format::RoundRobin => Vec::new(),
+                Format::Gauntlet => {
+                    let field = players
+                        .iter()
+                        .copied()
+                        .filter(|&i| experiment.agents[i].field)
+                        .collect();
+                    players.retain(|&i| !experiment.agents[i].field);
+                    field
+                }
+            };
             let seats = variant.players();
             let games = if seats == 2 {
                 experiment.games_per_pair
             } else {
                 experiment.games_per_pair * seats as u64
             };
-            let groups = if (1..=MAX_PLAYERS).contains(&seats) {
+            let groups = if experiment.format == Format::Gauntlet {
+                // The experiment allows gauntlets of two-player variants only.
+                (players.len() as u64).saturating_mul(field.len() as u64)
+            } else if (1..=MAX_PLAYERS).contains(&seats) {
                 choose(players.len() as u64, seats)
             } else {
                 0
@@ -144,6 +168,7 @@ impl Schedule {
             blocks.push(Block {
                 variant: v,
                 players,
+                field,
                 seats,
                 games,
                 groups,
@@ -202,9 +227,21 @@ impl Schedule {
             .partition_point(|b| b.first_group + b.groups <= number);
         let block = &self.blocks[at];
         let k = number - block.first_group;
+        let agents = if block.field.is_empty() {
+            unrank(&block.players, block.seats, k)
+        } else {
+            // Entrant k / |field| against field agent k % |field|, the earlier in file order
+            // first, as in a round-robin.
+            let field = block.field.len() as u64;
+            let entrant = block.players[(k / field) as usize];
+            let reference = block.field[(k % field) as usize];
+            [entrant.min(reference), entrant.max(reference)]
+                .into_iter()
+                .collect()
+        };
         Pairing {
             variant: block.variant,
-            agents: unrank(&block.players, block.seats, k),
+            agents,
             first_game: block.first_game + k * block.games,
             games: block.games,
         }
@@ -422,5 +459,55 @@ mod tests {
         }
         assert_eq!(choose(3, 4), 0);
         assert_eq!(choose(5000, 2), 12_497_500);
+    }
+
+    /// An experiment of `agents` random agents on tic-tac-toe, the ones in `field` marked
+    /// `field = true` when `gauntlet`.
+    fn tictactoe(agents: usize, field: &[usize], gauntlet: bool) -> Experiment {
+        let mut text = String::from(
+            "name = \"g\"\nseed = 5\ngames_per_pair = 4\nvariants = [\"tictactoe\"]\n",
+        );
+        if gauntlet {
+            text.push_str("format = \"gauntlet\"\n");
+        }
+        for i in 0..agents {
+            text.push_str(&format!("[[agents]]\nname = \"r{i}\"\nspec = \"random\"\n"));
+            if gauntlet && field.contains(&i) {
+                text.push_str("field = true\n");
+            }
+        }
+        Experiment::from_toml(&text, "test").unwrap()
+    }
+
+    #[test]
+    fn a_gauntlet_pairs_each_entrant_with_each_field_agent_as_a_round_robin_would() {
+        let field = [1, 4, 6];
+        let gauntlet = Schedule::new(&tictactoe(8, &field, true));
+        let round_robin = Schedule::new(&tictactoe(8, &field, false));
+        assert_eq!(gauntlet.pairing_count(), 5 * 3);
+        assert_eq!(gauntlet.len(), 5 * 3 * 4);
+        let mut seen = std::collections::BTreeSet::new();
+        for pairing in gauntlet.pairings() {
+            let (a, b) = (pairing.agents[0], pairing.agents[1]);
+            assert!(a < b, "{a} {b}");
+            assert!(
+                field.contains(&a) != field.contains(&b),
+                "{a} and {b} are both entrants or both field"
+            );
+            assert!(seen.insert((a, b)), "{a} {b} twice");
+            // The same pair's games in the round-robin: the same seats, seeds and openings.
+            let same = round_robin
+                .pairings()
+                .find(|p| p.agents == pairing.agents)
+                .unwrap();
+            for nth in 0..pairing.games {
+                let mut g = gauntlet.game(pairing.first_game + nth);
+                let r = round_robin.game(same.first_game + nth);
+                assert_eq!(g.index, pairing.first_game + nth);
+                g.index = r.index;
+                assert_eq!(g, r);
+            }
+        }
+        assert_eq!(seen.len(), 15);
     }
 }

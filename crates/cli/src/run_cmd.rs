@@ -288,6 +288,14 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
         crate::plural(experiment.games_per_pair, "game"),
         crate::plural(total, "game")
     );
+    if experiment.format == arena::experiment::Format::Gauntlet {
+        let field = experiment.agents.iter().filter(|a| a.field).count() as u64;
+        println!(
+            "a gauntlet: {} against a field of {} (field = true), never entrant against entrant",
+            crate::plural(experiment.agents.len() as u64 - field, "entrant"),
+            crate::plural(field, "agent")
+        );
+    }
     // Groups are made one by one: a schedule of millions of groups prints without holding them.
     let mut groups = arena::schedule_table(experiment).peekable();
     for (v, variant) in experiment.variants.iter().enumerate() {

@@ -636,21 +636,46 @@ impl Chart for EloChart {
     }
 }
 
-/// Score % of each row agent against each column agent.
+/// Score % of each row agent against each column agent: every agent against every other, or
+/// in a gauntlet ([`PoolRatings::gauntlet_sides`]) the entrants against the field.
 struct HeatMap {
     title: String,
-    agents: Vec<String>,
+    rows: Vec<String>,
+    columns: Vec<String>,
+    /// Whether rows and columns are the same agents (the diagonal is an agent against itself).
+    square: bool,
     /// `score[row][column]` in 0..=1, `None` when the two never met.
     score: Vec<Vec<Option<f64>>>,
 }
 
 impl HeatMap {
     fn new(pool: &PoolRatings) -> Self {
-        let agents: Vec<String> = pool.standings.iter().map(|s| s.agent.clone()).collect();
-        let score = agents
+        let pool_name = if pool.pool == ALL_POOL {
+            "all variants".to_owned()
+        } else {
+            pool.pool.clone()
+        };
+        let (rows, columns, square, title) = match pool.gauntlet_sides() {
+            Some((entrants, field)) => (
+                entrants.iter().map(|a| a.to_string()).collect(),
+                field.iter().map(|a| a.to_string()).collect(),
+                false,
+                format!("Against the field, score % of entrant (row): {pool_name}"),
+            ),
+            None => {
+                let agents: Vec<String> = pool.standings.iter().map(|s| s.agent.clone()).collect();
+                (
+                    agents.clone(),
+                    agents,
+                    true,
+                    format!("Head to head, score % of row against column: {pool_name}"),
+                )
+            }
+        };
+        let score = rows
             .iter()
             .map(|row| {
-                agents
+                columns
                     .iter()
                     .map(|column| {
                         if row == column {
@@ -661,14 +686,11 @@ impl HeatMap {
                     .collect()
             })
             .collect();
-        let pool_name = if pool.pool == ALL_POOL {
-            "all variants".to_owned()
-        } else {
-            pool.pool.clone()
-        };
         Self {
-            title: format!("Head to head, score % of row against column: {pool_name}"),
-            agents,
+            title,
+            rows,
+            columns,
+            square,
             score,
         }
     }
@@ -695,15 +717,18 @@ fn score_colour(score: f64) -> RGBColor {
 impl Chart for HeatMap {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         root.fill(&WHITE)?;
-        let n = self.agents.len().max(1);
-        let label_size = if n > 16 { 12.0 } else { 15.0 };
-        let full_width = text_width(root, self.agents.iter().cloned(), label_size);
+        let n = self.rows.len().max(1);
+        let m = self.columns.len().max(1);
+        let label_size = if n.max(m) > 16 { 12.0 } else { 15.0 };
+        let full_width = text_width(root, self.columns.iter().cloned(), label_size);
+        let row_width = text_width(root, self.rows.iter().cloned(), label_size);
         // Rank numbers stand for the column names when the names would not fit across their
-        // columns; the rows then carry the numbers too.
-        let numbered =
-            full_width as f64 + 10.0 > (CHART_SIZE.0 as f64 - full_width as f64) / n as f64;
+        // columns; the rows then carry the numbers too (a square map only: a gauntlet's
+        // columns are the field, other agents than its rows).
+        let numbered = self.square
+            && full_width as f64 + 10.0 > (CHART_SIZE.0 as f64 - row_width as f64) / m as f64;
         let row_names: Vec<String> = self
-            .agents
+            .rows
             .iter()
             .enumerate()
             .map(|(k, name)| {
@@ -715,21 +740,21 @@ impl Chart for HeatMap {
             })
             .collect();
         let column_names: Vec<String> = if numbered {
-            (1..=n).map(|k| k.to_string()).collect()
+            (1..=m).map(|k| k.to_string()).collect()
         } else {
-            self.agents.clone()
+            self.columns.clone()
         };
         let name_width = text_width(root, row_names.iter().cloned(), label_size);
         // Cell (row r, column c) is centred on (c, n - 1 - r): row 0 at the top.
-        let size = n as f64;
+        let (rows, columns) = (n as f64, m as f64);
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, bold(22.0))
             .margin(20)
             .x_label_area_size(50)
             .y_label_area_size(name_width + 24)
-            .build_cartesian_2d(-0.5..size - 0.5, -0.5..size - 0.5)?;
+            .build_cartesian_2d(-0.5..columns - 0.5, -0.5..rows - 0.5)?;
         let x_label = |x: &f64| {
-            row_label(*x, n)
+            row_label(*x, m)
                 .and_then(|k| column_names.get(k))
                 .map_or(String::new(), Clone::clone)
         };
@@ -741,24 +766,28 @@ impl Chart for HeatMap {
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_labels(n)
+            .x_labels(m)
             .y_labels(n)
             .x_label_formatter(&x_label)
             .y_label_formatter(&y_label)
             .label_style(font(label_size))
-            .x_desc(if numbered {
-                "opponent (column, numbered as the rows)"
-            } else {
-                "opponent (column)"
+            .x_desc(match (self.square, numbered) {
+                (false, _) => "field (column)",
+                (true, true) => "opponent (column, numbered as the rows)",
+                (true, false) => "opponent (column)",
             })
-            .y_desc("agent (row)")
+            .y_desc(if self.square {
+                "agent (row)"
+            } else {
+                "entrant (row)"
+            })
             .axis_desc_style(font(16.0))
             .draw()?;
         let (width, height) = chart.plotting_area().dim_in_pixel();
-        let cell = (width as f64 / n as f64).min(height as f64 / n as f64);
+        let cell = (width as f64 / m as f64).min(height as f64 / n as f64);
         let number_size = (cell * 0.4).clamp(9.0, 20.0);
         for (r, row) in self.score.iter().enumerate() {
-            let y = size - 1.0 - r as f64;
+            let y = rows - 1.0 - r as f64;
             for (c, score) in row.iter().enumerate() {
                 let x = c as f64;
                 let cell = [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)];
@@ -768,7 +797,9 @@ impl Chart for HeatMap {
                         let ink = if dark { WHITE } else { BLACK };
                         (score_colour(*s), format!("{:.0}%", 100.0 * s), ink)
                     }
-                    None if r == c => (RGBColor(210, 210, 210), String::new(), BLACK),
+                    None if self.square && r == c => {
+                        (RGBColor(210, 210, 210), String::new(), BLACK)
+                    }
                     None => (RGBColor(250, 250, 250), "–".to_owned(), BLACK),
                 };
                 chart.draw_series(std::iter::once(Rectangle::new(cell, fill.filled())))?;

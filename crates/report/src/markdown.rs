@@ -661,42 +661,15 @@ fn write_pool(out: &mut String, pool: &PoolRatings, charts: &ChartFiles, report:
     }
 
     let agents: Vec<&str> = pool.standings.iter().map(|s| s.agent.as_str()).collect();
-    let _ = writeln!(
-        out,
-        "### Head to head\n\nScore % of the row agent against the column agent (— never \
-         met){}.\n",
-        if multiplayer {
-            "; N-player games count by their pairwise results"
-        } else {
-            ""
-        }
-    );
-    let _ = write!(out, "| |");
-    for agent in &agents {
-        let _ = write!(out, " {} |", cell(agent));
-    }
-    let _ = write!(out, "\n|---|");
-    for _ in &agents {
-        let _ = write!(out, "---:|");
-    }
-    let _ = writeln!(out);
-    for row in &agents {
-        let _ = write!(out, "| **{}** |", cell(row));
-        for column in &agents {
-            let text = if row == column {
-                String::new()
-            } else {
-                pool.head_to_head(row, column)
-                    .and_then(|m| m.score())
-                    .map_or("—".to_owned(), |s| fixed(100.0 * s, 1))
-            };
-            let _ = write!(out, " {text} |");
-        }
-        let _ = writeln!(out);
-    }
-    let _ = writeln!(out);
+    let alt = if let Some((entrants, field)) = pool.gauntlet_sides() {
+        write_gauntlet(out, pool, &entrants, &field);
+        "Against the field"
+    } else {
+        write_head_to_head(out, pool, &agents, multiplayer);
+        "Head to head"
+    };
     if let Some(stem) = charts.head_to_head.get(&pool.pool) {
-        let _ = writeln!(out, "![Head to head, {title}]({stem}.png)\n");
+        let _ = writeln!(out, "![{alt}, {title}]({stem}.png)\n");
     }
 
     let _ = writeln!(
@@ -735,6 +708,88 @@ fn write_pool(out: &mut String, pool: &PoolRatings, charts: &ChartFiles, report:
             if unpaired == 1 { "" } else { "s" }
         );
     }
+}
+
+/// The square table of the pool: each agent's score against each other.
+fn write_head_to_head(out: &mut String, pool: &PoolRatings, agents: &[&str], multiplayer: bool) {
+    let _ = writeln!(
+        out,
+        "### Head to head\n\nScore % of the row agent against the column agent (— never \
+         met){}.\n",
+        if multiplayer {
+            "; N-player games count by their pairwise results"
+        } else {
+            ""
+        }
+    );
+    let _ = write!(out, "| |");
+    for agent in agents {
+        let _ = write!(out, " {} |", cell(agent));
+    }
+    let _ = write!(out, "\n|---|");
+    for _ in agents {
+        let _ = write!(out, "---:|");
+    }
+    let _ = writeln!(out);
+    for row in agents {
+        let _ = write!(out, "| **{}** |", cell(row));
+        for column in agents {
+            let text = if row == column {
+                String::new()
+            } else {
+                pool.head_to_head(row, column)
+                    .and_then(|m| m.score())
+                    .map_or("—".to_owned(), |s| fixed(100.0 * s, 1))
+            };
+            let _ = write!(out, " {text} |");
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(out);
+}
+
+/// A gauntlet's table: each entrant (row) against each agent of the field (column), and its
+/// score against the whole field.
+fn write_gauntlet(out: &mut String, pool: &PoolRatings, entrants: &[&str], field: &[&str]) {
+    let _ = writeln!(
+        out,
+        "### Against the field\n\nA gauntlet: every game is one of the {} entrants against one \
+         of the {} agents of the field. Score % of the row entrant against the column agent \
+         (— never met), and against the whole field, with its games; the field's rows are in \
+         the standings above.\n",
+        entrants.len(),
+        field.len()
+    );
+    let _ = write!(out, "| |");
+    for agent in field {
+        let _ = write!(out, " {} |", cell(agent));
+    }
+    let _ = write!(out, " Field | Games |\n|---|");
+    for _ in field {
+        let _ = write!(out, "---:|");
+    }
+    let _ = writeln!(out, "---:|---:|");
+    for row in entrants {
+        let _ = write!(out, "| **{}** |", cell(row));
+        let mut total = PairElo::new(0, 0, 0);
+        for column in field {
+            let pair = pool.head_to_head(row, column);
+            if let Some(pair) = &pair {
+                total.wins += pair.wins;
+                total.draws += pair.draws;
+                total.losses += pair.losses;
+            }
+            let text = pair
+                .and_then(|m| m.score())
+                .map_or("—".to_owned(), |s| fixed(100.0 * s, 1));
+            let _ = write!(out, " {text} |");
+        }
+        let score = total
+            .score()
+            .map_or("—".to_owned(), |s| fixed(100.0 * s, 1));
+        let _ = writeln!(out, " {score} | {} |", total.games());
+    }
+    let _ = writeln!(out);
 }
 
 fn write_pair(

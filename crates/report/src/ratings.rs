@@ -151,6 +151,50 @@ impl PoolRatings {
         Some(PairElo::new(wdl.wins, wdl.draws, wdl.losses))
     }
 
+    /// The two sides of a gauntlet, if the pool's games form one: its agents split in two
+    /// groups, every game between the groups and none inside either, with at least three agents
+    /// (two are a plain match). The larger group are the entrants, the smaller the field; each
+    /// in standings order. Found from the games alone, as everything in the report is.
+    pub fn gauntlet_sides(&self) -> Option<(Vec<&str>, Vec<&str>)> {
+        let agents: Vec<&str> = self.standings.iter().map(|s| s.agent.as_str()).collect();
+        if agents.len() < 3 {
+            return None;
+        }
+        let met = |a: &str, b: &str| self.head_to_head(a, b).is_some_and(|m| m.games() > 0);
+        // Two-colour the graph of who met whom: a gauntlet's is bipartite and connected.
+        let mut side: Vec<Option<bool>> = vec![None; agents.len()];
+        side[0] = Some(false);
+        let mut queue = vec![0];
+        while let Some(at) = queue.pop() {
+            for other in 0..agents.len() {
+                if other == at || !met(agents[at], agents[other]) {
+                    continue;
+                }
+                let colour = side[at].map(|c| !c);
+                match side[other] {
+                    None => {
+                        side[other] = colour;
+                        queue.push(other);
+                    }
+                    Some(c) if Some(c) != colour => return None,
+                    Some(_) => {}
+                }
+            }
+        }
+        // Every agent reached (the graph is connected), each on one side.
+        let group = |colour: bool| -> Option<Vec<&str>> {
+            let mut out = Vec::new();
+            for (agent, s) in agents.iter().zip(&side) {
+                if (*s)? == colour {
+                    out.push(*agent);
+                }
+            }
+            Some(out)
+        };
+        let (a, b) = (group(false)?, group(true)?);
+        Some(if a.len() >= b.len() { (a, b) } else { (b, a) })
+    }
+
     /// Whether the intervals come from a method whose simulated coverage is near 95%: the
     /// profile interval. With few games the percentile bootstrap held the true rating as
     /// little as 78-85% of the time in the simulations (the book's report page), so its intervals

@@ -606,3 +606,108 @@ fn the_sandbox_keys_are_read_with_their_defaults_and_bad_values_named() {
         ],
     );
 }
+
+const GAUNTLET: &str = r#"name = "g"
+seed = 1
+games_per_pair = 2
+variants = ["mnk-3x3k3", "oanquan"]
+format = "gauntlet"
+
+[[agents]]
+name = "entrant"
+spec = "random"
+
+[[agents]]
+name = "reference"
+spec = "random"
+field = true
+"#;
+
+#[test]
+fn a_gauntlet_is_read_and_its_format_and_field_are_in_the_hash() {
+    let gauntlet = Experiment::from_toml(GAUNTLET, "exp.toml").unwrap();
+    assert_eq!(gauntlet.format, arena::experiment::Format::Gauntlet);
+    assert_eq!(
+        gauntlet.agents.iter().map(|a| a.field).collect::<Vec<_>>(),
+        [false, true]
+    );
+    // The same agents as a round-robin: another experiment, another hash.
+    let round_robin = GAUNTLET
+        .replace("format = \"gauntlet\"\n", "")
+        .replace("field = true\n", "");
+    let round_robin = Experiment::from_toml(&round_robin, "exp.toml").unwrap();
+    assert_eq!(round_robin.format, arena::experiment::Format::RoundRobin);
+    assert_ne!(gauntlet.hash(), round_robin.hash());
+    // Another field, another hash.
+    let moved = GAUNTLET.replace("field = true\n", "").replace(
+        "spec = \"random\"\n\n",
+        "spec = \"random\"\nfield = true\n\n",
+    );
+    let moved = Experiment::from_toml(&moved, "exp.toml").unwrap();
+    assert_eq!(
+        moved.agents.iter().map(|a| a.field).collect::<Vec<_>>(),
+        [true, false]
+    );
+    assert_ne!(gauntlet.hash(), moved.hash());
+    // Writing the default format changes nothing.
+    let written = GOOD.replacen("[[agents]]", "format = \"round-robin\"\n[[agents]]", 1);
+    assert_eq!(
+        Experiment::from_toml(&written, "exp.toml").unwrap().hash(),
+        Experiment::from_toml(GOOD, "exp.toml").unwrap().hash()
+    );
+}
+
+#[test]
+fn a_gauntlet_without_a_field_or_an_entrant_and_other_bad_formats_are_named() {
+    let no_field = error(&GAUNTLET.replace("field = true\n", ""));
+    assert_mentions(
+        &no_field,
+        &[
+            "exp.toml",
+            "`format`",
+            "exp.toml:5:",
+            "needs a field",
+            "`field = true`",
+        ],
+    );
+    let no_entrant = error(&GAUNTLET.replace(
+        "spec = \"random\"\n\n",
+        "spec = \"random\"\nfield = true\n\n",
+    ));
+    assert_mentions(
+        &no_entrant,
+        &["`format`", "at least one entrant", "`field = true`"],
+    );
+    let round_robin = error(&GAUNTLET.replace("format = \"gauntlet\"\n", ""));
+    assert_mentions(
+        &round_robin,
+        &["`agents[1].field`", "round-robin", "format = \"gauntlet\""],
+    );
+    let unknown = error(&GAUNTLET.replace("\"gauntlet\"", "\"swiss\""));
+    assert_mentions(
+        &unknown,
+        &[
+            "`format`",
+            "\"swiss\" is not a format",
+            "round-robin",
+            "gauntlet",
+        ],
+    );
+    let number = error(&GAUNTLET.replace("\"gauntlet\"", "2"));
+    assert_mentions(&number, &["`format`", "2 is not a format"]);
+    let not_bool = error(&GAUNTLET.replace("field = true", "field = \"yes\""));
+    assert_mentions(&not_bool, &["field", "exp.toml:14:"]);
+    let three = error(&GAUNTLET.replace("\"oanquan\"]", "\"oanquan-3p\"]"));
+    assert_mentions(&three, &["`variants[1]`", "seats 3 players", "gauntlet"]);
+    // A variant only entrants play has no games in a gauntlet.
+    let only_entrants =
+        error(&GAUNTLET.replace("field = true\n", "field = true\nvariants = [\"oanquan\"]\n"));
+    assert_mentions(
+        &only_entrants,
+        &[
+            "`variants[0]`",
+            "`mnk-3x3k3` would have no games",
+            "no field agent",
+        ],
+    );
+}

@@ -279,3 +279,34 @@ fn a_merge_that_runs_out_of_disk_leaves_no_temporary_file_behind() {
     assert_eq!(merge(&dir).unwrap().games, 18);
     assert!(!dir.join("games.csv.merging").exists());
 }
+
+#[test]
+fn a_gauntlets_shards_merge_into_its_single_run_csv_whatever_the_threads() {
+    let text = EXPERIMENT
+        .replace("name = \"sharded\"", "name = \"sharded-gauntlet\"")
+        .replace(
+            "[[agents]]\nname = \"x\"",
+            "format = \"gauntlet\"\n\n[[agents]]\nname = \"x\"",
+        )
+        .replace(
+            "name = \"x\"\nspec = \"random\"",
+            "name = \"x\"\nspec = \"random\"\nfield = true",
+        )
+        + "\n[[agents]]\nname = \"w\"\nspec = \"random\"\n";
+    let exp = Experiment::from_toml(&text, "gauntlet.toml").unwrap();
+    let single = scratch("gauntlet-single");
+    run(&exp, &common::options(&single, 1, Shard::WHOLE)).unwrap();
+    let sharded = scratch("gauntlet-parts");
+    for i in 0..3 {
+        run(&exp, &common::options(&sharded, 2, shard(i, 3))).unwrap();
+    }
+    let merged = merge(&sharded).unwrap();
+    // y, z and w each against x, on both variants, 3 games each.
+    assert_eq!(merged.games, 3 * 2 * 3);
+    assert_eq!(
+        without_timing(&merged.csv),
+        without_timing(&single.join("games.csv"))
+    );
+    let verified = arena::verify(&sharded, None).unwrap();
+    assert!(verified.complete(), "{verified:?}");
+}

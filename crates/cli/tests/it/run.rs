@@ -150,7 +150,32 @@ fn dry_run_prints_the_schedule() {
     assert!(text.contains("oanquan: 6 games in 3 pairs"), "{text}");
     assert!(!dir.join("results").exists());
     let default = arena(&["run", "--dry-run"]);
-    assert!(String::from_utf8_lossy(&default.stdout).starts_with("default: 6 variants"));
+    let default = String::from_utf8_lossy(&default.stdout);
+    assert!(default.starts_with("default: 6 variants"));
+    assert!(!default.contains("gauntlet"), "{default}");
+}
+
+#[test]
+fn dry_run_prints_a_gauntlet_as_entrants_against_the_field() {
+    let dir = scratch("dry-gauntlet");
+    let file = dir.join("gauntlet.toml");
+    let gauntlet = SMALL
+        .replacen("[[agents]]", "format = \"gauntlet\"\n\n[[agents]]", 1)
+        .replacen(
+            "spec = \"random\"\n",
+            "spec = \"random\"\nfield = true\n",
+            1,
+        );
+    fs::write(&file, &gauntlet).unwrap();
+    let output = arena(&["run", file.to_str().unwrap(), "--dry-run"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{gauntlet}\n{text}");
+    assert!(
+        text.contains("a gauntlet: 2 entrants against a field of 1 agent (field = true)"),
+        "{text}"
+    );
+    // O An Quan: random (the field) against each of the two others, not those two together.
+    assert!(text.contains("oanquan: 4 games in 2 pairs"), "{text}");
 }
 
 #[test]

@@ -103,6 +103,11 @@ fn without_timing(csv: &Path) -> Vec<String> {
 
 /// `arena verify DIR` must say the folder holds every game of the experiment, each once.
 fn assert_verifies_complete(out: &Path) {
+    assert_verifies(out, GAMES, "writers");
+}
+
+/// `arena verify DIR` must say the folder holds all `games` games of experiment `name`.
+fn assert_verifies(out: &Path, games: u64, name: &str) {
     let output = arena()
         .args(["verify", out.to_str().unwrap()])
         .output()
@@ -114,7 +119,7 @@ fn assert_verifies_complete(out: &Path) {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(
-        text.contains(&format!("{GAMES} games of experiment `writers`: every row")),
+        text.contains(&format!("{games} games of experiment `{name}`: every row")),
         "{text}"
     );
 }
@@ -382,4 +387,118 @@ fn deleting_the_lock_file_during_a_run_lets_no_second_writer_in() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert_verifies_complete(&out);
+}
+
+/// A gauntlet of 30 entrants (random agents) against a field of 5 (MCTS, which takes long
+/// enough for the kills to land in the middle of the run).
+fn gauntlet_experiment() -> String {
+    let mut text = String::from(
+        "name = \"gauntlet\"\nseed = 34\ngames_per_pair = 2\nopening_plies = 2\n\
+         variants = [\"mnk-5x5k4\"]\nformat = \"gauntlet\"\n",
+    );
+    // The field in the middle of the file, so that pairs are written both ways round.
+    for i in 0..35 {
+        if (10..15).contains(&i) {
+            let iterations = 2000 + 500 * (i - 10);
+            text.push_str(&format!(
+                "\n[[agents]]\nname = \"ref{i}\"\nspec = \"mcts:iterations={iterations}\"\n\
+                 field = true\n"
+            ));
+        } else {
+            text.push_str(&format!(
+                "\n[[agents]]\nname = \"student{i}\"\nspec = \"random\"\n"
+            ));
+        }
+    }
+    text
+}
+
+#[test]
+fn a_gauntlet_of_30_against_5_plays_150_pairings_resumes_after_kills_and_verifies() {
+    const GAUNTLET_GAMES: u64 = 30 * 5 * 2;
+    let dir = scratch("gauntlet");
+    let file = dir.join("gauntlet.toml");
+    fs::write(&file, gauntlet_experiment()).unwrap();
+
+    let reference = dir.join("reference");
+    run_to_end(&file, &reference);
+    let rows = without_timing(&reference.join("games.csv"));
+    assert_eq!(rows.len() as u64, GAUNTLET_GAMES + 1);
+    // Each entrant meets each field agent exactly twice, once each way round, and nothing else.
+    let mut reader = csv::Reader::from_path(reference.join("games.csv")).unwrap();
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|c| c == name).unwrap();
+    let (first, second) = (column("first"), column("second"));
+    let mut met = std::collections::BTreeMap::new();
+    for record in reader.records() {
+        let record = record.unwrap();
+        let (a, b) = (&record[first], &record[second]);
+        assert!(
+            a.starts_with("ref") != b.starts_with("ref"),
+            "{a} played {b}: a gauntlet pairs an entrant with a field agent only"
+        );
+        let (entrant, field) = if a.starts_with("ref") { (b, a) } else { (a, b) };
+        let seats = met
+            .entry((entrant.to_string(), field.to_string()))
+            .or_insert((0, 0));
+        if a == entrant {
+            seats.0 += 1;
+        } else {
+            seats.1 += 1;
+        }
+    }
+    assert_eq!(met.len(), 30 * 5);
+    assert!(met.values().all(|&seats| seats == (1, 1)), "{met:?}");
+    assert_verifies(&reference, GAUNTLET_GAMES, "gauntlet");
+
+    // Killed twice with SIGKILL in the middle, then resumed: the uninterrupted CSV.
+    let out = dir.join("killed");
+    let csv = out.join("games.csv");
+    let lines = || {
+        fs::read_to_string(&csv)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    for target in [60, 180] {
+        let mut child = spawn_run(&file, &out);
+        let waited = Instant::now();
+        while lines() < target && child.try_wait().unwrap().is_none() {
+            assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert!(
+        (lines() as u64) < GAUNTLET_GAMES + 1,
+        "the kills left nothing to resume: {} lines",
+        lines()
+    );
+    run_to_end(&file, &out);
+    assert_eq!(without_timing(&csv), rows);
+    assert_verifies(&out, GAUNTLET_GAMES, "gauntlet");
+
+    // A row edited into an entrant-against-entrant game is refused, with its line.
+    let text = fs::read_to_string(&csv).unwrap();
+    let mut edited: Vec<String> = text.lines().map(String::from).collect();
+    let line = edited
+        .iter()
+        .position(|l| l.contains(",student0,ref10,"))
+        .expect("student0 plays ref10 first once");
+    edited[line] = edited[line]
+        .replace(",student0,ref10,", ",student0,student1,")
+        .replace(",random,mcts:iterations=2000", ",random,random");
+    fs::write(&csv, edited.join("\n") + "\n").unwrap();
+    let output = arena()
+        .args(["verify", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{error}");
+    assert!(
+        error.contains(&format!(":{}", line + 1))
+            && error.contains("second")
+            && error.contains("student1"),
+        "{error}"
+    );
 }

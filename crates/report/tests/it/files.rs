@@ -228,3 +228,78 @@ fn the_timing_table_has_a_line_per_time_control_and_agent() {
     assert!(text.contains("| st=1 | a | 9 | 111.111 |"), "{text}");
     assert!(text.contains("| tc=60+0.6 | b | 9 |"), "{text}");
 }
+
+#[test]
+fn a_gauntlet_gets_a_table_of_entrants_against_the_field_and_a_round_robin_keeps_its_own() {
+    let dir = fresh_dir("gauntlet-report");
+    let mut games = Games::new();
+    // Four entrants, each against the two agents of the field, none against each other; a
+    // round-robin of three on another variant.
+    for (k, entrant) in ["e0", "e1", "e2", "e3"].iter().enumerate() {
+        games.pairing("mnk-3x3k3", entrant, "ref-a", k, 1, 3 - k);
+        games.pairing("mnk-3x3k3", "ref-b", entrant, 2, 0, 2);
+    }
+    games.pairing("oanquan", "x", "y", 2, 0, 0);
+    games.pairing("oanquan", "y", "z", 2, 0, 0);
+    games.pairing("oanquan", "x", "z", 1, 0, 1);
+    let csv = dir.join("games.csv");
+    std::fs::write(&csv, games.csv()).unwrap();
+    Report::from_csv_files(&[&csv])
+        .unwrap()
+        .write(&dir, &Options::default().with_bootstrap(50))
+        .unwrap();
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let section = |pool: &str| {
+        let start = markdown.find(&format!("## {pool}")).unwrap();
+        let rest = &markdown[start + 3..];
+        rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
+    };
+    let gauntlet = section("mnk-3x3k3");
+    assert!(gauntlet.contains("### Against the field"), "{gauntlet}");
+    assert!(!gauntlet.contains("### Head to head"), "{gauntlet}");
+    assert!(gauntlet.contains("4 entrants"), "{gauntlet}");
+    // The field's columns, then the whole field and the games.
+    let header = gauntlet
+        .lines()
+        .find(|l| l.starts_with("| |"))
+        .unwrap()
+        .to_string();
+    assert!(
+        header.contains("ref-a") && header.contains("ref-b"),
+        "{header}"
+    );
+    assert!(header.ends_with(" Field | Games |"), "{header}");
+    assert!(!header.contains("e0"), "{header}");
+    // e2 scored 2.5 of 4 against ref-a and 2 of 4 against ref-b: 4.5 of 8.
+    let e2 = gauntlet
+        .lines()
+        .find(|l| l.starts_with("| **e2** |"))
+        .unwrap();
+    let cells: Vec<&str> = e2.split('|').map(str::trim).collect();
+    let column = |name: &str| {
+        header
+            .split('|')
+            .map(str::trim)
+            .position(|c| c == name)
+            .unwrap()
+    };
+    assert_eq!(cells[column("ref-a")], "62.5", "{e2}");
+    assert_eq!(cells[column("ref-b")], "50.0", "{e2}");
+    assert_eq!(cells[column("Field")], "56.2", "{e2}");
+    assert_eq!(cells[column("Games")], "8", "{e2}");
+    assert!(!gauntlet.contains("| **ref-a** |"), "{gauntlet}");
+    // Three agents who all met: the square table.
+    let round_robin = section("oanquan");
+    assert!(round_robin.contains("### Head to head"), "{round_robin}");
+    assert!(
+        !round_robin.contains("### Against the field"),
+        "{round_robin}"
+    );
+    // The chart likewise: entrants against the field, and the square map for the others.
+    let chart =
+        |pool: &str| std::fs::read_to_string(dir.join(format!("head-to-head-{pool}.svg"))).unwrap();
+    let gauntlet_chart = chart("mnk-3x3k3");
+    assert!(gauntlet_chart.contains("Against the field"));
+    assert!(gauntlet_chart.contains("entrant (row)") && gauntlet_chart.contains("field (column)"));
+    assert!(chart("oanquan").contains("Head to head"));
+}

@@ -241,7 +241,8 @@ fn csv_error(path: &Path, line: u64, message: impl Into<String>) -> ArenaError {
     }
 }
 
-fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
+/// An I/O error on `path` while doing `action`, as the arena reports it.
+pub(crate) fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
     ArenaError::Io {
         path: path.to_path_buf(),
         action,

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use agents::AgentSpec;
 use rules::Variant;
 
-use crate::record::Row;
+use crate::record::{Row, io_error};
 use crate::results::{OpenOptions, ResultsFile};
 use crate::run::{play_scheduled_with, thread_count};
 use crate::schedule::{Schedule, Shard};
@@ -128,7 +128,7 @@ impl MatchSettings {
 }
 
 /// `text` as a TOML string (an outside agent's spec holds paths and spaces).
-fn toml_string(text: &str) -> String {
+pub(crate) fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_owned()).to_string()
 }
 
@@ -219,14 +219,6 @@ impl Counter {
             self.count.pairs += 1;
             true
         }
-    }
-}
-
-fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
-    ArenaError::Io {
-        path: path.to_path_buf(),
-        action,
-        error: error.to_string(),
     }
 }
 
@@ -398,7 +390,8 @@ pub fn run_match(
     Ok(summary)
 }
 
-fn append_fault(path: &Path, message: &str) -> Result<(), ArenaError> {
+/// Appends `message` to the fault log at `path` (`arena sprt`, `arena tune`).
+pub(crate) fn append_fault(path: &Path, message: &str) -> Result<(), ArenaError> {
     let mut file = fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -32,7 +32,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -45,10 +44,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::experiment::line_column;
-use crate::record::{Row, Temporary};
+use crate::record::{Row, Temporary, io_error};
 use crate::results::{OpenOptions, ResultsFile};
 use crate::run::{play_scheduled_with, thread_count};
 use crate::schedule::{Schedule, Shard};
+use crate::sprt::{append_fault, toml_string};
 use crate::{ArenaError, Experiment};
 
 /// The copy of the tune file next to the games: a resumed tune must be the same tune.
@@ -562,10 +562,6 @@ fn names(params: &[TuneParam]) -> String {
         .join(", ")
 }
 
-fn toml_string(text: &str) -> String {
-    toml::Value::String(text.to_owned()).to_string()
-}
-
 /// One iteration of the tune.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Iteration {
@@ -727,14 +723,6 @@ pub struct TuneSummary {
     pub wall: Duration,
     /// Worker threads used.
     pub threads: usize,
-}
-
-fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> ArenaError {
-    ArenaError::Io {
-        path: path.to_path_buf(),
-        action,
-        error: error.to_string(),
-    }
 }
 
 /// Plays the tune into `options.out_dir`, resuming from the games there, and calls `each` with
@@ -964,15 +952,6 @@ fn write_trajectory(
     fs::write(temporary.path(), trajectory_text(settings, iterations))
         .map_err(|e| io_error(path, "write the trajectory", e))?;
     temporary.place(path, "write the trajectory")
-}
-
-fn append_fault(path: &Path, message: &str) -> Result<(), ArenaError> {
-    let mut file = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| io_error(path, "open the fault log", e))?;
-    writeln!(file, "{message}").map_err(|e| io_error(path, "write the fault log", e))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use agents::pattern::{PATTERNS, Patterns, WEIGHTS};
+use agents::pattern::{MAX_WEIGHT, PATTERNS, Patterns, WEIGHTS};
 use rules::{Mnk, Player, Variant};
 
 use crate::ArenaError;
@@ -337,7 +337,9 @@ pub fn fit_samples(variant: Variant, samples: &[Sample], ridge: f64) -> Result<F
     let fitted = fit_weights(samples, k, ridge);
     let mut weights = [0; PATTERNS];
     for i in 0..FREE {
-        weights[i + 1] = fitted[i].round() as i32;
+        // Within what `threat:weights=` takes (a fit of few positions may run far out).
+        let bound = f64::from(MAX_WEIGHT);
+        weights[i + 1] = fitted[i].round().clamp(-bound, bound) as i32;
     }
     let rounded: [f64; FREE] = std::array::from_fn(|i| f64::from(weights[i + 1]));
     let losses = |w: &[f64; FREE]| {

@@ -2,7 +2,8 @@
 //! agent's `weights=`): the evaluation kept up to date move by move with them, the default
 //! unchanged, and the parameter checked.
 
-use agents::pattern::{PATTERNS, Patterns, WEIGHTS};
+use agents::pattern::{MAX_WEIGHT, PATTERNS, Patterns, WEIGHTS};
+use agents::score::EVAL_LIMIT;
 use agents::{AgentRng, AgentSpec, Context, build};
 use rand::{RngExt, SeedableRng};
 use rules::{Game, Mnk, Variant};
@@ -100,6 +101,8 @@ fn threat_takes_weights_and_its_default_is_the_built_in_table() {
         "a/b/c/d/e/f/g/h",
         "1/2/3/4/5/6/7/8/9",
         "1/2/3/4/5/6/7/99999999",
+        "1/2/3/4/5/6/7/100001",
+        "-100001/2/3/4/5/6/7/8",
     ] {
         let spec: AgentSpec = format!("threat:weights={bad}").parse().unwrap();
         let error = build::<Mnk>(&spec).err().unwrap().to_string();
@@ -108,4 +111,36 @@ fn threat_takes_weights_and_its_default_is_the_built_in_table() {
             "{error}"
         );
     }
+}
+
+/// The largest weights the parameter takes keep the evaluation of any position of the largest
+/// board inside [`EVAL_LIMIT`] (and `i32`: the tests run with overflow checks), move by move.
+#[test]
+fn the_largest_weights_stay_inside_the_evaluation_limit() {
+    let mut rng = AgentRng::seed_from_u64(8);
+    for sign in [1, -1] {
+        let mut weights = [sign * MAX_WEIGHT; PATTERNS];
+        weights[0] = 0;
+        for plies in [0, 1, 40, 200] {
+            let game = random_position("mnk-19x19k5", plies, &mut rng);
+            let mut patterns = Patterns::new(&game).with_weights(weights);
+            let mut after = game.clone();
+            for _ in 0..4 {
+                for me in [
+                    after.side_to_move(),
+                    <Mnk as rules::TwoPlayer>::opponent(after.side_to_move()),
+                ] {
+                    assert!(patterns.evaluate(me).abs() < EVAL_LIMIT);
+                }
+                let Some(mv) = after.random_move(&mut rng) else {
+                    break;
+                };
+                patterns.play(mv, after.side_to_move());
+                after = after.play(mv).unwrap();
+            }
+        }
+    }
+    let top = [MAX_WEIGHT; PATTERNS - 1].map(|w| w.to_string()).join("/");
+    let game = random_position("mnk-19x19k5", 10, &mut rng);
+    choose(&format!("threat:nodes=2000,weights={top}"), &game);
 }

@@ -394,6 +394,11 @@ impl Table {
 /// The weight of a pattern in the evaluation and in move ordering (see [`cell_value`]).
 pub const WEIGHTS: [i32; PATTERNS] = [0, 1, 4, 12, 20, 90, 110, 500, 5000];
 
+/// The largest weight a pattern may have (either sign): four lines on each of 361 cells at
+/// this weight, the side to move's counted 6/5, stay under [`crate::score::EVAL_LIMIT`], far
+/// from mate scores and from `i32`'s end.
+pub const MAX_WEIGHT: i32 = 100_000;
+
 /// How good a stone of a player on a cell is, from its four line patterns: the sum of their
 /// weights, plus a bonus for two threats at once (a double four, a four and an open three,
 /// two open threes), which win unless the opponent has faster threats.
@@ -467,9 +472,9 @@ impl std::fmt::Debug for CellTables {
     }
 }
 
-fn cell_tables() -> &'static CellTables {
-    static TABLES: OnceLock<CellTables> = OnceLock::new();
-    TABLES.get_or_init(|| {
+fn cell_tables() -> Arc<CellTables> {
+    static TABLES: OnceLock<Arc<CellTables>> = OnceLock::new();
+    Arc::clone(TABLES.get_or_init(|| {
         let keys = 0..CELL_KEYS;
         CellTables {
             value: keys.clone().map(|k| cell_value(key_patterns(k))).collect(),
@@ -486,22 +491,25 @@ fn cell_tables() -> &'static CellTables {
                 .map(|k| threat_rank(best_of(key_patterns(k))))
                 .collect(),
         }
-    })
+        .into()
+    }))
 }
 
 /// [`cell_tables`] with the evaluation's weights of the patterns replaced by `weights` (the
-/// move ordering's [`cell_value`] and the threat ranks unchanged): made once per distinct
-/// weights and kept for the process (a few agents' specs give a few).
-fn weighted_tables(weights: [i32; PATTERNS]) -> &'static CellTables {
-    static MADE: Mutex<Vec<([i32; PATTERNS], &'static CellTables)>> = Mutex::new(Vec::new());
-    let mut made = MADE
+/// move ordering's [`cell_value`] and the threat ranks unchanged). Kept while a [`Patterns`]
+/// uses them, and the last few for the next agent that asks: a tune asks for new weights every
+/// iteration, so nothing is kept for the life of the process.
+fn weighted_tables(weights: [i32; PATTERNS]) -> Arc<CellTables> {
+    const KEEP: usize = 8;
+    static RECENT: Mutex<Vec<([i32; PATTERNS], Arc<CellTables>)>> = Mutex::new(Vec::new());
+    let mut recent = RECENT
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(&(_, tables)) = made.iter().find(|(w, _)| *w == weights) {
-        return tables;
+    if let Some((_, tables)) = recent.iter().find(|(w, _)| *w == weights) {
+        return Arc::clone(tables);
     }
     let base = cell_tables();
-    let tables: &'static CellTables = Box::leak(Box::new(CellTables {
+    let tables = Arc::new(CellTables {
         value: base.value.clone(),
         weight: (0..CELL_KEYS)
             .map(|k| {
@@ -512,8 +520,11 @@ fn weighted_tables(weights: [i32; PATTERNS]) -> &'static CellTables {
             })
             .collect(),
         rank: base.rank.clone(),
-    }));
-    made.push((weights, tables));
+    });
+    if recent.len() == KEEP {
+        recent.remove(0);
+    }
+    recent.push((weights, Arc::clone(&tables)));
     tables
 }
 
@@ -626,7 +637,7 @@ pub struct Patterns {
     /// Per cell and player, the four patterns as one number ([`cell_key`]).
     keys: Vec<[u16; 2]>,
     /// What each key is worth.
-    cells: &'static CellTables,
+    cells: Arc<CellTables>,
     sets: [ThreatSets; 2],
     /// Per player, the sum of the weights of every empty cell's patterns.
     sums: [i32; 2],
@@ -785,7 +796,7 @@ impl Patterns {
     #[inline(always)]
     fn refresh_direction(&mut self, index: usize, d: usize) {
         let new = self.table.patterns(self.codes[index][d]);
-        let tables = self.cells;
+        let tables = &*self.cells;
         for (p, &pattern) in new.iter().enumerate() {
             let old = self.patterns[index][p][d];
             if old == pattern {
@@ -799,17 +810,16 @@ impl Patterns {
             self.sums[p] += tables.weight[after] - tables.weight[before];
             // The sets follow the best pattern: only a change of it moves the cell.
             if tables.rank[after] != tables.rank[before] {
-                self.place_in_sets(index, p, tables.rank[after]);
+                Self::place_in_sets(&mut self.sets[p], index, tables.rank[after]);
             }
         }
     }
 
-    /// Puts the cell `index` in the sets of `player` up to `rank` ([`threat_rank`]) and takes
+    /// Puts the cell `index` in `sets` (one player's) up to `rank` ([`threat_rank`]) and takes
     /// it out of the others.
     #[inline]
-    fn place_in_sets(&mut self, index: usize, player: usize, rank: u8) {
+    fn place_in_sets(sets: &mut ThreatSets, index: usize, rank: u8) {
         let cell = Cell(index as u16);
-        let sets = &mut self.sets[player];
         let put = |set: &mut CellSet, on: bool| {
             if on {
                 set.insert(cell);
@@ -825,10 +835,10 @@ impl Patterns {
 
     /// Takes the empty cell `index` out of the sums and sets (a stone goes there).
     fn clear_cell(&mut self, index: usize) {
-        let tables = self.cells;
+        let tables = &*self.cells;
         for p in 0..2 {
             self.sums[p] -= tables.weight[usize::from(self.keys[index][p])];
-            self.place_in_sets(index, p, 0);
+            Self::place_in_sets(&mut self.sets[p], index, 0);
         }
         self.patterns[index] = [[DEAD; 4]; 2];
         self.keys[index] = [0; 2];

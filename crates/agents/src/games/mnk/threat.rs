@@ -227,8 +227,12 @@ fn parse_weights(text: &str) -> Result<[i32; PATTERNS], SpecError> {
             KIND.name,
             "weights",
             text,
-            "default, or eight integers from -1000000 to 1000000 separated by `/` (live, \
-             closed3, open3, closed2, open2, closed1, open1, win)",
+            format!(
+                "default, or eight integers from -{max} to {max} separated by `/` (live, \
+                 closed3, open3, closed2, open2, closed1, open1, win)",
+                max = crate::pattern::MAX_WEIGHT
+            )
+            .as_str(),
         )
     };
     let numbers: Vec<i32> = text
@@ -236,7 +240,8 @@ fn parse_weights(text: &str) -> Result<[i32; PATTERNS], SpecError> {
         .map(|n| n.trim().parse::<i32>())
         .collect::<Result<_, _>>()
         .map_err(|_| bad())?;
-    if numbers.len() != PATTERNS - 1 || numbers.iter().any(|n| n.abs() > 1_000_000) {
+    if numbers.len() != PATTERNS - 1 || numbers.iter().any(|n| n.abs() > crate::pattern::MAX_WEIGHT)
+    {
         return Err(bad());
     }
     let mut weights = [0; PATTERNS];

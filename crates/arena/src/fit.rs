@@ -118,16 +118,29 @@ pub fn read_samples(
         let values = observation.numbers();
         let plane = rows * cols;
         for i in 0..n {
+            let at = |what: String| bad(format!("position {i}: {what}"));
+            if side[i] != 0.0 && side[i] != 1.0 {
+                return Err(at(format!("side_to_move is {}, not 0 or 1", side[i])));
+            }
+            if !(0.0..=1.0).contains(&result[i]) {
+                return Err(at(format!("result is {}, not from 0 to 1", result[i])));
+            }
             let mover = Player::seat(side[i] as usize);
             let mut position = config.start();
             let stones = &values[i * 3 * plane..(i * 3 + 2) * plane];
             for (index, &stone) in stones.iter().enumerate() {
                 if stone != 0.0 {
                     let player = if index < plane { mover } else { mover.next(2) };
+                    let (row, col) = (index % plane / cols, index % cols);
                     let cell = position
                         .config()
-                        .cell((index % plane / cols) as u8, (index % cols) as u8)
+                        .cell(row as u8, col as u8)
                         .expect("the observation's shape is the board's");
+                    if !position.empty_cells().contains(cell) {
+                        return Err(at(format!(
+                            "row {row}, column {col} holds a stone of each player"
+                        )));
+                    }
                     position.place(cell, player);
                 }
             }

@@ -496,7 +496,10 @@ fn parse_npy(bytes: &[u8]) -> Result<Array, String> {
         .map(|d| d.parse::<usize>().map_err(|_| format!("shape `({dims})`")))
         .collect::<Result<Vec<_>, _>>()?;
     let data = &bytes[at + header_len..];
-    let wanted = shape.iter().product::<usize>() * dtype.size();
+    let wanted = shape
+        .iter()
+        .try_fold(dtype.size(), |n, &d| n.checked_mul(d))
+        .ok_or_else(|| format!("its shape {shape:?} holds more bytes than a file can"))?;
     if data.len() != wanted {
         return Err(format!(
             "holds {} bytes of elements, its shape {shape:?} wants {wanted}",
@@ -508,4 +511,21 @@ fn parse_npy(bytes: &[u8]) -> Result<Array, String> {
         shape,
         data: data.to_vec(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_npy;
+
+    /// A header whose shape multiplies past `usize` is refused in words, not an overflow.
+    #[test]
+    fn a_shape_too_large_for_any_file_is_refused() {
+        let header =
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }";
+        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+        bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        bytes.extend_from_slice(header.as_bytes());
+        let error = parse_npy(&bytes).unwrap_err();
+        assert!(error.contains("more bytes than a file can"), "{error}");
+    }
 }

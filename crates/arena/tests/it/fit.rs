@@ -4,11 +4,12 @@
 
 use crate::common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use agents::AgentRng;
 use agents::pattern::{PATTERNS, Patterns, WEIGHTS};
 use arena::fit::{FREE, Sample, evaluation, features, fit, fit_samples};
+use arena::npz::{Array, Dtype, Npz, NpzWriter};
 use arena::positions::{ExportOptions, export};
 use arena::{Experiment, Shard, run};
 use rand::{RngExt as _, SeedableRng as _};
@@ -147,4 +148,74 @@ fn the_same_files_and_seed_give_the_same_weights_and_bad_inputs_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("read the positions file"), "{error}");
+}
+
+/// `path`'s arrays, with `change` applied to each one's elements, written to `out`.
+fn rewritten(path: &Path, out: &Path, change: impl Fn(&str, &mut Array)) {
+    let npz = Npz::open(path).unwrap();
+    let names: Vec<String> = npz.names().map(str::to_string).collect();
+    let mut writer = NpzWriter::create(out).unwrap();
+    for name in names {
+        let mut array = npz.array(&name).unwrap();
+        change(&name, &mut array);
+        writer
+            .array(&name, array.dtype, &array.shape, &array.data)
+            .unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+/// Sets element `i` of a numeric array to `value`, in the array's own type.
+fn set(array: &mut Array, i: usize, value: f64) {
+    let size = array.dtype.size();
+    let bytes = match array.dtype {
+        Dtype::U8 => vec![value as u8],
+        Dtype::I16 => (value as i16).to_le_bytes().to_vec(),
+        Dtype::U32 => (value as u32).to_le_bytes().to_vec(),
+        Dtype::I32 => (value as i32).to_le_bytes().to_vec(),
+        Dtype::F32 => (value as f32).to_le_bytes().to_vec(),
+        Dtype::Str(_) => unreachable!("a numeric array"),
+    };
+    array.data[i * size..(i + 1) * size].copy_from_slice(&bytes);
+}
+
+/// A positions file that another program wrote (or damaged): a side to move of no seat, a cell
+/// in both players' planes, a result out of range: each refused with the position's number,
+/// never a panic.
+#[test]
+fn a_fit_refuses_positions_no_game_has() {
+    let (mnk, _) = positions_files("fit-bad");
+    let out = mnk.with_file_name("bad.npz");
+    rewritten(&mnk, &out, |name, array| {
+        if name == "side_to_move" {
+            set(array, 3, 2.0);
+        }
+    });
+    let error = fit(std::slice::from_ref(&out), 3, 0.25, 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("position 3: side_to_move is 2"), "{error}");
+    rewritten(&mnk, &out, |name, array| {
+        if name == "result" {
+            set(array, 5, 7.0);
+        }
+    });
+    let error = fit(std::slice::from_ref(&out), 3, 0.25, 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("position 5: result is 7"), "{error}");
+    rewritten(&mnk, &out, |name, array| {
+        if name == "observation" {
+            // Position 0's first cell in both stone planes (planes 0 and 1 of 3, 7x7 each).
+            set(array, 0, 1.0);
+            set(array, 49, 1.0);
+        }
+    });
+    let error = fit(std::slice::from_ref(&out), 3, 0.25, 0.0)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("position 0: row 0, column 0 holds a stone of each player"),
+        "{error}"
+    );
 }

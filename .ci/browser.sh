@@ -9,7 +9,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-target/debug/arena}
-[ -x "$binary" ] || cargo build --locked --bin arena
 
 # Everything the test needs, installed here when missing: Debian's Chromium (and its driver),
 # and Node.js with npm for playwright-core.
@@ -32,6 +31,8 @@ cp crates/web/browser/package.json target/browser-node/package.json
 # npm's cache stays under target/ too (nothing is installed outside the checkout).
 (cd target/browser-node && npm_config_cache="${npm_config_cache:-$PWD/../npm-cache}" \
   npm install --no-audit --no-fund --no-package-lock --loglevel=error)
+[ -z "${INSTALL_ONLY:-}" ] || exit 0
+[ -x "$binary" ] || cargo build --locked --bin arena
 
 rm -rf target/browser-screenshots
 ARENA_BIN="$binary" PLAYWRIGHT_DIR=target/browser-node SHOTS=target/browser-screenshots \

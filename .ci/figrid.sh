@@ -16,6 +16,7 @@ if ! [ -x "$engine" ]; then
   cargo install figrid-board --version "$FIGRID_VERSION" --locked --quiet --root "$tools" \
     --features embed-weights,codebook-eval
 fi
+[ -z "${INSTALL_ONLY:-}" ] || exit 0
 work=$(mktemp -d /tmp/arena-figrid.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 for restart in on off; do

@@ -17,9 +17,10 @@ tools="$PWD/target/ci-tools"
 export PATH="$tools/bin:$PATH"
 if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\b"; then
   echo "fuzz: installing cargo-fuzz $CARGO_FUZZ_VERSION into target/ci-tools"
-  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet --root "$tools"
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet --root "$tools" --debug
 fi
 cargo fuzz build
+[ -z "${INSTALL_ONLY:-}" ] || exit 0
 work=$(mktemp -d /tmp/arena-fuzz.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 for target in $(cargo fuzz list); do

@@ -23,6 +23,7 @@ fi
 # Pinned, so that every CI run tests against the same packages (bump them here on purpose).
 "$PYTHON" -m pip install --quiet --disable-pip-version-check maturin==1.16.0 numpy==2.4.6 \
   pytest==9.2.0 pettingzoo==1.27.0 gymnasium==1.4.0 pandas==3.1.1 mypy==2.4.1
+[ -z "${INSTALL_ONLY:-}" ] || exit 0
 # --no-build-isolation: the build uses the pinned maturin above, not whatever PyPI has today
 # (its build backend runs the `maturin` command, so the environment's bin/ goes first on PATH).
 export PATH="$PWD/$VENV/bin:$PATH"

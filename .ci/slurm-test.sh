@@ -18,6 +18,7 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends slurmctld slurmd slurm-client munge >/dev/null
 fi
+[ -z "${INSTALL_ONLY:-}" ] || exit 0
 
 work=$(mktemp -d /tmp/arena-slurm.XXXXXX)
 pids=()

@@ -770,11 +770,16 @@ pub fn run_tune(
     } else {
         (State::new(settings), 0)
     };
-    let roster = experiment
-        .roster()
-        .with_log_folder(&csv.with_extension("logs"));
+    // One roster an iteration: its specs are new each time, and a roster keeps its outside
+    // agents' processes between games, so one roster for the whole tune would keep two idle
+    // processes for every iteration played.
+    let roster = || {
+        experiment
+            .roster()
+            .with_log_folder(&csv.with_extension("logs"))
+    };
     if resumed < schedule.len() {
-        crate::run::preflight(experiment, &roster)?;
+        crate::run::preflight(experiment, &roster())?;
     }
     let mut writer = file.begin(experiment, &schedule, Shard::WHOLE)?;
     let threads = thread_count(options.threads, experiment);
@@ -791,6 +796,7 @@ pub fn run_tune(
     while next < schedule.len() {
         let end = (next / per_iteration + 1) * per_iteration;
         let current = state.experiment();
+        let roster = roster();
         let rows: Vec<(Row, Option<String>)> = pool.install(|| {
             (next..end)
                 .into_par_iter()
@@ -807,6 +813,7 @@ pub fn run_tune(
                 each(&iteration);
             }
         }
+        drop(roster);
         next = end;
         // The trajectory follows from the games; rewritten now and then, and at the end.
         let k = state.k;
@@ -814,7 +821,6 @@ pub fn run_tune(
             write_trajectory(settings, &state.done, &trajectory)?;
         }
     }
-    drop(roster);
     let moved_aside = file.moved_aside.clone();
     drop(file);
     write_trajectory(settings, &state.done, &trajectory)?;

@@ -181,3 +181,85 @@ fn a_bad_tune_file_is_refused_with_its_key_and_line() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// The most child processes of `child` running `serve-agent` at once while it ran (polled).
+fn most_agents(child: &mut Child) -> usize {
+    let tasks = PathBuf::from(format!("/proc/{}/task", child.id()));
+    let mut most = 0;
+    while child.try_wait().unwrap().is_none() {
+        let children: Vec<String> = fs::read_dir(&tasks)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|task| fs::read_to_string(task.path().join("children")).ok())
+                    .flat_map(|text| {
+                        text.split_whitespace()
+                            .map(String::from)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        // The arena's own guard (a shell that stops its agents' groups if it dies) is not one.
+        let now = children
+            .iter()
+            .filter(|pid| {
+                fs::read(format!("/proc/{pid}/cmdline"))
+                    .is_ok_and(|line| line.windows(11).any(|w| w == b"serve-agent"))
+            })
+            .count();
+        most = most.max(now);
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    most
+}
+
+/// A tune of an outside agent: each iteration's two specs are new processes, and the processes
+/// of the iterations before are gone (one roster for the whole tune kept two idle processes per
+/// iteration played until the end: 17 at once after 8 iterations).
+#[test]
+fn a_tune_of_an_outside_agent_keeps_only_the_current_iteration_s_processes() {
+    let dir = scratch("outside");
+    let file = dir.join("tune.toml");
+    fs::write(
+        &file,
+        format!(
+            "name = \"outside\"\nseed = 1\nvariant = \"tictactoe\"\n\
+             spec = \"proc:cmd={},args=serve-agent --agent mcts:iterations=50,c={{c}}\"\n\
+             iterations = 8\npairs_per_iteration = 1\n\n\
+             [params.c]\nstart = 1.4\nmin = 0.05\nmax = 4\nc_end = 0.2\nr_end = 0.05\n",
+            env!("CARGO_BIN_EXE_arena")
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args([
+            "tune",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let most = most_agents(&mut child);
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        most <= 2,
+        "{most} outside processes at once, where an iteration has 2"
+    );
+    let games = fs::read_to_string(out.join("games.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    assert_eq!(games, 16, "8 iterations of a pair of games");
+}

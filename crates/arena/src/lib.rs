@@ -50,6 +50,7 @@ pub mod run;
 pub mod schedule;
 pub mod slurm;
 pub mod sprt;
+pub mod submissions;
 pub mod table;
 pub mod tune;
 pub mod verify;

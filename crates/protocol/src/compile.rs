@@ -105,8 +105,9 @@ pub fn run(
     Ok(())
 }
 
-/// The last `lines` lines of the file at `path` (of its last 16 KiB at most), control
-/// characters escaped: what a program wrote, safe to print. Empty when it cannot be read.
+/// The last `lines` lines of the file at `path` (of its last 16 KiB at most) before the arena's
+/// last report of a fault in it (an agent's log), control characters escaped: what a program
+/// wrote, safe to print. Empty when it cannot be read.
 pub fn tail(path: &Path, lines: usize) -> Vec<String> {
     const WINDOW: u64 = 16 << 10;
     let Ok(mut file) = File::open(path) else {
@@ -119,7 +120,11 @@ pub fn tail(path: &Path, lines: usize) -> Vec<String> {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&bytes);
-    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    // What the program wrote comes before the arena's report of its fault.
+    if let Some(fault) = all.iter().rposition(|l| l.contains("] fault: ")) {
+        all.truncate(fault);
+    }
     // A line cut by the window's start is left out.
     let skip = usize::from(from > 0 && all.len() > lines);
     all[skip..]
@@ -146,13 +151,31 @@ mod tests {
     fn a_build_that_fails_says_so_and_its_log_keeps_its_output() {
         let dir = scratch("fails");
         let log = dir.join("build.log");
-        let args = ["-c".to_string(), "echo compiling; echo 'x.cpp:1: error' >&2; exit 3".into()];
-        let error = run("sh", &args, &dir, &log, &Sandbox::off(), Duration::from_secs(20))
-            .unwrap_err();
+        let args = [
+            "-c".to_string(),
+            "echo compiling; echo 'x.cpp:1: error' >&2; exit 3".into(),
+        ];
+        let error = run(
+            "sh",
+            &args,
+            &dir,
+            &log,
+            &Sandbox::off(),
+            Duration::from_secs(20),
+        )
+        .unwrap_err();
         assert!(error.contains("the build failed"), "{error}");
         assert_eq!(tail(&log, 2), ["compiling", "x.cpp:1: error"]);
         let args = ["-c".to_string(), "echo done > out.txt".into()];
-        run("sh", &args, &dir, &log, &Sandbox::off(), Duration::from_secs(20)).unwrap();
+        run(
+            "sh",
+            &args,
+            &dir,
+            &log,
+            &Sandbox::off(),
+            Duration::from_secs(20),
+        )
+        .unwrap();
         assert!(dir.join("out.txt").exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -161,9 +184,19 @@ mod tests {
     fn a_build_past_its_time_is_stopped_with_what_it_started() {
         let dir = scratch("slow");
         let log = dir.join("build.log");
-        let args = ["-c".to_string(), "sleep 30 & echo $! > bg.pid; sleep 30".into()];
-        let error = run("sh", &args, &dir, &log, &Sandbox::off(), Duration::from_millis(300))
-            .unwrap_err();
+        let args = [
+            "-c".to_string(),
+            "sleep 30 & echo $! > bg.pid; sleep 30".into(),
+        ];
+        let error = run(
+            "sh",
+            &args,
+            &dir,
+            &log,
+            &Sandbox::off(),
+            Duration::from_millis(300),
+        )
+        .unwrap_err();
         assert!(error.contains("ran past its"), "{error}");
         // The sleep it left in the background was killed with it (gone, or a zombie).
         let pid = std::fs::read_to_string(dir.join("bg.pid")).unwrap();

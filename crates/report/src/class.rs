@@ -302,17 +302,29 @@ fn markdown(summary: &Summary, class: &Class, rows: &[Vec<String>]) -> String {
              else how the game ended (crash, illegal-move, timeout). The CSV's `termination` \
              column holds the latter; the verdict and the reason are in `games.faults.log`.\n"
         );
-        let _ = writeln!(md, "| game | variant | agent | verdict | reason |");
-        let _ = writeln!(md, "| ---: | --- | --- | --- | --- |");
+        // Per entrant, one row per kind of fault (verdict and reason), with its games.
+        let mut kinds: Vec<(&str, &str, &str, &str, Vec<u64>)> = Vec::new();
         for f in &class.faults {
+            match kinds
+                .iter_mut()
+                .find(|k| (k.0, k.1, k.2, k.3) == (&f.agent, &f.variant, &f.verdict, &f.reason))
+            {
+                Some(kind) => kind.4.push(f.game),
+                None => kinds.push((&f.agent, &f.variant, &f.verdict, &f.reason, vec![f.game])),
+            }
+        }
+        kinds.sort_by(|a, b| (a.0, a.4[0]).cmp(&(b.0, b.4[0])));
+        let _ = writeln!(md, "| agent | variant | verdict | games | reason |");
+        let _ = writeln!(md, "| --- | --- | --- | --- | --- |");
+        for (agent, variant, verdict, reason, games) in &kinds {
+            let listed: Vec<String> = games.iter().map(u64::to_string).collect();
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} |",
-                f.game,
-                f.variant,
-                cell(&f.agent),
-                f.verdict,
-                cell(&f.reason)
+                "| {} | {variant} | {verdict} | {} ({}) | {} |",
+                cell(agent),
+                games.len(),
+                listed.join(", "),
+                cell(reason)
             );
         }
         md.push('\n');

@@ -32,6 +32,18 @@ fn scratch(name: &str) -> PathBuf {
 /// A Python agent that plays the `pick`-th legal move (Python's index: -1 is the last), and
 /// exits with an error at its first move when `crash`.
 fn agent(pick: i32, crash: bool) -> String {
+    agent_doing(
+        pick,
+        if crash {
+            "raise RuntimeError(\"broken on purpose\")"
+        } else {
+            "pass"
+        },
+    )
+}
+
+/// As [`agent`], doing `first` (a Python statement) before each move.
+fn agent_doing(pick: i32, first: &str) -> String {
     format!(
         r#"import sys
 legal = []
@@ -47,14 +59,12 @@ for raw in sys.stdin:
     elif w[0] == "legal":
         legal = w[1:]
     elif w[0] == "go":
-        if {crash}:
-            raise RuntimeError("broken on purpose")
+        {first}
         print("move " + legal[{pick}])
     elif w[0] == "quit":
         break
     sys.stdout.flush()
-"#,
-        crash = if crash { "True" } else { "False" }
+"#
     )
 }
 
@@ -77,6 +87,11 @@ fn class(dir: &Path, games_per_pair: u32) -> PathBuf {
     );
     write(&subs.join("middle/main.py"), &agent(1, false));
     write(&subs.join("crasher/main.py"), &agent(0, true));
+    // 8 GB asked: the sandbox's memory limit (1 GiB by default) refuses it.
+    write(
+        &subs.join("hog/main.py"),
+        &agent_doing(0, "bytearray(8 << 30)"),
+    );
     write(&subs.join("nobuild/main.py"), &agent(0, false));
     write(
         &subs.join("nobuild/build.sh"),
@@ -111,7 +126,9 @@ fn class(dir: &Path, games_per_pair: u32) -> PathBuf {
     file
 }
 
-const PASSED: [&str; 4] = ["crasher", "first", "last-move", "middle"];
+const PASSED: [&str; 5] = ["crasher", "first", "hog", "last-move", "middle"];
+/// The pairs of the references and the five that pass.
+const PAIRS: usize = 21;
 
 fn spawn_run(file: &Path, out: &Path, report: bool) -> Child {
     let mut command = arena();
@@ -178,7 +195,7 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
     let out = dir.join("out");
     let output = run_to_end(&file, &out, true);
     let text = String::from_utf8_lossy(&output.stdout);
-    assert!(text.contains("submissions: 4 of 11 passed"), "{text}");
+    assert!(text.contains("submissions: 5 of 12 passed"), "{text}");
 
     // Each excluded one with its reason; the build's log tail is printed.
     let (_, table) = records(&out.join("submissions.csv"));
@@ -213,15 +230,17 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
     let mut expected: Vec<&str> = PASSED.into_iter().chain(["alphabeta", "random"]).collect();
     expected.sort_unstable();
     assert_eq!(seen, expected);
-    assert_eq!(rows.len(), 15 * 2);
-    let crashes = rows
-        .iter()
-        .filter(|r| r[column("termination")] == "crash")
-        .count();
-    assert_eq!(
-        crashes, 10,
-        "the crasher loses each of its 10 games as a crash"
-    );
+    assert_eq!(rows.len(), PAIRS * 2);
+    for who in ["crasher", "hog"] {
+        let crashes = rows
+            .iter()
+            .filter(|r| r[column("first")] == who || r[column("second")] == who)
+            .filter(|r| r[column("termination")] == "crash")
+            .count();
+        // Each loses its 12 games as a crash but one: the one against the other, which
+        // crashes first in it.
+        assert_eq!(crashes, 12, "{who}: the 12 games it played, each ended by a crash");
+    }
     // Nothing was written into the folder the link pointed at.
     assert_eq!(fs::read_dir(dir.join("outside")).unwrap().count(), 1);
 
@@ -284,7 +303,12 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
     // The class report: the crosstable, the faults with their reasons and log lines, the
     // excluded.
     let md = fs::read_to_string(out.join("class.md")).unwrap();
-    assert!(md.contains("| crasher | crash | "), "{md}");
+    assert!(md.contains("| crasher | mnk-3x3k3 | crash | 11 ("), "{md}");
+    // The verdict of the sandbox's limit, not the bare termination the CSV holds.
+    assert!(
+        md.contains("| hog | mnk-3x3k3 | memory limit | 11 ("),
+        "{md}"
+    );
     assert!(md.contains("RuntimeError: broken on purpose"), "{md}");
     assert!(
         md.contains("**nobuild** (folder `nobuild`): the build failed"),
@@ -310,7 +334,7 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
 #[test]
 fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_its_entrants() {
     let dir = scratch("kill");
-    let file = class(&dir, 6);
+    let file = class(&dir, 4);
     let reference = dir.join("reference");
     run_to_end(&file, &reference, false);
 
@@ -331,10 +355,7 @@ fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_it
         child.kill().unwrap();
         child.wait().unwrap();
     }
-    assert!(
-        (rows() as u64) < 1 + 15 * 6,
-        "the kills left nothing to resume"
-    );
+    assert!(rows() < 1 + PAIRS * 4, "the kills left nothing to resume");
     let last = run_to_end(&file, &out, false);
     let text = String::from_utf8_lossy(&last.stdout);
     assert!(text.contains("as recorded when this run began"), "{text}");
@@ -353,4 +374,51 @@ fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_it
         "{error}"
     );
     assert!(error.contains("--fresh"), "{error}");
+}
+
+/// The committed class run (`results/class`, the guide's worked example) is what
+/// `experiments/class/class.toml` admits and what the current code reports: its class report
+/// and standings CSV, rewritten from its files, are the committed ones byte for byte.
+#[test]
+fn the_committed_class_report_is_what_the_current_code_writes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let committed = root.join("results/class");
+    let dir = scratch("committed");
+    let out = dir.join("class");
+    // The files the class report reads, as `arena run` left them.
+    let mut files = vec![
+        "games.csv".to_string(),
+        "games.meta.toml".into(),
+        "games.faults.log".into(),
+        "submissions.csv".into(),
+    ];
+    for sub in ["games.logs", "builds"] {
+        for entry in fs::read_dir(committed.join(sub)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            files.push(format!("{sub}/{name}"));
+        }
+    }
+    for file in &files {
+        write(
+            &out.join(file),
+            &fs::read_to_string(committed.join(file)).unwrap(),
+        );
+    }
+    let output = arena()
+        .args(["report", out.join("games.csv").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for file in ["class.md", "class-standings.csv"] {
+        assert_eq!(
+            fs::read_to_string(out.join(file)).unwrap(),
+            fs::read_to_string(committed.join(file)).unwrap(),
+            "results/class/{file} is not what the current code writes: `arena report \
+             results/class/games.csv` rewrites it"
+        );
+    }
 }

@@ -239,7 +239,10 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
             .count();
         // Each loses its 12 games as a crash but one: the one against the other, which
         // crashes first in it.
-        assert_eq!(crashes, 12, "{who}: the 12 games it played, each ended by a crash");
+        assert_eq!(
+            crashes, 12,
+            "{who}: the 12 games it played, each ended by a crash"
+        );
     }
     // Nothing was written into the folder the link pointed at.
     assert_eq!(fs::read_dir(dir.join("outside")).unwrap().count(), 1);

@@ -162,7 +162,7 @@ pub struct Experiment {
     /// The sandbox its outside agents run in (`sandbox` and the `sandbox_*` keys).
     pub sandbox: protocol::sandbox::Sandbox,
     /// A class's folder of submissions (`submissions`), each an agent after the listed ones
-    /// until [`crate::submissions::admit`] keeps those that build and answer.
+    /// until [`crate::admission::admit`] keeps those that build and answer.
     pub submissions: Option<crate::submissions::Submissions>,
 }
 

@@ -27,6 +27,7 @@
 // between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
+pub mod admission;
 pub mod checks;
 mod dispatch;
 mod error;

@@ -364,7 +364,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
             key: "submissions".into(),
             location: None,
             message: "a class's submissions are built and checked before the run: play it with \
-                      `arena run` (or `arena::submissions::admit` first)"
+                      `arena run` (or `arena::admission::admit` first)"
                 .into(),
         });
     }

@@ -104,17 +104,17 @@ fn parse_replicates(text: &str) -> Result<usize, String> {
 }
 
 /// The class report (`class.md`, `class-standings.csv`) of a run whose folder holds a table
-/// of submissions (`arena::submissions::TABLE`), written into `out`; `None` for other runs.
+/// of submissions (`arena::admission::TABLE`), written into `out`; `None` for other runs.
 fn class_report(
     csv: &Path,
     out: &Path,
     summary: &report::Summary,
 ) -> anyhow::Result<Option<Vec<PathBuf>>> {
     let run = folder_of(csv);
-    if !run.join(arena::submissions::TABLE).exists() {
+    if !run.join(arena::admission::TABLE).exists() {
         return Ok(None);
     }
-    let admitted = arena::submissions::read_table(&run)?;
+    let admitted = arena::admission::read_table(&run)?;
     let mut agents: Vec<String> = summary
         .pools
         .iter()

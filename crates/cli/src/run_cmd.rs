@@ -197,7 +197,7 @@ pub fn run(args: RunArgs) -> Result<()> {
                  without --shard"
             );
         }
-        let admission = arena::submissions::admit(&experiment, &out_dir, args.fresh)?;
+        let admission = arena::admission::admit(&experiment, &out_dir, args.fresh)?;
         print_admissions(&admission, &out_dir);
         experiment = admission.experiment;
     }
@@ -291,7 +291,7 @@ pub fn run(args: RunArgs) -> Result<()> {
 
 /// The table of a class's submissions: built, passed, or excluded with the reason and the
 /// last lines of its log.
-fn print_admissions(admission: &arena::submissions::Admission, out_dir: &std::path::Path) {
+fn print_admissions(admission: &arena::admission::Admission, out_dir: &std::path::Path) {
     let rows = &admission.rows;
     let passed = rows.iter().filter(|r| r.passed()).count();
     println!(

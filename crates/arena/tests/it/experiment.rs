@@ -783,7 +783,7 @@ fn submissions_are_agents_after_the_listed_ones_and_the_listed_are_a_gauntlet_s_
             ("zoe", false)
         ]
     );
-    // Not yet admitted: a run refuses it until `arena::submissions::admit` builds and checks.
+    // Not yet admitted: a run refuses it until `arena::admission::admit` builds and checks.
     let error = arena::run(
         &experiment,
         &crate::common::options(&dir.join("out"), 1, arena::Shard::WHOLE),

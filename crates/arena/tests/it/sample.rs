@@ -134,7 +134,7 @@ fn the_committed_class_run_is_its_experiment_with_the_recorded_admissions() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let experiment = Experiment::from_file(&root.join("experiments/class/class.toml")).unwrap();
     let dir = root.join("results/class");
-    let admission = arena::submissions::admit(&experiment, &dir, false).unwrap();
+    let admission = arena::admission::admit(&experiment, &dir, false).unwrap();
     assert!(admission.resumed);
     let passed = admission.rows.iter().filter(|r| r.passed()).count();
     assert_eq!((passed, admission.rows.len()), (8, 10));

@@ -425,3 +425,45 @@ fn the_committed_class_report_is_what_the_current_code_writes() {
         );
     }
 }
+
+/// With `format = "gauntlet"`, the listed agents are the field without `field = true`: each
+/// submission that passes plays each reference, never another submission, and the run folder's
+/// copy of the experiment (the field marked) verifies.
+#[test]
+fn in_a_gauntlet_the_listed_agents_are_the_field_of_the_submissions() {
+    let dir = scratch("gauntlet");
+    let file = class(&dir, 2);
+    let text = fs::read_to_string(&file).unwrap();
+    fs::write(
+        &file,
+        text.replace("submissions = ", "format = \"gauntlet\"\nsubmissions = "),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    run_to_end(&file, &out, false);
+    let (header, rows) = records(&out.join("games.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).unwrap();
+    assert_eq!(rows.len(), PASSED.len() * 2 * 2);
+    for row in &rows {
+        let seats = [
+            row[column("first")].as_str(),
+            row[column("second")].as_str(),
+        ];
+        let references = seats
+            .iter()
+            .filter(|s| ["random", "alphabeta"].contains(s))
+            .count();
+        assert_eq!(references, 1, "{seats:?}");
+    }
+    let copy = fs::read_to_string(out.join("experiment.toml")).unwrap();
+    assert_eq!(copy.matches("field = true").count(), 2, "{copy}");
+    let verified = arena()
+        .args(["verify", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+}

@@ -162,6 +162,7 @@ pub const OUTSIDE_KEYS: &[&str] = &[
     "setup_ms",
     "max_memory_mb",
     "quiet_ms",
+    "dir",
 ];
 
 /// Where the value of `args=` ends in `value` (the text after `args=`): at the first `,KEY=`

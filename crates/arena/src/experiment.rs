@@ -18,6 +18,8 @@
 //! sandbox_memory_mb = 1024    # its limits: memory, CPU seconds, file size, open files,
 //! sandbox_cpu_s = 3600        # processes (docs/src/guide/sandbox.md), and paths it may read
 //! sandbox_read = []           # besides the system's and its own folder
+//! submissions = "submissions" # a class: a folder of sub-folders, one agent each, built and
+//! build_time_s = 120          # checked before the first game (docs/src/guide/class-tournament.md)
 //!
 //! [[agents]]
 //! name = "random"
@@ -159,6 +161,9 @@ pub struct Experiment {
     pub folder: Option<PathBuf>,
     /// The sandbox its outside agents run in (`sandbox` and the `sandbox_*` keys).
     pub sandbox: protocol::sandbox::Sandbox,
+    /// A class's folder of submissions (`submissions`), each an agent after the listed ones
+    /// until [`crate::admission::admit`] keeps those that build and answer.
+    pub submissions: Option<crate::submissions::Submissions>,
 }
 
 #[derive(Deserialize)]
@@ -189,7 +194,8 @@ struct RawExperiment {
     // Read as any value, so that `format = 2` gets our message.
     #[serde(default)]
     format: Option<Spanned<toml::Value>>,
-    agents: Spanned<Vec<RawAgent>>,
+    #[serde(default)]
+    agents: Option<Spanned<Vec<RawAgent>>>,
     // Read as any value, so that `sandbox = true` gets our message.
     #[serde(default)]
     sandbox: Option<Spanned<toml::Value>>,
@@ -205,6 +211,10 @@ struct RawExperiment {
     sandbox_processes: Option<Spanned<u64>>,
     #[serde(default)]
     sandbox_read: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    submissions: Option<Spanned<String>>,
+    #[serde(default)]
+    build_time_s: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -274,6 +284,87 @@ fn check_gauntlet(
         }
     }
     Ok(())
+}
+
+/// Reads `submissions` (a folder relative to the experiment's) and `build_time_s`, and adds
+/// an agent for each sub-folder usable as one ([`crate::submissions`]); one whose name a
+/// listed agent has is refused.
+fn check_submissions(
+    check: &Checker<'_>,
+    raw: &RawExperiment,
+    key: &Spanned<String>,
+    folder: Option<&Path>,
+    entries: &mut Vec<AgentEntry>,
+) -> Result<crate::submissions::Submissions, ArenaError> {
+    use crate::submissions::{BUILD_TIME_S, Submissions, read_folder};
+    let text = key.get_ref().trim().trim_end_matches('/');
+    if text.is_empty() || text.contains(',') || Path::new(text).is_absolute() {
+        return Err(check.error(
+            "submissions",
+            key.span(),
+            "give the folder of submissions relative to this file, like `submissions = \
+             \"submissions\"`, without commas",
+        ));
+    }
+    let path = folder.map_or_else(|| PathBuf::from(text), |f| f.join(text));
+    let mut found =
+        read_folder(&path, text).map_err(|e| check.error("submissions", key.span(), e))?;
+    let build_time_s = raw
+        .build_time_s
+        .as_ref()
+        .map_or(BUILD_TIME_S, |t| *t.get_ref());
+    if !(1..=3600).contains(&build_time_s) {
+        let span = raw.build_time_s.as_ref().map_or(0..0, Spanned::span);
+        return Err(check.error(
+            "build_time_s",
+            span,
+            format!("{build_time_s} s a build: give 1 to 3600"),
+        ));
+    }
+    let roster = Roster::new();
+    let kind = roster
+        .kind("proc")
+        .map_err(|e| check.error("submissions", key.span(), e.to_string()))?;
+    for submission in found.iter_mut().filter(|s| s.refused.is_none()) {
+        if entries.iter().any(|e| e.name == submission.name) {
+            submission.refused = Some(format!(
+                "its name `{}` is another agent's: give it another in its `{}`",
+                submission.name,
+                crate::submissions::MANIFEST
+            ));
+            continue;
+        }
+        let spec: AgentSpec = match submission.spec.parse() {
+            Ok(spec) => spec,
+            Err(e) => {
+                submission.refused = Some(format!("its command makes no spec: {e}"));
+                continue;
+            }
+        };
+        entries.push(AgentEntry {
+            name: submission.name.clone(),
+            spec,
+            variants: None,
+            kind,
+            field: false,
+        });
+    }
+    if found.is_empty() {
+        return Err(check.error(
+            "submissions",
+            key.span(),
+            format!(
+                "`{}` holds no sub-folder: one per student, each with its program",
+                path.display()
+            ),
+        ));
+    }
+    Ok(Submissions {
+        key: text.to_string(),
+        folder: path,
+        build_time: Duration::from_secs(build_time_s),
+        entries: found,
+    })
 }
 
 /// Reads `sandbox` (the mode; default best-effort) and the `sandbox_*` limits and paths.
@@ -594,7 +685,9 @@ impl Experiment {
         };
 
         let mut entries: Vec<AgentEntry> = Vec::new();
-        for (i, agent) in raw.agents.get_ref().iter().enumerate() {
+        let listed: &[RawAgent] = raw.agents.as_ref().map_or(&[], |a| a.get_ref());
+        let agents_span = raw.agents.as_ref().map_or(0..0, Spanned::span);
+        for (i, agent) in listed.iter().enumerate() {
             let prefix = format!("agents[{i}]");
             let name = agent.name.get_ref().trim().to_string();
             // Names are printed on terminals and written in logs: no character that would
@@ -678,7 +771,8 @@ impl Experiment {
                     ));
                 }
                 Some(marked) => *marked.get_ref(),
-                None => false,
+                // With a class's submissions, the listed agents are a gauntlet's field.
+                None => format == Format::Gauntlet && raw.submissions.is_some(),
             };
             let entry = AgentEntry {
                 name,
@@ -713,10 +807,14 @@ impl Experiment {
             }
             entries.push(entry);
         }
+        let submissions = match &raw.submissions {
+            None => None,
+            Some(key) => Some(check_submissions(&check, &raw, key, folder, &mut entries)?),
+        };
         if entries.len() < 2 {
             return Err(check.error(
                 "agents",
-                raw.agents.span(),
+                agents_span,
                 "a tournament needs at least two agents ([[agents]] tables)",
             ));
         }
@@ -872,6 +970,7 @@ impl Experiment {
                 .filter(|f| !f.as_os_str().is_empty())
                 .map(Path::to_path_buf),
             sandbox,
+            submissions,
         })
     }
 

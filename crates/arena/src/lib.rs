@@ -27,6 +27,7 @@
 // between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
+pub mod admission;
 pub mod checks;
 mod dispatch;
 mod error;
@@ -50,6 +51,7 @@ pub mod run;
 pub mod schedule;
 pub mod slurm;
 pub mod sprt;
+pub mod submissions;
 pub mod table;
 pub mod tune;
 pub mod verify;

@@ -257,6 +257,49 @@ fn fault_line(game: u64, variant: &str, loser: &str, termination: &str, message:
     format!("game {game} ({variant}): `{loser}` {termination}: {message}")
 }
 
+/// One line of a run's fault log (`games.faults.log`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultEntry {
+    /// The game's index.
+    pub game: u64,
+    /// Its variant.
+    pub variant: String,
+    /// The agent that lost it by the fault.
+    pub agent: String,
+    /// The termination (`crash`, `illegal-move`, `timeout`).
+    pub termination: String,
+    /// Why (a sandbox's verdict first where one stopped it).
+    pub message: String,
+}
+
+/// The faults in the fault log at `path` of a run whose agents are `agents` (lines that name
+/// none of them are left out); none when there is no log.
+pub fn read_fault_log(path: &Path, agents: &[String]) -> Vec<FaultEntry> {
+    let Ok(text) = fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("game ")?;
+            let (game, rest) = rest.split_once(" (")?;
+            let (variant, _) = rest.split_once("): `")?;
+            let (agent, after) = agents.iter().find_map(|name| {
+                let marker = format!("): `{name}` ");
+                let at = line.find(&marker)?;
+                Some((name, &line[at + marker.len()..]))
+            })?;
+            let (termination, message) = after.split_once(": ")?;
+            Some(FaultEntry {
+                game: game.parse().ok()?,
+                variant: variant.to_string(),
+                agent: agent.clone(),
+                termination: termination.to_string(),
+                message: message.to_string(),
+            })
+        })
+        .collect()
+}
+
 /// The agent and `termination: message` of a fault-log line, for the agents of `experiment`.
 fn parse_fault_line<'a>(experiment: &'a Experiment, line: &'a str) -> Option<(&'a str, &'a str)> {
     experiment.agents.iter().find_map(|agent| {
@@ -315,6 +358,16 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
 /// from the schedule, and what is recorded is kept as ranges of game indices.
 pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, ArenaError> {
     let started = Instant::now();
+    if experiment.submissions.is_some() {
+        return Err(ArenaError::Experiment {
+            source_name: experiment.source.clone(),
+            key: "submissions".into(),
+            location: None,
+            message: "a class's submissions are built and checked before the run: play it with \
+                      `arena run` (or `arena::admission::admit` first)"
+                .into(),
+        });
+    }
     let schedule = Schedule::new(experiment);
     let shard = options.shard;
     let out = &options.out_dir;
@@ -516,35 +569,44 @@ pub(crate) fn preflight(experiment: &Experiment, roster: &Roster) -> Result<(), 
         .iter()
         .filter(|a| protocol::is_outside(&a.spec))
     {
-        let variants: Vec<Variant> = experiment
-            .variants
-            .iter()
-            .filter(|v| agent.plays(v))
-            .copied()
-            .collect();
-        protocol::preflight_in(
-            &agent.spec,
-            &variants,
-            roster.stderr_of(&agent.name),
-            experiment.games_time_control(),
-            roster.folder(),
-            roster.sandbox(),
-        )
-        .map_err(|error| {
-            let advice = match error {
-                protocol::SetupError::Refused { .. } => {
-                    "; leave the variant out of this agent's `variants` list in the experiment"
-                }
-                _ => "",
-            };
-            ArenaError::Setup {
-                agent: agent.name.clone(),
-                spec: agent.spec.to_string(),
-                message: format!("{error}{advice}"),
-            }
-        })?;
+        preflight_agent(experiment, roster, agent)?;
     }
     Ok(())
+}
+
+/// The pre-flight check of one agent of `experiment` ([`preflight`]).
+pub(crate) fn preflight_agent(
+    experiment: &Experiment,
+    roster: &Roster,
+    agent: &crate::experiment::AgentEntry,
+) -> Result<(), ArenaError> {
+    let variants: Vec<Variant> = experiment
+        .variants
+        .iter()
+        .filter(|v| agent.plays(v))
+        .copied()
+        .collect();
+    protocol::preflight_in(
+        &agent.spec,
+        &variants,
+        roster.stderr_of(&agent.name),
+        experiment.games_time_control(),
+        roster.folder(),
+        roster.sandbox(),
+    )
+    .map_err(|error| {
+        let advice = match error {
+            protocol::SetupError::Refused { .. } => {
+                "; leave the variant out of this agent's `variants` list in the experiment"
+            }
+            _ => "",
+        };
+        ArenaError::Setup {
+            agent: agent.name.clone(),
+            spec: agent.spec.to_string(),
+            message: format!("{error}{advice}"),
+        }
+    })
 }
 
 fn append_fault(path: &Path, file: &mut Option<fs::File>, message: &str) -> Result<(), ArenaError> {

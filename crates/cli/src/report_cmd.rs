@@ -103,6 +103,86 @@ fn parse_replicates(text: &str) -> Result<usize, String> {
         })
 }
 
+/// The class report (`class.md`, `class-standings.csv`) of a run whose folder holds a table
+/// of submissions (`arena::admission::TABLE`), written into `out`; `None` for other runs.
+fn class_report(
+    csv: &Path,
+    out: &Path,
+    summary: &report::Summary,
+) -> anyhow::Result<Option<Vec<PathBuf>>> {
+    let run = folder_of(csv);
+    if !run.join(arena::admission::TABLE).exists() {
+        return Ok(None);
+    }
+    let admitted = arena::admission::read_table(&run)?;
+    let mut agents: Vec<String> = summary
+        .pools
+        .iter()
+        .flat_map(|p| p.standings.iter().map(|s| s.agent.clone()))
+        .collect();
+    agents.sort_unstable();
+    agents.dedup();
+    let faults: Vec<report::class::Fault> =
+        arena::run::read_fault_log(&csv.with_extension("faults.log"), &agents)
+            .into_iter()
+            .map(|f| {
+                let (verdict, reason) = match protocol::sandbox::Verdict::split(&f.message) {
+                    Some((verdict, rest)) => (verdict.to_string(), rest.to_string()),
+                    None => (f.termination.clone(), f.message.clone()),
+                };
+                // The log's place is said once, beside its lines.
+                let reason = match reason.split_once(" (its stderr is in ") {
+                    Some((before, _)) => before.to_string(),
+                    None => reason,
+                };
+                report::class::Fault {
+                    game: f.game,
+                    variant: f.variant,
+                    agent: f.agent,
+                    verdict,
+                    reason,
+                }
+            })
+            .collect();
+    let logs = protocol::Roster::new().with_log_folder(&csv.with_extension("logs"));
+    let tails = agents
+        .iter()
+        .filter_map(|agent| match logs.stderr_of(agent) {
+            protocol::Stderr::File(path) => {
+                Some((agent.clone(), protocol::compile::tail(&path, 5)))
+            }
+            _ => None,
+        })
+        .collect();
+    let class = report::class::Class {
+        name: arena::meta::Meta::read(csv)?
+            .map_or_else(|| run.display().to_string(), |meta| meta.experiment),
+        entrants: admitted
+            .iter()
+            .filter(|a| a.passed())
+            .map(|a| a.name.clone())
+            .collect(),
+        excluded: admitted
+            .iter()
+            .filter(|a| !a.passed())
+            .map(|a| report::class::Excluded {
+                folder: a.folder.clone(),
+                name: a.name.clone(),
+                reason: a.reason.clone(),
+                log: a.log.clone(),
+                tail: if a.log.is_empty() {
+                    Vec::new()
+                } else {
+                    protocol::compile::tail(&run.join(&a.log), 5)
+                },
+            })
+            .collect(),
+        faults,
+        logs: tails,
+    };
+    Ok(Some(report::class::write(out, summary, &class)?))
+}
+
 /// The folder a CSV lives in (`.` for a bare file name).
 fn folder_of(csv: &Path) -> PathBuf {
     match csv.parent() {
@@ -211,6 +291,15 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         })
         .collect();
     println!("  games used per pool: {}", used.join(", "));
+    if let [csv] = args.csv.as_slice()
+        && let Some(files) = class_report(csv, &out, &summary)?
+    {
+        println!(
+            "  a class tournament: {} and {}",
+            files[0].display(),
+            files[1].display()
+        );
+    }
     for pool in &summary.pools {
         print_standings(pool);
     }

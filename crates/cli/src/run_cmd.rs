@@ -92,6 +92,12 @@ pub struct SlurmArgs {
 /// `arena slurm`: writes the job scripts, and submits them with `--submit`.
 pub fn slurm(args: SlurmArgs) -> Result<()> {
     let experiment = load_experiment(Some(&args.experiment))?;
+    if experiment.submissions.is_some() {
+        bail!(
+            "a class's submissions are built and checked once for the whole run: play it with \
+             `arena run`, not in Slurm shards"
+        );
+    }
     let out_dir = args
         .out
         .clone()
@@ -170,7 +176,7 @@ pub fn load_experiment(path: Option<&PathBuf>) -> Result<Experiment> {
 
 /// `arena run`.
 pub fn run(args: RunArgs) -> Result<()> {
-    let experiment = load_experiment(args.experiment.as_ref())?;
+    let mut experiment = load_experiment(args.experiment.as_ref())?;
     if args.dry_run {
         return dry_run(&experiment);
     }
@@ -183,6 +189,17 @@ pub fn run(args: RunArgs) -> Result<()> {
         bail!(
             "--check-against compares whole runs; merge the shards, then `arena verify DIR --against OTHER`"
         );
+    }
+    if experiment.submissions.is_some() {
+        if shard != Shard::WHOLE {
+            bail!(
+                "a class's submissions are built and checked once for the whole run: run it \
+                 without --shard"
+            );
+        }
+        let admission = arena::admission::admit(&experiment, &out_dir, args.fresh)?;
+        print_admissions(&admission, &out_dir);
+        experiment = admission.experiment;
     }
     if experiment.depends_on_timing() {
         eprintln!(
@@ -270,6 +287,55 @@ pub fn run(args: RunArgs) -> Result<()> {
         println!("verified: {}", crate::verify_cmd::against(&out_dir, other)?);
     }
     Ok(())
+}
+
+/// The table of a class's submissions: built, passed, or excluded with the reason and the
+/// last lines of its log.
+fn print_admissions(admission: &arena::admission::Admission, out_dir: &std::path::Path) {
+    let rows = &admission.rows;
+    let passed = rows.iter().filter(|r| r.passed()).count();
+    println!(
+        "submissions: {passed} of {} passed{}",
+        rows.len(),
+        if admission.resumed {
+            " (as recorded when this run began; nothing built again)"
+        } else {
+            ""
+        }
+    );
+    let shown = protocol::line::escape;
+    let width = rows
+        .iter()
+        .map(|r| r.folder.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    println!(
+        "  {:<width$}  {:<8}  {:<8}  agent / why excluded",
+        "folder", "build", "status"
+    );
+    for row in rows {
+        let what = if row.passed() {
+            row.name.clone()
+        } else {
+            row.reason.clone()
+        };
+        println!(
+            "  {:<width$}  {:<8}  {:<8}  {}",
+            row.folder,
+            row.build,
+            row.status,
+            shown(&what)
+        );
+        if !row.passed() && !row.log.is_empty() {
+            let log = out_dir.join(&row.log);
+            println!("  {:<width$}  log: {}", "", log.display());
+            for line in protocol::compile::tail(&log, 3) {
+                println!("  {:<width$}  | {line}", "");
+            }
+        }
+    }
+    println!();
 }
 
 fn dry_run(experiment: &Experiment) -> Result<()> {

@@ -26,6 +26,7 @@
 #![deny(unsafe_code)]
 
 pub mod child;
+pub mod compile;
 pub mod extra;
 pub mod game;
 pub mod gomocup;

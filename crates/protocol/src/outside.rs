@@ -39,6 +39,11 @@ pub(crate) const LOG: ParamDoc = ParamDoc {
     default: "(per agent)",
     doc: "the file for its stderr and fault reports (default: <run folder>/games.logs/<agent>.log)",
 };
+pub(crate) const DIR: ParamDoc = ParamDoc {
+    name: "dir",
+    default: "(none)",
+    doc: "the folder it runs in, relative to the experiment file's folder (a class's submission: `arena` writes it); its `cmd` and `args` paths resolve from there",
+};
 pub(crate) const ARGS: ParamDoc = ParamDoc {
     name: "args",
     default: "(none)",
@@ -86,6 +91,8 @@ pub struct Launch {
     pub folder: Option<PathBuf>,
     /// The sandbox it runs in (the run's: [`crate::Roster::with_sandbox`]).
     pub sandbox: Sandbox,
+    /// The folder it runs in, relative to [`Launch::folder`] (`dir=`): a submission's own.
+    pub dir: Option<PathBuf>,
 }
 
 impl Launch {
@@ -119,12 +126,26 @@ impl Launch {
             key,
             folder: None,
             sandbox: Sandbox::off(),
+            dir: params
+                .text("dir")
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from),
         })
     }
 
-    /// Starts the process, in [`Launch::folder`] when there is one.
+    /// The folder the process runs in: [`Launch::folder`] joined with `dir=`, if either is set.
+    pub fn working_folder(&self) -> Option<PathBuf> {
+        match (&self.folder, &self.dir) {
+            (Some(folder), Some(dir)) => Some(folder.join(dir)),
+            (None, Some(dir)) => Some(dir.clone()),
+            (folder, None) => folder.clone(),
+        }
+    }
+
+    /// Starts the process, in [`Launch::working_folder`] when there is one.
     pub fn start(&self, role: &'static str) -> Result<Process, crate::child::StartError> {
-        match &self.folder {
+        match &self.working_folder() {
             Some(folder) => {
                 // Absolute, so that the command resolves the same before and after the child
                 // changes into it.

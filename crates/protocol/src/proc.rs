@@ -18,7 +18,7 @@ use crate::child::{Process, Received, Stderr};
 use crate::game::write_board;
 use crate::line::{Quoted, quote};
 use crate::outside::{
-    ARGS, CMD, Idle, LOG, Launch, MARGIN, Pool, START, SetupError, TIMEOUT, rng_state,
+    ARGS, CMD, DIR, Idle, LOG, Launch, MARGIN, Pool, START, SetupError, TIMEOUT, rng_state,
 };
 use crate::wire::{FromAgent, GameStart, GoClock, Info, ToAgent, VERSION};
 
@@ -35,7 +35,7 @@ pub(crate) const KIND: Kind = Kind {
     name: "proc",
     summary: "an outside agent in any language speaking the arena protocol (docs/src/reference/protocol.md)",
     plays: Plays::Every,
-    params: &[CMD, TIMEOUT, MARGIN, START, RESTART, LOG, ARGS],
+    params: &[CMD, TIMEOUT, MARGIN, START, RESTART, LOG, DIR, ARGS],
     multiplayer: true,
     listed: true,
     memory: None,

@@ -617,6 +617,22 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict.
+    pub const ALL: [Verdict; 4] = [
+        Verdict::MemoryLimit,
+        Verdict::CpuLimit,
+        Verdict::ForbiddenCall,
+        Verdict::OutputLimit,
+    ];
+
+    /// The verdict a fault message starts with (`memory limit: ...`), and the rest.
+    pub fn split(message: &str) -> Option<(Verdict, &str)> {
+        Verdict::ALL.into_iter().find_map(|v| {
+            let rest = message.strip_prefix(v.as_str())?.strip_prefix(':')?;
+            Some((v, rest.trim_start()))
+        })
+    }
+
     /// The words the fault starts with.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -83,6 +83,7 @@
 
 mod budget;
 mod charts;
+pub mod class;
 pub mod coverage;
 pub mod elo;
 mod error;

@@ -711,3 +711,88 @@ fn a_gauntlet_without_a_field_or_an_entrant_and_other_bad_formats_are_named() {
         ],
     );
 }
+
+/// A class's folder of submissions (`submissions = "DIR"`): each plain sub-folder is an agent
+/// after the listed ones, in name order, running in its own folder; in a gauntlet the listed
+/// agents are the field without `field = true`. Hostile names are refused with their reason,
+/// never made into a spec.
+#[test]
+fn submissions_are_agents_after_the_listed_ones_and_the_listed_are_a_gauntlet_s_field() {
+    let dir = crate::common::scratch("submissions");
+    let subs = dir.join("subs");
+    for folder in ["zoe", "amy", "a b", "x,cmd=sh", ".git", "named"] {
+        std::fs::create_dir_all(subs.join(folder)).unwrap();
+        std::fs::write(subs.join(folder).join("main.py"), "").unwrap();
+    }
+    std::fs::write(
+        subs.join("named/submission.toml"),
+        "name = \"Amy's rival\"\n",
+    )
+    .unwrap();
+    std::fs::write(subs.join("notes.txt"), "a file beside the folders").unwrap();
+    let file = dir.join("class.toml");
+    std::fs::write(
+        &file,
+        "name = \"c\"\nseed = 1\ngames_per_pair = 2\nvariants = [\"tictactoe\"]\n\
+         format = \"gauntlet\"\nsubmissions = \"subs\"\n\n\
+         [[agents]]\nname = \"random\"\nspec = \"random\"\n\n\
+         [[agents]]\nname = \"easy\"\nspec = \"easy\"\n",
+    )
+    .unwrap();
+    let experiment = Experiment::from_file(&file).unwrap();
+    let agents: Vec<(&str, String, bool)> = experiment
+        .agents
+        .iter()
+        .map(|a| (a.name.as_str(), a.spec.to_string(), a.field))
+        .collect();
+    assert_eq!(
+        agents,
+        [
+            ("random", "random".to_string(), true),
+            ("easy", "easy".to_string(), true),
+            (
+                "amy",
+                "proc:cmd=python3,dir=subs/amy,args=main.py".to_string(),
+                false
+            ),
+            (
+                "Amy's rival",
+                "proc:cmd=python3,dir=subs/named,args=main.py".to_string(),
+                false
+            ),
+            (
+                "zoe",
+                "proc:cmd=python3,dir=subs/zoe,args=main.py".to_string(),
+                false
+            ),
+        ]
+    );
+    let submissions = experiment.submissions.as_ref().unwrap();
+    let refused: Vec<(&str, bool)> = submissions
+        .entries
+        .iter()
+        .map(|s| (s.folder.as_str(), s.refused.is_some()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            ("a b", true),
+            ("amy", false),
+            ("named", false),
+            ("x,cmd=sh", true),
+            ("zoe", false)
+        ]
+    );
+    // Not yet admitted: a run refuses it until `arena::admission::admit` builds and checks.
+    let error = arena::run(
+        &experiment,
+        &crate::common::options(&dir.join("out"), 1, arena::Shard::WHOLE),
+    )
+    .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("built and checked before the run"),
+        "{error}"
+    );
+}

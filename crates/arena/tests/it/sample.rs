@@ -124,6 +124,29 @@ fn the_committed_connect4_run_is_its_experiment_and_replays() {
     assert_committed_run("connect4.toml", "connect4", 120, 7);
 }
 
+/// The committed class tournament (`results/class`, the guide's worked example) is what
+/// `experiments/class/class.toml` plays with the submissions its table records as passed: the
+/// recorded admissions give the experiment whose hash the meta file carries (nothing is
+/// built), and every row verifies. (Its games are replayed by `.ci/class.sh`, which builds and
+/// runs the submissions.)
+#[test]
+fn the_committed_class_run_is_its_experiment_with_the_recorded_admissions() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let experiment = Experiment::from_file(&root.join("experiments/class/class.toml")).unwrap();
+    let dir = root.join("results/class");
+    let admission = arena::admission::admit(&experiment, &dir, false).unwrap();
+    assert!(admission.resumed);
+    let passed = admission.rows.iter().filter(|r| r.passed()).count();
+    assert_eq!((passed, admission.rows.len()), (8, 10));
+    let meta = Meta::read(&dir.join("games.csv"))
+        .unwrap()
+        .expect("a meta file");
+    assert_eq!(meta.experiment_hash, admission.experiment.hash());
+    let summary = arena::verify(&dir, Some(&admission.experiment)).unwrap();
+    assert!(summary.complete());
+    assert_eq!(summary.games, 90);
+}
+
 /// A row with its timing fields zeroed: they are the only ones a replay may change.
 fn without_timing(mut row: arena::record::Row) -> arena::record::Row {
     (

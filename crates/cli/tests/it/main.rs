@@ -2,6 +2,7 @@
 //! binary: one link instead of one per file, which is most of what the tests cost to build.
 //! `cargo test -p cli --test it MODULE::` runs one file's tests.
 
+mod class;
 mod clients;
 mod engine;
 mod games;

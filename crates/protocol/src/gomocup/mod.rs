@@ -16,7 +16,7 @@ use agents::{Kind, ParamDoc, Params, Plays, SpecError};
 use rules::WinRule;
 
 use crate::child::Stderr;
-use crate::outside::{ARGS, CMD, LOG, Launch, MARGIN, START, TIMEOUT};
+use crate::outside::{ARGS, CMD, DIR, LOG, Launch, MARGIN, START, TIMEOUT};
 
 pub use engine::Engine;
 pub(crate) use engine::preflight;
@@ -63,7 +63,7 @@ pub(crate) const KIND: Kind = Kind {
     summary: "an outside engine speaking the Gomocup (piskvork) protocol",
     plays: Plays::Only(&rules::mnk::FAMILY),
     params: &[
-        CMD, TIMEOUT, MARGIN, START, SETUP, MAX_MEMORY, QUIET, RESTART, PRIVATE, LOG, ARGS,
+        CMD, TIMEOUT, MARGIN, START, SETUP, MAX_MEMORY, QUIET, RESTART, PRIVATE, LOG, DIR, ARGS,
     ],
     multiplayer: false,
     listed: true,

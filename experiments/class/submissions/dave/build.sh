@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+g++ -std=c++17 -O1 -o agent main.cpp

@@ -12,7 +12,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::seats::{PERSON, agent_spec, memory_mb};
+use crate::seats::{PERSON, agent_spec, memory_mb, own_agent};
 use crate::table::{Recorded, WebTable};
 use crate::{AnyTable, App};
 
@@ -69,6 +69,8 @@ pub async fn create(
         )));
     }
     let mut seats = Vec::with_capacity(players);
+    // The operator's agents seated, by spec with the name the pages show.
+    let mut own = Vec::new();
     for (at, text) in request.seats.iter().enumerate() {
         let what = format!("seat {}", at + 1);
         if text.trim().eq_ignore_ascii_case(PERSON) {
@@ -79,6 +81,9 @@ pub async fn create(
                 _ => app.options().name.clone(),
             };
             seats.push(Seat::Person(name));
+        } else if let Some(spec) = own_agent(app.own_agents(), text, &variant, &what)? {
+            own.push((spec.clone(), text.trim().to_string()));
+            seats.push(Seat::Agent(spec));
         } else {
             let spec = agent_spec(text, &variant, &what)?;
             crate::seats::within_think_limit(&spec, app.options().think_limit, &what)?;
@@ -102,13 +107,15 @@ pub async fn create(
         .map(memory_mb)
         .sum();
     let limit = app.options().think_limit;
+    let sandbox = app.options().sandbox;
     let table: AnyTable = rules::with_game!(variant, |start| Box::new(WebTable::new(
         start,
         seats,
         seed,
         time_control,
         hint,
-        limit
+        limit,
+        (own.clone(), sandbox)
     )?));
     let view = table.view("", true);
     let id = app.open(table, memory)?;

@@ -126,6 +126,11 @@ pub struct Options {
     /// A connection that has not sent a whole request head this long after it opened, or
     /// after its last answer, is closed (so half-sent requests cannot hold connections open).
     pub header_timeout: Duration,
+    /// The operator's agents (`arena serve --agent NAME=SPEC`), which requests seat by name:
+    /// the only way an outside agent (a program) sits at the server's tables.
+    pub agents: Vec<seats::OwnAgent>,
+    /// The sandbox the operator's outside agents run in (`--sandbox`).
+    pub sandbox: protocol::sandbox::Mode,
 }
 
 impl Options {
@@ -144,6 +149,8 @@ impl Options {
             idle: Duration::from_secs(20 * 60),
             leave_grace: Duration::from_secs(15),
             header_timeout: DEFAULT_HEADER_TIMEOUT,
+            agents: Vec::new(),
+            sandbox: protocol::sandbox::Mode::BestEffort,
         }
     }
 }
@@ -218,10 +225,13 @@ struct Shared {
     gone: Mutex<VecDeque<(String, Gone)>>,
     /// Set while a report is being written: one at a time ([`App::begin_report`]).
     writing_report: Arc<AtomicBool>,
+    /// The operator's agents as checked when the server started ([`seats::check_own`]).
+    own: Vec<seats::Offered>,
 }
 
 impl App {
-    /// The state of a server with `options` listening on `bound`.
+    /// The state of a server with `options` listening on `bound`. The operator's agents are
+    /// checked here ([`seats::check_own`]): this blocks while their programs start.
     pub fn new(options: Options, bound: SocketAddr) -> Result<App, WebError> {
         std::fs::create_dir_all(&options.results).map_err(|error| WebError::Results {
             path: options.results.clone(),
@@ -251,6 +261,7 @@ impl App {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
             ^ u64::from(std::process::id()).rotate_left(32);
+        let own = seats::check_own(&options.agents, options.sandbox);
         Ok(App {
             inner: Arc::new(Shared {
                 thinkers: Arc::new(tokio::sync::Semaphore::new(options.thinkers.max(1))),
@@ -265,12 +276,18 @@ impl App {
                 analysing_mb: AtomicU64::new(0),
                 gone: Mutex::new(VecDeque::new()),
                 writing_report: Arc::new(AtomicBool::new(false)),
+                own,
             }),
         })
     }
 
     fn options(&self) -> &Options {
         &self.inner.options
+    }
+
+    /// The operator's agents, as checked when the server started.
+    pub fn own_agents(&self) -> &[seats::Offered] {
+        &self.inner.own
     }
 
     fn now_ms(&self) -> u64 {
@@ -563,7 +580,10 @@ impl Server {
         let bound = listener
             .local_addr()
             .map_err(|error| WebError::Bind { address, error })?;
-        let app = App::new(options, bound)?;
+        // The operator's agents start their programs to be checked: off the async threads.
+        let app = tokio::task::spawn_blocking(move || App::new(options, bound))
+            .await
+            .map_err(|error| WebError::Serve(std::io::Error::other(error.to_string())))??;
         Ok(Server { listener, app })
     }
 
@@ -572,6 +592,11 @@ impl Server {
         self.listener
             .local_addr()
             .unwrap_or(self.app.options().address)
+    }
+
+    /// The operator's agents, as checked when the server bound.
+    pub fn own_agents(&self) -> &[seats::Offered] {
+        self.app.own_agents()
     }
 
     /// Serves until the process is stopped.

@@ -8,4 +8,5 @@ mod api;
 mod fuzz;
 mod links;
 mod load;
+mod own;
 mod tables;

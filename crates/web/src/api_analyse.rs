@@ -159,7 +159,7 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
     })))
 }
 
-fn parse_variant(id: &str) -> Result<Variant, ApiError> {
+pub(crate) fn parse_variant(id: &str) -> Result<Variant, ApiError> {
     if id.len() > 64 {
         return Err(ApiError::bad(
             "a variant id is a few characters, like mnk-15x15k5-caro",

@@ -349,6 +349,8 @@ pub trait Session: Send {
     fn take_record(&mut self, experiment: &str) -> Option<PlayedGame>;
     /// Where the game's row went.
     fn set_recorded(&mut self, recorded: Recorded);
+    /// Where the game's row went, as set.
+    fn recorded(&self) -> &Recorded;
     /// Whether nothing is happening at this table that a sweep of old tables must wait for:
     /// no agent thinks, and no person to move has time left on a clock.
     fn idle(&self) -> bool;
@@ -427,6 +429,10 @@ impl<G: AgentGame> Session for WebTable<G> {
 
     fn set_recorded(&mut self, recorded: Recorded) {
         self.recorded = recorded;
+    }
+
+    fn recorded(&self) -> &Recorded {
+        &self.recorded
     }
 
     fn idle(&self) -> bool {

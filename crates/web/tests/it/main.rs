@@ -9,4 +9,5 @@ mod fuzz;
 mod links;
 mod load;
 mod own;
+mod keep;
 mod tables;

@@ -383,11 +383,16 @@ pub async fn record_csv(
     let table = app.table(&id)?;
     let (game, variant) = {
         let any = table.lock().await;
-        let variant = any.view(&id, false)["variant"].as_str().unwrap_or("game").to_string();
+        let variant = any.view(&id, false)["variant"]
+            .as_str()
+            .unwrap_or("game")
+            .to_string();
         match any.recorded() {
             Recorded::Done(_, game) => (*game, variant),
             Recorded::Failed(why) => {
-                return Err(ApiError::conflict(format!("the game was not recorded: {why}")));
+                return Err(ApiError::conflict(format!(
+                    "the game was not recorded: {why}"
+                )));
             }
             Recorded::Pending => {
                 return Err(ApiError::conflict(
@@ -410,7 +415,10 @@ pub async fn record_csv(
 /// The header and the row of game `game` (its index) of the play record `record`.
 fn record_row(record: &std::path::Path, game: u64) -> Result<String, ApiError> {
     let text = std::fs::read_to_string(record).map_err(|error| {
-        ApiError::conflict(format!("cannot read the play record `{}`: {error}", record.display()))
+        ApiError::conflict(format!(
+            "cannot read the play record `{}`: {error}",
+            record.display()
+        ))
     })?;
     let mut lines = text.lines();
     let header = lines.next().unwrap_or_default();

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use agents::AgentGame;
 use agents::clock::TimeControl;
-use protocol::sandbox::{Mode, Sandbox};
 use agents::{Agent, AgentSpec, Kind};
+use protocol::sandbox::{Mode, Sandbox};
 use rules::Variant;
 
 use crate::error::ApiError;
@@ -208,10 +208,7 @@ fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
     }
     let mut passed = Vec::new();
     let mut first_error = None;
-    for variant in variants
-        .iter()
-        .filter(|v| protocol::plays(&agent.spec, v))
-    {
+    for variant in variants.iter().filter(|v| protocol::plays(&agent.spec, v)) {
         let checked = if outside {
             protocol::preflight_in(
                 &agent.spec,
@@ -253,10 +250,7 @@ pub fn own_agent(
     what: &str,
 ) -> Result<Option<AgentSpec>, ApiError> {
     let text = text.trim();
-    let Some(own) = offered
-        .iter()
-        .find(|o| o.agent.name == text)
-    else {
+    let Some(own) = offered.iter().find(|o| o.agent.name == text) else {
         return Ok(None);
     };
     let name = &own.agent.name;

@@ -240,8 +240,7 @@ impl<G: AgentGame> WebTable<G> {
             history.then(|| table.history().iter().map(ply_json).collect());
         let over = table.ending().map(|ending| {
             let totals = table.position().totals();
-            let words =
-                arena::table::result_words(ending.outcome, &labels, totals.as_deref());
+            let words = arena::table::result_words(ending.outcome, &labels, totals.as_deref());
             json!({
                 "result": ending.outcome.result_text(),
                 "termination": ending.termination.as_str(),

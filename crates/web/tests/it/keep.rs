@@ -32,8 +32,15 @@ fn a_finished_game_downloads_as_its_record_row_and_its_moves_as_text() {
         let going = client.get(&format!("/api/games/{id}/moves.txt"));
         assert_eq!(going.status, 200, "{}", going.body);
         if answer.json()["game"]["over"].is_null() {
-            assert!(going.body.contains("result * (the game goes on)"), "{}", going.body);
-            client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 2 * at + 1 }));
+            assert!(
+                going.body.contains("result * (the game goes on)"),
+                "{}",
+                going.body
+            );
+            client.post(
+                &format!("/api/games/{id}/think"),
+                &json!({ "ply": 2 * at + 1 }),
+            );
         }
     }
     let csv = client.get(&format!("/api/games/{id}/record.csv"));
@@ -42,8 +49,15 @@ fn a_finished_game_downloads_as_its_record_row_and_its_moves_as_text() {
     assert_eq!(lines.len(), 2, "{}", csv.body);
     let record = std::fs::read_to_string(results.join("play/games.csv")).unwrap();
     let written: Vec<&str> = record.lines().collect();
-    assert_eq!(lines, written, "the header and the row as the server wrote them");
-    assert!(lines[1].starts_with("play-web,mnk-3x3k3,0,3,Lan,random,1-0,win,5,"), "{}", lines[1]);
+    assert_eq!(
+        lines, written,
+        "the header and the row as the server wrote them"
+    );
+    assert!(
+        lines[1].starts_with("play-web,mnk-3x3k3,0,3,Lan,random,1-0,win,5,"),
+        "{}",
+        lines[1]
+    );
     let text = client.get(&format!("/api/games/{id}/moves.txt"));
     assert_eq!(text.status, 200, "{}", text.body);
     assert_eq!(
@@ -62,7 +76,15 @@ fn a_finished_game_downloads_as_its_record_row_and_its_moves_as_text() {
     client.post(&format!("/api/games/{second}/resign"), &json!({}));
     let csv = client.get(&format!("/api/games/{second}/record.csv"));
     assert_eq!(csv.status, 200, "{}", csv.body);
-    assert!(csv.body.lines().nth(1).unwrap().starts_with("play-web,mnk-3x3k3,1,3,"), "{}", csv.body);
+    assert!(
+        csv.body
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("play-web,mnk-3x3k3,1,3,"),
+        "{}",
+        csv.body
+    );
 }
 
 #[test]
@@ -87,5 +109,9 @@ fn a_shared_line_replays_position_by_position_and_a_bad_move_is_named() {
     assert!(bad.body.contains("move 2 (`b2`)"), "{}", bad.body);
     let unknown = client.get("/api/replay?variant=chess&moves=e4");
     assert_eq!(unknown.status, 400, "{}", unknown.body);
-    assert!(unknown.body.contains("unknown variant `chess`"), "{}", unknown.body);
+    assert!(
+        unknown.body.contains("unknown variant `chess`"),
+        "{}",
+        unknown.body
+    );
 }

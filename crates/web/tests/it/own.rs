@@ -60,7 +60,10 @@ fn an_operators_agent_is_listed_by_name_and_plays_a_game_to_its_end_in_a_process
             misbehave("chess-only", "refuse", &marker),
         ];
     });
-    assert!(gone(&marker).is_empty(), "the checks' processes were stopped");
+    assert!(
+        gone(&marker).is_empty(),
+        "the checks' processes were stopped"
+    );
     let mut client = Client::new(server.address);
     let meta = client.get("/api/meta").json();
     let agents = meta["agents"].as_array().expect("the operator's agents");
@@ -93,7 +96,11 @@ fn an_operators_agent_is_listed_by_name_and_plays_a_game_to_its_end_in_a_process
         &json!({ "variant": "tictactoe", "seats": [spec, "random"] }),
     );
     assert_eq!(refused.status, 400, "{}", refused.body);
-    assert!(refused.body.contains("never makes the server start"), "{}", refused.body);
+    assert!(
+        refused.body.contains("never makes the server start"),
+        "{}",
+        refused.body
+    );
     let refused = client.post(
         "/api/games",
         &json!({ "variant": "tictactoe", "seats": ["chess-only", "random"] }),
@@ -110,7 +117,10 @@ fn an_operators_agent_is_listed_by_name_and_plays_a_game_to_its_end_in_a_process
         )
         .json();
     assert_eq!(game["seats"][0]["label"], "X (mine)", "{game}");
-    assert_eq!(game["seats"][0]["spec"], "mine", "a rematch seats it by name");
+    assert_eq!(
+        game["seats"][0]["spec"], "mine",
+        "a rematch seats it by name"
+    );
     let id = game["id"].as_str().unwrap();
     let first = client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 0 }));
     assert_eq!(first.status, 200, "{}", first.body);
@@ -122,9 +132,16 @@ fn an_operators_agent_is_listed_by_name_and_plays_a_game_to_its_end_in_a_process
     let (view, _) = play_out(&mut client, &first.json()["game"]);
     assert!(!view["over"]["result"].is_null(), "{view}");
     assert_eq!(view["recorded"]["file"], "play/games.csv", "{view}");
-    assert_eq!(gone(&marker), Vec::<String>::new(), "its process stopped with the game");
+    assert_eq!(
+        gone(&marker),
+        Vec::<String>::new(),
+        "its process stopped with the game"
+    );
     let csv = std::fs::read_to_string(results.join("play/games.csv")).unwrap();
-    assert!(csv.contains("proc:cmd=python3"), "the record says what played: {csv}");
+    assert!(
+        csv.contains("proc:cmd=python3"),
+        "the record says what played: {csv}"
+    );
 
     // A game freed before its end stops its process too.
     let game = client
@@ -134,14 +151,21 @@ fn an_operators_agent_is_listed_by_name_and_plays_a_game_to_its_end_in_a_process
         )
         .json();
     let id = game["id"].as_str().unwrap();
-    let moved = client.post(&format!("/api/games/{id}/move"), &json!({ "move": "3P", "ply": 0 }));
+    let moved = client.post(
+        &format!("/api/games/{id}/move"),
+        &json!({ "move": "3P", "ply": 0 }),
+    );
     assert_eq!(moved.status, 200, "{}", moved.body);
     let reply = client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 1 }));
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(!processes_with(&marker).is_empty());
     let closed = client.send("DELETE", &format!("/api/games/{id}"), None);
     assert_eq!(closed.status, 200, "{}", closed.body);
-    assert_eq!(gone(&marker), Vec::<String>::new(), "freed, its process stopped");
+    assert_eq!(
+        gone(&marker),
+        Vec::<String>::new(),
+        "freed, its process stopped"
+    );
 }
 
 #[test]
@@ -168,9 +192,16 @@ fn a_hostile_operators_agent_that_hangs_or_dies_loses_on_a_fault_and_leaves_no_p
         assert_eq!(view["over"]["termination"], termination, "{name}: {view}");
         assert_eq!(view["over"]["result"], "1-0", "{name}: {view}");
         let summary = view["over"]["summary"].as_str().unwrap();
-        assert!(summary.starts_with(&format!("O ({name}) failed")), "{summary}");
+        assert!(
+            summary.starts_with(&format!("O ({name}) failed")),
+            "{summary}"
+        );
         assert!(!summary.contains("misbehave.py"), "{summary}");
-        assert_eq!(gone(&marker), Vec::<String>::new(), "{name}: no process left");
+        assert_eq!(
+            gone(&marker),
+            Vec::<String>::new(),
+            "{name}: no process left"
+        );
     }
 }
 

@@ -168,32 +168,23 @@ pub struct Offered {
 /// Checks each operator agent on every variant the pages offer whose game and number of
 /// players its kind plays: outside agents by the runner's pre-flight check
 /// ([`protocol::preflight_in`]: started in `sandbox`, asked for the variant, stopped), the
-/// others by [`protocol::check`]. Blocks while the programs start (each agent on a thread of
-/// its own); an agent that fails is offered as unavailable, with the reason.
+/// others by [`protocol::check`]. Blocks while the programs start (an agent after another,
+/// [`CHECKS_AT_ONCE`] of its variants at once); an agent that fails is offered as
+/// unavailable, with the reason.
 pub fn check_own(agents: &[OwnAgent], sandbox: Mode) -> Vec<Offered> {
     let variants: Vec<Variant> = rules::FAMILIES
         .iter()
         .flat_map(|family| crate::api_analyse::family_variant_ids(family))
         .filter_map(|id| id.parse().ok())
         .collect();
-    std::thread::scope(|scope| {
-        let checks: Vec<_> = agents
-            .iter()
-            .map(|agent| scope.spawn(|| check_one(agent, &variants, sandbox)))
-            .collect();
-        checks
-            .into_iter()
-            .zip(agents)
-            .map(|(check, agent)| {
-                check.join().unwrap_or_else(|_| Offered {
-                    agent: agent.clone(),
-                    variants: Vec::new(),
-                    unavailable: Some("its check failed".into()),
-                })
-            })
-            .collect()
-    })
+    agents
+        .iter()
+        .map(|agent| check_one(agent, &variants, sandbox))
+        .collect()
 }
+
+/// How many of an agent's pre-flight checks run at once (a process each).
+pub const CHECKS_AT_ONCE: usize = 8;
 
 fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
     let unavailable = |why: String| Offered {
@@ -206,10 +197,8 @@ fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
     if outside && let Err(missing) = sandbox.check() {
         return unavailable(missing.to_string());
     }
-    let mut passed = Vec::new();
-    let mut first_error = None;
-    for variant in variants.iter().filter(|v| protocol::plays(&agent.spec, v)) {
-        let checked = if outside {
+    let check = |variant: &Variant| {
+        if outside {
             protocol::preflight_in(
                 &agent.spec,
                 std::slice::from_ref(variant),
@@ -221,11 +210,34 @@ fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
             .map_err(|error| error.to_string())
         } else {
             protocol::check(&agent.spec, variant).map_err(|error| error.to_string())
-        };
-        match checked {
-            Ok(()) => passed.push(variant.to_string()),
-            Err(error) => {
-                first_error.get_or_insert(format!("{variant}: {error}"));
+        }
+    };
+    let played: Vec<&Variant> = variants
+        .iter()
+        .filter(|v| protocol::plays(&agent.spec, v))
+        .collect();
+    let mut passed = Vec::new();
+    let mut first_error = None;
+    for chunk in played.chunks(CHECKS_AT_ONCE) {
+        let results: Vec<Result<(), String>> = std::thread::scope(|scope| {
+            let running: Vec<_> = chunk
+                .iter()
+                .map(|variant| scope.spawn(|| check(variant)))
+                .collect();
+            running
+                .into_iter()
+                .map(|run| {
+                    run.join()
+                        .unwrap_or_else(|_| Err("its check failed".into()))
+                })
+                .collect()
+        });
+        for (variant, checked) in chunk.iter().zip(results) {
+            match checked {
+                Ok(()) => passed.push(variant.to_string()),
+                Err(error) => {
+                    first_error.get_or_insert(format!("{variant}: {error}"));
+                }
             }
         }
     }

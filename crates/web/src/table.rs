@@ -17,7 +17,8 @@
 //!   `tc=180 st=30`, or null without one), `tc` (the game clock alone, `300+2`, as `POST
 //!   /api/games` takes it back; null without one);
 //! - `seats`: per seat in turn order, `{person, name, spec, label}` (`spec` null for a person;
-//!   `label` like `X (Lan)`);
+//!   `label` like `X (Lan)`; an operator's agent, `arena serve --agent`, by its name in all
+//!   three, never by its command, here and in `over`'s summary and a fault);
 //! - `position`: the board, drawn from the game's view ([`crate::board::position_json`]);
 //! - `ply` (moves played), `moves` (the moves in the game's notation, space-separated),
 //!   `history` (with `GET` and after `undo`, `resign`, `ready`: every move as `played` below

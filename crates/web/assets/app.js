@@ -814,14 +814,23 @@ const Play = {
   // The operator's agents (`arena serve --agent NAME=SPEC`, from /api/meta) in a seat's menu:
   // those that passed their check on this variant, by name.
   ownOptions(variant) {
-    return (meta.agents || []).filter((a) => !a.unavailable && a.variants.includes(variant.id))
+    return (meta.agents || []).filter((a) => this.ownPlays(a, variant))
       .map((a) => h("option", { value: `own:${a.name}` }, `${a.name} (your agent)`));
+  },
+
+  // Whether an operator's agent may sit at `variant`: one it passed at start, or an id typed
+  // by hand of a game its kind plays (the server checks it when the game starts).
+  ownPlays(agent, variant) {
+    if (agent.unavailable) return false;
+    if (agent.variants.includes(variant.id)) return true;
+    const offered = meta.families.some((f) => f.variants.some((v) => v.id === variant.id));
+    return !offered && agent.families.includes(variant.family);
   },
 
   // Under the seats: which of the operator's agents do not play here, and why.
   ownNote(variant) {
     const box = $("own-note");
-    const lines = (meta.agents || []).filter((a) => a.unavailable || !a.variants.includes(variant.id))
+    const lines = (meta.agents || []).filter((a) => !this.ownPlays(a, variant))
       .map((a) => a.unavailable ? `${a.name} is unavailable: ${a.unavailable}` : `${a.name} does not play ${variant.id}`);
     box.hidden = !lines.length;
     box.replaceChildren(...lines.map((line) => h("span", { class: "own-line" }, ...withCode(line))));

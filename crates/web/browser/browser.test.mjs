@@ -1372,6 +1372,14 @@ test("36 missing 1: your own agent (--agent) in the set-up by name: a person pla
     assert.ok(offered.includes("mine (your agent)"), offered.join(", "));
     assert.ok(!offered.some((o) => o.startsWith("chess-only")), offered.join(", "));
     assert.match(await page.textContent("#own-note"), /chess-only is unavailable: .*I only play chess/);
+    if (width === 1280) {
+      // An id typed by hand of a game it plays: offered, and checked when the game starts.
+      await page.fill("#variant", "mnk-4x5k3");
+      await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "mnk-4x5k3");
+      assert.ok((await page.locator("#seats .seat-row").nth(1).locator("select option").allTextContents()).includes("mine (your agent)"));
+      await page.fill("#variant", "tictactoe");
+      await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+    }
     assert.deepEqual(await axeViolations(page), []);
     await page.screenshot({ path: join(shots, `own-agent-setup-${width}.png`), fullPage: true });
     await setUp(page, "tictactoe", ["person", "own:mine"]);

@@ -113,6 +113,14 @@ pub async fn meta(State(app): State<App>) -> Json<Value> {
                 "name": o.agent.name,
                 "kind": o.agent.spec.kind,
                 "variants": o.variants,
+                // An id typed by hand of these games is checked when a game asks for it.
+                "families": protocol::kind(&o.agent.spec.kind).map_or(Vec::new(), |kind| {
+                    rules::FAMILIES
+                        .iter()
+                        .filter(|f| kind.plays.includes(f))
+                        .map(|f| f.name)
+                        .collect::<Vec<_>>()
+                }),
                 "unavailable": o.unavailable,
             })
         })

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::seats::{PERSON, agent_spec, memory_mb, own_agent};
+use crate::seats::{PERSON, agent_spec, find_own, memory_mb, own_seat};
 use crate::table::{Recorded, WebTable};
 use crate::{AnyTable, App};
 
@@ -83,7 +83,13 @@ pub async fn create(
                 _ => app.options().name.clone(),
             };
             seats.push(Seat::Person(name));
-        } else if let Some(spec) = own_agent(app.own_agents(), text, &variant, &what)? {
+        } else if let Some(offered) = find_own(app.own_agents(), text) {
+            // A variant typed by hand is checked now, once (remembered).
+            let checked_now = match offered.to_check(&variant) {
+                true => Some(app.check_own_later(offered, &variant).await),
+                false => None,
+            };
+            let spec = own_seat(offered, &variant, &what, checked_now)?;
             own.push((spec.clone(), text.trim().to_string()));
             seats.push(Seat::Agent(spec));
         } else {

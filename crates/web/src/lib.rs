@@ -227,6 +227,9 @@ struct Shared {
     writing_report: Arc<AtomicBool>,
     /// The operator's agents as checked when the server started ([`seats::check_own`]).
     own: Vec<seats::Offered>,
+    /// Their checks on variants typed by hand, by agent name and variant id (at most one per
+    /// variant id each: [`App::check_own_later`]).
+    own_checked: Mutex<HashMap<(String, String), Result<(), String>>>,
 }
 
 impl App {
@@ -277,6 +280,7 @@ impl App {
                 gone: Mutex::new(VecDeque::new()),
                 writing_report: Arc::new(AtomicBool::new(false)),
                 own,
+                own_checked: Mutex::new(HashMap::new()),
             }),
         })
     }
@@ -288,6 +292,38 @@ impl App {
     /// The operator's agents, as checked when the server started.
     pub fn own_agents(&self) -> &[seats::Offered] {
         &self.inner.own
+    }
+
+    /// The pre-flight check of the operator's agent `own` on a `variant` it was not checked on
+    /// at start (an id typed by hand), made once on the blocking pool and remembered.
+    async fn check_own_later(
+        &self,
+        own: &seats::Offered,
+        variant: &rules::Variant,
+    ) -> Result<(), String> {
+        let key = (own.agent.name.clone(), variant.to_string());
+        let known = |app: &App| {
+            app.inner
+                .own_checked
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&key)
+                .cloned()
+        };
+        if let Some(known) = known(self) {
+            return known;
+        }
+        let (agent, asked, mode) = (own.agent.clone(), *variant, self.options().sandbox);
+        let checked =
+            tokio::task::spawn_blocking(move || seats::check_variant(&agent, &asked, mode))
+                .await
+                .unwrap_or_else(|error| Err(format!("its check failed: {error}")));
+        self.inner
+            .own_checked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, checked.clone());
+        checked
     }
 
     fn now_ms(&self) -> u64 {

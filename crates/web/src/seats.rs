@@ -197,21 +197,7 @@ fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
     if outside && let Err(missing) = sandbox.check() {
         return unavailable(missing.to_string());
     }
-    let check = |variant: &Variant| {
-        if outside {
-            protocol::preflight_in(
-                &agent.spec,
-                std::slice::from_ref(variant),
-                protocol::Stderr::Discard,
-                TimeControl::NONE,
-                None,
-                &sandbox,
-            )
-            .map_err(|error| error.to_string())
-        } else {
-            protocol::check(&agent.spec, variant).map_err(|error| error.to_string())
-        }
-    };
+    let check = |variant: &Variant| check_variant(agent, variant, mode);
     let played: Vec<&Variant> = variants
         .iter()
         .filter(|v| protocol::plays(&agent.spec, v))
@@ -253,32 +239,70 @@ fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
     }
 }
 
-/// The operator's agent a request's seat names by its name, if it plays `variant`; `Ok(None)`
-/// when the text names none of them.
-pub fn own_agent(
-    offered: &[Offered],
-    text: &str,
+/// The operator's agent a request's seat names by its name, if any.
+pub fn find_own<'a>(offered: &'a [Offered], text: &str) -> Option<&'a Offered> {
+    offered.iter().find(|o| o.agent.name == text.trim())
+}
+
+impl Offered {
+    /// Whether `variant` is one it did not pass nor fail at start but its kind plays (an id
+    /// typed by hand): its check is made when a game asks for it ([`check_variant`]).
+    pub fn to_check(&self, variant: &Variant) -> bool {
+        self.unavailable.is_none()
+            && !self.variants.contains(&variant.to_string())
+            && protocol::plays(&self.agent.spec, variant)
+            && !crate::api_analyse::family_variant_ids(variant.family())
+                .contains(&variant.to_string())
+    }
+}
+
+/// The spec of the operator's agent `own` for a seat (`what`) of `variant`: refused where it
+/// is unavailable or does not play the variant; `checked_now` is its check on a variant it
+/// was not checked on at start ([`Offered::to_check`]).
+pub fn own_seat(
+    own: &Offered,
     variant: &Variant,
     what: &str,
-) -> Result<Option<AgentSpec>, ApiError> {
-    let text = text.trim();
-    let Some(own) = offered.iter().find(|o| o.agent.name == text) else {
-        return Ok(None);
-    };
+    checked_now: Option<Result<(), String>>,
+) -> Result<AgentSpec, ApiError> {
     let name = &own.agent.name;
     if let Some(why) = &own.unavailable {
         return Err(ApiError::bad(format!(
             "{what} `{name}`: this agent is unavailable: {why}"
         )));
     }
-    if !own.variants.iter().any(|id| *id == variant.to_string()) {
-        return Err(ApiError::bad(format!(
-            "{what} `{name}`: it plays {} here (what passed its check when the server started), \
-             not `{variant}`",
-            own.variants.join(", ")
-        )));
+    if own.variants.contains(&variant.to_string()) {
+        return Ok(own.agent.spec.clone());
     }
-    Ok(Some(own.agent.spec.clone()))
+    match checked_now {
+        Some(Ok(())) => Ok(own.agent.spec.clone()),
+        Some(Err(why)) => Err(ApiError::bad(format!(
+            "{what} `{name}` cannot play `{variant}`: {why}"
+        ))),
+        None => Err(ApiError::bad(format!(
+            "{what} `{name}`: it plays {} here (what passed its check when the server \
+             started), not `{variant}`",
+            own.variants.join(", ")
+        ))),
+    }
+}
+
+/// The pre-flight check of the operator's agent `agent` on `variant` (outside agents started in
+/// the sandbox of `mode`, asked for the variant, stopped; the others checked as specs).
+pub fn check_variant(agent: &OwnAgent, variant: &Variant, mode: Mode) -> Result<(), String> {
+    if protocol::is_outside(&agent.spec) {
+        protocol::preflight_in(
+            &agent.spec,
+            std::slice::from_ref(variant),
+            protocol::Stderr::Discard,
+            TimeControl::NONE,
+            None,
+            &Sandbox::new(mode),
+        )
+        .map_err(|error| error.to_string())
+    } else {
+        protocol::check(&agent.spec, variant).map_err(|error| error.to_string())
+    }
 }
 
 /// What an agent of `spec` may hold in memory at most, in MiB, as its settings say: the sum of

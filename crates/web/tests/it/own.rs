@@ -143,6 +143,22 @@ fn an_operators_agent_is_listed_by_name_and_plays_a_game_to_its_end_in_a_process
         "the record says what played: {csv}"
     );
 
+    // A variant typed by hand, not among those checked at start, is checked when asked for.
+    let typed = client.post(
+        "/api/games",
+        &json!({ "variant": "mnk-4x5k3", "seats": ["random", "mine"], "seed": 2 }),
+    );
+    assert_eq!(typed.status, 200, "{}", typed.body);
+    let (view, _) = play_out(&mut client, &typed.json());
+    assert!(!view["over"]["result"].is_null(), "{view}");
+    assert_eq!(view["over"]["termination"], "win", "{view}");
+    let refused = client.post(
+        "/api/games",
+        &json!({ "variant": "mnk-4x5k3", "seats": ["random", "chess-only"] }),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(gone(&marker), Vec::<String>::new());
+
     // A game freed before its end stops its process too.
     let game = client
         .post(

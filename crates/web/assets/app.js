@@ -1126,8 +1126,21 @@ const Play = {
         // The same seats, each moved one place round (two seats: colours swapped).
         h("button", { class: "swap", onclick: () => this.start(this.swapped(this.requestOf(game))) }, game.players === 2 ? "Play again, sides swapped" : "Play again, seats moved round"),
         h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
-        h("button", { id: "replay-game", onclick: () => { location.hash = gameLink("replay", game.variant, this.movesOf(game), 0).split("#")[1]; } }, "Replay this game"),
+        h("button", { id: "replay-game", onclick: () => this.replayThis(game) }, "Replay this game"),
         h("button", { onclick: () => this.leave() }, "New game")));
+  },
+
+  // Opens the finished game in Replay: its row of the play record where the results folder
+  // holds it (its index is its row), else by its moves.
+  replayThis(game) {
+    const recorded = game.recorded;
+    if (recorded && !recorded.error && !recorded.file.startsWith("/")) {
+      Replay.file = recorded.file;
+      location.hash = "#replay";
+      Replay.show(recorded.game);
+    } else {
+      location.hash = gameLink("replay", game.variant, this.movesOf(game), 0).split("#")[1];
+    }
   },
 
   movesOf(game) {

@@ -1455,6 +1455,9 @@ test("36 missing 2: a game's record: look back by click or arrow (moves wait), E
     await page.click("#replay-game");
     await page.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "0" && !document.querySelector("#rp-view").hidden);
     assert.equal(await page.locator("#rp-moves .mv").count(), 4);
+    // Its own row of the play record, with who played and the result.
+    await page.waitForFunction((n) => document.querySelector("#rp-meta").textContent.startsWith(`play/games.csv, game ${n} `), record.length - 2);
+    assert.match(await page.textContent("#rp-title"), /mnk-3x3k3: browser – random/);
     await page.screenshot({ path: join(shots, `record-replay-this-${width}.png`), fullPage: true });
     assert.deepEqual(page.errors, []);
     assert.deepEqual(shared.errors, []);

@@ -11,7 +11,7 @@ use clap::Args;
 /// `arena serve [--port P] [--results DIR] [--record FILE] [--name NAME] [--bind ADDRESS]`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena serve                      # http://127.0.0.1:8080/\n  arena serve --port 0             # any free port (the address is printed)\n  arena serve --results runs --name Lan\n\nEvery finished game is appended to the play record (results/play/games.csv), as with\n`arena play`. The server listens on 127.0.0.1 only, unless --bind says otherwise; it has\nno authentication, so open it to a network only where everyone on it may use it."
+    after_help = "Examples:\n  arena serve                      # http://127.0.0.1:8080/\n  arena serve --port 0             # any free port (the address is printed)\n  arena serve --results runs --name Lan\n  arena serve --agent mine=proc:cmd=python3,args=my_agent.py   # your own agent, in the set-up\n\nEvery finished game is appended to the play record (results/play/games.csv), as with\n`arena play`. The server listens on 127.0.0.1 only, unless --bind says otherwise; it has\nno authentication, so open it to a network only where everyone on it may use it.\n\nA request never makes the server start a program: `proc` and `engine` agents play only\nwhere --agent names them when the server starts. Each is checked then, as `arena run`\nchecks its agents, on every variant the set-up offers; it is listed under its name on the\nvariants it passed, or as unavailable with the reason. Each game starts its own process, in\nthe sandbox (--sandbox), stopped when the game ends or is freed."
 )]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port).
@@ -37,6 +37,14 @@ pub struct ServeArgs {
     /// (tt_mb, tree_mb; 1 MiB for other agents): a game over it waits for room or is refused.
     #[arg(long, value_name = "MIB", default_value_t = web::DEFAULT_TABLE_MEMORY_MB)]
     pub table_memory: u64,
+    /// An agent of yours that people can play and watch, listed under NAME in the set-up:
+    /// SPEC is any agent spec, `proc:cmd=...` or `engine:cmd=...` included. Repeatable.
+    #[arg(long = "agent", value_name = "NAME=SPEC", value_parser = web::seats::OwnAgent::parse)]
+    pub agents: Vec<web::seats::OwnAgent>,
+    /// The sandbox of the --agent programs: off, best-effort or required
+    /// (docs/src/guide/sandbox.md); counted as its memory limit against --table-memory.
+    #[arg(long, value_name = "MODE", default_value = "best-effort", value_parser = protocol::sandbox::Mode::parse_option)]
+    pub sandbox: protocol::sandbox::Mode,
 }
 
 /// `arena serve`.
@@ -61,6 +69,14 @@ pub fn serve(args: ServeArgs) -> Result<()> {
         bail!("--table-memory 0: expected MiB, at least 1");
     }
     options.table_memory_mb = args.table_memory;
+    options.agents = args.agents;
+    options.sandbox = args.sandbox;
+    if !options.agents.is_empty() {
+        eprintln!(
+            "arena serve: checking {} agent(s) of --agent on every variant...",
+            options.agents.len()
+        );
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -86,6 +102,16 @@ pub fn serve(args: ServeArgs) -> Result<()> {
             options.results.display(),
             options.record.display()
         );
+        for own in server.own_agents() {
+            match &own.unavailable {
+                None => println!(
+                    "  --agent {}: plays {}",
+                    own.agent.name,
+                    own.variants.join(", ")
+                ),
+                Some(why) => println!("  --agent {}: unavailable: {why}", own.agent.name),
+            }
+        }
         let _ = std::io::stdout().flush();
         let signals = crate::EndingSignals::listen();
         server

@@ -572,7 +572,9 @@ let page = null;
 let meta = null;
 
 function showPage() {
-  const wanted = location.hash.replace("#", "") || "play";
+  // `#replay?variant=...&moves=...&ply=N` and `#analyse?variant=...&moves=...`: a shared game.
+  const [wanted0, query] = location.hash.replace("#", "").split("?");
+  const wanted = wanted0 || "play";
   const next = pages.includes(wanted) ? wanted : "play";
   for (const name of pages) $(`page-${name}`).hidden = name !== next;
   for (const link of document.querySelectorAll("#tabs a")) link.classList.toggle("active", link.dataset.page === next);
@@ -585,6 +587,33 @@ function showPage() {
     if (next === "stats") Stats.open();
     if (next === "analyse") Analyse.open();
     if (next === "play") Play.resume();
+  }
+  const shared = new URLSearchParams(query || "");
+  if (shared.has("variant") && (next === "replay" || next === "analyse")) {
+    const moves = (shared.get("moves") || "").trim();
+    if (next === "analyse") Analyse.openWith(shared.get("variant"), moves);
+    else Replay.openLine(shared.get("variant"), moves, Number(shared.get("ply") || 0));
+  }
+}
+
+// The address that opens a game (its variant and moves) in Replay (`page` "replay", at `ply`)
+// or Analyse (the position after `ply` moves).
+function gameLink(page, variant, moves, ply) {
+  const query = new URLSearchParams({ variant, moves: page === "analyse" ? moves.slice(0, ply).join(" ") : moves.join(" ") });
+  if (page === "replay") query.set("ply", ply);
+  return `${location.origin}${location.pathname}#${page}?${query}`;
+}
+
+// Copies `text` to the clipboard (a hidden text area where the Clipboard API is refused).
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch (error) {
+    const area = h("textarea", {}, text);
+    document.body.append(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
   }
 }
 
@@ -619,6 +648,13 @@ const Play = {
   peers: new Map(),
   // The names typed into people's seats, kept per seat whatever the seat menus do.
   typedNames: [],
+  // Looking back: the number of moves of the position shown (null: the live one), and that
+  // position from the API (`/api/analyse`).
+  looking: null,
+  lookView: null,
+  lookAsked: 0,
+  // The position last asked for (null: the live one): keys pressed quickly step from it.
+  lookTarget: null,
 
   init() {
     $("setup").addEventListener("submit", (e) => { e.preventDefault(); this.start(); });
@@ -737,14 +773,18 @@ const Play = {
         h("option", { value: "easy" }, "Easy AI"),
         h("option", { value: "hard" }, "Hard AI"),
         h("option", { value: "random" }, "Random"),
+        ...this.ownOptions(variant),
         h("option", { value: "custom" }, "Any agent…"));
       select.value = previous.who;
+      // A seat's own agent that does not play the new variant goes back to the default.
+      if (select.value !== previous.who) select.value = seat === 0 ? "person" : "hard";
       const input = h("input", { spellcheck: "false", list: "spec-list" });
       let custom = previous.who === "custom" ? previous.text : "";
       const sync = () => {
         const who = select.value;
         input.setAttribute("aria-label", who === "person" ? `name of the person playing ${name}` : `agent playing ${name}`);
-        input.disabled = who === "easy" || who === "hard" || who === "random";
+        const own = who.startsWith("own:") ? who.slice(4) : null;
+        input.disabled = who === "easy" || who === "hard" || who === "random" || own !== null;
         input.removeAttribute("list");
         if (who === "person") {
           input.placeholder = "name";
@@ -754,7 +794,7 @@ const Play = {
           input.setAttribute("list", "spec-list");
           input.value = custom;
         } else {
-          input.value = who === "easy" ? variant.easy : who === "hard" ? variant.hard : "random";
+          input.value = own !== null ? own : who === "easy" ? variant.easy : who === "hard" ? variant.hard : "random";
         }
       };
       input.addEventListener("input", () => {
@@ -768,6 +808,32 @@ const Play = {
         select, input));
     }
     this.markMode();
+    this.ownNote(variant);
+  },
+
+  // The operator's agents (`arena serve --agent NAME=SPEC`, from /api/meta) in a seat's menu:
+  // those that passed their check on this variant, by name.
+  ownOptions(variant) {
+    return (meta.agents || []).filter((a) => this.ownPlays(a, variant))
+      .map((a) => h("option", { value: `own:${a.name}` }, `${a.name} (your agent)`));
+  },
+
+  // Whether an operator's agent may sit at `variant`: one it passed at start, or an id typed
+  // by hand of a game its kind plays (the server checks it when the game starts).
+  ownPlays(agent, variant) {
+    if (agent.unavailable) return false;
+    if (agent.variants.includes(variant.id)) return true;
+    const offered = meta.families.some((f) => f.variants.some((v) => v.id === variant.id));
+    return !offered && agent.families.includes(variant.family);
+  },
+
+  // Under the seats: which of the operator's agents do not play here, and why.
+  ownNote(variant) {
+    const box = $("own-note");
+    const lines = (meta.agents || []).filter((a) => !this.ownPlays(a, variant))
+      .map((a) => a.unavailable ? `${a.name} is unavailable: ${a.unavailable}` : `${a.name} does not play ${variant.id}`);
+    box.hidden = !lines.length;
+    box.replaceChildren(...lines.map((line) => h("span", { class: "own-line" }, ...withCode(line))));
   },
 
   mode(name) {
@@ -838,6 +904,9 @@ const Play = {
     this.selected = null;
     this.hint = null;
     this.cursor = null;
+    this.looking = null;
+    this.lookView = null;
+    this.lookTarget = null;
     $("hint-text").hidden = true;
     $("setup").hidden = true;
     $("game").hidden = false;
@@ -943,7 +1012,9 @@ const Play = {
       $("hint-text").hidden = true;
     }
     const names = game.seats.map((seat) => seat.label);
-    const interactive = this.personToMove() && !this.busy && !this.animating && !game.thinking;
+    // Looking back at an earlier position: drawn from the API, and no move is made on it.
+    const looking = this.looking !== null && this.lookView ? this.lookView : null;
+    const interactive = !looking && this.personToMove() && !this.busy && !this.animating && !game.thinking;
     const last = game.history.length ? game.history[game.history.length - 1].place : null;
     const opts = { names, last, flip: this.flip };
     if (interactive) {
@@ -953,7 +1024,9 @@ const Play = {
       if (this.cursor !== null) opts.cursor = this.cursor;
     }
     if (this.hint) opts.hint = this.hint;
-    if (!this.animating) $("board").replaceChildren(drawBoard(view, opts));
+    const lookOpts = () => ({ names, flip: this.flip, last: this.looking > 0 ? looking.moves[this.looking - 1].place : null });
+    if (!this.animating) $("board").replaceChildren(looking ? drawBoard(looking.position, lookOpts()) : drawBoard(view, opts));
+    $("board").classList.toggle("looking", !!looking);
     this.sowBar(interactive);
     // The engine's text of the position, folded away: for whoever compares it with a log.
     $("oq-line").textContent = isGrid(view) ? "" : view.text;
@@ -974,16 +1047,20 @@ const Play = {
     const moves = $("move-list");
     moves.replaceChildren(...moveRounds(game.history.map((ply) => ({
       move: ply.move, seat: ply.seat, title: ply.stats ? statsText(ply.stats) : `${ms(ply.ms)} to think`,
-    })), game.players, { now: game.history.length - 1 }));
+    })), game.players, { now: looking ? this.looking - 1 : game.history.length - 1, onPick: (ply) => this.lookAt(ply) }));
     const lastPly = game.history[game.history.length - 1];
     $("last-move").textContent = lastPly && lastPly.stats
       ? `${game.seats[lastPly.seat].label} played ${lastPly.move}: ${statsText(lastPly.stats)}`
       : "";
-    moves.parentElement.scrollTop = moves.parentElement.scrollHeight;
+    if (looking) {
+      const now = moves.querySelector(".mv.now");
+      if (now) now.scrollIntoView({ block: "nearest" });
+    } else moves.parentElement.scrollTop = moves.parentElement.scrollHeight;
+    this.keep(game);
     const over = game.over;
     $("turn-buttons").hidden = !!over;
-    $("undo").disabled = !game.can_undo || this.busy || game.thinking;
-    $("hint").disabled = !this.personToMove() || this.busy || game.thinking;
+    $("undo").disabled = !game.can_undo || this.busy || game.thinking || !!looking;
+    $("hint").disabled = !this.personToMove() || this.busy || game.thinking || !!looking;
     $("resign").disabled = !!over || !game.seats.some((seat) => seat.person);
     $("flip").hidden = isGrid(view) || game.players !== 2;
     // The speed of the agents' moves (with agents alone) and of sowings shown seed by seed.
@@ -1049,7 +1126,84 @@ const Play = {
         // The same seats, each moved one place round (two seats: colours swapped).
         h("button", { class: "swap", onclick: () => this.start(this.swapped(this.requestOf(game))) }, game.players === 2 ? "Play again, sides swapped" : "Play again, seats moved round"),
         h("button", { onclick: () => Analyse.openWith(game.variant, game.moves) }, "Analyse"),
+        h("button", { id: "replay-game", onclick: () => this.replayThis(game) }, "Replay this game"),
         h("button", { onclick: () => this.leave() }, "New game")));
+  },
+
+  // Opens the finished game in Replay: its row of the play record where the results folder
+  // holds it (its index is its row), else by its moves.
+  replayThis(game) {
+    const recorded = game.recorded;
+    if (recorded && !recorded.error && !recorded.file.startsWith("/")) {
+      Replay.file = recorded.file;
+      location.hash = "#replay";
+      Replay.show(recorded.game);
+    } else {
+      location.hash = gameLink("replay", game.variant, this.movesOf(game), 0).split("#")[1];
+    }
+  },
+
+  movesOf(game) {
+    return game.history.map((ply) => ply.move);
+  },
+
+  // Shows the position after `ply` moves (null, or the number of moves played: the live
+  // one), asked of the API; moving waits until the live position is back.
+  async lookAt(ply) {
+    const game = this.game;
+    if (!game) return;
+    const n = game.history.length;
+    const asked = ++this.lookAsked;
+    if (ply === null || ply >= n) {
+      this.lookTarget = null;
+      this.looking = null;
+      this.lookView = null;
+      return this.render();
+    }
+    const target = Math.max(0, ply);
+    this.lookTarget = target;
+    try {
+      const answer = await api("POST", "/api/analyse", { variant: game.variant, moves: this.movesOf(game).slice(0, target).join(" "), agents: [], solve: false });
+      if (asked !== this.lookAsked || this.game !== game) return;
+      this.looking = target;
+      this.lookView = answer;
+      this.render();
+    } catch (error) {
+      toast(error.message);
+    }
+  },
+
+  // ← → Home End step through the game's positions (End: the live one), except while a
+  // person places a stone with the board's cursor or has picked a pit (those keys are theirs).
+  lookKey(event) {
+    const steps = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    const step = steps[event.key];
+    if (step === undefined || this.animating) return false;
+    const game = this.game;
+    const mine = this.lookTarget === null && this.personToMove() && (this.cursor !== null || this.selected !== null);
+    if (mine) return false;
+    const n = game.history.length;
+    if (n === 0) return false;
+    event.preventDefault();
+    const now = this.lookTarget === null ? n : this.lookTarget;
+    const next = Math.max(0, Math.min(n, now + step));
+    if (next !== now || (this.lookTarget !== null && next === n)) this.lookAt(next);
+    return true;
+  },
+
+  // Keep and share: the moves as text, the play record's row once written, a link to the
+  // position shown (Replay), all from the game's API.
+  keep(game) {
+    const id = game.id;
+    const recorded = game.recorded && !game.recorded.error;
+    const ply = this.looking === null ? game.history.length : this.looking;
+    $("keep").replaceChildren(...[
+      h("a", { href: `/api/games/${id}/moves.txt`, download: "", id: "keep-moves" }, "Moves as text"),
+      recorded ? h("a", { href: `/api/games/${id}/record.csv`, download: "", id: "keep-record" }, "Record row (CSV)") : null,
+      h("a", { href: gameLink("replay", game.variant, this.movesOf(game), ply), id: "keep-replay", title: "this game in Replay, at the position shown" }, "Link: Replay"),
+      h("a", { href: gameLink("analyse", game.variant, this.movesOf(game), ply), id: "keep-analyse", title: "the position shown in Analyse" }, "Link: Analyse"),
+      h("button", { id: "keep-link", title: "a link that opens this game in Replay at the position shown",
+        onclick: async () => { await copyText(gameLink("replay", game.variant, this.movesOf(game), ply)); toast(`copied a link to this game at move ${ply}`); } }, "Copy link")].filter(Boolean));
   },
 
   // Big buttons for a picked pit's sowings, for fingers on a phone; hidden while a move plays.
@@ -1084,6 +1238,12 @@ const Play = {
     const box = $("status");
     const game = this.game;
     if (text) return box.replaceChildren(text);
+    if (this.looking !== null && this.lookView) {
+      const n = game.history.length, k = this.looking;
+      return box.replaceChildren(h("span", { class: "looking-note" }, k === 0 ? `The start, before move 1 of ${n}` : `After move ${k} of ${n}: ${game.history[k - 1].move}`),
+        h("span", { class: "sub" }, " · looking back · "),
+        h("button", { id: "live", onclick: () => this.lookAt(null) }, game.over ? "The end" : "Back to the game", " ", h("kbd", {}, "End")));
+    }
     if (game.over) return box.replaceChildren(`Game over: ${game.over.summary}`);
     const seat = game.seats[game.to_move];
     if ((this.busy || game.thinking) && !seat.person) {
@@ -1450,6 +1610,8 @@ const Play = {
     if (key === "h") return this.askHint();
     if (key === "n") return game.over ? this.start(this.lastRequest || this.requestOf(game)) : this.leave();
     if (key === " " && this.agentsOnly()) { event.preventDefault(); return this.togglePause(); }
+    if (this.lookKey(event)) return;
+    if (this.looking !== null) return;
     if (!this.personToMove() || this.busy || this.animating) return;
     const view = game.position;
     const moves = movesByPlace(view);
@@ -1741,24 +1903,40 @@ const Replay = {
     }
   },
 
-  async show(row) {
+  // A game given by its variant and moves (a link), shown at `ply`.
+  async openLine(variant, moves, ply) {
     try {
-      const game = await api("GET", `/api/records/game?file=${encodeURIComponent(this.file)}&row=${row}`);
-      this.game = game;
-      this.row = row;
-      $("toast").hidden = true;
-      for (const tr of $("rp-games").querySelectorAll("tbody tr")) tr.classList.toggle("on", Number(tr.dataset.row) === row);
-      $("rp-view").hidden = false;
-      $("rp-title").textContent = `${game.variant}: ${game.seats.join(" – ")}`;
-      $("rp-meta").textContent = `${game.file}, game ${game.game} (${game.experiment}), seed ${game.seed}: ${game.result} by ${game.termination}, ${game.plies} plies`;
-      $("rp-ply").max = game.moves.length;
-      this.players = game.positions[0].players;
-      $("rp-moves").replaceChildren(...moveRounds(game.moves, this.players, { onPick: (ply) => this.go(ply) }));
-      this.go(0);
-      $("rp-view").scrollIntoView({ behavior: "smooth", block: "nearest" });
+      const line = await api("GET", `/api/replay?${new URLSearchParams({ variant, moves })}`);
+      const n = line.moves.length;
+      this.display({ ...line, seats: [], shared: true }, null, Math.max(0, Math.min(n, ply || 0)));
     } catch (error) {
       toast(error.message);
     }
+  },
+
+  async show(row) {
+    try {
+      const game = await api("GET", `/api/records/game?file=${encodeURIComponent(this.file)}&row=${row}`);
+      this.display(game, row, 0);
+    } catch (error) {
+      toast(error.message);
+    }
+  },
+
+  // Shows `game` (a recorded row, or a shared line with `shared` set) at `ply`.
+  display(game, row, ply) {
+    this.game = game;
+    this.row = row;
+    $("toast").hidden = true;
+    for (const tr of $("rp-games").querySelectorAll("tbody tr")) tr.classList.toggle("on", Number(tr.dataset.row) === row);
+    $("rp-view").hidden = false;
+    $("rp-title").textContent = game.shared ? `${game.variant}: a game shared by its moves` : `${game.variant}: ${game.seats.join(" – ")}`;
+    $("rp-meta").textContent = game.shared ? `${game.moves.length} moves, from a link` : `${game.file}, game ${game.game} (${game.experiment}), seed ${game.seed}: ${game.result} by ${game.termination}, ${game.plies} plies`;
+    $("rp-ply").max = game.moves.length;
+    this.players = game.positions[0].players;
+    $("rp-moves").replaceChildren(...moveRounds(game.moves, this.players, { onPick: (ply) => this.go(ply) }));
+    this.go(ply);
+    $("rp-view").scrollIntoView({ behavior: "smooth", block: "nearest" });
   },
 
   step(delta) {
@@ -1774,7 +1952,7 @@ const Replay = {
     this.ply = ply;
     const view = game.positions[ply];
     const last = ply > 0 ? game.moves[ply - 1].place : null;
-    const names = game.seats.map((name, i) => `${seatName(view, i)} (${name})`);
+    const names = game.shared ? undefined : game.seats.map((name, i) => `${seatName(view, i)} (${name})`);
     if (animate && ply > 0 && game.moves[ply - 1].sowing) {
       await animateSteps($("rp-board"), before, game.moves[ply - 1].sowing, { names, last }, 45, () => gen === this.gen);
       if (gen !== this.gen) return;
@@ -1782,7 +1960,7 @@ const Replay = {
     $("rp-board").replaceChildren(drawBoard(view, { names, last }));
     $("rp-line").textContent = isGrid(view) ? "" : view.text;
     $("rp-ply").value = ply;
-    const end = ply === game.moves.length ? ` · end: ${game.result} (${game.termination})` : "";
+    const end = ply === game.moves.length && !game.shared ? ` · end: ${game.result} (${game.termination})` : "";
     $("rp-status").textContent = `move ${ply} of ${game.moves.length}${ply > 0 ? `: ${game.moves[ply - 1].move}` : ""}${end}`;
     $("rp-status").dataset.ply = ply;
     for (const move of $("rp-moves").querySelectorAll(".mv")) move.classList.toggle("now", Number(move.dataset.ply) === ply);
@@ -1794,15 +1972,7 @@ const Replay = {
   async copy() {
     if (!this.game) return;
     const text = this.game.moves.map((m) => m.move).join(" ");
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch (error) {
-      const area = h("textarea", {}, text);
-      document.body.append(area);
-      area.select();
-      document.execCommand("copy");
-      area.remove();
-    }
+    await copyText(text);
     toast(`copied ${this.game.moves.length} moves: arena replay ${this.game.variant} "${text.length > 60 ? text.slice(0, 60) + "…" : text}"`);
   },
 

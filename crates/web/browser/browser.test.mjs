@@ -42,7 +42,12 @@ before(async () => {
   mkdirSync(shots, { recursive: true });
   results = mkdtempSync(join(tmpdir(), "arena-browser-"));
   cpSync(join(root, "results/default"), join(results, "default"), { recursive: true });
-  server = spawn(bin, ["serve", "--port", "0", "--results", results, "--name", "browser"], { stdio: ["ignore", "pipe", "inherit"] });
+  // Issue 36, missing 1: the operator's own agents (`--agent`), one that plays and one that
+  // declines every game, from the arena's scripted agent.
+  const agent = join(root, "crates/cli/tests/agents/misbehave.py");
+  server = spawn(bin, ["serve", "--port", "0", "--results", results, "--name", "browser",
+    "--agent", `mine=proc:cmd=python3,args=${agent} fine browser-own`,
+    "--agent", `chess-only=proc:cmd=python3,args=${agent} refuse browser-own`], { stdio: ["ignore", "pipe", "inherit"] });
   url = await new Promise((ok, fail) => {
     let seen = "";
     server.stdout.on("data", (chunk) => {
@@ -1356,4 +1361,106 @@ test("36.4, 5: Replay's 'won' takes the agent as its listing does; a new file sh
   assert.ok(await page.isHidden("#rp-view"), "no old game to step");
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("36 missing 1: your own agent (--agent) in the set-up by name: a person plays it and sees its reply; one that declines says why", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.fill("#variant", "tictactoe");
+    await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+    const offered = await page.locator("#seats .seat-row").nth(1).locator("select option").allTextContents();
+    assert.ok(offered.includes("mine (your agent)"), offered.join(", "));
+    assert.ok(!offered.some((o) => o.startsWith("chess-only")), offered.join(", "));
+    assert.match(await page.textContent("#own-note"), /chess-only is unavailable: .*I only play chess/);
+    if (width === 1280) {
+      // An id typed by hand of a game it plays: offered, and checked when the game starts.
+      await page.fill("#variant", "mnk-4x5k3");
+      await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "mnk-4x5k3");
+      assert.ok((await page.locator("#seats .seat-row").nth(1).locator("select option").allTextContents()).includes("mine (your agent)"));
+      await page.fill("#variant", "tictactoe");
+      await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+    }
+    assert.deepEqual(await axeViolations(page), []);
+    await page.screenshot({ path: join(shots, `own-agent-setup-${width}.png`), fullPage: true });
+    await setUp(page, "tictactoe", ["person", "own:mine"]);
+    assert.match(await page.textContent("#game-seats"), /O \(mine\)/);
+    await page.click("#board .cell-hit[data-cell='4']");
+    await settle(page, 2);
+    const cells = await shownBoard(page);
+    assert.equal(cells[4], "X");
+    assert.equal(cells.filter((c) => c === "O").length, 1, `its reply is on the board: ${cells}`);
+    assert.match(await page.textContent("#move-list"), /1\.\s*b2\s*\S+/);
+    assert.deepEqual(await axeViolations(page), []);
+    await page.screenshot({ path: join(shots, `own-agent-game-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("36 missing 2: a game's record: look back by click or arrow (moves wait), End is live, downloads, links to Replay and Analyse, Replay this game", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await setUp(page, "tictactoe", ["person", "random"]);
+    await page.click("#board .cell-hit[data-cell='4']");
+    await settle(page, 2);
+    await page.click(`#board .cell-hit[data-cell='${choose(await shownBoard(page))}']`);
+    await settle(page, 4);
+    const stones = () => page.locator("#board [data-stone]").count();
+    // A click on move 1 shows the position after it; nothing can be played there.
+    await page.click("#move-list .mv[data-ply='1']");
+    await page.waitForSelector("#board.looking");
+    assert.equal(await stones(), 1);
+    assert.equal(await page.locator("#board .cell-hit").count(), 0, "no move while looking back");
+    assert.match(await page.textContent("#status"), /After move 1 of 4: b2/);
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => /The start/.test(document.querySelector("#status").textContent));
+    assert.equal(await stones(), 0);
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => /After move 2 of 4/.test(document.querySelector("#status").textContent));
+    assert.equal(await stones(), 2);
+    assert.equal(await page.locator("#move-list .mv.now").getAttribute("data-ply"), "2");
+    assert.deepEqual(await axeViolations(page), []);
+    await page.screenshot({ path: join(shots, `record-looking-${width}.png`), fullPage: true });
+    const replayLink = await page.getAttribute("#keep-replay", "href");
+    const analyseLink = await page.getAttribute("#keep-analyse", "href");
+    const moves = await page.locator("#move-list .mv").allTextContents();
+    // The live position is one key away, and moving works again.
+    await page.keyboard.press("End");
+    await page.waitForSelector("#board:not(.looking)");
+    assert.equal(await stones(), 4);
+    assert.ok(await page.locator("#board .cell-hit").count() > 0);
+    // The moves as text, during the game; the record's row once it is written.
+    const fetchText = (href) => page.evaluate(async (h) => (await fetch(h)).text(), href);
+    assert.match(await fetchText(await page.getAttribute("#keep-moves", "href")), /result \* \(the game goes on\)\n\n1\. b2 /);
+    assert.equal(await page.locator("#keep-record").count(), 0, "no row before the game is recorded");
+    await page.click("#resign");
+    await page.waitForSelector("#keep-record");
+    const row = (await fetchText(await page.getAttribute("#keep-record", "href"))).trim().split("\n");
+    const record = readFileSync(join(results, "play/games.csv"), "utf8").trim().split("\n");
+    assert.deepEqual(row, [record[0], record[record.length - 1]], "the header and the row the server wrote");
+    // The link opens the game in Replay at the position looked at; the other in Analyse.
+    assert.ok(replayLink.endsWith(`#replay?variant=mnk-3x3k3&moves=${moves.join("+")}&ply=2`), replayLink);
+    const shared = await openIn(page.context());
+    await shared.goto(replayLink);
+    await shared.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "2");
+    assert.match(await shared.textContent("#rp-title"), /a game shared by its moves/);
+    assert.equal(await shared.locator("#rp-board [data-stone]").count(), 2);
+    assert.deepEqual(await axeViolations(shared), []);
+    await shared.screenshot({ path: join(shots, `record-link-replay-${width}.png`), fullPage: true });
+    await shared.goto(analyseLink);
+    await shared.waitForFunction((m) => document.querySelector("#an-moves").value === m, moves.slice(0, 2).join(" "));
+    await shared.waitForFunction(() => document.querySelectorAll("#an-board [data-stone]").length === 2);
+    // Replay this game: from its start.
+    await page.click("#replay-game");
+    await page.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "0" && !document.querySelector("#rp-view").hidden);
+    assert.equal(await page.locator("#rp-moves .mv").count(), 4);
+    // Its own row of the play record, with who played and the result.
+    await page.waitForFunction((n) => document.querySelector("#rp-meta").textContent.startsWith(`play/games.csv, game ${n} `), record.length - 2);
+    assert.match(await page.textContent("#rp-title"), /mnk-3x3k3: browser – random/);
+    await page.screenshot({ path: join(shots, `record-replay-this-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    assert.deepEqual(shared.errors, []);
+    await page.context().close();
+  }
 });

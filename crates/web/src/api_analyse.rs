@@ -57,6 +57,14 @@ fn family_variants(family: &rules::Family) -> Vec<Value> {
     offered
 }
 
+/// The ids of the variants the page offers for `family` ([`family_variants`]).
+pub(crate) fn family_variant_ids(family: &rules::Family) -> Vec<String> {
+    family_variants(family)
+        .iter()
+        .filter_map(|v| v["id"].as_str().map(str::to_string))
+        .collect()
+}
+
 pub async fn meta(State(app): State<App>) -> Json<Value> {
     let kinds: Vec<Value> = offered_kinds()
         .map(|k| {
@@ -95,8 +103,31 @@ pub async fn meta(State(app): State<App>) -> Json<Value> {
         })
         .collect();
     let options = app.options();
+    // The operator's agents (`--agent`): each with its name, the variants it plays, or why it
+    // is unavailable; never its spec (a command line of the operator's machine).
+    let own: Vec<Value> = app
+        .own_agents()
+        .iter()
+        .map(|o| {
+            json!({
+                "name": o.agent.name,
+                "kind": o.agent.spec.kind,
+                "variants": o.variants,
+                // An id typed by hand of these games is checked when a game asks for it.
+                "families": protocol::kind(&o.agent.spec.kind).map_or(Vec::new(), |kind| {
+                    rules::FAMILIES
+                        .iter()
+                        .filter(|f| kind.plays.includes(f))
+                        .map(|f| f.name)
+                        .collect::<Vec<_>>()
+                }),
+                "unavailable": o.unavailable,
+            })
+        })
+        .collect();
     Json(json!({
         "kinds": kinds,
+        "agents": own,
         "families": families,
         "name": options.name,
         "results": options.results.display().to_string(),
@@ -136,7 +167,7 @@ pub async fn variant(Query(query): Query<VariantQuery>) -> Result<Json<Value>, A
     })))
 }
 
-fn parse_variant(id: &str) -> Result<Variant, ApiError> {
+pub(crate) fn parse_variant(id: &str) -> Result<Variant, ApiError> {
     if id.len() > 64 {
         return Err(ApiError::bad(
             "a variant id is a few characters, like mnk-15x15k5-caro",

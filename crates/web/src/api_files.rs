@@ -404,6 +404,31 @@ pub async fn game(
         .map(Json)
 }
 
+#[derive(Debug, Deserialize)]
+pub struct LineQuery {
+    variant: String,
+    #[serde(default)]
+    moves: String,
+}
+
+/// `GET /api/replay?variant=ID&moves=...`: a game given by its variant and moves (a shared
+/// link), with the position after every move, as `/api/records/game` gives a recorded one.
+pub async fn line(Query(query): Query<LineQuery>) -> Result<Json<Value>, ApiError> {
+    let variant = crate::api_analyse::parse_variant(&query.variant)?;
+    let work = tokio::task::spawn_blocking(move || {
+        let line = rules::with_game!(variant, |start| replay(start, &query.moves))
+            .map_err(|error| ApiError::illegal(format!("`{variant}`: {error}")))?;
+        Ok::<_, ApiError>(json!({
+            "variant": variant.to_string(),
+            "moves": line.0,
+            "positions": line.1,
+        }))
+    });
+    work.await
+        .map_err(|error| ApiError::conflict(format!("cannot replay the game: {error}")))?
+        .map(Json)
+}
+
 /// The moves of a game with where each lands, and the position before the first and after
 /// each.
 fn replay<G: AgentGame>(start: G, moves: &str) -> Result<(Vec<Value>, Vec<Value>), String> {

@@ -8,11 +8,13 @@ use agents::clock::{GameClock, TimeControl};
 use arena::table::Seat;
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::seats::{PERSON, agent_spec, memory_mb};
+use crate::seats::{PERSON, agent_spec, find_own, memory_mb, own_seat};
 use crate::table::{Recorded, WebTable};
 use crate::{AnyTable, App};
 
@@ -69,6 +71,8 @@ pub async fn create(
         )));
     }
     let mut seats = Vec::with_capacity(players);
+    // The operator's agents seated, by spec with the name the pages show.
+    let mut own = Vec::new();
     for (at, text) in request.seats.iter().enumerate() {
         let what = format!("seat {}", at + 1);
         if text.trim().eq_ignore_ascii_case(PERSON) {
@@ -79,6 +83,15 @@ pub async fn create(
                 _ => app.options().name.clone(),
             };
             seats.push(Seat::Person(name));
+        } else if let Some(offered) = find_own(app.own_agents(), text) {
+            // A variant typed by hand is checked now, once (remembered).
+            let checked_now = match offered.to_check(&variant) {
+                true => Some(app.check_own_later(offered, &variant).await),
+                false => None,
+            };
+            let spec = own_seat(offered, &variant, &what, checked_now)?;
+            own.push((spec.clone(), text.trim().to_string()));
+            seats.push(Seat::Agent(spec));
         } else {
             let spec = agent_spec(text, &variant, &what)?;
             crate::seats::within_think_limit(&spec, app.options().think_limit, &what)?;
@@ -102,13 +115,15 @@ pub async fn create(
         .map(memory_mb)
         .sum();
     let limit = app.options().think_limit;
+    let sandbox = app.options().sandbox;
     let table: AnyTable = rules::with_game!(variant, |start| Box::new(WebTable::new(
         start,
         seats,
         seed,
         time_control,
         hint,
-        limit
+        limit,
+        (own.clone(), sandbox)
     )?));
     let view = table.view("", true);
     let id = app.open(table, memory)?;
@@ -348,4 +363,118 @@ async fn record(app: &App, any: &mut AnyTable) {
         Err(error) => Recorded::Failed(error.to_string()),
     };
     any.set_recorded(state);
+}
+
+/// A download: `body` as a file named `name` of type `kind`.
+fn download(kind: &'static str, name: String, body: String) -> Response {
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{name}\""))
+        .unwrap_or_else(|_| HeaderValue::from_static("attachment"));
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /api/games/ID/record.csv`: the game's row of the play record as the server wrote it,
+/// under the record's header (a CSV of one game that `arena report` and Replay read), once the
+/// game is recorded.
+pub async fn record_csv(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let table = app.table(&id)?;
+    let (game, variant) = {
+        let any = table.lock().await;
+        let variant = any.view(&id, false)["variant"]
+            .as_str()
+            .unwrap_or("game")
+            .to_string();
+        match any.recorded() {
+            Recorded::Done(_, game) => (*game, variant),
+            Recorded::Failed(why) => {
+                return Err(ApiError::conflict(format!(
+                    "the game was not recorded: {why}"
+                )));
+            }
+            Recorded::Pending => {
+                return Err(ApiError::conflict(
+                    "the game is not recorded yet: its row is written when it ends",
+                ));
+            }
+        }
+    };
+    let record = app.options().record.clone();
+    let text = tokio::task::spawn_blocking(move || record_row(&record, game))
+        .await
+        .map_err(|error| ApiError::conflict(format!("cannot read the record: {error}")))??;
+    Ok(download(
+        "text/csv; charset=utf-8",
+        format!("{variant}-game-{game}.csv"),
+        text,
+    ))
+}
+
+/// The header and the row of game `game` (its index) of the play record `record`.
+fn record_row(record: &std::path::Path, game: u64) -> Result<String, ApiError> {
+    let text = std::fs::read_to_string(record).map_err(|error| {
+        ApiError::conflict(format!(
+            "cannot read the play record `{}`: {error}",
+            record.display()
+        ))
+    })?;
+    let mut lines = text.lines();
+    let header = lines.next().unwrap_or_default();
+    // The game's index is its row's third column (experiment, variant, game, ...).
+    let row = lines
+        .find(|line| line.split(',').nth(2) == Some(game.to_string().as_str()))
+        .ok_or_else(|| {
+            ApiError::conflict(format!(
+                "the play record `{}` has no game {game} (was it moved?)",
+                record.display()
+            ))
+        })?;
+    Ok(format!("{header}\n{row}\n"))
+}
+
+/// `GET /api/games/ID/moves.txt`: the game's moves as text, numbered in rounds, under its
+/// variant, seats and result (or the move to come while it goes on).
+pub async fn moves_text(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let table = app.table(&id)?;
+    let view = table.lock().await.view(&id, true);
+    let text = |value: &Value| value.as_str().unwrap_or_default().to_string();
+    let players = view["players"].as_u64().unwrap_or(2).max(1) as usize;
+    let mut out = format!("variant {}\n", text(&view["variant"]));
+    for seat in view["seats"].as_array().into_iter().flatten() {
+        out.push_str(&format!("seat {}\n", text(&seat["label"])));
+    }
+    out.push_str(&format!("seed {}\n", view["seed"]));
+    match view["over"].as_object() {
+        Some(over) => out.push_str(&format!(
+            "result {} ({}): {}\n",
+            text(&over["result"]),
+            text(&over["termination"]),
+            text(&over["summary"])
+        )),
+        None => out.push_str("result * (the game goes on)\n"),
+    }
+    out.push('\n');
+    let moves: Vec<String> = text(&view["moves"])
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    for (round, chunk) in moves.chunks(players).enumerate() {
+        out.push_str(&format!("{}. {}\n", round + 1, chunk.join(" ")));
+    }
+    Ok(download(
+        "text/plain; charset=utf-8",
+        format!("{}-moves.txt", text(&view["variant"])),
+        out,
+    ))
 }

@@ -126,6 +126,11 @@ pub struct Options {
     /// A connection that has not sent a whole request head this long after it opened, or
     /// after its last answer, is closed (so half-sent requests cannot hold connections open).
     pub header_timeout: Duration,
+    /// The operator's agents (`arena serve --agent NAME=SPEC`), which requests seat by name:
+    /// the only way an outside agent (a program) sits at the server's tables.
+    pub agents: Vec<seats::OwnAgent>,
+    /// The sandbox the operator's outside agents run in (`--sandbox`).
+    pub sandbox: protocol::sandbox::Mode,
 }
 
 impl Options {
@@ -144,6 +149,8 @@ impl Options {
             idle: Duration::from_secs(20 * 60),
             leave_grace: Duration::from_secs(15),
             header_timeout: DEFAULT_HEADER_TIMEOUT,
+            agents: Vec::new(),
+            sandbox: protocol::sandbox::Mode::BestEffort,
         }
     }
 }
@@ -218,10 +225,16 @@ struct Shared {
     gone: Mutex<VecDeque<(String, Gone)>>,
     /// Set while a report is being written: one at a time ([`App::begin_report`]).
     writing_report: Arc<AtomicBool>,
+    /// The operator's agents as checked when the server started ([`seats::check_own`]).
+    own: Vec<seats::Offered>,
+    /// Their checks on variants typed by hand, by agent name and variant id (at most one per
+    /// variant id each: [`App::check_own_later`]).
+    own_checked: Mutex<HashMap<(String, String), Result<(), String>>>,
 }
 
 impl App {
-    /// The state of a server with `options` listening on `bound`.
+    /// The state of a server with `options` listening on `bound`. The operator's agents are
+    /// checked here ([`seats::check_own`]): this blocks while their programs start.
     pub fn new(options: Options, bound: SocketAddr) -> Result<App, WebError> {
         std::fs::create_dir_all(&options.results).map_err(|error| WebError::Results {
             path: options.results.clone(),
@@ -251,6 +264,7 @@ impl App {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
             ^ u64::from(std::process::id()).rotate_left(32);
+        let own = seats::check_own(&options.agents, options.sandbox);
         Ok(App {
             inner: Arc::new(Shared {
                 thinkers: Arc::new(tokio::sync::Semaphore::new(options.thinkers.max(1))),
@@ -265,12 +279,51 @@ impl App {
                 analysing_mb: AtomicU64::new(0),
                 gone: Mutex::new(VecDeque::new()),
                 writing_report: Arc::new(AtomicBool::new(false)),
+                own,
+                own_checked: Mutex::new(HashMap::new()),
             }),
         })
     }
 
     fn options(&self) -> &Options {
         &self.inner.options
+    }
+
+    /// The operator's agents, as checked when the server started.
+    pub fn own_agents(&self) -> &[seats::Offered] {
+        &self.inner.own
+    }
+
+    /// The pre-flight check of the operator's agent `own` on a `variant` it was not checked on
+    /// at start (an id typed by hand), made once on the blocking pool and remembered.
+    async fn check_own_later(
+        &self,
+        own: &seats::Offered,
+        variant: &rules::Variant,
+    ) -> Result<(), String> {
+        let key = (own.agent.name.clone(), variant.to_string());
+        let known = |app: &App| {
+            app.inner
+                .own_checked
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&key)
+                .cloned()
+        };
+        if let Some(known) = known(self) {
+            return known;
+        }
+        let (agent, asked, mode) = (own.agent.clone(), *variant, self.options().sandbox);
+        let checked =
+            tokio::task::spawn_blocking(move || seats::check_variant(&agent, &asked, mode))
+                .await
+                .unwrap_or_else(|error| Err(format!("its check failed: {error}")));
+        self.inner
+            .own_checked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key, checked.clone());
+        checked
     }
 
     fn now_ms(&self) -> u64 {
@@ -563,7 +616,10 @@ impl Server {
         let bound = listener
             .local_addr()
             .map_err(|error| WebError::Bind { address, error })?;
-        let app = App::new(options, bound)?;
+        // The operator's agents start their programs to be checked: off the async threads.
+        let app = tokio::task::spawn_blocking(move || App::new(options, bound))
+            .await
+            .map_err(|error| WebError::Serve(std::io::Error::other(error.to_string())))??;
         Ok(Server { listener, app })
     }
 
@@ -572,6 +628,11 @@ impl Server {
         self.listener
             .local_addr()
             .unwrap_or(self.app.options().address)
+    }
+
+    /// The operator's agents, as checked when the server bound.
+    pub fn own_agents(&self) -> &[seats::Offered] {
+        self.app.own_agents()
     }
 
     /// Serves until the process is stopped.
@@ -696,6 +757,9 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/undo", post(api_play::undo))
         .route("/api/games/{id}/resign", post(api_play::resign))
         .route("/api/games/{id}/ready", post(api_play::ready))
+        .route("/api/games/{id}/record.csv", get(api_play::record_csv))
+        .route("/api/games/{id}/moves.txt", get(api_play::moves_text))
+        .route("/api/replay", get(api_files::line))
         .route("/api/records", get(api_files::records))
         .route("/api/records/games", get(api_files::games))
         .route("/api/records/game", get(api_files::game))

@@ -3,11 +3,18 @@
 //! (`protocol`), and every spec a request names is read by [`agent_spec`]: both refuse the
 //! outside kinds (`proc`, `engine`), which start a program named in their spec, because a web
 //! request must never make the server start a program.
+//!
+//! The one exception is the operator's: `arena serve --agent NAME=SPEC` ([`OwnAgent`]) names
+//! agents of any kind when the server starts. They are checked then ([`check_own`]: the runner's
+//! pre-flight check on every variant the page offers, in the sandbox), and a request seats one
+//! by its name: the spec always comes from the operator, never from the request.
 
 use std::time::Duration;
 
 use agents::AgentGame;
+use agents::clock::TimeControl;
 use agents::{Agent, AgentSpec, Kind};
+use protocol::sandbox::{Mode, Sandbox};
 use rules::Variant;
 
 use crate::error::ApiError;
@@ -97,11 +104,217 @@ pub fn build_agent<G: AgentGame>(
         .map_err(|error| ApiError::bad(format!("agent `{spec}`: {error}")))
 }
 
+/// An agent the operator seats (`arena serve --agent NAME=SPEC`): a name the pages show and
+/// requests give, and a spec of any kind, outside ones included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnAgent {
+    /// The name, as the set-up lists it and a request's seat names it.
+    pub name: String,
+    /// What plays.
+    pub spec: AgentSpec,
+}
+
+impl OwnAgent {
+    /// Reads `NAME=SPEC` (the text of `--agent`): the name is 1 to 32 letters, digits, `-`, `_`
+    /// or `.`, and is not `human` nor the name of an agent kind (a seat's text would be read
+    /// two ways); the spec is any agent spec whose kind exists. The error says which part is
+    /// wrong.
+    pub fn parse(text: &str) -> Result<OwnAgent, String> {
+        let (name, spec) = text.split_once('=').ok_or_else(|| {
+            format!("`{text}`: expected NAME=SPEC, like mine=proc:cmd=./my_agent")
+        })?;
+        let name = name.trim();
+        if name.is_empty()
+            || name.len() > 32
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            return Err(format!(
+                "`{text}`: the name `{name}` should be 1 to 32 letters, digits, `-`, `_` or `.`"
+            ));
+        }
+        if name.eq_ignore_ascii_case(PERSON) || protocol::kind(name).is_ok() {
+            return Err(format!(
+                "`{text}`: the name `{name}` is taken (`{PERSON}` and the agent kinds' names \
+                 stand for themselves in a seat); choose another"
+            ));
+        }
+        let spec: AgentSpec = spec
+            .trim()
+            .parse()
+            .map_err(|error| format!("`{text}`: {error}"))?;
+        protocol::kind(&spec.kind).map_err(|error| format!("`{text}`: {error}"))?;
+        Ok(OwnAgent {
+            name: name.to_string(),
+            spec,
+        })
+    }
+}
+
+/// An operator's agent as the server offers it: the variants it passed the pre-flight check
+/// on, or why it is unavailable.
+#[derive(Clone, Debug)]
+pub struct Offered {
+    /// The agent.
+    pub agent: OwnAgent,
+    /// The canonical ids of the offered variants it plays.
+    pub variants: Vec<String>,
+    /// Why it plays none (its command does not start, the sandbox it needs is missing, it
+    /// declined every variant), or `None`.
+    pub unavailable: Option<String>,
+}
+
+/// Checks each operator agent on every variant the pages offer whose game and number of
+/// players its kind plays: outside agents by the runner's pre-flight check
+/// ([`protocol::preflight_in`]: started in `sandbox`, asked for the variant, stopped), the
+/// others by [`protocol::check`]. Blocks while the programs start (an agent after another,
+/// [`CHECKS_AT_ONCE`] of its variants at once); an agent that fails is offered as
+/// unavailable, with the reason.
+pub fn check_own(agents: &[OwnAgent], sandbox: Mode) -> Vec<Offered> {
+    let variants: Vec<Variant> = rules::FAMILIES
+        .iter()
+        .flat_map(|family| crate::api_analyse::family_variant_ids(family))
+        .filter_map(|id| id.parse().ok())
+        .collect();
+    agents
+        .iter()
+        .map(|agent| check_one(agent, &variants, sandbox))
+        .collect()
+}
+
+/// How many of an agent's pre-flight checks run at once (a process each).
+pub const CHECKS_AT_ONCE: usize = 8;
+
+fn check_one(agent: &OwnAgent, variants: &[Variant], mode: Mode) -> Offered {
+    let unavailable = |why: String| Offered {
+        agent: agent.clone(),
+        variants: Vec::new(),
+        unavailable: Some(why),
+    };
+    let sandbox = Sandbox::new(mode);
+    let outside = protocol::is_outside(&agent.spec);
+    if outside && let Err(missing) = sandbox.check() {
+        return unavailable(missing.to_string());
+    }
+    let check = |variant: &Variant| check_variant(agent, variant, mode);
+    let played: Vec<&Variant> = variants
+        .iter()
+        .filter(|v| protocol::plays(&agent.spec, v))
+        .collect();
+    let mut passed = Vec::new();
+    let mut first_error = None;
+    for chunk in played.chunks(CHECKS_AT_ONCE) {
+        let results: Vec<Result<(), String>> = std::thread::scope(|scope| {
+            let running: Vec<_> = chunk
+                .iter()
+                .map(|variant| scope.spawn(|| check(variant)))
+                .collect();
+            running
+                .into_iter()
+                .map(|run| {
+                    run.join()
+                        .unwrap_or_else(|_| Err("its check failed".into()))
+                })
+                .collect()
+        });
+        for (variant, checked) in chunk.iter().zip(results) {
+            match checked {
+                Ok(()) => passed.push(variant.to_string()),
+                Err(error) => {
+                    first_error.get_or_insert(format!("{variant}: {error}"));
+                }
+            }
+        }
+    }
+    if passed.is_empty() {
+        return unavailable(
+            first_error.unwrap_or_else(|| "its kind plays none of the games offered".into()),
+        );
+    }
+    Offered {
+        agent: agent.clone(),
+        variants: passed,
+        unavailable: None,
+    }
+}
+
+/// The operator's agent a request's seat names by its name, if any.
+pub fn find_own<'a>(offered: &'a [Offered], text: &str) -> Option<&'a Offered> {
+    offered.iter().find(|o| o.agent.name == text.trim())
+}
+
+impl Offered {
+    /// Whether `variant` is one it did not pass nor fail at start but its kind plays (an id
+    /// typed by hand): its check is made when a game asks for it ([`check_variant`]).
+    pub fn to_check(&self, variant: &Variant) -> bool {
+        self.unavailable.is_none()
+            && !self.variants.contains(&variant.to_string())
+            && protocol::plays(&self.agent.spec, variant)
+            && !crate::api_analyse::family_variant_ids(variant.family())
+                .contains(&variant.to_string())
+    }
+}
+
+/// The spec of the operator's agent `own` for a seat (`what`) of `variant`: refused where it
+/// is unavailable or does not play the variant; `checked_now` is its check on a variant it
+/// was not checked on at start ([`Offered::to_check`]).
+pub fn own_seat(
+    own: &Offered,
+    variant: &Variant,
+    what: &str,
+    checked_now: Option<Result<(), String>>,
+) -> Result<AgentSpec, ApiError> {
+    let name = &own.agent.name;
+    if let Some(why) = &own.unavailable {
+        return Err(ApiError::bad(format!(
+            "{what} `{name}`: this agent is unavailable: {why}"
+        )));
+    }
+    if own.variants.contains(&variant.to_string()) {
+        return Ok(own.agent.spec.clone());
+    }
+    match checked_now {
+        Some(Ok(())) => Ok(own.agent.spec.clone()),
+        Some(Err(why)) => Err(ApiError::bad(format!(
+            "{what} `{name}` cannot play `{variant}`: {why}"
+        ))),
+        None => Err(ApiError::bad(format!(
+            "{what} `{name}`: it plays {} here (what passed its check when the server \
+             started), not `{variant}`",
+            own.variants.join(", ")
+        ))),
+    }
+}
+
+/// The pre-flight check of the operator's agent `agent` on `variant` (outside agents started in
+/// the sandbox of `mode`, asked for the variant, stopped; the others checked as specs).
+pub fn check_variant(agent: &OwnAgent, variant: &Variant, mode: Mode) -> Result<(), String> {
+    if protocol::is_outside(&agent.spec) {
+        protocol::preflight_in(
+            &agent.spec,
+            std::slice::from_ref(variant),
+            protocol::Stderr::Discard,
+            TimeControl::NONE,
+            None,
+            &Sandbox::new(mode),
+        )
+        .map_err(|error| error.to_string())
+    } else {
+        protocol::check(&agent.spec, variant).map_err(|error| error.to_string())
+    }
+}
+
 /// What an agent of `spec` may hold in memory at most, in MiB, as its settings say: the sum of
 /// its kind's memory parameters (`tt_mb`, `tree_mb`: every parameter named `*_mb`, given or by
-/// default), and 1 MiB for the small tables of every agent. The server charges a table these
-/// figures against [`crate::Options::table_memory_mb`].
+/// default), and 1 MiB for the small tables of every agent; an outside agent (an operator's
+/// program) the sandbox's memory limit. The server charges a table these figures against [`crate::Options::table_memory_mb`].
 pub fn memory_mb(spec: &AgentSpec) -> u64 {
+    if protocol::is_outside(spec) {
+        // A program of its own: what the sandbox lets it take (the default limit, which
+        // `--sandbox off` does not lift from the server's count).
+        return Sandbox::new(Mode::BestEffort).limits.memory_mb;
+    }
     let Ok(kind) = protocol::kind(&spec.kind) else {
         return 1;
     };

@@ -17,7 +17,8 @@
 //!   `tc=180 st=30`, or null without one), `tc` (the game clock alone, `300+2`, as `POST
 //!   /api/games` takes it back; null without one);
 //! - `seats`: per seat in turn order, `{person, name, spec, label}` (`spec` null for a person;
-//!   `label` like `X (Lan)`);
+//!   `label` like `X (Lan)`; an operator's agent, `arena serve --agent`, by its name in all
+//!   three, never by its command, here and in `over`'s summary and a fault);
 //! - `position`: the board, drawn from the game's view ([`crate::board::position_json`]);
 //! - `ply` (moves played), `moves` (the moves in the game's notation, space-separated),
 //!   `history` (with `GET` and after `undo`, `resign`, `ready`: every move as `played` below
@@ -79,7 +80,14 @@ pub enum Recorded {
 pub struct WebTable<G: AgentGame> {
     table: Table<G>,
     recorded: Recorded,
+    /// The operator's agents seated here (`arena serve --agent`): each spec's text and the
+    /// name the page shows for it.
+    own: Vec<(String, String)>,
 }
+
+/// The operator's agents a table seats (their spec and name), and the sandbox their programs
+/// run in.
+pub type OwnSeats = (Vec<(AgentSpec, String)>, protocol::sandbox::Mode);
 
 /// Builds the agents of the server's tables (never an outside kind: [`build_agent`]).
 fn seat_agent<G: AgentGame>(spec: &AgentSpec, players: usize) -> Result<Box<dyn Agent<G>>, String> {
@@ -98,7 +106,8 @@ fn refused(error: TableError) -> ApiError {
 
 impl<G: AgentGame> WebTable<G> {
     /// A new game from `start`: `seats` in turn order, agents built now (so a spec that cannot
-    /// be built is refused before the game starts).
+    /// be built is refused before the game starts). An outside agent sits only where it is
+    /// one of the operator's (`own`), run in its sandbox, a process for this game alone.
     pub fn new(
         start: G,
         seats: Vec<Seat>,
@@ -106,24 +115,57 @@ impl<G: AgentGame> WebTable<G> {
         time_control: TimeControl,
         hint: AgentSpec,
         think_limit: Duration,
+        own: OwnSeats,
     ) -> Result<WebTable<G>, ApiError> {
+        let (own, sandbox) = own;
+        for seat in &seats {
+            if let Seat::Agent(spec) = seat
+                && protocol::is_outside(spec)
+                && !own.iter().any(|(ours, _)| ours == spec)
+            {
+                // No request reaches here with one (`seats::agent_spec`), and none ever may.
+                return Err(ApiError::bad(format!(
+                    "agent `{spec}`: the server seats a program only where its operator named \
+                     it (`arena serve --agent NAME=SPEC`)"
+                )));
+            }
+        }
+        // Outside agents are built by the arena's sandboxed builder; with none, by the
+        // server's, which refuses them.
+        let build = if own.is_empty() {
+            seat_agent::<G>
+        } else {
+            arena::table::builder_in::<G>(sandbox)
+        };
         let settings = Settings {
             time_control,
             grace: CLOCK_GRACE,
             think_limit: Some(think_limit),
             ..Settings::new(seed, hint)
         };
-        let table = Table::new(start, seats, settings, seat_agent::<G>).map_err(refused)?;
+        let table = Table::new(start, seats, settings, build).map_err(refused)?;
         Ok(WebTable {
             table,
             recorded: Recorded::Pending,
+            own: own
+                .into_iter()
+                .map(|(spec, name)| (spec.to_string(), name))
+                .collect(),
         })
+    }
+
+    /// `text` with each operator's agent's spec replaced by its name: the page shows names,
+    /// never a command line of the operator's machine.
+    fn named(&self, text: String) -> String {
+        self.own
+            .iter()
+            .fold(text, |text, (spec, name)| text.replace(spec.as_str(), name))
     }
 
     /// What ended the game, in words: `X (Lan) wins`, `O (random) ran out of time: X wins`
     /// (the clock's figures are in [`Self::detail`]).
     fn summary(&self, cause: &Cause, words: String) -> String {
-        let label = |seat: Player| self.table.label(seat);
+        let label = |seat: Player| self.named(self.table.label(seat));
         match cause {
             Cause::Rules => words,
             Cause::PlyCap => format!(
@@ -133,7 +175,8 @@ impl<G: AgentGame> WebTable<G> {
             Cause::TimeUp(seat, _) => format!("{} ran out of time: {words}", label(*seat)),
             Cause::Resigned(seat) => format!("{} resigned: {words}", label(*seat)),
             Cause::Fault(seat, fault) => {
-                format!("{} failed ({}): {words}", label(*seat), fault.what)
+                let what = self.named(fault.what.clone());
+                format!("{} failed ({what}): {words}", label(*seat))
             }
         }
     }
@@ -165,9 +208,14 @@ impl<G: AgentGame> WebTable<G> {
     /// keeps the rest): the answers a game sends most stay small however long the game.
     fn view(&self, id: &str, history: bool) -> Value {
         let table = &self.table;
+        let labels: Vec<String> = table
+            .labels()
+            .into_iter()
+            .map(|label| self.named(label))
+            .collect();
         let seats: Vec<Value> = table
             .seats()
-            .zip(table.labels())
+            .zip(labels.iter())
             .enumerate()
             .map(|(s, (seat, label))| match seat {
                 Seat::Person(name) => json!({
@@ -177,10 +225,11 @@ impl<G: AgentGame> WebTable<G> {
                     "seat": table.position().seat_name(Player::seat(s)),
                     "label": label,
                 }),
+                // An operator's agent by its name, which is what a request seats it by.
                 Seat::Agent(spec) => json!({
                     "person": false,
-                    "name": spec.to_string(),
-                    "spec": spec.to_string(),
+                    "name": self.named(spec.to_string()),
+                    "spec": self.named(spec.to_string()),
                     "seat": table.position().seat_name(Player::seat(s)),
                     "label": label,
                 }),
@@ -192,8 +241,7 @@ impl<G: AgentGame> WebTable<G> {
             history.then(|| table.history().iter().map(ply_json).collect());
         let over = table.ending().map(|ending| {
             let totals = table.position().totals();
-            let words =
-                arena::table::result_words(ending.outcome, &table.labels(), totals.as_deref());
+            let words = arena::table::result_words(ending.outcome, &labels, totals.as_deref());
             json!({
                 "result": ending.outcome.result_text(),
                 "termination": ending.termination.as_str(),
@@ -301,6 +349,8 @@ pub trait Session: Send {
     fn take_record(&mut self, experiment: &str) -> Option<PlayedGame>;
     /// Where the game's row went.
     fn set_recorded(&mut self, recorded: Recorded);
+    /// Where the game's row went, as set.
+    fn recorded(&self) -> &Recorded;
     /// Whether nothing is happening at this table that a sweep of old tables must wait for:
     /// no agent thinks, and no person to move has time left on a clock.
     fn idle(&self) -> bool;
@@ -345,7 +395,7 @@ impl<G: AgentGame> Session for WebTable<G> {
         match self.table.end(*thought) {
             Answer::Played => self.last_played(),
             Answer::Failed(fault) => {
-                json!({ "seat": seat_of(away), "move": null, "fault": fault.what })
+                json!({ "seat": seat_of(away), "move": null, "fault": self.named(fault.what) })
             }
             Answer::Dropped => json!({ "seat": seat_of(away), "move": null }),
             Answer::Hint(hint) => self.hint_json(hint),
@@ -379,6 +429,10 @@ impl<G: AgentGame> Session for WebTable<G> {
 
     fn set_recorded(&mut self, recorded: Recorded) {
         self.recorded = recorded;
+    }
+
+    fn recorded(&self) -> &Recorded {
+        &self.recorded
     }
 
     fn idle(&self) -> bool {

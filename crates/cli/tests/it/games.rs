@@ -552,3 +552,28 @@ fn bench_says_when_no_figure_matches_and_has_an_oware_figure() {
     );
     assert_eq!(text.lines().count(), 1, "{text}");
 }
+
+#[test]
+fn serve_refuses_bad_agent_and_sandbox_text_naming_the_argument() {
+    for (args, needle) in [
+        (vec!["--agent", "mine"], "expected NAME=SPEC"),
+        (vec!["--agent", "random=mcts"], "the name `random` is taken"),
+        (vec!["--agent", "mine=nosuchkind"], "nosuchkind"),
+        (vec!["--sandbox", "tight"], "`tight` is not a sandbox mode"),
+    ] {
+        let mut all = vec!["serve", "--port", "0"];
+        all.extend(&args);
+        let output = arena(&all);
+        assert!(!output.status.success(), "{args:?} started a server");
+        let error = stderr(&output);
+        assert!(error.contains(args[0]), "{args:?}: {error}");
+        assert!(error.contains(needle), "{args:?}: {error}");
+        assert!(!error.contains("panicked"), "{args:?}: {error}");
+    }
+    let help = stdout(&arena(&["serve", "--help"]));
+    assert!(help.contains("--agent <NAME=SPEC>"), "{help}");
+    assert!(
+        help.contains("A request never makes the server start a program"),
+        "{help}"
+    );
+}

@@ -6,6 +6,8 @@ mod common;
 
 mod api;
 mod fuzz;
+mod keep;
 mod links;
 mod load;
+mod own;
 mod tables;

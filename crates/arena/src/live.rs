@@ -7,8 +7,8 @@
 //! told with the next one); a thread of the run rewrites the file at most every
 //! [`WRITE_EVERY`] when something changed, and every [`HEARTBEAT`] in any case, atomically
 //! (a temporary file renamed over it), so a reader never sees half of one. A finished run, or
-//! one stopped by an error or a signal, removes it; one killed leaves it behind, and a reader
-//! knows it for a stopped run by its age ([`LiveFile::stale`]). Nothing else reads it: resume,
+//! one stopped by an error or a signal ([`remove_files`]), removes it; one killed leaves it
+//! behind, and a reader knows it for a stopped run by its age ([`LiveFile::stale`]). Nothing else reads it: resume,
 //! merge and verify look at the CSVs only, and the file holds nothing the CSV needs.
 
 use std::path::{Path, PathBuf};
@@ -24,6 +24,23 @@ pub const WRITE_EVERY: Duration = Duration::from_secs(1);
 /// How often the run rewrites the live file when nothing moved (a game's agent thinking for
 /// long), so that a reader can tell a run that thinks from one that was killed.
 pub const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// The live files this process is writing, and whether it is ending on a signal (then it
+/// writes none any more). Writes and the removal on a signal hold this lock, so no file is
+/// written after [`remove_files`].
+static WRITING: Mutex<(Vec<PathBuf>, bool)> = Mutex::new((Vec::new(), false));
+
+/// Removes the live files this process is writing, and writes none after: for a run stopped
+/// by a signal (the binary's handler calls it before it exits), so that a page does not show
+/// the run playing until its file is old.
+pub fn remove_files() {
+    let mut writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+    writing.1 = true;
+    for csv in writing.0.drain(..) {
+        let _ = std::fs::remove_file(live_path(&csv));
+        let _ = std::fs::remove_file(csv.with_extension("live.toml.part"));
+    }
+}
 
 /// The file beside `csv` that holds its run's games in progress.
 pub fn live_path(csv: &Path) -> PathBuf {
@@ -80,11 +97,18 @@ impl LiveFile {
                 });
             }
         };
-        toml::from_str(&text).map(Some).map_err(|e| ArenaError::Io {
-            path,
-            action: "parse the live file",
-            error: e.message().to_string(),
-        })
+        LiveFile::parse(&text)
+            .map(Some)
+            .map_err(|error| ArenaError::Io {
+                path,
+                action: "parse the live file",
+                error,
+            })
+    }
+
+    /// Reads a live file's text (one a reader opened itself).
+    pub fn parse(text: &str) -> Result<LiveFile, String> {
+        toml::from_str(text).map_err(|e| e.message().to_string())
     }
 
     /// Whether the run that wrote it has stopped writing (killed, or its machine gone): no
@@ -126,6 +150,7 @@ pub struct Board {
 }
 
 impl Board {
+    /// A board for `workers` workers.
     pub fn new(workers: usize) -> Board {
         Board {
             slots: (0..workers).map(|_| Mutex::new(Slot::default())).collect(),
@@ -200,6 +225,11 @@ impl Board {
     /// view, and never stops the run.
     pub fn keep_written(&self, csv: &Path, stop: mpsc::Receiver<()>) {
         let mut last_write: Option<std::time::Instant> = None;
+        WRITING
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .0
+            .push(csv.to_path_buf());
         loop {
             let due = last_write.is_none_or(|at| {
                 let since = at.elapsed();
@@ -213,7 +243,11 @@ impl Board {
                     heartbeat_ms: HEARTBEAT.as_millis() as u64,
                     games: self.snapshot(),
                 };
-                let _ = file.write(csv);
+                let writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+                if !writing.1 {
+                    let _ = file.write(csv);
+                }
+                drop(writing);
                 last_write = Some(std::time::Instant::now());
             }
             match stop.recv_timeout(Duration::from_millis(100)) {
@@ -221,6 +255,8 @@ impl Board {
                 _ => break,
             }
         }
+        let mut writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
+        writing.0.retain(|c| c != csv);
         let _ = std::fs::remove_file(live_path(csv));
         let _ = std::fs::remove_file(csv.with_extension("live.toml.part"));
     }

@@ -7,5 +7,6 @@ mod common;
 mod api;
 mod fuzz;
 mod links;
+mod live;
 mod load;
 mod tables;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of issue 34.5's promise: a run's games per second are the same with the Live page open.
-# Plays the same short run (900 cheap games, 2 threads) into fresh folders, alternating
+# Plays the same short run (3,000 cheap games, 2 threads) into fresh folders, alternating
 # without a reader and with one polling `GET /api/live/run` as the page does (every 1.5 s,
 # without `since`, so every poll reads and rates the whole CSV: the page's worst case), and
 # with a poller ten times faster (every 0.15 s). Prints each run's games per second.
@@ -16,7 +16,7 @@ mkdir -p "$work/results"
 cat > "$work/ab.toml" <<'TOML'
 name = "live-ab"
 seed = 345
-games_per_pair = 300
+games_per_pair = 1000
 variants = ["mnk-5x5k4"]
 
 [[agents]]
@@ -29,7 +29,7 @@ spec = "alphabeta:depth=1"
 
 [[agents]]
 name = "mcts"
-spec = "mcts:iterations=200"
+spec = "mcts:iterations=2000"
 TOML
 
 "$bin" serve --port 0 --results "$work/results" > "$work/serve.log" 2>&1 &
@@ -59,7 +59,7 @@ one() { # mode round
   fi
   local start end
   start=$(date +%s.%N)
-  "$bin" run "$work/ab.toml" --out "$work/results/$dir" --threads 2 > /dev/null 2>&1
+  "$bin" run "$work/ab.toml" --out "$work/results/$dir" --threads 2 --no-report > /dev/null 2>&1
   end=$(date +%s.%N)
   if [ -n "$poller" ]; then kill "$poller"; wait "$poller" 2>/dev/null || true; poller=""; fi
   local games

@@ -1365,7 +1365,7 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
   // killed at the end (its schedule is longer than the test waits).
   const experiment = join(results, "live-experiment.toml");
   writeFileSync(experiment, [
-    'name = "live"', "seed = 34", "games_per_pair = 40", 'variants = ["mnk-7x7k4"]',
+    'name = "live"', "seed = 34", "games_per_pair = 40", 'variants = ["mnk-9x9k5"]',
     '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=20000"',
     '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=10000"',
     '[[agents]]', 'name = "ab3"', 'spec = "alphabeta:depth=3"', ""].join("\n"));
@@ -1382,7 +1382,7 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
       assert.equal(await page.getAttribute("#lv-status", "data-status"), "playing");
       const first = Number((await page.textContent("#lv-status")).match(/playing · (\d+)/)[1]);
       await page.waitForFunction((n) => Number(document.querySelector("#lv-status").textContent.match(/playing · (\d+)/)[1]) > n, first, { timeout: 15000 });
-      assert.match(await page.textContent("#lv-playing .live-game .what"), /mnk-7x7k4 · move \d+/);
+      assert.match(await page.textContent("#lv-playing .live-game .what"), /mnk-9x9k5 · move \d+/);
       assert.ok(await page.isVisible("#lv-cross"), "the crosstable");
       assert.deepEqual(await axeViolations(page), []);
       await page.screenshot({ path: join(shots, `live-${width}.png`), fullPage: true });

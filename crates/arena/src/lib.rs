@@ -34,6 +34,7 @@ mod error;
 pub mod experiment;
 pub mod fit;
 mod hash;
+pub mod live;
 pub mod lock;
 pub mod merge;
 pub mod meta;
@@ -64,12 +65,15 @@ pub use openings::Openings;
 // The clocks a front shows (the terminal's and the web board's tables) are the arena's own.
 pub use agents::clock::{Clock, ClockState, GameClock, Overrun, TimeControl};
 pub use checks::check_row;
-pub use play::{GameRecord, GameSettings, Termination, play_game, play_game_from};
+pub use play::{
+    GameRecord, GameSettings, Termination, play_game, play_game_from, play_game_watched,
+};
 pub use progress::Progress;
 pub use record::{COLUMNS, CSV_SCHEMA, Row, TIMING_COLUMNS};
 pub use results::{OpenOptions, ResultsFile};
 pub use run::{
-    FaultReason, RunOptions, RunSummary, play_scheduled, play_scheduled_with, run, schedule_table,
+    FaultReason, RunOptions, RunSummary, play_scheduled, play_scheduled_watched,
+    play_scheduled_with, run, schedule_table,
 };
 pub use schedule::{Schedule, ScheduledGame, Shard};
 pub use verify::{Comparison, VerifySummary, compare, verify};

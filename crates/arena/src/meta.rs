@@ -58,11 +58,18 @@ impl Meta {
             action: "read the meta file",
             error: e.to_string(),
         })?;
-        toml::from_str(&text).map(Some).map_err(|e| ArenaError::Io {
-            path,
-            action: "parse the meta file",
-            error: e.message().to_string(),
-        })
+        Meta::parse(&text)
+            .map(Some)
+            .map_err(|error| ArenaError::Io {
+                path,
+                action: "parse the meta file",
+                error,
+            })
+    }
+
+    /// Reads a meta file's text (one a reader opened itself).
+    pub fn parse(text: &str) -> Result<Meta, String> {
+        toml::from_str(text).map_err(|e| e.message().to_string())
     }
 
     /// Writes the meta file of `csv`.

@@ -276,6 +276,32 @@ pub fn play_game_from<G: AgentGame>(
     opening_seed: u64,
     settings: GameSettings,
 ) -> GameRecord {
+    play_game_watched(
+        start,
+        opening,
+        agents,
+        seed,
+        opening_seed,
+        settings,
+        &mut |_| {},
+    )
+}
+
+/// [`play_game_from`], telling `watch` the moves so far (as the record writes them) after the
+/// opening and after every move: how a run shows its games in progress ([`crate::live`]).
+/// `watch` sees the game and changes nothing of it.
+///
+/// # Panics
+/// If the number of agents is not the game's number of players.
+pub fn play_game_watched<G: AgentGame>(
+    start: &G,
+    opening: &[G::Move],
+    agents: &mut [&mut dyn Agent<G>],
+    seed: u64,
+    opening_seed: u64,
+    settings: GameSettings,
+    watch: &mut dyn FnMut(&[String]),
+) -> GameRecord {
     let players = start.num_players();
     assert_eq!(agents.len(), players, "one agent per seat");
     let mut position = start.clone();
@@ -314,6 +340,7 @@ pub fn play_game_from<G: AgentGame>(
     let mut clocks: Vec<Clock> = (0..players)
         .map(|_| Clock::new(settings.time_control()))
         .collect();
+    watch(&record.moves);
     let (outcome, termination, fault) = play_turns(
         &mut position,
         agents,
@@ -321,6 +348,7 @@ pub fn play_game_from<G: AgentGame>(
         &mut record,
         cap,
         &mut clocks,
+        watch,
     );
     for (seat, clock) in clocks.iter().enumerate() {
         record.clock_left[seat] = clock.left();
@@ -346,6 +374,7 @@ fn play_turns<G: AgentGame>(
     record: &mut GameRecord,
     cap: u32,
     clocks: &mut [Clock],
+    watch: &mut dyn FnMut(&[String]),
 ) -> (Outcome, Termination, Option<String>) {
     // Agents set up the game (outside agents: in their process), off the clock; one that
     // cannot loses the game.
@@ -431,6 +460,7 @@ fn play_turns<G: AgentGame>(
                 } else {
                     record.moves.push(position.format_move(choice.mv));
                     position.play_unchecked(choice.mv);
+                    watch(&record.moves);
                     continue;
                 }
             }

@@ -356,7 +356,17 @@ pub fn read_complete_rows(
     path: &Path,
     each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
 ) -> Result<bool, ArenaError> {
-    let mut file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
+    let file = File::open(path).map_err(|e| io_error(path, "open the CSV", e))?;
+    read_complete_rows_from(path, file, each)
+}
+
+/// [`read_complete_rows`] of a file the caller opened (the web server opens its files through
+/// its own guard); `path` names it in errors.
+pub fn read_complete_rows_from(
+    path: &Path,
+    mut file: File,
+    each: impl FnMut(u64, Row) -> Result<(), ArenaError>,
+) -> Result<bool, ArenaError> {
     let whole = complete_length(&mut file).map_err(|e| io_error(path, "read the CSV", e))?;
     let len = file
         .metadata()

@@ -14,7 +14,8 @@ use rules::Variant;
 use crate::dispatch::Dispatch;
 use crate::experiment::Experiment;
 use crate::experiment::MAX_THREADS;
-use crate::play::{GameSettings, play_game_from};
+use crate::live::Board;
+use crate::play::{GameSettings, play_game_watched};
 use crate::progress::Progress;
 use crate::progress::{Estimate, ProgressDisplay};
 use crate::record::Row;
@@ -117,9 +118,20 @@ pub fn play_scheduled_with(
     game: &ScheduledGame,
     roster: &Roster,
 ) -> (Row, Option<String>) {
+    play_scheduled_watched(experiment, game, roster, &mut |_| {})
+}
+
+/// [`play_scheduled_with`], telling `watch` the moves so far after each move
+/// ([`crate::play::play_game_watched`]).
+pub fn play_scheduled_watched(
+    experiment: &Experiment,
+    game: &ScheduledGame,
+    roster: &Roster,
+    watch: &mut dyn FnMut(&[String]),
+) -> (Row, Option<String>) {
     let variant = &experiment.variants[game.variant];
     rules::with_game!(variant, |start| play_typed(
-        experiment, game, &start, roster
+        experiment, game, &start, roster, watch
     ))
 }
 
@@ -128,6 +140,7 @@ fn play_typed<G: AgentGame>(
     game: &ScheduledGame,
     start: &G,
     roster: &Roster,
+    watch: &mut dyn FnMut(&[String]),
 ) -> (Row, Option<String>) {
     let seated: Vec<&crate::experiment::AgentEntry> =
         game.seats.iter().map(|&i| &experiment.agents[i]).collect();
@@ -158,13 +171,14 @@ fn play_typed<G: AgentGame>(
             }
             // The suite's opening of this block, if the experiment has a suite.
             let opening = game.suite_opening(experiment, start);
-            play_game_from(
+            play_game_watched(
                 start,
                 &opening,
                 &mut seats,
                 game.seed,
                 game.opening_seed,
                 settings,
+                watch,
             )
         }
         // Specs were checked when the experiment was read (and outside commands before the
@@ -454,17 +468,41 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let (sender, receiver) = mpsc::channel::<Finished>();
     let schedule_ref = &schedule;
     let roster_ref = &roster;
+    // The games in progress, in a file beside the CSV for `arena serve` (`live.rs`); its
+    // thread stops, and removes the file, when the scope ends however it ends.
+    let board = Board::new(threads);
+    let board_ref = &board;
+    let (stop_live, live_stop) = mpsc::channel::<()>();
+    let csv_ref = &csv;
     let result: Result<(), ArenaError> = std::thread::scope(|scope| {
+        scope.spawn(move || board_ref.keep_written(csv_ref, live_stop));
+        let _stop_live = stop_live;
         scope.spawn(|| {
             pool.scope(|workers| {
                 for _ in 0..threads {
                     let sender = sender.clone();
                     let dispatch = &dispatch;
                     workers.spawn(move |_| {
+                        let worker = rayon::current_thread_index().unwrap_or(usize::MAX);
                         while let Some((k, index)) = dispatch.take() {
                             let game = schedule_ref.game(index);
                             let clock = Instant::now();
-                            let (row, fault) = play_scheduled_with(experiment, &game, roster_ref);
+                            board_ref.begin(
+                                worker,
+                                game.index,
+                                experiment.variants[game.variant].to_string(),
+                                game.seats
+                                    .iter()
+                                    .map(|&a| experiment.agents[a].name.clone())
+                                    .collect(),
+                            );
+                            let (row, fault) = play_scheduled_watched(
+                                experiment,
+                                &game,
+                                roster_ref,
+                                &mut |moves| board_ref.moved(worker, moves),
+                            );
+                            board_ref.end(worker);
                             let finished = Finished {
                                 k,
                                 game,

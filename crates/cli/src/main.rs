@@ -42,7 +42,7 @@ enum Command {
     Run(run_cmd::RunArgs),
     /// Plays in the terminal: a person against an agent, two people, or two agents.
     Play(play_cmd::PlayArgs),
-    /// The web pages on a local server: play, analyse, replay, reports, statistics.
+    /// The web pages on a local server: play, analyse, replay, reports, a run live, statistics.
     Serve(serve_cmd::ServeArgs),
     /// Our agents as a Gomocup (piskvork) engine on stdin/stdout, for pbrain managers.
     Engine(engine_cmd::EngineArgs),
@@ -180,6 +180,8 @@ fn stop_agents_on_signals() {
             let number = runtime.block_on(signals.next());
             // No row after this: the games the killed agents would lose are not theirs to lose.
             arena::record::halt_writers();
+            // Nor a game in progress shown on a Live page.
+            arena::live::remove_files();
             protocol::orphans::end();
             std::process::exit(128 + number);
         });

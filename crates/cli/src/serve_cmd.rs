@@ -1,4 +1,5 @@
-//! `arena serve`: the web pages (play, analyse, replay, report, statistics) on a local server.
+//! `arena serve`: the web pages (play, analyse, replay, report, a run live, statistics) on a
+//! local server.
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -11,13 +12,13 @@ use clap::Args;
 /// `arena serve [--port P] [--results DIR] [--record FILE] [--name NAME] [--bind ADDRESS]`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena serve                      # http://127.0.0.1:8080/\n  arena serve --port 0             # any free port (the address is printed)\n  arena serve --results runs --name Lan\n  arena serve --agent mine=proc:cmd=python3,args=my_agent.py   # your own agent, in the set-up\n\nEvery finished game is appended to the play record (results/play/games.csv), as with\n`arena play`. The server listens on 127.0.0.1 only, unless --bind says otherwise; it has\nno authentication, so open it to a network only where everyone on it may use it.\n\nA request never makes the server start a program: `proc` and `engine` agents play only\nwhere --agent names them when the server starts. Each is checked then, as `arena run`\nchecks its agents, on every variant the set-up offers; it is listed under its name on the\nvariants it passed, or as unavailable with the reason. Each game starts its own process, in\nthe sandbox (--sandbox), stopped when the game ends or is freed."
+    after_help = "Examples:\n  arena serve                      # http://127.0.0.1:8080/\n  arena serve --port 0             # any free port (the address is printed)\n  arena serve --results runs --name Lan\n  arena serve --agent mine=proc:cmd=python3,args=my_agent.py   # your own agent, in the set-up\n  arena run exp.toml --out results/class & arena serve   # watch it: http://127.0.0.1:8080/#live\n\nLive shows a run under the results folder as it plays (standings, crosstable, games in\nprogress, faults), from the files the run writes: the server only reads them, so it never\nslows or blocks the run.\n\nEvery finished game is appended to the play record (results/play/games.csv), as with\n`arena play`. The server listens on 127.0.0.1 only, unless --bind says otherwise; it has\nno authentication, so open it to a network only where everyone on it may use it.\n\nA request never makes the server start a program: `proc` and `engine` agents play only\nwhere --agent names them when the server starts. Each is checked then, as `arena run`\nchecks its agents, on every variant the set-up offers; it is listed under its name on the\nvariants it passed, or as unavailable with the reason. Each game starts its own process, in\nthe sandbox (--sandbox), stopped when the game ends or is freed."
 )]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
-    /// The results folder the Replay and Report pages read (and nothing outside it).
+    /// The results folder the Replay, Report and Live pages read (and nothing outside it).
     #[arg(long, value_name = "DIR", default_value = "results")]
     pub results: PathBuf,
     /// The play record [default: RESULTS/play/games.csv].

@@ -8,6 +8,8 @@
 //   - issue 27: a cheap agent's reply beside four slow ones thinking, tables freed when the page
 //     leaves them, typed names kept, O An Quan's final score and tie rule, both clocks always
 //     in place (the board does not move), O An Quan on a phone, a reload while an agent thinks;
+//   - issue 34.5: Live, a real `arena run` watched as it plays (standings, a game in
+//     progress, a finished game opened in Replay), laptop and phone;
 //   - the generic drawing: Connect Four's and Oware's shapes (a gravity grid, a ring without
 //     big cells) from synthetic position JSON, and the real games where the server has them;
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
@@ -24,7 +26,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -1462,5 +1464,47 @@ test("36 missing 2: a game's record: look back by click or arrow (moves wait), E
     assert.deepEqual(page.errors, []);
     assert.deepEqual(shared.errors, []);
     await page.context().close();
+  }
+});
+
+test("34.5: Live shows a real arena run as it plays: standings filling in, games in progress, a finished game one click from Replay", async () => {
+  // A short run of cheap searchers on a small board, on two threads, into the served folder;
+  // killed at the end (its schedule is longer than the test waits).
+  const experiment = join(results, "live-experiment.toml");
+  writeFileSync(experiment, [
+    'name = "live"', "seed = 34", "games_per_pair = 40", 'variants = ["mnk-9x9k5"]',
+    '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=20000"',
+    '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=10000"',
+    '[[agents]]', 'name = "ab3"', 'spec = "alphabeta:depth=3"', ""].join("\n"));
+  const run = spawn(bin, ["run", experiment, "--out", join(results, "live-run"), "--threads", "2"], { stdio: "ignore" });
+  const ended = new Promise((ok) => run.on("exit", ok));
+  try {
+    for (const width of [1280, 390]) {
+      const page = await open(width, width === 390 ? 844 : 860);
+      await page.goto(`${url}#live`);
+      await page.waitForFunction(() => document.querySelector("#lv-dir").value === "live-run", null, { timeout: 10000 });
+      // The standings fill in and a game is in progress, drawn with its moves so far.
+      await page.waitForFunction(() => document.querySelectorAll("#lv-standings tbody tr td.num").length > 0
+        && document.querySelector("#lv-playing .live-game .board svg") !== null, null, { timeout: 15000 });
+      assert.equal(await page.getAttribute("#lv-status", "data-status"), "playing");
+      const first = Number((await page.textContent("#lv-status")).match(/playing · (\d+)/)[1]);
+      await page.waitForFunction((n) => Number(document.querySelector("#lv-status").textContent.match(/playing · (\d+)/)[1]) > n, first, { timeout: 15000 });
+      assert.match(await page.textContent("#lv-playing .live-game .what"), /mnk-9x9k5 · move \d+/);
+      assert.ok(await page.isVisible("#lv-cross"), "the crosstable");
+      assert.deepEqual(await axeViolations(page), []);
+      await page.screenshot({ path: join(shots, `live-${width}.png`), fullPage: true });
+      if (width === 1280) {
+        // A finished game, one click from its replay.
+        const game = Number(await page.textContent("#lv-recent tbody tr td"));
+        await page.click("#lv-recent tbody tr");
+        await page.waitForSelector("#rp-board svg");
+        assert.match(await page.textContent("#rp-meta"), new RegExp(`game ${game} \\(live\\)`));
+      }
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    }
+  } finally {
+    run.kill("SIGTERM");
+    await ended;
   }
 });

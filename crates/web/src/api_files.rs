@@ -30,7 +30,7 @@ use crate::board::{board_json, place_json, steps_json};
 use crate::error::{ApiError, Body, Query};
 
 /// How deep under the results folder the pages look for CSVs and reports.
-const DEPTH: usize = 4;
+pub(crate) const DEPTH: usize = 4;
 
 /// The most rows one page of a game list holds.
 const PAGE_LIMIT: usize = 500;
@@ -40,11 +40,11 @@ const REPORT_LIMIT: u64 = 16 << 20;
 
 /// The largest file `/files/` sends, in bytes: a chart is a few hundred KiB, a CSV of a large
 /// run some tens of MiB.
-const FILE_LIMIT: u64 = 256 << 20;
+pub(crate) const FILE_LIMIT: u64 = 256 << 20;
 
 /// The file or folder `relative` under the results folder: refused (400) unless it is a plain
 /// relative path that stays inside the folder, also after links are followed; 404 if missing.
-fn inside(app: &App, relative: &str) -> Result<PathBuf, ApiError> {
+pub(crate) fn inside(app: &App, relative: &str) -> Result<PathBuf, ApiError> {
     let trimmed = relative.trim_start_matches("./");
     if trimmed.len() > 1024 {
         return Err(ApiError::bad("the path is too long"));
@@ -79,13 +79,13 @@ fn inside(app: &App, relative: &str) -> Result<PathBuf, ApiError> {
 /// without following a link at its end (one put there since), refusing what is not a plain
 /// file, and checking again where the opened file lies (a folder on its way swapped for a
 /// link since). `shown` names it in errors.
-fn open_inside(app: &App, relative: &str) -> Result<File, ApiError> {
+pub(crate) fn open_inside(app: &App, relative: &str) -> Result<File, ApiError> {
     let real = inside(app, relative)?;
     open_real(app, &real, relative)
 }
 
 /// Opens `real`, a canonical path [`inside`] the results folder, as [`open_inside`] does.
-fn open_real(app: &App, real: &Path, shown: &str) -> Result<File, ApiError> {
+pub(crate) fn open_real(app: &App, real: &Path, shown: &str) -> Result<File, ApiError> {
     let file = std::fs::OpenOptions::new()
         .read(true)
         // No link at the end; a pipe opens at once (and is refused below) instead of waiting
@@ -129,7 +129,7 @@ fn opened_inside(file: &File, root: &Path) -> bool {
 }
 
 /// An I/O error in words, without the path (which may lie outside the folder).
-fn io_words(error: &std::io::Error) -> String {
+pub(crate) fn io_words(error: &std::io::Error) -> String {
     let text = error.to_string();
     // std's own words end with "(os error N)"; the kind says the same shorter.
     match text.find(" (os error") {
@@ -139,7 +139,7 @@ fn io_words(error: &std::io::Error) -> String {
 }
 
 /// Reads all of `file`, refused (409) when it holds more than `limit` bytes; `shown` names it.
-fn read_capped(mut file: File, limit: u64, shown: &str) -> Result<Vec<u8>, ApiError> {
+pub(crate) fn read_capped(mut file: File, limit: u64, shown: &str) -> Result<Vec<u8>, ApiError> {
     let mut bytes = Vec::new();
     (&mut file)
         .take(limit + 1)
@@ -157,7 +157,7 @@ fn read_capped(mut file: File, limit: u64, shown: &str) -> Result<Vec<u8>, ApiEr
 }
 
 /// The path of `full` relative to the results folder, with `/` between parts.
-fn relative(app: &App, full: &Path) -> String {
+pub(crate) fn relative(app: &App, full: &Path) -> String {
     full.strip_prefix(&app.inner.root)
         .unwrap_or(full)
         .components()
@@ -169,7 +169,7 @@ fn relative(app: &App, full: &Path) -> String {
 /// Plain files under `dir` (under the canonical results folder `root`), `depth` levels down,
 /// in name order: hidden ones skipped, and what [`inside`] refuses (a link leading out of the
 /// folder, a pipe, a device).
-fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+pub(crate) fn walk(root: &Path, dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -296,7 +296,8 @@ pub async fn games(
         let needle = agent_filter.as_ref().map(|a| a.to_lowercase());
         let result_filter = query.result.unwrap_or_default();
         let name = Path::new(&file);
-        arena::record::read_rows_from(name, std::io::BufReader::new(csv), |_, row| {
+        // A run may be appending: its unfinished last line is left out.
+        arena::record::read_complete_rows_from(name, csv, |_, row| {
             let at = index;
             index += 1;
             variants.insert(row.variant.clone());
@@ -362,7 +363,7 @@ pub async fn game(
         let mut found = None;
         let mut index = 0usize;
         let name = Path::new(&file);
-        arena::record::read_rows_from(name, std::io::BufReader::new(csv), |_, row| {
+        arena::record::read_complete_rows_from(name, csv, |_, row| {
             if index == query.row {
                 found = Some(row);
             }
@@ -494,7 +495,7 @@ pub struct ReportQuery {
 }
 
 /// The folder `dir` under the results folder (`""`, `/` or `.` is the results folder itself).
-fn folder(app: &App, dir: &str) -> Result<PathBuf, ApiError> {
+pub(crate) fn folder(app: &App, dir: &str) -> Result<PathBuf, ApiError> {
     let dir = dir.trim_end_matches('/');
     let path = if dir.is_empty() || dir == "." {
         app.inner.root.clone()
@@ -508,7 +509,7 @@ fn folder(app: &App, dir: &str) -> Result<PathBuf, ApiError> {
 }
 
 /// The path of the file `name` in the folder `base` (relative to the results folder).
-fn in_folder(base: &str, name: &str) -> String {
+pub(crate) fn in_folder(base: &str, name: &str) -> String {
     if base.is_empty() {
         name.to_string()
     } else {

@@ -1,7 +1,7 @@
 //! `arena serve`: the arena in the browser. A local web server whose pages play any variant
 //! with people and agents in any seats (**Play**), analyse a position (**Analyse**), step
-//! through any recorded game (**Replay**), show a results folder's report (**Report**) and a
-//! person's statistics (**Stats**). Every finished game is appended to the play record, as
+//! through any recorded game (**Replay**), show a results folder's report (**Report**), a run
+//! as it plays (**Live**, `api_live.rs`) and a person's statistics (**Stats**). Every finished game is appended to the play record, as
 //! `arena play` does in the terminal ([`arena::played`]).
 //!
 //! The page is one HTML file, a script and a style sheet, compiled into the binary
@@ -40,6 +40,7 @@
 
 mod api_analyse;
 mod api_files;
+mod api_live;
 mod api_play;
 pub mod board;
 pub mod error;
@@ -768,6 +769,8 @@ pub fn router(app: App) -> Router {
             "/api/report",
             get(api_files::report).post(api_files::write_report),
         )
+        .route("/api/live", get(api_live::runs))
+        .route("/api/live/run", get(api_live::run))
         .route("/files/{*path}", get(api_files::file))
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)

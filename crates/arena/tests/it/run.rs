@@ -431,3 +431,101 @@ spec = "fault:mode=sleep,ms=200"
         "{log}"
     );
 }
+
+/// While a run plays, the file beside its CSV names its games in progress with their moves so
+/// far (for `arena serve`'s Live page); the finished run removes it, and the CSV is the one a
+/// run without anyone watching writes.
+#[test]
+fn a_run_shows_its_games_in_progress_beside_the_csv_and_removes_them_at_the_end() {
+    let exp = experiment(
+        r#"
+name = "live"
+seed = 5
+games_per_pair = 2
+variants = ["mnk-9x9k5"]
+
+[[agents]]
+name = "mcts-a"
+spec = "mcts:iterations=20000"
+
+[[agents]]
+name = "mcts-b"
+spec = "mcts:iterations=20000"
+"#,
+    );
+    let out = scratch("live-file");
+    let csv = out.join("games.csv");
+    let live = arena::live::live_path(&csv);
+    let seen = std::thread::scope(|scope| {
+        let running = scope.spawn(|| run(&exp, &options(&out, 1)).unwrap());
+        let mut seen: Option<arena::live::LiveFile> = None;
+        while !running.is_finished() {
+            if let Ok(Some(file)) = arena::live::LiveFile::read(&csv)
+                && file.games.iter().any(|g| !g.moves.is_empty())
+            {
+                seen = Some(file);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        running.join().unwrap();
+        seen
+    });
+    let file = seen.expect("the live file named a game with moves while the run played");
+    assert_eq!(file.pid, std::process::id());
+    let game = file.games.iter().find(|g| !g.moves.is_empty()).unwrap();
+    assert_eq!(game.variant, "mnk-9x9k5");
+    assert_eq!(game.seats.len(), 2);
+    // The moves so far are the start of the game the CSV records.
+    let rows = without_timing(&csv);
+    let row = rows[1..]
+        .iter()
+        .find(|r| r[2] == game.game.to_string())
+        .expect("the game in progress was recorded");
+    let moves_column = rows[0].iter().position(|c| c == "moves").unwrap();
+    assert!(
+        row[moves_column].starts_with(&game.moves),
+        "{} does not start with {}",
+        row[moves_column],
+        game.moves
+    );
+    assert!(
+        !live.exists(),
+        "the finished run removed {}",
+        live.display()
+    );
+    assert!(!csv.with_extension("live.toml.part").exists());
+    // A run is verified and resumed as before: nothing to play.
+    arena::verify(&out, Some(&exp)).unwrap();
+    assert_eq!(run(&exp, &options(&out, 1)).unwrap().played, 0);
+}
+
+/// The live file's writer: a move reaches the file, and the file goes when the run ends.
+#[test]
+fn the_writer_keeps_the_file_up_to_date_and_removes_it_when_told_to_stop() {
+    let dir = scratch("live-writer");
+    let csv = dir.join("games.csv");
+    let board = arena::live::Board::new(1);
+    let (stop, stopped) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(|| board.keep_written(&csv, stopped));
+        board.begin(0, 3, "oware".into(), vec!["x".into(), "y".into()]);
+        board.moved(0, &["a".to_string()]);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let file = loop {
+            let file = arena::live::LiveFile::read(&csv).unwrap();
+            if let Some(file) = file.filter(|f| f.games.iter().any(|g| g.moves == "a")) {
+                break file;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the move never reached the file"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert_eq!(file.games[0].game, 3);
+        assert_eq!(file.heartbeat_ms, arena::live::HEARTBEAT.as_millis() as u64);
+        stop.send(()).unwrap();
+    });
+    assert!(!arena::live::live_path(&csv).exists());
+    assert_eq!(arena::live::LiveFile::read(&csv).unwrap(), None);
+}

@@ -405,7 +405,7 @@ fn agent_groups(dir: &Path) -> Vec<u32> {
 /// whatever this test's are: a background job starts `cargo test` with SIGINT ignored, `nohup`
 /// with SIGHUP ignored, and an ignored signal stays ignored across `exec` (the arena rightly
 /// keeps it). Python resets them and `exec`s the arena.
-fn arena_with_default_signals(args: &[&str]) -> Command {
+pub(crate) fn arena_with_default_signals(args: &[&str]) -> Command {
     let mut command = Command::new("python3");
     command
         .args([
@@ -421,7 +421,7 @@ fn arena_with_default_signals(args: &[&str]) -> Command {
 }
 
 /// Waits for `child` to exit, `limit` at most: past it the child is killed and the test fails.
-fn wait_at_most(
+pub(crate) fn wait_at_most(
     child: &mut std::process::Child,
     limit: std::time::Duration,
     what: &str,

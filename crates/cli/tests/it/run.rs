@@ -472,3 +472,51 @@ fn memory_before_the_first_game_does_not_grow_with_the_number_of_groups() {
         );
     }
 }
+
+/// Issue 34.5: while `arena run` plays, `games.live.toml` beside the CSV names its games in
+/// progress; a run stopped by SIGTERM removes it (a page then shows the run stopped at once).
+#[test]
+fn a_run_stopped_by_a_signal_removes_its_games_in_progress() {
+    let dir = scratch("live-signal");
+    let experiment = dir.join("live.toml");
+    fs::write(
+        &experiment,
+        "name = \"live\"\nseed = 3\ngames_per_pair = 100\nvariants = [\"mnk-9x9k5\"]\n\
+         [[agents]]\nname = \"a\"\nspec = \"mcts:iterations=20000\"\n\
+         [[agents]]\nname = \"b\"\nspec = \"mcts:iterations=20000\"\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let mut child = crate::proc::arena_with_default_signals(&[
+        "run",
+        experiment.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ])
+    .stdout(std::process::Stdio::null())
+    .stderr(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
+    let live = out.join("games.live.toml");
+    let waited = std::time::Instant::now();
+    while !fs::read_to_string(&live).is_ok_and(|t| t.contains("moves = \"")) {
+        if waited.elapsed() > std::time::Duration::from_secs(60)
+            || child.try_wait().unwrap().is_some()
+        {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("no game in progress in {} within 60 s", live.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    crate::proc::wait_at_most(&mut child, std::time::Duration::from_secs(30), "the run");
+    assert!(!live.exists(), "{} left behind", live.display());
+    assert!(!out.join("games.live.toml.part").exists());
+}

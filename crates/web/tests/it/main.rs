@@ -8,6 +8,7 @@ mod api;
 mod fuzz;
 mod keep;
 mod links;
+mod live;
 mod load;
 mod own;
 mod tables;

@@ -1,0 +1,181 @@
+//! Live: a run as it plays, read from the files it writes (`GET /api/live`,
+//! `GET /api/live/run`). The run is stood in for by the files themselves: a CSV cut in the
+//! middle of a row, its meta file, its fault log and the games-in-progress file.
+
+use crate::common::{Client, results_folder, serve};
+
+use std::path::{Path, PathBuf};
+
+use arena::live::{LiveFile, LiveGame, now_ms};
+use serde_json::json;
+
+/// The committed default run's CSV and meta file copied into `results/run/`, cut after `rows`
+/// rows and then in the middle of the next one (as a run killed while writing leaves it).
+fn half_written_run(results: &Path, rows: usize) -> PathBuf {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/default");
+    let dir = results.join("run");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(source.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut cut = lines[..=rows].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[rows + 1][..20]);
+    let csv = dir.join("games.csv");
+    std::fs::write(&csv, cut).unwrap();
+    std::fs::copy(source.join("games.meta.toml"), dir.join("games.meta.toml")).unwrap();
+    csv
+}
+
+fn live_file(updated_ms: u64) -> LiveFile {
+    LiveFile {
+        pid: 1,
+        updated_ms,
+        heartbeat_ms: 5000,
+        games: vec![
+            LiveGame {
+                game: 40,
+                variant: "mnk-3x3k3".into(),
+                seats: vec!["random".into(), "easy".into()],
+                moves: "b2 a1".into(),
+            },
+            LiveGame {
+                // Recorded already (the live file is up to a second behind the CSV): not shown.
+                game: 3,
+                variant: "mnk-3x3k3".into(),
+                seats: vec!["easy".into(), "random".into()],
+                moves: "a1".into(),
+            },
+        ],
+    }
+}
+
+#[test]
+fn a_run_being_written_shows_its_standings_games_in_progress_and_faults() {
+    let results = results_folder("live");
+    let csv = half_written_run(&results, 30);
+    live_file(now_ms()).write(&csv).unwrap();
+    std::fs::write(
+        csv.with_extension("faults.log"),
+        "game 7 (mnk-3x3k3): `random` timeout: no move within 500 ms\n",
+    )
+    .unwrap();
+    let server = serve(&results, |_| {});
+    let mut client = Client::new(server.address);
+
+    let runs = client.get("/api/live").json();
+    assert_eq!(runs["runs"], json!([{ "dir": "run", "playing": true }]));
+
+    let state = client.get("/api/live/run?dir=run").json();
+    assert_eq!(state["status"], "playing");
+    assert_eq!(state["experiment"], "default");
+    // The torn last line is left out, and said so.
+    assert_eq!(state["done"], 30);
+    assert_eq!(state["partial_line"], true);
+    assert_eq!(state["total"], 1020);
+    // The standings are the report's, of the whole rows.
+    let whole: String = std::fs::read_to_string(&csv)
+        .unwrap()
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .collect();
+    let rated = report::Report::from_csv_reader("run", whole.as_bytes()).unwrap();
+    let summary = rated
+        .analyse(&report::Options::default().with_intervals(report::Intervals::Off))
+        .unwrap();
+    // One variant so far: its pool (with several, `all`).
+    assert!(summary.pool(report::ALL_POOL).is_none());
+    let pool = &summary.pools[0];
+    assert_eq!(state["pool"], "mnk-3x3k3");
+    let standings = state["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), pool.standings.len());
+    for (shown, standing) in standings.iter().zip(&pool.standings) {
+        assert_eq!(shown["agent"], standing.agent.as_str());
+        assert_eq!(shown["wins"], standing.wins);
+        assert_eq!(shown["games"], standing.games);
+    }
+    let agents = state["crosstable"]["agents"].as_array().unwrap();
+    assert_eq!(agents.len(), standings.len());
+    // The game in progress, drawn after its moves.
+    assert_eq!(state["playing"].as_array().unwrap().len(), 1);
+    let playing = &state["playing"][0];
+    assert_eq!(playing["game"], 40);
+    assert_eq!(playing["plies"], 2);
+    assert_eq!(playing["last_move"], "a1");
+    assert_eq!(playing["position"]["layout"]["kind"], "grid");
+    // The latest finished game, one request from its replay.
+    let recent = &state["recent"][0];
+    assert_eq!(recent["game"], 29);
+    let replay = client
+        .get(&format!(
+            "/api/records/game?file={}&row={}",
+            recent["file"].as_str().unwrap(),
+            recent["row"]
+        ))
+        .json();
+    assert_eq!(replay["game"], 29, "{replay}");
+    // The fault, with its reason and its row.
+    let fault = &state["faults"][0];
+    assert_eq!(fault["game"], 7);
+    assert!(fault["text"].as_str().unwrap().contains("no move within"));
+    assert_eq!(fault["row"], 7);
+
+    // Nothing changed: the page's poll costs no reading.
+    let version = state["version"].as_str().unwrap();
+    let same = client
+        .get(&format!("/api/live/run?dir=run&since={version}"))
+        .json();
+    assert_eq!(same, json!({ "unchanged": true, "version": version }));
+    // The run finishes the torn row: it counts, and the version changes.
+    let full = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/default/games.csv"),
+    )
+    .unwrap();
+    let upto: String = full.split_inclusive('\n').take(32).collect();
+    std::fs::write(&csv, upto).unwrap();
+    let grown = client
+        .get(&format!("/api/live/run?dir=run&since={version}"))
+        .json();
+    assert_eq!(grown["done"], 31);
+    assert_eq!(grown["partial_line"], false);
+
+    // A run killed (its live file no longer rewritten) is stopped, as is one whose file went
+    // with games left to play.
+    live_file(now_ms() - 60_000).write(&csv).unwrap();
+    let stale = client.get("/api/live/run?dir=run").json();
+    assert_eq!(stale["status"], "stopped");
+    assert_eq!(stale["playing"], json!([]));
+    std::fs::remove_file(arena::live::live_path(&csv)).unwrap();
+    assert_eq!(
+        client.get("/api/live/run?dir=run").json()["status"],
+        "stopped"
+    );
+    assert_eq!(
+        client.get("/api/live").json()["runs"],
+        json!([{ "dir": "run", "playing": false }])
+    );
+}
+
+#[test]
+fn a_folder_without_a_run_or_with_an_unreadable_csv_says_so() {
+    let results = results_folder("live-bad");
+    std::fs::create_dir_all(results.join("empty")).unwrap();
+    std::fs::create_dir_all(results.join("odd/games.csv")).unwrap();
+    let server = serve(&results, |_| {});
+    let mut client = Client::new(server.address);
+    for (path, status, words) in [
+        ("/api/live/run?dir=empty", 404, "no games.csv"),
+        (
+            "/api/live/run?dir=missing",
+            404,
+            "not in the results folder",
+        ),
+        ("/api/live/run?dir=../..", 400, "outside the results folder"),
+        ("/api/live/run?dir=odd", 400, "not a plain file"),
+        ("/api/live/run", 400, "dir"),
+    ] {
+        let answer = client.get(path);
+        assert_eq!(answer.status, status, "{path}: {}", answer.body);
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert!(error.contains(words), "{path}: {error}");
+    }
+}

@@ -239,6 +239,32 @@ mod tests {
     }
 
     #[test]
+    fn stones_turned_are_steps_and_a_pass_has_no_place() {
+        // Othello's d3 puts a disc on d3 (place 19) and turns d4 (27).
+        let start = rules::othello::Othello::start();
+        let mv = start.parse_move("d3").unwrap();
+        assert_eq!(
+            steps_json(&start, mv),
+            Some(json!([
+                { "step": "put", "place": 19, "seat": 0 },
+                { "step": "turn", "place": 27, "seat": 0 },
+            ]))
+        );
+        // Black a1, White b1, White to move: White's only move is the pass.
+        let game = rules::othello::Othello::from_discs(1, 2, Player::Second).unwrap();
+        let json = position_json(&game);
+        assert_eq!(json["moves"]["text"], json!(["pass"]));
+        assert_eq!(json["moves"]["place"], json!([null]));
+        let pass = game.parse_move("pass").unwrap();
+        assert_eq!(place_json(&game, pass), json!({ "place": null }));
+        assert_eq!(
+            steps_json(&game, pass),
+            Some(json!([{ "step": "pass", "seat": 1 }]))
+        );
+        assert_eq!(board_json(&game.child(pass))["last"], Value::Null);
+    }
+
+    #[test]
     fn a_stone_is_not_animated_and_marks_its_cell() {
         let variant: Variant = "tictactoe".parse().unwrap();
         let game = variant.mnk().unwrap().start();

@@ -488,7 +488,8 @@ function drawRing(view, opts = {}) {
 // What a piece adds to its pit's count: read from a pit that holds one, else the variant's
 // first number (the contract of board.rs).
 function pieceWorth(view) {
-  const pit = view.places.find((p) => p.piece);
+  // A grid's places are seats or null: no pieces there.
+  const pit = view.places.find((p) => p && p.piece);
   if (pit) return pit.value - pit.seeds;
   const first = Object.values(view.notes || {})[0];
   return first || 0;
@@ -504,8 +505,9 @@ function drawBoard(view, opts = {}) {
 // when `opts.onMove` plays moves; none otherwise.
 function passButtons(view, opts = {}) {
   if (!opts.onMove) return [];
-  return legalMoves(view).filter((entry) => entry.place === null).map((entry) =>
+  const buttons = legalMoves(view).filter((entry) => entry.place === null).map((entry) =>
     h("button", { class: "pass-move", "data-move": entry.move, title: "no move on the board is legal", onclick: () => opts.onMove(entry.move) }, entry.move));
+  return buttons.length ? [h("div", { class: "pass-row" }, ...buttons)] : [];
 }
 
 // The places a move's traced steps turned over (`turn` steps).

@@ -10,6 +10,8 @@
 //     in place (the board does not move), O An Quan on a phone, a reload while an agent thinks;
 //   - the generic drawing: Connect Four's and Oware's shapes (a gravity grid, a ring without
 //     big cells) from synthetic position JSON, and the real games where the server has them;
+//   - issue 35: Othello played to its end by clicks (turned stones ringed), and its pass as a
+//     button in Analyse;
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -1354,6 +1356,49 @@ test("36.4, 5: Replay's 'won' takes the agent as its listing does; a new file sh
   assert.ok(await page.isHidden("#toast"), "the old game's toast is gone");
   await page.keyboard.press("End");
   assert.ok(await page.isHidden("#rp-view"), "no old game to step");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// ---------------------------------------------------------------- issue 35: Othello
+
+test("35: a person plays Othello to its end against random by clicks, the stones each move turned ringed, laptop and phone", async () => {
+  for (const [width, height] of [[1280, 860], [390, 844]]) {
+    const page = await open(width, height);
+    await setUp(page, "othello", ["person", "random"]);
+    let ringed = 0;
+    for (let turn = 0; turn < 80 && (await page.isHidden("#result")); turn++) {
+      const before = await moveCount(page);
+      // The pass, when it is the only move, is a button; otherwise the first legal cell.
+      const pass = page.locator("#board button.pass-move");
+      if (await pass.count()) await pass.click();
+      else await page.locator("#board .cell-hit").first().click();
+      await settle(page, before + 2);
+      ringed += (await page.locator("#board [data-turned]").count()) > 0 ? 1 : 0;
+      if (turn === 6) await page.screenshot({ path: join(shots, `othello-play-${width}.png`), fullPage: true });
+    }
+    assert.ok(!(await page.isHidden("#result")), "the game ended");
+    assert.match(await page.textContent("#result strong"), /^(1-0|0-1|1\/2-1\/2)/);
+    assert.ok(ringed > 0, "the stones a move turned are ringed");
+    await page.screenshot({ path: join(shots, `othello-end-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("35: Othello in Analyse: where Black cannot move the pass is a button, and it is written as a move", async () => {
+  const page = await open();
+  await page.goto(`${url}#analyse`);
+  await page.fill("#an-variant", "othello");
+  // After these eight moves Black has no disc to put (crates/rules/tests/it/othello.rs).
+  await page.fill("#an-moves", "d3 c3 e6 d2 d1 e1 b2 c1");
+  await page.waitForSelector("#an-board button.pass-move");
+  assert.equal(await page.locator("#an-board .cell-hit").count(), 0, "no cell takes a click");
+  await page.screenshot({ path: join(shots, "othello-analyse-pass.png"), fullPage: true });
+  await page.click("#an-board button.pass-move");
+  await page.waitForFunction(() => document.querySelector("#an-moves").value === "d3 c3 e6 d2 d1 e1 b2 c1 pass");
+  await page.waitForSelector("#an-board .cell-hit");
+  assert.equal(await page.locator("#an-board button.pass-move").count(), 0, "White has moves: no pass");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -207,6 +207,24 @@ fn golden_a_player_who_cannot_move_passes() {
     assert_eq!(end.totals().unwrap().as_slice(), [3, 0]);
 }
 
+/// The earliest pass a random search found from the start: after d3 c3 e6 d2 d1 e1 b2 c1,
+/// from no empty cell does a run of White's discs (c1 d1 e1 d2) end at one of Black's (b2 c3
+/// d3 d4 e4 d5 e5 e6), so Black passes, and White moves again.
+#[test]
+fn golden_black_passes_after_eight_moves_from_the_start() {
+    let game = Othello::start()
+        .play_line("d3 c3 e6 d2 d1 e1 b2 c1")
+        .unwrap();
+    assert_eq!(game.discs(BLACK), cells("b2 c3 d3 d4 e4 d5 e5 e6"));
+    assert_eq!(game.discs(WHITE), cells("c1 d1 e1 d2"));
+    assert_eq!(game.side_to_move(), BLACK);
+    assert_eq!(legal(&game), "pass");
+    let (passed, steps) = traced(&game, "pass");
+    assert_eq!(steps, [Step::Pass { seat: BLACK }]);
+    assert_eq!(passed.side_to_move(), WHITE);
+    assert!(!legal(&passed).is_empty() && legal(&passed) != "pass");
+}
+
 /// The end when neither side can move (where both would pass) with empty cells left: Black's
 /// c1 leaves a1-c1 Black and f8-h8 White, which cannot reach each other: 3-3, a draw; with a
 /// fourth White disc it is White's win. Neither pass is played.

@@ -110,6 +110,31 @@ fn perft_from_the_start_matches_openspiel_and_the_published_counts() {
     }
 }
 
+/// Sequences of `depth` plies where a game that ended sooner counts once as it stands: the
+/// convention of the published Othello perft tables (OEIS A124004), where `perft` (and
+/// OpenSpiel's) counts only sequences that go on to the full depth.
+fn perft_ends_kept(game: &Othello, depth: u32) -> u64 {
+    if depth == 0 || game.is_over() {
+        return 1;
+    }
+    let mut moves = MoveList::new();
+    game.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| perft_ends_kept(&game.child(mv), depth - 1))
+        .sum()
+}
+
+/// Depth 10, where the first ended games (wipe-outs at ply 9) make the two conventions part:
+/// 24,571,056 sequences go on to ply 10; counting the ended games too gives A124004's
+/// 24,571,284, so 228 games end at ply 9.
+#[test]
+fn perft_at_depth_10_parts_by_the_games_ended_at_ply_9() {
+    let start = Othello::start();
+    assert_eq!(perft(&start, 10), 24_571_056);
+    assert_eq!(perft_ends_kept(&start, 10), 24_571_284);
+}
+
 /// Black's d3, the first move of many games: the disc on d3 and d5 enclose d4, which turns.
 #[test]
 fn golden_the_first_move_d3_turns_d4() {

@@ -133,7 +133,7 @@ fn replay_game<G: Game>(start: G, moves: &str) -> Result<()> {
             .parse_move(text)
             .with_context(|| format!("move {} (`{text}`)", index + 1))?;
         let mover = position.seat_name(position.side_to_move());
-        let place = position.move_place(mv).place;
+        let place = (!position.is_pass(mv)).then(|| position.move_place(mv).place);
         let mut steps = Vec::new();
         position.play_traced(mv, &mut steps);
         for step in steps {
@@ -145,7 +145,7 @@ fn replay_game<G: Game>(start: G, moves: &str) -> Result<()> {
             }
         }
         println!("{}. {} ({mover})", index + 1, position.format_move(mv));
-        print!("{}", draw_position(&position, Some(place), false));
+        print!("{}", draw_position(&position, place, false));
     }
     let names: Vec<String> = Player::all(position.num_players())
         .map(|seat| position.seat_name(seat))

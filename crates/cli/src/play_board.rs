@@ -335,10 +335,20 @@ impl Ring<'_> {
 }
 
 /// What a person should be told before the side to move plays, drawn from the game's traced
-/// play: a side that must be refilled before it sows (O An Quan), if the next move starts so.
+/// play: a side that must be refilled before it sows (O An Quan), if the next move starts so;
+/// a side whose only move is a pass ([`Game::is_pass`]: Othello's, with no disc to put).
 pub fn turn_note<G: Game>(position: &G) -> Option<String> {
     let mut legal = MoveList::new();
     position.legal_moves(&mut legal);
+    if let [only] = legal[..]
+        && position.is_pass(only)
+    {
+        return Some(format!(
+            "{} has no move but to pass: type `{}`",
+            position.seat_name(position.side_to_move()),
+            position.format_move(only)
+        ));
+    }
     let mut steps = Vec::new();
     position.clone().play_traced(*legal.first()?, &mut steps);
     match steps.first() {
@@ -389,6 +399,23 @@ mod tests {
                 .replace(RESET, "");
             assert_eq!(stripped, game.to_string(), "{id}");
         }
+    }
+
+    #[test]
+    fn a_side_that_can_only_pass_is_told_so_and_a_pass_marks_no_cell() {
+        // Black a1, White b1, White to move: White cannot enclose anything.
+        let game = rules::othello::Othello::from_discs(1, 2, Player::Second).unwrap();
+        assert_eq!(
+            turn_note(&game).as_deref(),
+            Some("White has no move but to pass: type `pass`")
+        );
+        let passed = game.play_line("pass").unwrap();
+        assert_eq!(turn_note(&passed), None);
+        let drawn = draw_position(&passed, None, false);
+        assert!(!drawn.contains('('), "a pass marks no cell:\n{drawn}");
+        let after = passed.play_line("c1").unwrap();
+        let drawn = draw_position(&after, None, false);
+        assert!(drawn.contains('('), "the disc put is marked:\n{drawn}");
     }
 
     #[test]

@@ -116,6 +116,7 @@ impl Screen {
         let last = table
             .history()
             .last()
+            .filter(|ply| !ply.before.is_pass(ply.mv))
             .map(|ply| ply.before.move_place(ply.mv).place);
         self.prompt(&draw_position(table.position(), last, self.colour))
     }

@@ -72,6 +72,16 @@ mod tests {
     }
 
     #[test]
+    fn stones_turned_over_show_in_the_grid() {
+        let variant: Variant = "othello".parse().unwrap();
+        let game = rules::with_game!(variant, |start| board(&start.play_line("d3").unwrap()));
+        assert_eq!(
+            game,
+            " rows=8 cols=8 cells=......../......../...X..../...XX.../...XO.../......../......../........"
+        );
+    }
+
+    #[test]
     fn boards_show_stones_and_seeds() {
         let variant: Variant = "mnk-3x4k3".parse().unwrap();
         let game = variant.mnk().unwrap().start().play_line("b2 a1").unwrap();

@@ -34,6 +34,7 @@ pub mod connect4;
 pub mod encoding;
 pub mod mnk;
 pub mod oanquan;
+pub mod othello;
 pub mod oware;
 mod perft;
 mod registry;
@@ -500,8 +501,17 @@ pub trait Game:
     /// round the ring.
     fn move_place(&self, mv: Self::Move) -> MovePlace;
 
+    /// Whether `mv` is a pass: a move that puts nothing anywhere (Othello's, when a player
+    /// cannot put a disc). A pass has no place: fronts offer it as a word (its
+    /// [`Game::format_move`]) rather than on the board, and do not draw its
+    /// [`Game::move_place`]. Default: no move is a pass.
+    fn is_pass(&self, mv: Self::Move) -> bool {
+        let _ = mv;
+        false
+    }
+
     /// Plays `mv` as [`Game::play_unchecked`] does, and tells `trace` each step of it (each
-    /// stone put, each seed sown, each capture) for a front that animates it. With `()` as
+    /// stone put or turned, each seed sown, each capture, a pass) for a front that animates it. With `()` as
     /// the trace this is `play_unchecked`. Default: one [`Step::Put`] of the mover's stone on
     /// the move's place; games whose moves do more (sowing games) override it.
     fn play_traced<T: Trace>(&mut self, mv: Self::Move, trace: &mut T) {

@@ -20,6 +20,7 @@
 //! - Connect Four: `connect4` (6 rows, 7 columns, four in a row), or `connect4-RxC` with `kK`
 //!   when k is not 4: `connect4-7x8`, `connect4-9x9k5`.
 //! - Oware: `oware` (abapa; alias `abapa`).
+//! - Othello: `othello` (8x8; alias `reversi`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -27,6 +28,7 @@ use std::str::FromStr;
 use crate::connect4::{self, Connect4, Connect4Config};
 use crate::mnk::{self, MnkConfig};
 use crate::oanquan::{self, OanQuanRules};
+use crate::othello::{self, Othello, OthelloRules};
 use crate::oware::{self, Oware, OwareRules};
 use crate::{Game, Mnk, OanQuan};
 
@@ -127,6 +129,7 @@ games! {$
     OanQuan(OanQuanRules, OanQuan, oanquan::FAMILY),
     Connect4(Connect4Config, Connect4, connect4::FAMILY),
     Oware(OwareRules, Oware, oware::FAMILY),
+    Othello(OthelloRules, Othello, othello::FAMILY),
 }
 
 /// A game of the registry, as variant ids and people name it.

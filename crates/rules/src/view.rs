@@ -2,7 +2,7 @@
 //! of a grid, or pits round a ring) with what each holds, the points of each seat, the last
 //! move and the winning line; a [`MovePlace`] says where a move is drawn; a traced play
 //! ([`Game::play_traced`](crate::Game::play_traced)) gives the [`Step`]s of one move (each seed
-//! sown, each capture) for animation.
+//! sown, each capture, each stone turned, a pass) for animation.
 //!
 //! The terminal board, the web board and its animation, the Python observation and the
 //! protocol's `board` line are all drawn from these, so no front needs to know a game's rules.
@@ -117,14 +117,17 @@ impl View {
         })
     }
 
-    /// The view after `steps`, as a front animating them ends up drawing it: stones put,
-    /// seeds picked up, dropped and captured, sides refilled. Used by the tests of every game
-    /// to check that a traced play ends where the rules do.
+    /// The view after `steps`, as a front animating them ends up drawing it: stones put and
+    /// turned, seeds picked up, dropped and captured, sides refilled. Used by the tests of
+    /// every game to check that a traced play ends where the rules do.
     pub fn after(&self, steps: &[Step]) -> View {
         let mut view = self.clone();
         for step in steps {
             match *step {
-                Step::Put { place, player } => view.places[place] = Place::Stone(player),
+                Step::Put { place, player } | Step::Turn { place, player } => {
+                    view.places[place] = Place::Stone(player)
+                }
+                Step::Pass { .. } => {}
                 Step::Pick { place, .. } => set_seeds(&mut view.places[place], |_| 0),
                 Step::Drop { place } => set_seeds(&mut view.places[place], |s| s + 1),
                 Step::Capture { place, value, seat } => {
@@ -176,6 +179,19 @@ pub struct MovePlace {
 /// One step of a move, in the order it happens, for a front that animates it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
+    /// The seat passes: puts nothing anywhere (see [`Game::is_pass`](crate::Game::is_pass)).
+    Pass {
+        /// The seat that passes.
+        seat: Player,
+    },
+    /// The stone on a place turned over to another player's (Othello's enclosed discs), in
+    /// the order the rules turn them.
+    Turn {
+        /// The place.
+        place: usize,
+        /// Whose stone it is now.
+        player: Player,
+    },
     /// A stone put on a place.
     Put {
         /// The place.

@@ -133,10 +133,12 @@ function legalMoves(view) {
   return legalMovesOf.get(view);
 }
 
-// The legal moves of `view` by place: place -> [{move, forward}].
+// The legal moves of `view` by place: place -> [{move, forward}]. A pass has no place: it is
+// not here (see `passButtons`).
 function movesByPlace(view) {
   const at = new Map();
   for (const entry of legalMoves(view)) {
+    if (entry.place === null) continue;
     if (!at.has(entry.place)) at.set(entry.place, []);
     at.get(entry.place).push(entry);
   }
@@ -144,7 +146,8 @@ function movesByPlace(view) {
 }
 
 // A grid: cells, coordinates, stones, the last stone, the winning line, and on demand a hint,
-// a keyboard cursor, the solver's value of each move, and clicks (`opts.onMove(text)`).
+// a keyboard cursor, the solver's value of each move, clicks (`opts.onMove(text)`) and the
+// stones the last move turned over (`opts.turned`, a set of places).
 function drawGrid(view, opts = {}) {
   const C = 36, M = 24, P = 6;
   const { rows, cols, gravity } = view.layout;
@@ -181,9 +184,11 @@ function drawGrid(view, opts = {}) {
     if (!gravity && mark === "O") return s("circle", { class: `stone-o ${extra}`, cx: x, cy: y, r: d * 1.15, "data-stone": seat });
     return s("circle", { class: `disc ${extra}`, cx: x, cy: y, r: C * 0.38, fill: SEAT_COLOURS[seat], "data-stone": seat });
   };
+  const turned = opts.turned || new Set();
   view.places.forEach((seat, i) => {
     if (seat === null) return;
-    const placed = stone(i, seat);
+    const placed = stone(i, seat, turned.has(i) ? "turned" : "");
+    if (turned.has(i)) placed.setAttribute("data-turned", i);
     placed.setAttribute("data-at", i);
     root.append(placed);
   });
@@ -209,7 +214,8 @@ function drawGrid(view, opts = {}) {
       root.append(s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: colour, "pointer-events": "none" }, letter));
     }
   }
-  if (opts.hint !== undefined && opts.hint !== null) {
+  // A hint of a pass has no place: its words say it.
+  if (opts.hint !== undefined && opts.hint !== null && opts.hint.place !== null) {
     const { x, y } = centre(opts.hint.place);
     root.append(s("circle", { class: "hint-ring", cx: x, cy: y, r: C * 0.44 }));
   }
@@ -482,7 +488,8 @@ function drawRing(view, opts = {}) {
 // What a piece adds to its pit's count: read from a pit that holds one, else the variant's
 // first number (the contract of board.rs).
 function pieceWorth(view) {
-  const pit = view.places.find((p) => p.piece);
+  // A grid's places are seats or null: no pieces there.
+  const pit = view.places.find((p) => p && p.piece);
   if (pit) return pit.value - pit.seeds;
   const first = Object.values(view.notes || {})[0];
   return first || 0;
@@ -494,10 +501,22 @@ function drawBoard(view, opts = {}) {
   return isGrid(view) ? drawGrid(view, opts) : drawRing(view, { compact: narrow(), ...opts });
 }
 
+// The moves that put nothing anywhere (a pass: its place is null), as buttons under the board
+// when `opts.onMove` plays moves; none otherwise.
+function passButtons(view, opts = {}) {
+  if (!opts.onMove) return [];
+  const buttons = legalMoves(view).filter((entry) => entry.place === null).map((entry) =>
+    h("button", { class: "pass-move", "data-move": entry.move, title: "no move on the board is legal", onclick: () => opts.onMove(entry.move) }, entry.move));
+  return buttons.length ? [h("div", { class: "pass-row" }, ...buttons)] : [];
+}
+
+// The places a move's traced steps turned over (`turn` steps).
+const turnedBy = (steps) => new Set((steps || []).filter((step) => step.step === "turn").map((step) => step.place));
+
 // Applies one traced step to a copy of a view (as board.rs's contract describes them).
 function applyStep(view, step, piece) {
   const place = view.places[step.place];
-  if (step.step === "put") view.places[step.place] = step.seat;
+  if (step.step === "put" || step.step === "turn") view.places[step.place] = step.seat;
   else if (step.step === "refill") {
     const { per_side: per, big_last: big } = view.layout;
     for (let j = 0; j < per - (big ? 1 : 0); j++) {
@@ -526,7 +545,7 @@ async function animateSteps(target, before, steps, opts, stepMs, still) {
   const view = JSON.parse(JSON.stringify(before));
   view.moves = null;
   const piece = pieceWorth(before);
-  const captured = new Set();
+  const captured = new Set(), turned = new Set();
   let hand = 0, active = null;
   for (const step of steps) {
     if (!still()) return false;
@@ -534,7 +553,9 @@ async function animateSteps(target, before, steps, opts, stepMs, still) {
     if (step.step === "pick") { hand = step.seeds; active = step.place; }
     else if (step.step === "drop") { hand -= 1; active = step.place; }
     else if (step.step === "capture") { active = step.place; captured.add(step.place); }
-    target.replaceChildren(drawBoard(view, { ...opts, active, hand, captured, onMove: null, selected: null, hint: null }));
+    else if (step.step === "turn") turned.add(step.place);
+    else if (step.step === "pass") continue;
+    target.replaceChildren(drawBoard(view, { ...opts, active, hand, captured, turned, onMove: null, selected: null, hint: null }));
     await sleep(step.step === "capture" ? stepMs * 4 : step.step === "pick" ? stepMs * 2 : stepMs);
   }
   return still();
@@ -1025,8 +1046,12 @@ const Play = {
       if (this.cursor !== null) opts.cursor = this.cursor;
     }
     if (this.hint) opts.hint = this.hint;
+    // The stones the last move turned over stay marked until the next move.
+    if (this.turned && this.turned.ply === game.history.length) opts.turned = this.turned.places;
     const lookOpts = () => ({ names, flip: this.flip, last: this.looking > 0 ? looking.moves[this.looking - 1].place : null });
-    if (!this.animating) $("board").replaceChildren(looking ? drawBoard(looking.position, lookOpts()) : drawBoard(view, opts));
+    if (!this.animating) {
+      $("board").replaceChildren(...(looking ? [drawBoard(looking.position, lookOpts())] : [drawBoard(view, opts), ...passButtons(view, opts)]));
+    }
     $("board").classList.toggle("looking", !!looking);
     this.sowBar(interactive);
     // The engine's text of the position, folded away: for whoever compares it with a log.
@@ -1379,12 +1404,14 @@ const Play = {
     $("hint-text").hidden = true;
     const played = answer.played;
     this.adopt(answer.game, played);
+    this.turned = { ply: answer.game.history.length, places: turnedBy(played && played.sowing) };
     const stepMs = this.stepMs();
     if (played && played.sowing && played.sowing.length && stepMs > 0) {
       this.animating = true;
       this.skipping = false;
       $("sow-bar").hidden = true;
-      this.status(h("span", {}, `${answer.game.seats[played.seat].label} sows ${played.move}`, h("span", { class: "sub" }, " · click the board or press Esc to skip")));
+      const sows = played.sowing.some((step) => step.step === "pick");
+      this.status(h("span", {}, `${answer.game.seats[played.seat].label} ${sows ? "sows" : "plays"} ${played.move}`, h("span", { class: "sub" }, " · click the board or press Esc to skip")));
       const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place, flip: this.flip };
       await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen && !this.skipping);
       this.animating = false;
@@ -1757,9 +1784,9 @@ const Analyse = {
     }
     if (answer.solver && answer.solver.moves && isGrid(view)) {
       opts.values = {};
-      for (const entry of answer.solver.moves) opts.values[entry.place.place] = entry.value || "?";
+      for (const entry of answer.solver.moves) if (entry.place.place !== null) opts.values[entry.place.place] = entry.value || "?";
     }
-    $("an-board").replaceChildren(drawBoard(view, opts));
+    $("an-board").replaceChildren(drawBoard(view, opts), ...passButtons(view, opts));
     $("an-line").textContent = isGrid(view) ? "" : view.text;
     const mover = seatName(view, view.to_move);
     const n = answer.moves.length, moves = `${n} ${n === 1 ? "move" : "moves"}`;
@@ -1958,7 +1985,8 @@ const Replay = {
       await animateSteps($("rp-board"), before, game.moves[ply - 1].sowing, { names, last }, 45, () => gen === this.gen);
       if (gen !== this.gen) return;
     }
-    $("rp-board").replaceChildren(drawBoard(view, { names, last }));
+    const turned = ply > 0 ? turnedBy(game.moves[ply - 1].sowing) : new Set();
+    $("rp-board").replaceChildren(drawBoard(view, { names, last, turned }));
     $("rp-line").textContent = isGrid(view) ? "" : view.text;
     $("rp-ply").value = ply;
     const end = ply === game.moves.length && !game.shared ? ` · end: ${game.result} (${game.termination})` : "";

@@ -12,6 +12,8 @@
 //     progress, a finished game opened in Replay), laptop and phone;
 //   - the generic drawing: Connect Four's and Oware's shapes (a gravity grid, a ring without
 //     big cells) from synthetic position JSON, and the real games where the server has them;
+//   - issue 35: Othello played to its end by clicks (turned stones ringed), and its pass as a
+//     button in Analyse;
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -1399,6 +1401,36 @@ test("36 missing 1: your own agent (--agent) in the set-up by name: a person pla
   }
 });
 
+// ---------------------------------------------------------------- issue 35: Othello
+
+test("35: a person plays Othello to its end against random by clicks (on a phone, its first moves), the stones each move turned ringed", async () => {
+  for (const [width, height] of [[1280, 860], [390, 844]]) {
+    const page = await open(width, height);
+    await setUp(page, "othello", ["person", "random"]);
+    let ringed = 0;
+    // To its end on the laptop; the phone's board, its first moves (the test's time).
+    const turns = width === 1280 ? 80 : 8;
+    for (let turn = 0; turn < turns && (await page.isHidden("#result")); turn++) {
+      const before = await moveCount(page);
+      // The pass, when it is the only move, is a button; otherwise the first legal cell.
+      const pass = page.locator("#board button.pass-move");
+      if (await pass.count()) await pass.click();
+      else await page.locator("#board .cell-hit").first().click();
+      await settle(page, before + 2);
+      ringed += (await page.locator("#board [data-turned]").count()) > 0 ? 1 : 0;
+      if (turn === 6) await page.screenshot({ path: join(shots, `othello-play-${width}.png`), fullPage: true });
+    }
+    assert.ok(ringed > 0, "the stones a move turned are ringed");
+    if (width === 1280) {
+      assert.ok(!(await page.isHidden("#result")), "the game ended");
+      assert.match(await page.textContent("#result strong"), /^(1-0|0-1|1\/2-1\/2)/);
+      await page.screenshot({ path: join(shots, `othello-end-${width}.png`), fullPage: true });
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test("36 missing 2: a game's record: look back by click or arrow (moves wait), End is live, downloads, links to Replay and Analyse, Replay this game", async () => {
   for (const width of [1280, 390]) {
     const page = await open(width, width === 390 ? 844 : 860);
@@ -1507,4 +1539,21 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
     run.kill("SIGTERM");
     await ended;
   }
+});
+
+test("35: Othello in Analyse: where Black cannot move the pass is a button, and it is written as a move", async () => {
+  const page = await open();
+  await page.goto(`${url}#analyse`);
+  await page.fill("#an-variant", "othello");
+  // After these eight moves Black has no disc to put (crates/rules/tests/it/othello.rs).
+  await page.fill("#an-moves", "d3 c3 e6 d2 d1 e1 b2 c1");
+  await page.waitForSelector("#an-board button.pass-move");
+  assert.equal(await page.locator("#an-board .cell-hit").count(), 0, "no cell takes a click");
+  await page.screenshot({ path: join(shots, "othello-analyse-pass.png"), fullPage: true });
+  await page.click("#an-board button.pass-move");
+  await page.waitForFunction(() => document.querySelector("#an-moves").value === "d3 c3 e6 d2 d1 e1 b2 c1 pass");
+  await page.waitForSelector("#an-board .cell-hit");
+  assert.equal(await page.locator("#an-board button.pass-move").count(), 0, "White has moves: no pass");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

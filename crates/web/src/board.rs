@@ -32,13 +32,15 @@
 //! moves      (position_json only) the legal moves, in the rules' order, as lists of one
 //!            entry per move (lists, not an object per move: on a 15x15 board an object per
 //!            move made the move list two thirds of every answer):
-//!            {"text": each in the game's notation, "place": where each is drawn, and when
+//!            {"text": each in the game's notation, "place": where each is drawn (null for a
+//!            pass, which puts nothing anywhere: the page offers it as a button), and when
 //!            any move has a direction (a sowing) "forward": whether each sows towards
 //!            increasing ring index, null for a move without one}
 //! ```
 //!
-//! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing; its steps
-//! (`steps_json`) are the rules' traced play: `put`, `pick`, `drop`, `capture`, `refill`.
+//! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing, and
+//! `{"place": null}` for a pass; its steps (`steps_json`) are the rules' traced play: `put`,
+//! `turn` (a stone turned over to `seat`'s), `pass`, `pick`, `drop`, `capture`, `refill`.
 
 use rules::{Game, Layout, MoveList, Place, Player, Step};
 use serde_json::{Value, json};
@@ -55,6 +57,11 @@ pub fn position_json<G: Game>(position: &G) -> Value {
     let mut forward = Vec::with_capacity(legal.len());
     for &mv in legal.iter() {
         text.push(Value::String(position.format_move(mv)));
+        if position.is_pass(mv) {
+            place.push(Value::Null);
+            forward.push(Value::Null);
+            continue;
+        }
         let at = position.move_place(mv);
         place.push(Value::from(at.place));
         forward.push(at.forward.map_or(Value::Null, Value::Bool));
@@ -158,6 +165,9 @@ pub fn board_json<G: Game>(position: &G) -> Value {
 /// Where `mv` (legal in `position`) is drawn: `{"place": i}`, with `"forward"` for a sowing
 /// (true towards increasing ring index).
 pub fn place_json<G: Game>(position: &G, mv: G::Move) -> Value {
+    if position.is_pass(mv) {
+        return json!({ "place": null });
+    }
     let place = position.move_place(mv);
     match place.forward {
         None => json!({ "place": place.place }),
@@ -166,7 +176,7 @@ pub fn place_json<G: Game>(position: &G, mv: G::Move) -> Value {
 }
 
 /// The steps of `mv` (legal in `position`) for the page's animation, when the move does more
-/// than put a stone (a sowing); `None` otherwise.
+/// than put a stone (a sowing, stones turned, a pass); `None` otherwise.
 pub fn steps_json<G: Game>(position: &G, mv: G::Move) -> Option<Value> {
     let mut steps = Vec::new();
     position.clone().play_traced(mv, &mut steps);
@@ -179,6 +189,10 @@ pub fn steps_json<G: Game>(position: &G, mv: G::Move) -> Option<Value> {
             Step::Put { place, player } => {
                 json!({ "step": "put", "place": place, "seat": player.index() })
             }
+            Step::Turn { place, player } => {
+                json!({ "step": "turn", "place": place, "seat": player.index() })
+            }
+            Step::Pass { seat } => json!({ "step": "pass", "seat": seat.index() }),
             Step::Refill { seat, cost } => {
                 json!({ "step": "refill", "seat": seat.index(), "cost": cost })
             }
@@ -222,6 +236,32 @@ mod tests {
             position.view().after(&traced).places,
             position.child(mv).view().places
         );
+    }
+
+    #[test]
+    fn stones_turned_are_steps_and_a_pass_has_no_place() {
+        // Othello's d3 puts a disc on d3 (place 19) and turns d4 (27).
+        let start = rules::othello::Othello::start();
+        let mv = start.parse_move("d3").unwrap();
+        assert_eq!(
+            steps_json(&start, mv),
+            Some(json!([
+                { "step": "put", "place": 19, "seat": 0 },
+                { "step": "turn", "place": 27, "seat": 0 },
+            ]))
+        );
+        // Black a1, White b1, White to move: White's only move is the pass.
+        let game = rules::othello::Othello::from_discs(1, 2, Player::Second).unwrap();
+        let json = position_json(&game);
+        assert_eq!(json["moves"]["text"], json!(["pass"]));
+        assert_eq!(json["moves"]["place"], json!([null]));
+        let pass = game.parse_move("pass").unwrap();
+        assert_eq!(place_json(&game, pass), json!({ "place": null }));
+        assert_eq!(
+            steps_json(&game, pass),
+            Some(json!([{ "step": "pass", "seat": 1 }]))
+        );
+        assert_eq!(board_json(&game.child(pass))["last"], Value::Null);
     }
 
     #[test]

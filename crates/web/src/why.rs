@@ -19,6 +19,14 @@ pub fn why<G: AgentGame>(position: &G, mv: G::Move) -> String {
         })
         .sum();
     let captures = (captured > 0).then(|| format!("captures {captured}"));
+    // Stones turned over: a game of enclosing (Othello), where lines in a row mean nothing.
+    let turned = steps
+        .iter()
+        .filter(|step| matches!(step, Step::Turn { player, .. } if *player == mover))
+        .count();
+    if position.is_pass(mv) {
+        return "the only move: nothing can be put anywhere".to_string();
+    }
     if let Some(outcome) = after.outcome()
         && outcome.winner() == Some(mover)
     {
@@ -34,6 +42,7 @@ pub fn why<G: AgentGame>(position: &G, mv: G::Move) -> String {
     };
     let view = position.view();
     let lines = match view.layout {
+        Layout::Grid { .. } if turned > 0 => None,
         Layout::Grid { rows, cols, .. } => {
             let place = position.move_place(mv).place;
             Some(grid_lines(&view.places, rows, cols, place, mover))
@@ -58,6 +67,10 @@ pub fn why<G: AgentGame>(position: &G, mv: G::Move) -> String {
         words.insert(0, forced.to_string());
     }
     words.extend(captures);
+    if turned > 0 {
+        let stones = if turned == 1 { "stone" } else { "stones" };
+        words.push(format!("turns {turned} {stones}"));
+    }
     if words.is_empty() {
         if position.ply() == 0 && lines.is_some() {
             return "an opening move near the middle, where lines have the most room".to_string();

@@ -3,4 +3,5 @@
 pub mod connect4;
 pub mod mnk;
 pub mod oanquan;
+pub mod othello;
 pub mod oware;

@@ -8,6 +8,7 @@ mod connect4_solve;
 mod determinism;
 mod mcts;
 mod oanquan;
+mod othello;
 mod oware;
 mod pattern_weights;
 mod search;

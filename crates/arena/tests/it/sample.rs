@@ -3,8 +3,9 @@
 //! and games replayed alone today give the recorded rows outside the timing columns. A change
 //! to the rules, an agent or the seeding that alters the default run fails here until the sample
 //! is played again (`arena run --fresh`). The committed `results/oanquan-multi/` run is held to
-//! `experiments/oanquan-multi.toml` the same way, `results/oware/` to `experiments/oware.toml`
-//! and `results/connect4/` to `experiments/connect4.toml`.
+//! `experiments/oanquan-multi.toml` the same way, `results/oware/` to `experiments/oware.toml`,
+//! `results/connect4/` to `experiments/connect4.toml` and `results/othello/` to
+//! `experiments/othello.toml`.
 
 use crate::common;
 
@@ -145,6 +146,13 @@ fn the_committed_class_run_is_its_experiment_with_the_recorded_admissions() {
     let summary = arena::verify(&dir, Some(&admission.experiment)).unwrap();
     assert!(summary.complete());
     assert_eq!(summary.games, 90);
+}
+
+/// The committed Othello round robin (issue 35).
+#[test]
+fn the_committed_othello_run_is_its_experiment_and_replays() {
+    // Every 9th game: each of the ten pairings at least once.
+    assert_committed_run("othello.toml", "othello", 100, 9);
 }
 
 /// A row with its timing fields zeroed: they are the only ones a replay may change.

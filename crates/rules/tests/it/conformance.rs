@@ -236,6 +236,13 @@ fn oware_games_conform() {
 }
 
 #[test]
+fn othello_games_conform() {
+    let start = rules::othello::Othello::start();
+    conformance(&start, 2_000, 17);
+    two_players_by_type(&start, 200, 17);
+}
+
+#[test]
 fn equal_positions_reached_by_different_orders_hash_equal() {
     let start: Mnk = variant("mnk-5x5k4").mnk().unwrap().start();
     let a = start.play_line("a1 b1 c1 d1").unwrap();

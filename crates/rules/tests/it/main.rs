@@ -7,6 +7,7 @@ mod connect4;
 mod mnk;
 mod oanquan;
 mod oanquan_multi;
+mod othello;
 mod oware;
 mod reference;
 mod variant;

@@ -12,9 +12,12 @@ cd "$(dirname "$0")/.."
 export INSTALL_ONLY=1
 failed=0
 started=$SECONDS
-# Debian's packages first (one apt-get at a time), then npm and pip (network), then the cargo
-# tools (compiles), then the fuzz targets' build (the largest, with the sanitizer).
-for script in slurm-test.sh browser.sh python-test.sh book.sh figrid.sh fuzz.sh; do
+# Debian's packages first (one apt-get at a time), then npm's, then the cargo tools (compiles),
+# then pip's packages and the Python wheel (its own target folder), then the fuzz targets'
+# build (the largest, with the sanitizer, in fuzz/target), then the release binary the README's
+# `cargo install` and `cargo run --release` build (target/release): none of them takes the
+# build lock of target/debug, which the fast tier holds.
+for script in slurm-test.sh browser.sh book.sh figrid.sh python-test.sh fuzz.sh; do
   if bash ".ci/$script" /dev/null; then
     echo "prepare: $script's installs done (at $((SECONDS - started)) s)"
   else
@@ -22,4 +25,10 @@ for script in slurm-test.sh browser.sh python-test.sh book.sh figrid.sh fuzz.sh;
     failed=1
   fi
 done
+if cargo build --release --locked -p cli --bin arena; then
+  echo "prepare: the release binary built (at $((SECONDS - started)) s)"
+else
+  echo "prepare: the release build FAILED; the README's cargo install builds it again"
+  failed=1
+fi
 exit "$failed"

@@ -4,9 +4,12 @@
 # checked against the `arena` binary of this checkout (the one `cargo test --workspace` built).
 #
 # pip's cache goes to target/pip-cache unless PIP_CACHE_DIR says otherwise (CI's run sets it).
-# The wheel is built with the dev profile (optimised: see [profile.dev] of Cargo.toml), which
-# reuses the workspace crates `cargo test` compiled; `pip install ./crates/python` alone builds
-# the release one.
+# The wheel is built with the dev profile (optimised: see [profile.dev] of Cargo.toml) in a
+# target folder of its own, target/python-ci-build: maturin builds the crate alone, so its
+# dependencies' features differ from `cargo test --workspace`'s and would rebuild them in
+# target/debug; apart, it never waits for the tests' build lock, and CI's .ci/prepare.sh builds
+# it in the background while the tests run. `pip install ./crates/python` alone builds the
+# release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=target/python-ci-venv
@@ -23,12 +26,13 @@ fi
 # Pinned, so that every CI run tests against the same packages (bump them here on purpose).
 "$PYTHON" -m pip install --quiet --disable-pip-version-check maturin==1.16.0 numpy==2.4.6 \
   pytest==9.2.0 pettingzoo==1.27.0 gymnasium==1.4.0 pandas==3.1.1 mypy==2.4.1
-[ -z "${INSTALL_ONLY:-}" ] || exit 0
 # --no-build-isolation: the build uses the pinned maturin above, not whatever PyPI has today
 # (its build backend runs the `maturin` command, so the environment's bin/ goes first on PATH).
 export PATH="$PWD/$VENV/bin:$PATH"
-MATURIN_PEP517_ARGS="--profile dev" "$PYTHON" -m pip install --quiet --disable-pip-version-check \
+CARGO_TARGET_DIR="$PWD/target/python-ci-build" MATURIN_PEP517_ARGS="--profile dev" \
+  "$PYTHON" -m pip install --quiet --disable-pip-version-check \
   --force-reinstall --no-deps --no-build-isolation ./crates/python
+[ -z "${INSTALL_ONLY:-}" ] || exit 0
 # The binary of this checkout (a no-op after `cargo test --workspace`; never a stale one).
 if [ -z "${ARENA_BIN:-}" ]; then
   cargo build --quiet --locked -p cli --bin arena

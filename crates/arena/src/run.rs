@@ -297,16 +297,12 @@ pub fn read_fault_log(path: &Path, agents: &[String]) -> Vec<FaultEntry> {
             let rest = line.strip_prefix("game ")?;
             let (game, rest) = rest.split_once(" (")?;
             let (variant, _) = rest.split_once("): `")?;
-            let (agent, after) = agents.iter().find_map(|name| {
-                let marker = format!("): `{name}` ");
-                let at = line.find(&marker)?;
-                Some((name, &line[at + marker.len()..]))
-            })?;
+            let (agent, after) = split_fault_line(line, agents.iter().map(String::as_str))?;
             let (termination, message) = after.split_once(": ")?;
             Some(FaultEntry {
                 game: game.parse().ok()?,
                 variant: variant.to_string(),
-                agent: agent.clone(),
+                agent: agent.to_string(),
                 termination: termination.to_string(),
                 message: message.to_string(),
             })
@@ -314,13 +310,22 @@ pub fn read_fault_log(path: &Path, agents: &[String]) -> Vec<FaultEntry> {
         .collect()
 }
 
+/// The agent (one of `names`) and the `termination: message` of a fault-log line
+/// ([`fault_line`]'s format).
+fn split_fault_line<'a>(
+    line: &'a str,
+    mut names: impl Iterator<Item = &'a str>,
+) -> Option<(&'a str, &'a str)> {
+    names.find_map(|name| {
+        let marker = format!("): `{name}` ");
+        let at = line.find(&marker)?;
+        Some((name, &line[at + marker.len()..]))
+    })
+}
+
 /// The agent and `termination: message` of a fault-log line, for the agents of `experiment`.
 fn parse_fault_line<'a>(experiment: &'a Experiment, line: &'a str) -> Option<(&'a str, &'a str)> {
-    experiment.agents.iter().find_map(|agent| {
-        let marker = format!("): `{}` ", agent.name);
-        let at = line.find(&marker)?;
-        Some((agent.name.as_str(), &line[at + marker.len()..]))
-    })
+    split_fault_line(line, experiment.agents.iter().map(|a| a.name.as_str()))
 }
 
 /// Adds one fault to the reasons: faults whose messages differ only in their numbers (times,

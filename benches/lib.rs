@@ -23,7 +23,7 @@ pub const MNK_VARIANTS: [&str; 5] = [
 pub fn mnk(id: &str) -> Mnk {
     id.parse::<Variant>()
         .expect("a variant id")
-        .mnk()
+        .rules::<rules::MnkConfig>()
         .expect("an m,n,k variant")
         .start()
 }
@@ -32,7 +32,7 @@ pub fn mnk(id: &str) -> Mnk {
 pub fn oanquan(id: &str) -> OanQuan {
     id.parse::<Variant>()
         .expect("a variant id")
-        .oanquan()
+        .rules::<rules::OanQuanRules>()
         .expect("an O An Quan variant")
         .start()
 }

@@ -21,7 +21,7 @@ use rules::{Game, Mnk, MoveList, Variant};
 fn start(id: &str) -> Mnk {
     id.parse::<Variant>()
         .expect("a variant id")
-        .mnk()
+        .rules::<rules::MnkConfig>()
         .expect("an m,n,k variant")
         .start()
 }

@@ -18,7 +18,12 @@ use rand::SeedableRng;
 use rules::{Game, Mnk, Variant};
 
 fn mnk(variant: &str) -> Mnk {
-    variant.parse::<Variant>().unwrap().mnk().unwrap().start()
+    variant
+        .parse::<Variant>()
+        .unwrap()
+        .rules::<rules::MnkConfig>()
+        .unwrap()
+        .start()
 }
 
 fn choose_timed(spec: &str, position: &Mnk) -> (String, u64, Duration) {
@@ -160,7 +165,10 @@ fn main() {
             .parse()
             .unwrap();
         let games: u64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(20);
-        let start = variant.mnk().expect("an m,n,k variant").start();
+        let start = variant
+            .rules::<rules::MnkConfig>()
+            .expect("an m,n,k variant")
+            .start();
         let started = Instant::now();
         let mut points = 0.0;
         for game in 0..games {

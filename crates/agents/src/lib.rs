@@ -30,7 +30,7 @@
 //! use rand::SeedableRng;
 //! use rules::{Game, Variant};
 //!
-//! let game = "tictactoe".parse::<Variant>()?.mnk().unwrap().start();
+//! let game = "tictactoe".parse::<Variant>()?.rules::<rules::MnkConfig>().unwrap().start();
 //! let spec: AgentSpec = "random".parse()?;
 //! let mut agent = build::<rules::Mnk>(&spec)?;
 //! let mut rng = agents::AgentRng::seed_from_u64(7);
@@ -445,11 +445,18 @@ pub trait AgentGame: Game {
     }
 
     /// Builds the agents of `kind` that only this game has (`kind.plays` is not
-    /// [`Plays::Every`]).
+    /// [`Plays::Every`]). The default, for a game with no agents of its own: `kind` is
+    /// unsupported here.
     fn build_own(
         kind: &'static Kind,
-        params: &Params<'_>,
-    ) -> Result<Box<dyn Agent<Self>>, SpecError>;
+        _params: &Params<'_>,
+    ) -> Result<Box<dyn Agent<Self>>, SpecError> {
+        Err(SpecError::Unsupported {
+            kind: kind.name.to_string(),
+            variant: Self::FAMILY.title.to_string(),
+            plays: kind.plays.describe(),
+        })
+    }
 }
 
 /// The bound on [`AgentGame::move_index`]: a 19x19 board's padded index space.

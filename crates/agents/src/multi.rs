@@ -436,7 +436,7 @@ mod tests {
         let game = "oanquan-3p"
             .parse::<Variant>()
             .unwrap()
-            .oanquan()
+            .rules::<rules::OanQuanRules>()
             .unwrap()
             .start();
         let mut search = Paranoid::new(Some(1), None);

@@ -61,7 +61,7 @@ mod tests {
     fn after(id: &str, moves: &str) -> Mnk {
         id.parse::<rules::Variant>()
             .unwrap()
-            .mnk()
+            .rules::<rules::MnkConfig>()
             .unwrap()
             .start()
             .play_line(moves)

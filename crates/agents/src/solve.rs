@@ -10,7 +10,7 @@
 //! use agents::solve::{Limits, Value, solve};
 //! use rules::Game;
 //!
-//! let game = "tictactoe".parse::<rules::Variant>()?.mnk().unwrap().start();
+//! let game = "tictactoe".parse::<rules::Variant>()?.rules::<rules::MnkConfig>().unwrap().start();
 //! let solution = solve(&game, &Limits::default().with_tt_mb(16));
 //! assert_eq!(solution.value, Some(Value::Draw));
 //! assert_eq!(solution.best.len(), 9); // every first move draws

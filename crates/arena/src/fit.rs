@@ -86,7 +86,7 @@ pub fn read_samples(
         let this: Variant = id
             .parse()
             .map_err(|e| bad(format!("variant `{id}`: {e}")))?;
-        let Some(config) = this.mnk() else {
+        let Some(config) = this.rules::<rules::MnkConfig>() else {
             return Err(bad(format!(
                 "`{this}` is not an m,n,k variant: the pattern weights are m,n,k's"
             )));

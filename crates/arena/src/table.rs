@@ -28,7 +28,7 @@
 //! use arena::table::{Seat, Settings, Table, any_agent};
 //! use rules::Game;
 //!
-//! let start = "tictactoe".parse::<rules::Variant>()?.mnk().unwrap().start();
+//! let start = "tictactoe".parse::<rules::Variant>()?.rules::<rules::MnkConfig>().unwrap().start();
 //! let seats = vec![Seat::Person("Lan".into()), Seat::Agent("random".parse()?)];
 //! let mut table = Table::new(start, seats, Settings::new(3, "random".parse()?), any_agent)?;
 //! table.person_move("b2", None)?;
@@ -1121,7 +1121,7 @@ mod tests {
         "tictactoe"
             .parse::<Variant>()
             .unwrap()
-            .mnk()
+            .rules::<rules::MnkConfig>()
             .unwrap()
             .start()
     }
@@ -1678,7 +1678,7 @@ mod tests {
         let start = "oanquan-3p"
             .parse::<Variant>()
             .unwrap()
-            .oanquan()
+            .rules::<rules::OanQuanRules>()
             .unwrap()
             .start();
         let mut table = Table::new(

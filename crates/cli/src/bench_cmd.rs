@@ -411,7 +411,7 @@ fn protocol_overhead<G: AgentGame>(
 
 fn mnk(id: &str) -> Result<Mnk> {
     parse_variant(id)?
-        .mnk()
+        .rules::<rules::MnkConfig>()
         .map(|config| config.start())
         .ok_or_else(|| anyhow!("`{id}` is not an m,n,k variant"))
 }
@@ -836,7 +836,11 @@ mod tests {
             timed_choice(searcher.as_mut(), &position).unwrap().1,
             10_000
         );
-        let start = parse_variant("oanquan").unwrap().oanquan().unwrap().start();
+        let start = parse_variant("oanquan")
+            .unwrap()
+            .rules::<rules::OanQuanRules>()
+            .unwrap()
+            .start();
         let mut searcher = agent::<rules::OanQuan>(MCTS_SPEC).unwrap();
         assert_eq!(timed_choice(searcher.as_mut(), &start).unwrap().1, 10_000);
     }

@@ -386,7 +386,12 @@ mod tests {
             ("gomoku", "h8 h9 j8"),
         ] {
             let variant: Variant = id.parse().unwrap();
-            let game = variant.mnk().unwrap().start().play_line(moves).unwrap();
+            let game = variant
+                .rules::<rules::MnkConfig>()
+                .unwrap()
+                .start()
+                .play_line(moves)
+                .unwrap();
             assert_eq!(draw_position(&game, None, false), game.to_string(), "{id}");
             let coloured = draw_position(&game, None, true);
             assert!(coloured.contains("\x1b["), "{id}");
@@ -500,7 +505,7 @@ mod tests {
     #[test]
     fn o_an_quan_of_two_draws_its_mandarin_cells_at_the_ends() {
         let variant: Variant = "oanquan".parse().unwrap();
-        let start = variant.oanquan().unwrap().start();
+        let start = variant.rules::<rules::OanQuanRules>().unwrap().start();
         let mv = start.parse_move("3P").unwrap();
         let (game, place) = (start.child(mv), start.move_place(mv));
         assert_eq!(
@@ -520,7 +525,7 @@ mod tests {
     #[test]
     fn rings_of_three_and_four_sides_are_a_row_per_seat() {
         let variant: Variant = "oanquan-3p".parse().unwrap();
-        let start = variant.oanquan().unwrap().start();
+        let start = variant.rules::<rules::OanQuanRules>().unwrap().start();
         let mv = start.parse_move("2P").unwrap();
         let game = start.child(mv);
         assert_eq!(

@@ -84,10 +84,20 @@ mod tests {
     #[test]
     fn boards_show_stones_and_seeds() {
         let variant: Variant = "mnk-3x4k3".parse().unwrap();
-        let game = variant.mnk().unwrap().start().play_line("b2 a1").unwrap();
+        let game = variant
+            .rules::<rules::MnkConfig>()
+            .unwrap()
+            .start()
+            .play_line("b2 a1")
+            .unwrap();
         assert_eq!(board(&game), " rows=3 cols=4 cells=O.../.X../....");
         let variant: Variant = "oanquan".parse().unwrap();
-        let game = variant.oanquan().unwrap().start().play_line("1P").unwrap();
+        let game = variant
+            .rules::<rules::OanQuanRules>()
+            .unwrap()
+            .start()
+            .play_line("1P")
+            .unwrap();
         assert_eq!(
             board(&game),
             " seeds=0,0,6,6,6,1,0,6,6,6,6,1 pieces=1,1 captures=6,0 mandarin=10"

@@ -367,7 +367,10 @@ pub fn preflight_in(
                 .map_err(|e| SetupError::Protocol(e.to_string()))?;
             config.launch.folder = folder.map(Path::to_path_buf);
             config.launch.sandbox = sandbox.clone();
-            let boards: Vec<_> = variants.iter().filter_map(Variant::mnk).collect();
+            let boards: Vec<_> = variants
+                .iter()
+                .filter_map(Variant::rules::<rules::MnkConfig>)
+                .collect();
             gomocup::preflight(&config.launch, &boards, config.max_memory)
         }
     }

@@ -16,7 +16,11 @@ fn main() {
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
     for id in ["oanquan", "oanquan-3p", "oanquan-4p"] {
-        let rules = id.parse::<Variant>().unwrap().oanquan().unwrap();
+        let rules = id
+            .parse::<Variant>()
+            .unwrap()
+            .rules::<rules::OanQuanRules>()
+            .unwrap();
         let players = usize::from(rules.players);
         let mut rng = ChaCha8Rng::seed_from_u64(20261123);
         let mut lengths = Vec::with_capacity(games);

@@ -16,7 +16,7 @@
 //! ```
 //! use rules::{Game, Mnk, Outcome, Player};
 //!
-//! let mut game: Mnk = "tictactoe".parse::<rules::Variant>()?.mnk().unwrap().start();
+//! let mut game: Mnk = "tictactoe".parse::<rules::Variant>()?.rules::<rules::MnkConfig>().unwrap().start();
 //! for text in ["b2", "a1", "a2", "c1", "c2"] {
 //!     let mv = game.parse_move(text)?;
 //!     game = game.play(mv)?;
@@ -48,7 +48,7 @@ pub use connect4::{Column, Connect4, Connect4Config};
 pub use mnk::{Cell, Mnk, MnkConfig, WinRule};
 pub use oanquan::{OanQuan, OanQuanRules, Sow};
 pub use perft::{perft, perft_divide};
-pub use registry::{AnyGame, FAMILIES, Family, FromAny, Variant, VariantError, family};
+pub use registry::{AnyGame, FAMILIES, Family, FromAny, GameRules, Variant, VariantError, family};
 pub use view::{Layout, MovePlace, Place, Step, Trace, View};
 
 /// The most legal moves any position of any game here can have: a 19x19 board's 361 cells.

@@ -73,6 +73,13 @@ macro_rules! games {
                 }
             }
 
+            impl GameRules for $rules {
+                fn from_variant(variant: &Variant) -> Option<$rules> {
+                    #[allow(irrefutable_let_patterns)]
+                    if let Variant::$name(rules) = variant { Some(*rules) } else { None }
+                }
+            }
+
             impl From<$rules> for Variant {
                 fn from(rules: $rules) -> Variant {
                     Variant::$name(rules)
@@ -171,6 +178,13 @@ pub fn family(name: &str) -> Option<&'static Family> {
     FAMILIES.iter().copied().find(|f| f.name == name)
 }
 
+/// The parameters of one game of the registry (`MnkConfig`, `OanQuanRules`, ...), as a
+/// [`Variant`] holds them; [`Variant::rules`] gives them back typed.
+pub trait GameRules: Sized {
+    /// The parameters inside `variant`, if it is a variant of this game.
+    fn from_variant(variant: &Variant) -> Option<Self>;
+}
+
 /// The game's own type back out of an [`AnyGame`]: `Some` when the position is of that game.
 pub trait FromAny: Sized {
     /// The position, if `any` holds one of this game.
@@ -220,20 +234,18 @@ impl Variant {
         with_game!(self, |start| game_family(&start))
     }
 
-    /// The m,n,k parameters, if this is an m,n,k game.
-    pub fn mnk(&self) -> Option<MnkConfig> {
-        match self {
-            Variant::Mnk(config) => Some(*config),
-            _ => None,
-        }
-    }
-
-    /// The O An Quan rules, if this is O An Quan.
-    pub fn oanquan(&self) -> Option<OanQuanRules> {
-        match self {
-            Variant::OanQuan(rules) => Some(*rules),
-            _ => None,
-        }
+    /// The parameters of this variant as its game's own type `R`, if it is a variant of that
+    /// game: `variant.rules::<MnkConfig>()` is the m,n,k parameters of an m,n,k variant and
+    /// `None` for any other game.
+    ///
+    /// ```
+    /// let variant: rules::Variant = "gomoku".parse()?;
+    /// assert_eq!(variant.rules::<rules::MnkConfig>().map(|config| config.k()), Some(5));
+    /// assert!(variant.rules::<rules::OanQuanRules>().is_none());
+    /// # Ok::<(), rules::VariantError>(())
+    /// ```
+    pub fn rules<R: GameRules>(&self) -> Option<R> {
+        R::from_variant(self)
     }
 
     /// The number of places on the board: cells of a grid, pits of a ring (12 for two-player

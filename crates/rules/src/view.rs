@@ -10,7 +10,7 @@
 //! ```
 //! use rules::{Game, Layout, Place, Player, Variant};
 //!
-//! let game = "tictactoe".parse::<Variant>()?.mnk().unwrap().start().play_line("b2")?;
+//! let game = "tictactoe".parse::<Variant>()?.rules::<rules::MnkConfig>().unwrap().start().play_line("b2")?;
 //! let view = game.view();
 //! assert_eq!(view.layout, Layout::Grid { rows: 3, cols: 3, gravity: false });
 //! assert_eq!(view.places[4], Place::Stone(Player::First));

@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn a_stone_is_not_animated_and_marks_its_cell() {
         let variant: Variant = "tictactoe".parse().unwrap();
-        let game = variant.mnk().unwrap().start();
+        let game = variant.rules::<rules::MnkConfig>().unwrap().start();
         let mv = game.parse_move("b2").unwrap();
         assert_eq!(steps_json(&game, mv), None);
         assert_eq!(place_json(&game, mv), json!({ "place": 4 }));

@@ -13,7 +13,7 @@ pub mod solve;
 use rules::connect4::{Bits, Column, Shape};
 use rules::{Connect4, Game, MoveList, Player, TwoPlayer};
 
-use crate::{Agent, AgentGame, Kind, Params, SpecError, Tactic};
+use crate::{AgentGame, Tactic};
 
 /// The weight of a line of k cells (a window) holding `count` stones of one player and none
 /// of the other, by how many stones it lacks: one short is worth the most.
@@ -292,17 +292,6 @@ impl AgentGame for Connect4 {
         limits: &crate::solve::Limits,
     ) -> Option<Result<crate::solve::Solution<Column>, crate::memory::OutOfMemory>> {
         Some(solve::try_solve(self, limits))
-    }
-
-    fn build_own(
-        kind: &'static Kind,
-        _params: &Params<'_>,
-    ) -> Result<Box<dyn Agent<Connect4>>, SpecError> {
-        Err(SpecError::Unsupported {
-            kind: kind.name.to_string(),
-            variant: rules::connect4::FAMILY.title.to_string(),
-            plays: kind.plays.describe(),
-        })
     }
 }
 

@@ -656,7 +656,11 @@ mod tests {
 
     /// The start of the m,n,k variant `id`.
     fn start(id: &str) -> Mnk {
-        id.parse::<rules::Variant>().unwrap().mnk().unwrap().start()
+        id.parse::<rules::Variant>()
+            .unwrap()
+            .rules::<rules::MnkConfig>()
+            .unwrap()
+            .start()
     }
 
     fn random_positions(variant: &str, count: usize, seed: u64) -> Vec<Mnk> {

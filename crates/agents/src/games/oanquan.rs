@@ -64,12 +64,6 @@ impl AgentGame for OanQuan {
         score_difference(&self.child(mv), self.side_to_move())
     }
 
-    /// None: seeds go round the board and a game can repeat its positions for ever (two
-    /// to four players alike); only the ply cap ends it.
-    fn remaining_plies(&self) -> Option<u32> {
-        None
-    }
-
     /// Seed 001's greedy player.
     fn easy_spec(&self) -> &'static str {
         "greedy"

@@ -10,7 +10,7 @@
 use rules::othello::{Disc, Othello};
 use rules::{Game, Player, TwoPlayer};
 
-use crate::{Agent, AgentGame, Kind, Params, SpecError};
+use crate::AgentGame;
 
 /// The four corners.
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -88,16 +88,5 @@ impl AgentGame for Othello {
 
     fn hard_spec(&self) -> &'static str {
         "alphabeta:nodes=200000"
-    }
-
-    fn build_own(
-        kind: &'static Kind,
-        _params: &Params<'_>,
-    ) -> Result<Box<dyn Agent<Othello>>, SpecError> {
-        Err(SpecError::Unsupported {
-            kind: kind.name.to_string(),
-            variant: rules::othello::FAMILY.title.to_string(),
-            plays: kind.plays.describe(),
-        })
     }
 }

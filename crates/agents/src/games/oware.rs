@@ -5,7 +5,7 @@
 use rules::oware::{House, Oware, PER_SIDE, TOTAL_SEEDS, WINNING_STORE};
 use rules::{Game, Player, TwoPlayer};
 
-use crate::{Agent, AgentGame, Kind, Params, SpecError};
+use crate::AgentGame;
 
 /// The weight of a seed on one's own side against a seed in the store (100).
 const SIDE_SEED: i32 = 15;
@@ -61,26 +61,9 @@ impl AgentGame for Oware {
         self.store(player) + board >= WINNING_STORE
     }
 
-    /// None: a few seeds can go round the board for ever (the cycles the ply cap settles);
-    /// only the ply cap ends such a game.
-    fn remaining_plies(&self) -> Option<u32> {
-        None
-    }
-
     /// Depth 13-14 in about half a second a move; it won 20 games of 20 against
     /// `mcts:iterations=5000` (the default hard level) from random 2-ply openings.
     fn hard_spec(&self) -> &'static str {
         "alphabeta:nodes=1000000"
-    }
-
-    fn build_own(
-        kind: &'static Kind,
-        _params: &Params<'_>,
-    ) -> Result<Box<dyn Agent<Oware>>, SpecError> {
-        Err(SpecError::Unsupported {
-            kind: kind.name.to_string(),
-            variant: rules::oware::FAMILY.title.to_string(),
-            plays: kind.plays.describe(),
-        })
     }
 }

@@ -11,7 +11,12 @@ use rules::{Game, Mnk, Variant};
 const FITTED: [i32; PATTERNS] = [0, 2, 4, 1, 42, 389, 282, 1270, 3846];
 
 fn random_position(id: &str, plies: usize, rng: &mut AgentRng) -> Mnk {
-    let mut game = id.parse::<Variant>().unwrap().mnk().unwrap().start();
+    let mut game = id
+        .parse::<Variant>()
+        .unwrap()
+        .rules::<rules::MnkConfig>()
+        .unwrap()
+        .start();
     for _ in 0..plies {
         match game.random_move(rng) {
             Some(mv) if !game.play(mv).unwrap().is_over() => game = game.play(mv).unwrap(),

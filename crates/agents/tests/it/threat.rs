@@ -7,7 +7,11 @@ use rand::{RngExt, SeedableRng};
 use rules::{Game, Mnk, Variant};
 
 fn start(id: &str) -> Mnk {
-    id.parse::<Variant>().unwrap().mnk().unwrap().start()
+    id.parse::<Variant>()
+        .unwrap()
+        .rules::<rules::MnkConfig>()
+        .unwrap()
+        .start()
 }
 
 fn agent(spec: &str) -> Box<dyn agents::Agent<Mnk>> {

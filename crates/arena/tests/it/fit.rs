@@ -18,7 +18,7 @@ use rules::{Game, Mnk, Variant};
 /// Random positions of `id`, unfinished, of 4 to 40 stones.
 fn random_positions(id: &str, count: usize, seed: u64) -> Vec<Mnk> {
     let variant: Variant = id.parse().unwrap();
-    let config = variant.mnk().unwrap();
+    let config = variant.rules::<rules::MnkConfig>().unwrap();
     let mut rng = AgentRng::seed_from_u64(seed);
     let mut positions = Vec::new();
     while positions.len() < count {

@@ -152,7 +152,7 @@ fn rows_carry_every_seat_and_the_csv_is_the_same_on_one_and_two_threads() {
             "one agent per seat"
         );
         // The places of the seats, `1-3-2`, for 3 and 4 players; the moves replay to them.
-        let start = variant.oanquan().map(|r| r.start());
+        let start = variant.rules::<rules::OanQuanRules>().map(|r| r.start());
         if let Some(start) = start {
             let end = start.play_line(&row.moves).unwrap();
             let outcome = if row.termination == "ply-cap" {
@@ -320,7 +320,11 @@ spec = "minimax:depth=2"
 /// The mean place of `hero` over games of `variant` where it sits once in each seat against
 /// copies of `villain` (every seat equally often), and the villains' mean place.
 fn mean_places(variant: &str, hero: &str, villain: &str, games: u64) -> (f64, f64) {
-    let rules = variant.parse::<Variant>().unwrap().oanquan().unwrap();
+    let rules = variant
+        .parse::<Variant>()
+        .unwrap()
+        .rules::<rules::OanQuanRules>()
+        .unwrap();
     let start = rules.start();
     let players = start.num_players();
     let (mut hero_sum, mut villain_sum) = (0.0, 0.0);

@@ -719,7 +719,7 @@ mod tests {
         let start = "gomoku"
             .parse::<rules::Variant>()
             .unwrap()
-            .mnk()
+            .rules::<rules::MnkConfig>()
             .unwrap()
             .start();
         let moves: Vec<String> = ["h8", "e6", "d11"].iter().map(|m| m.to_string()).collect();

@@ -185,7 +185,7 @@ fn mnk_games_conform() {
         ("mnk-19x19k5-center", 50),
         ("mnk-19x2k2", 200),
     ] {
-        let start: Mnk = variant(id).mnk().unwrap().start();
+        let start: Mnk = variant(id).rules::<rules::MnkConfig>().unwrap().start();
         conformance(&start, games, 7);
         two_players_by_type(&start, games / 10 + 1, 7);
     }
@@ -205,7 +205,7 @@ fn oanquan_games_conform() {
         "oanquan-3p-stop-young5",
         "oanquan-4p-mandarin5-end",
     ] {
-        let start: OanQuan = variant(id).oanquan().unwrap().start();
+        let start: OanQuan = variant(id).rules::<rules::OanQuanRules>().unwrap().start();
         conformance(&start, 2_000, 11);
     }
 }
@@ -244,7 +244,10 @@ fn othello_games_conform() {
 
 #[test]
 fn equal_positions_reached_by_different_orders_hash_equal() {
-    let start: Mnk = variant("mnk-5x5k4").mnk().unwrap().start();
+    let start: Mnk = variant("mnk-5x5k4")
+        .rules::<rules::MnkConfig>()
+        .unwrap()
+        .start();
     let a = start.play_line("a1 b1 c1 d1").unwrap();
     let b = start.play_line("c1 d1 a1 b1").unwrap();
     assert_eq!(a.hash_key(), b.hash_key());

@@ -8,7 +8,11 @@ use rules::{
 };
 
 fn game(id: &str) -> Mnk {
-    id.parse::<Variant>().unwrap().mnk().unwrap().start()
+    id.parse::<Variant>()
+        .unwrap()
+        .rules::<rules::MnkConfig>()
+        .unwrap()
+        .start()
 }
 
 fn after(id: &str, moves: &str) -> Mnk {

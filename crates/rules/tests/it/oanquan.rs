@@ -7,7 +7,11 @@ use rules::oanquan::{EmptyMandarin, EmptySide};
 use rules::{Game, MoveError, MoveList, OanQuan, OanQuanRules, Outcome, Player, Variant};
 
 fn game(id: &str) -> OanQuan {
-    id.parse::<Variant>().unwrap().oanquan().unwrap().start()
+    id.parse::<Variant>()
+        .unwrap()
+        .rules::<rules::OanQuanRules>()
+        .unwrap()
+        .start()
 }
 
 fn after(moves: &str) -> OanQuan {

@@ -11,7 +11,10 @@ use rules::oanquan::Direction;
 use rules::{Game, MoveError, MoveList, OanQuan, OanQuanRules, Outcome, Player, Ranking, Variant};
 
 fn rules_of(id: &str) -> OanQuanRules {
-    id.parse::<Variant>().unwrap().oanquan().unwrap()
+    id.parse::<Variant>()
+        .unwrap()
+        .rules::<rules::OanQuanRules>()
+        .unwrap()
 }
 
 /// The reference's rules for the same parameters.

@@ -789,7 +789,11 @@ mod tests {
     use crate::solve::{Limits, solve as exact};
 
     fn start(id: &str) -> Mnk {
-        id.parse::<rules::Variant>().unwrap().mnk().unwrap().start()
+        id.parse::<rules::Variant>()
+            .unwrap()
+            .rules::<rules::MnkConfig>()
+            .unwrap()
+            .start()
     }
 
     fn value(game: &Mnk) -> Option<Value> {

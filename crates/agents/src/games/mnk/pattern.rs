@@ -923,7 +923,11 @@ mod tests {
     use crate::AgentRng;
 
     fn start(id: &str) -> Mnk {
-        id.parse::<rules::Variant>().unwrap().mnk().unwrap().start()
+        id.parse::<rules::Variant>()
+            .unwrap()
+            .rules::<rules::MnkConfig>()
+            .unwrap()
+            .start()
     }
 
     /// The pattern along the row of X on `at` in a one-row position written as text: `X`, `O`,

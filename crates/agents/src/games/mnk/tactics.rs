@@ -119,7 +119,7 @@ pub fn parse(text: &str) -> Result<Vec<Puzzle>, String> {
         let config = variant
             .parse::<Variant>()
             .map_err(|e| format!("line {line}: {e}"))?
-            .mnk()
+            .rules::<rules::MnkConfig>()
             .ok_or_else(|| format!("line {line}: `{variant}` is not an m,n,k variant"))?;
         let position = config
             .start()

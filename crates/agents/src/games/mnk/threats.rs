@@ -555,7 +555,11 @@ mod tests {
     use crate::solve::{Limits, Value, solve};
 
     fn start(id: &str) -> Mnk {
-        id.parse::<rules::Variant>().unwrap().mnk().unwrap().start()
+        id.parse::<rules::Variant>()
+            .unwrap()
+            .rules::<rules::MnkConfig>()
+            .unwrap()
+            .start()
     }
 
     fn cells(game: &Mnk, text: &str) -> Vec<Cell> {

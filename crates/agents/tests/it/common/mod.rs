@@ -11,7 +11,7 @@ pub fn mnk(variant: &str) -> Mnk {
     variant
         .parse::<Variant>()
         .expect("variant")
-        .mnk()
+        .rules::<rules::MnkConfig>()
         .expect("an m,n,k variant")
         .start()
 }
@@ -26,7 +26,7 @@ pub fn oanquan(variant: &str) -> OanQuan {
     variant
         .parse::<Variant>()
         .expect("variant")
-        .oanquan()
+        .rules::<rules::OanQuanRules>()
         .expect("an O An Quan variant")
         .start()
 }

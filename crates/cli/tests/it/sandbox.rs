@@ -608,3 +608,51 @@ fn required_refuses_to_start_where_a_layer_is_missing_and_best_effort_says_so() 
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_layers_a_shard_lacked_are_merged_into_the_run_s_record_and_report() {
+    let dir = scratch("shards");
+    let file = dir.join("shards.toml");
+    fs::write(
+        &file,
+        format!(
+            "name = \"s\"\nseed = 3\ngames_per_pair = 2\nvariants = [\"tictactoe\"]\n\n\
+             [[agents]]\nname = \"served\"\nspec = \"proc:cmd={ARENA},args=serve-agent --agent \
+             random\"\n\n[[agents]]\nname = \"random\"\nspec = \"random\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (file, out_text) = (file.display().to_string(), out.display().to_string());
+    // Shard 0 with every layer, shard 1 without the filter (the merge does not take the
+    // first shard's record alone).
+    for (shard, off) in [("0/2", ""), ("1/2", "seccomp")] {
+        let args = [
+            "run",
+            &file,
+            "--shard",
+            shard,
+            "--no-report",
+            "--out",
+            &out_text,
+        ];
+        let (ok, text) = arena_without(off, &args);
+        assert!(ok, "{text}");
+    }
+    let (ok, text) = arena_without("", &["merge", &out_text]);
+    assert!(ok, "{text}");
+    let meta = fs::read_to_string(out.join("games.meta.toml")).unwrap();
+    assert!(
+        meta.contains("sandbox_missing = [\"the system-call filter (seccomp: turned off)\"]"),
+        "{meta}"
+    );
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains(
+            "**Sandbox:** best-effort; missing here: the system-call filter (seccomp: turned \
+             off) (see `arena sandbox`)."
+        ),
+        "{report}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

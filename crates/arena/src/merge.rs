@@ -260,12 +260,15 @@ pub fn merge_through<W: Write>(
     }
     temporary.place(&csv, "move the merged CSV in place")?;
     lock.hold(&csv)?;
-    Meta {
+    let mut merged = Meta {
         shard: Shard::WHOLE.to_string(),
         games_in_shard: total,
         ..first.clone()
+    };
+    for meta in &metas {
+        merged.add_sandbox_missing(&meta.sandbox_missing);
     }
-    .write(&csv)?;
+    merged.write(&csv)?;
     drop(shards);
     drop(lock);
     Ok(MergeSummary {

@@ -31,6 +31,12 @@ pub struct Meta {
     pub games_in_shard: u64,
     /// [`Experiment::normalised`]: what the hash covers.
     pub normalised: String,
+    /// The layers of the sandbox the outside agents played without (`sandbox =
+    /// "best-effort"` where some are missing), over every session that wrote the CSV, as
+    /// `arena run` names them; absent (not written) when none was missing. The one record of
+    /// it: the report and the class report read it here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sandbox_missing: Vec<String>,
 }
 
 impl Meta {
@@ -44,6 +50,16 @@ impl Meta {
             games_in_schedule: schedule.len(),
             games_in_shard: schedule.shard_len(shard),
             normalised: experiment.normalised(),
+            sandbox_missing: Vec::new(),
+        }
+    }
+
+    /// Adds the layers `missing` to those recorded, each once, in the order first seen.
+    pub fn add_sandbox_missing<'a>(&mut self, missing: impl IntoIterator<Item = &'a String>) {
+        for layer in missing {
+            if !self.sandbox_missing.contains(layer) {
+                self.sandbox_missing.push(layer.clone());
+            }
         }
     }
 

@@ -186,15 +186,26 @@ impl ResultsFile {
         check_rows(&self.csv, experiment, schedule, shard, false, each)
     }
 
-    /// Writes the meta file of `shard`, the copy of the experiment next to the games (with its
-    /// openings files), and opens the CSV for appending (its header first if it has none).
+    /// Writes the meta file of `shard` (with the sandbox's layers `sandbox_missing` in this
+    /// session added to those of the sessions before), the copy of the experiment next to the
+    /// games (with its openings files), and opens the CSV for appending (its header first if it
+    /// has none).
     pub fn begin(
         &mut self,
         experiment: &Experiment,
         schedule: &Schedule,
         shard: Shard,
+        sandbox_missing: &[String],
     ) -> Result<RowWriter, ArenaError> {
-        Meta::new(experiment, schedule, shard).write(&self.csv)?;
+        let mut meta = Meta::new(experiment, schedule, shard);
+        // `open` checked the meta there: it is this experiment's.
+        if self.has_header
+            && let Ok(Some(before)) = Meta::read(&self.csv)
+        {
+            meta.add_sandbox_missing(&before.sandbox_missing);
+        }
+        meta.add_sandbox_missing(sandbox_missing);
+        meta.write(&self.csv)?;
         if let Some(out) = self.csv.parent() {
             // A copy of the experiment next to its results, so anyone can rerun it.
             let copy = out.join("experiment.toml");

@@ -439,7 +439,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
         summary.sandbox_missing = check_sandbox(experiment)?;
         preflight(experiment, &roster)?;
     }
-    let mut writer = file.begin(experiment, &schedule, shard)?;
+    let mut writer = file.begin(experiment, &schedule, shard, &summary.sandbox_missing)?;
 
     // The games left, generated lazily in schedule order.
     let recorded_ref = &recorded;

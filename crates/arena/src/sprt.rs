@@ -287,10 +287,12 @@ pub fn run_match(
     let roster = experiment
         .roster()
         .with_log_folder(&csv.with_extension("logs"));
+    let mut sandbox_missing = Vec::new();
     if resumed < schedule.len() {
+        sandbox_missing = crate::run::check_sandbox(&experiment)?;
         crate::run::preflight(&experiment, &roster)?;
     }
-    let mut writer = file.begin(&experiment, &schedule, Shard::WHOLE)?;
+    let mut writer = file.begin(&experiment, &schedule, Shard::WHOLE, &sandbox_missing)?;
 
     let threads = thread_count(options.threads, &experiment);
     let mut summary = MatchSummary {

@@ -179,6 +179,9 @@ fn class_report(
             .collect(),
         faults,
         logs: tails,
+        sandbox_missing: arena::meta::Meta::read(csv)?
+            .map(|meta| meta.sandbox_missing)
+            .unwrap_or_default(),
     };
     Ok(Some(report::class::write(out, summary, &class)?))
 }
@@ -211,6 +214,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     games.drop_duplicates(args.drop_duplicates);
     for csv in &args.csv {
         games.add_csv_file(csv)?;
+        if let Ok(Some(meta)) = arena::meta::Meta::read(csv) {
+            games.add_sandbox_missing(&meta.sandbox_missing);
+        }
     }
     for file in games.partial_lines_left_out() {
         println!(

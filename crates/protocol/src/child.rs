@@ -183,22 +183,36 @@ impl Process {
             })?),
             _ => None,
         };
-        let mut command_line = Command::new(command);
-        if let Some(folder) = folder {
-            command_line.current_dir(folder);
-        }
         // Built before the fork: the child only makes system calls with it.
         let prepared = sandbox
-            .prepare(command, args, folder)
+            .prepare(command, args, folder, true)
             .map_err(start_error)?
             .map(Arc::new);
+        // In the sandbox, it runs from the copy of its own folder: the command, the arguments
+        // and the working folder that name something there name the copy's instead.
+        let moved = |word: &str| prepared.as_ref().and_then(|p| p.relocate(word, folder));
+        let mut command_line = match moved(command).filter(|_| command.contains('/')) {
+            Some(copy) => Command::new(copy),
+            None => Command::new(command),
+        };
+        if let Some(folder) = folder {
+            match folder.to_str().and_then(moved) {
+                Some(copy) => command_line.current_dir(copy),
+                None => command_line.current_dir(folder),
+            };
+        }
+        for arg in args {
+            match moved(arg).filter(|_| arg.contains('/') || arg.ends_with(".py")) {
+                Some(copy) => command_line.arg(copy),
+                None => command_line.arg(arg),
+            };
+        }
         if let Some(prepared) = &prepared {
             prepared.install(&mut command_line);
         }
         // Listed as started before an orphan could be looked for (see `orphans`).
         let mut started = orphans::started();
         let mut child = command_line
-            .args(args)
             // A group of its own: stopping the agent kills what it started too, and a signal
             // for the arena's terminal group (Ctrl-C) is the arena's to handle.
             .process_group(0)

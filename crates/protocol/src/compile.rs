@@ -50,7 +50,9 @@ pub fn run(
         .stdout(output(&file)?)
         .stderr(output(&file)?)
         .process_group(0);
-    let prepared = sandbox.prepare(command, args, Some(&folder))?.map(Arc::new);
+    let prepared = sandbox
+        .prepare(command, args, Some(&folder), false)?
+        .map(Arc::new);
     if let Some(prepared) = &prepared {
         prepared.install(&mut line);
     }

@@ -10,7 +10,9 @@
 //!   later); where it is missing or turned off, a new network namespace instead
 //!   ([`Layer::NetNamespace`], where unprivileged user namespaces work);
 //! - **seccomp** ([`Layer::Seccomp`]): a filter that kills the process at a system call no game
-//!   agent needs (`ptrace`, `mount`, `bpf`, kernel modules, `kexec`, ...), written as raw BPF;
+//!   agent needs (`ptrace`, `mount`, `bpf`, kernel modules, `kexec`, ...), and refuses
+//!   `socket()` of every domain (UDP, UNIX, raw: what Landlock's TCP rules leave open), written
+//!   as raw BPF;
 //! - **rlimits** ([`Layer::Limits`]): memory (address space), CPU time, file size, open files,
 //!   processes, no core dumps; and no new privileges (set with the first two layers).
 //!
@@ -256,7 +258,12 @@ impl Support {
             (
                 "landlock-fs".into(),
                 self.has(Layer::Files),
-                if abi >= 1 {
+                if abi >= 6 {
+                    format!(
+                        "Landlock ABI {abi}: files read-only outside the agent's folder and temp; \
+                         no abstract UNIX sockets or signals outside"
+                    )
+                } else if abi >= 1 {
                     format!(
                         "Landlock ABI {abi}: files read-only outside the agent's folder and temp"
                     )
@@ -293,7 +300,7 @@ impl Support {
                     "the filter does not know this architecture".into()
                 } else {
                     format!(
-                        "filter against {} system calls",
+                        "filter against {} system calls; socket() refused (no UDP, no UNIX sockets)",
                         sys::forbidden_names().len()
                     )
                 },
@@ -439,12 +446,16 @@ impl Sandbox {
     }
 
     /// Builds what the child applies for a process running `program` (its command and
-    /// arguments, resolved from `folder`, its working folder). `None` when off.
+    /// arguments, resolved from `folder`, its working folder). `None` when off. With
+    /// `scratch` (a game's process, not a build) the program's own folder is copied into its
+    /// private folder and runs from there ([`Prepared::relocate`]): the folder itself is
+    /// read-only to it.
     pub fn prepare(
         &self,
         command: &str,
         args: &[String],
         folder: Option<&Path>,
+        scratch: bool,
     ) -> Result<Option<Prepared>, String> {
         if self.mode == Mode::Off {
             return Ok(None);
@@ -453,29 +464,60 @@ impl Sandbox {
         if let Err(missing) = self.check() {
             return Err(missing.to_string());
         }
-        let temp = private_temp().map_err(|e| format!("cannot make its temporary folder: {e}"))?;
+        let root = private_dir().map_err(|e| format!("cannot make its private folder: {e}"))?;
+        let temp = root.join("tmp");
         let own = own_folder(command, args, folder);
+        let copy = if scratch {
+            let copy = root.join("work");
+            scratch_copy(&own, &copy).map(|()| copy)
+        } else {
+            None
+        };
+        // Dropped on an error below: the private folder goes with it.
+        let mut prepared = Prepared {
+            landlock: None,
+            filter: None,
+            limits: None,
+            netns: false,
+            root,
+            temp,
+            own,
+            copy,
+            memory_mb: self.limits.memory_mb,
+            cpu_s: self.limits.cpu_s,
+            file_mb: self.limits.file_mb,
+        };
+        std::fs::create_dir(&prepared.temp)
+            .map_err(|e| format!("cannot make its temporary folder: {e}"))?;
         let mut read = system_paths();
         read.extend(interpreter_paths(command, args, folder));
         read.extend(self.read.iter().cloned());
-        let files = if self.uses(support, Layer::Files) {
+        // Shells write to /dev/null (`>/dev/null`): a sink, it gives nothing away.
+        let mut write = vec![prepared.temp.clone(), PathBuf::from("/dev/null")];
+        match &prepared.copy {
+            // Its source read-only, its copy read-write.
+            Some(copy) => {
+                read.push(prepared.own.clone());
+                write.push(copy.clone());
+            }
+            // A build writes its folder; a folder too big to copy is read-only.
+            None if !scratch => write.push(prepared.own.clone()),
+            None => read.push(prepared.own.clone()),
+        }
+        prepared.landlock = if self.uses(support, Layer::Files) {
             Some(
                 landlock_rules(
                     &read,
-                    // Shells write to /dev/null (`>/dev/null`): a sink, it gives nothing away.
-                    &[temp.clone(), own.clone(), PathBuf::from("/dev/null")],
+                    &write,
                     self.network_by(support) == Some(Layer::Network),
                 )
-                .map_err(|e| {
-                    let _ = std::fs::remove_dir_all(&temp);
-                    format!("cannot build its Landlock rules: {e}")
-                })?,
+                .map_err(|e| format!("cannot build its Landlock rules: {e}"))?,
             )
         } else if self.network_by(support) == Some(Layer::Network) {
-            Some(landlock_rules(&[], &[], true).map_err(|e| {
-                let _ = std::fs::remove_dir_all(&temp);
-                format!("cannot build its Landlock rules: {e}")
-            })?)
+            Some(
+                landlock_rules(&[], &[], true)
+                    .map_err(|e| format!("cannot build its Landlock rules: {e}"))?,
+            )
         } else {
             None
         };
@@ -494,17 +536,10 @@ impl Sandbox {
                 (sys::Limit::Core, 0, 0),
             ]
         });
-        Ok(Some(Prepared {
-            landlock: files,
-            filter: self.uses(support, Layer::Seccomp).then(sys::filter),
-            limits,
-            netns: self.network_by(support) == Some(Layer::NetNamespace),
-            temp,
-            own,
-            memory_mb: self.limits.memory_mb,
-            cpu_s: self.limits.cpu_s,
-            file_mb: self.limits.file_mb,
-        }))
+        prepared.filter = self.uses(support, Layer::Seccomp).then(sys::filter);
+        prepared.limits = limits;
+        prepared.netns = self.network_by(support) == Some(Layer::NetNamespace);
+        Ok(Some(prepared))
     }
 }
 
@@ -514,10 +549,14 @@ pub struct Prepared {
     filter: Option<Arc<Vec<sys::SockFilter>>>,
     limits: Option<[(sys::Limit, u64, u64); 6]>,
     netns: bool,
-    /// Its private temporary folder (removed when it stops).
+    /// Its private folder, unpredictably named (removed when it stops): `tmp/` and `work/`.
+    root: PathBuf,
+    /// Its temporary folder, in the private one.
     pub temp: PathBuf,
-    /// Its own folder (read-write).
+    /// Its own folder (read-write to a build; read-only to a game's process that has a copy).
     pub own: PathBuf,
+    /// The copy of its own folder it runs in, read-write (`None`: a build, or too big).
+    pub copy: Option<PathBuf>,
     memory_mb: u64,
     cpu_s: u64,
     file_mb: u64,
@@ -597,9 +636,25 @@ impl Prepared {
     }
 }
 
+impl Prepared {
+    /// `path` (a command, an argument or a working folder, relative to `folder`) moved into
+    /// the copy of its own folder when it names something there; `None` otherwise.
+    pub fn relocate(&self, path: &str, folder: Option<&Path>) -> Option<PathBuf> {
+        let copy = self.copy.as_ref()?;
+        let path = Path::new(path);
+        let path = match folder {
+            Some(folder) if path.is_relative() => folder.join(path),
+            _ => path.to_path_buf(),
+        };
+        let path = std::path::absolute(&path).ok()?;
+        let rest = path.strip_prefix(&self.own).ok()?;
+        Some(copy.join(rest))
+    }
+}
+
 impl Drop for Prepared {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.temp);
+        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -667,18 +722,76 @@ fn is_allocation_failure(line: &str) -> bool {
     .any(|word| line.contains(word))
 }
 
-/// A private temporary folder: `arena-sandbox-PID-N` under the system's.
-fn private_temp() -> std::io::Result<PathBuf> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "arena-sandbox-{}-{}",
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
+/// A private folder under the system's temporary one, as `mkdtemp` makes them: named with 64
+/// random bits (`arena-sandbox-` and 16 hex digits), mode 0700, and made new (a name that
+/// exists, even a link someone planted, is never used: another name is drawn).
+fn private_dir() -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt as _;
+    let base = std::env::temp_dir();
+    for _ in 0..16 {
+        let dir = base.join(format!("arena-sandbox-{:016x}", rand::random::<u64>()));
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("16 random names under {} were taken", base.display()),
+    ))
+}
+
+/// The most a submission's folder may hold to be copied for each process: bigger ones (a
+/// toolchain, the arena's own `target/`) are read-only to the program instead. Copying 32 MiB
+/// took 21-40 ms here (`cp -r`), past the 20 ms a game's start-up may grow by; 8 MiB keeps
+/// within it.
+const COPY_MAX_BYTES: u64 = 8 << 20;
+/// The most files and folders it may hold to be copied.
+const COPY_MAX_ENTRIES: usize = 1000;
+
+/// Copies the folder `from` into `to` (which does not exist yet): folders, files with their
+/// permissions, links as links (one that points outside stays unreadable). `None` when `from`
+/// holds more than [`COPY_MAX_BYTES`] or [`COPY_MAX_ENTRIES`] (counted first, stopping at the
+/// bound) or when it cannot be read; `to` is then removed.
+fn scratch_copy(from: &Path, to: &Path) -> Option<()> {
+    let mut entries = Vec::new();
+    let mut bytes = 0u64;
+    let mut pending = vec![PathBuf::new()];
+    while let Some(rel) = pending.pop() {
+        for entry in std::fs::read_dir(from.join(&rel)).ok()? {
+            let entry = entry.ok()?;
+            let kind = entry.file_type().ok()?;
+            let rel = rel.join(entry.file_name());
+            if kind.is_dir() {
+                pending.push(rel.clone());
+            } else if kind.is_file() {
+                bytes += entry.metadata().ok()?.len();
+            }
+            entries.push((rel, kind));
+            if entries.len() > COPY_MAX_ENTRIES || bytes > COPY_MAX_BYTES {
+                return None;
+            }
+        }
+    }
+    let copied = (|| -> std::io::Result<()> {
+        std::fs::create_dir(to)?;
+        for (rel, kind) in &entries {
+            let (source, target) = (from.join(rel), to.join(rel));
+            if kind.is_dir() {
+                std::fs::create_dir(&target)?;
+            } else if kind.is_symlink() {
+                std::os::unix::fs::symlink(std::fs::read_link(&source)?, &target)?;
+            } else if kind.is_file() {
+                std::fs::copy(&source, &target)?;
+            }
+        }
+        Ok(())
+    })();
+    if copied.is_err() {
+        let _ = std::fs::remove_dir_all(to);
+    }
+    copied.ok()
 }
 
 /// The system's read-only paths: libraries, programs, the dynamic loader's files, devices that
@@ -971,7 +1084,7 @@ mod sys {
     }
 
     /// The filter as raw BPF: another architecture (a 32-bit call) or x32's numbers are killed,
-    /// each forbidden call is killed, the rest allowed.
+    /// `socket()` fails with `EACCES`, each forbidden call is killed, the rest allowed.
     pub(super) fn filter() -> Arc<Vec<SockFilter>> {
         static FILTER: OnceLock<Arc<Vec<SockFilter>>> = OnceLock::new();
         Arc::clone(FILTER.get_or_init(|| {
@@ -981,6 +1094,7 @@ mod sys {
             const RET: u16 = (libc::BPF_RET | libc::BPF_K) as u16;
             const KILL: u32 = libc::SECCOMP_RET_KILL_PROCESS;
             const ALLOW: u32 = libc::SECCOMP_RET_ALLOW;
+            const ERRNO: u32 = libc::SECCOMP_RET_ERRNO;
             let op = |code: u16, jt: u8, jf: u8, k: u32| SockFilter { code, jt, jf, k };
             // struct seccomp_data: nr at 0, arch at 4.
             let mut program = vec![
@@ -994,6 +1108,12 @@ mod sys {
                 program.push(op(JGE, 0, 1, 0x4000_0000));
                 program.push(op(RET, 0, 0, KILL));
             }
+            // No sockets of any domain (UDP, UNIX, raw, netlink, ...): `socket()` fails with
+            // EACCES, an error the program sees, as Landlock's refusals are (glibc's name
+            // service tries a UNIX socket to nscd and goes on without it). `socketpair()`
+            // stays: a connected pair reaches nothing outside the process.
+            program.push(op(JEQ, 0, 1, libc::SYS_socket as u32));
+            program.push(op(RET, 0, 0, ERRNO | libc::EACCES as u32));
             for (nr, _) in forbidden() {
                 program.push(op(JEQ, 0, 1, nr as u32));
                 program.push(op(RET, 0, 0, KILL));
@@ -1151,6 +1271,54 @@ mod tests {
         assert_eq!(one.contains("network"), !support.userns, "{one}");
         assert!(both.missing(support).join("; ").contains("network rules"));
         assert!(Sandbox::off().missing(support).is_empty());
+    }
+
+    #[test]
+    fn the_private_folder_is_unpredictable_and_the_copy_bounded() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let (a, b) = (private_dir().unwrap(), private_dir().unwrap());
+        assert_ne!(a, b);
+        for dir in [&a, &b] {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            let suffix = name.strip_prefix("arena-sandbox-").unwrap();
+            assert_eq!(suffix.len(), 16, "{name}");
+            assert!(u64::from_str_radix(suffix, 16).is_ok(), "{name}");
+            assert!(!name.contains(&std::process::id().to_string()), "{name}");
+            let mode = std::fs::metadata(dir).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "{name}");
+        }
+        // A folder is copied with its files, sub-folders, permissions and links.
+        let from = a.join("from");
+        std::fs::create_dir_all(from.join("sub")).unwrap();
+        std::fs::write(from.join("agent.py"), "print(1)").unwrap();
+        std::fs::write(from.join("sub/run"), "#!/bin/sh").unwrap();
+        std::fs::set_permissions(from.join("sub/run"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        std::os::unix::fs::symlink("../agent.py", from.join("sub/link")).unwrap();
+        assert_eq!(scratch_copy(&from, &b.join("copy")), Some(()));
+        let copy = b.join("copy");
+        assert_eq!(
+            std::fs::read_to_string(copy.join("agent.py")).unwrap(),
+            "print(1)"
+        );
+        let mode = std::fs::metadata(copy.join("sub/run"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert_eq!(
+            std::fs::read_link(copy.join("sub/link")).unwrap(),
+            Path::new("../agent.py")
+        );
+        // Past the bound on entries, nothing is copied and nothing is left.
+        for i in 0..=COPY_MAX_ENTRIES {
+            std::fs::write(from.join(format!("f{i}")), "").unwrap();
+        }
+        assert_eq!(scratch_copy(&from, &b.join("big")), None);
+        assert!(!b.join("big").exists());
+        for dir in [a, b] {
+            std::fs::remove_dir_all(dir).unwrap();
+        }
     }
 
     #[test]

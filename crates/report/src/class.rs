@@ -24,6 +24,8 @@ pub struct Class {
     pub faults: Vec<Fault>,
     /// The last lines of each agent's log, by agent (control characters escaped).
     pub logs: Vec<(String, Vec<String>)>,
+    /// The sandbox's layers the games were played without ([`crate::sandbox_line`]).
+    pub sandbox_missing: Vec<String>,
 }
 
 /// A submission excluded before the first game.
@@ -201,6 +203,9 @@ fn markdown(summary: &Summary, class: &Class, rows: &[Vec<String>]) -> String {
         class.entrants.len(),
         class.excluded.len()
     );
+    if let Some(line) = crate::sandbox_line(&class.sandbox_missing) {
+        let _ = writeln!(md, "{line}\n");
+    }
     let _ = writeln!(md, "## Final standings\n");
     let _ = writeln!(
         md,

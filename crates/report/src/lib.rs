@@ -288,9 +288,37 @@ pub struct Report {
     seen: Seen,
     /// Files whose unterminated last line was left out.
     partial: Vec<String>,
+    /// The sandbox's layers the games were played without (from the runs' meta files).
+    sandbox_missing: Vec<String>,
+}
+
+/// The line a report and a class report give a run played without some of the sandbox's
+/// layers (`sandbox = "best-effort"`), `missing` as `arena run` names them; `None` for none.
+pub fn sandbox_line(missing: &[String]) -> Option<String> {
+    (!missing.is_empty()).then(|| {
+        format!(
+            "**Sandbox:** best-effort; missing here: {} (see `arena sandbox`).",
+            missing.join(", ")
+        )
+    })
 }
 
 impl Report {
+    /// Adds layers of the sandbox the games were played without (a run's meta file says
+    /// which), each once; the report says so under its first line.
+    pub fn add_sandbox_missing(&mut self, missing: &[String]) {
+        for layer in missing {
+            if !self.sandbox_missing.contains(layer) {
+                self.sandbox_missing.push(layer.clone());
+            }
+        }
+    }
+
+    /// The layers added by [`Report::add_sandbox_missing`].
+    pub fn sandbox_missing(&self) -> &[String] {
+        &self.sandbox_missing
+    }
+
     /// Reads and merges CSV files. Their order does not matter.
     pub fn from_csv_files<P: AsRef<Path>>(paths: &[P]) -> Result<Self> {
         let mut report = Self::default();

@@ -99,6 +99,9 @@ fn render(
         tally.variants.len(),
         if tally.variants.len() == 1 { "" } else { "s" },
     );
+    if let Some(line) = crate::sandbox_line(report.sandbox_missing()) {
+        let _ = writeln!(out, "{line}\n");
+    }
     let (without_specs, without_timing) = report.missing_columns();
     let without_specs: Vec<String> = without_specs.iter().map(|s| shown(s, folder)).collect();
     let without_specs: Vec<&str> = without_specs.iter().map(String::as_str).collect();

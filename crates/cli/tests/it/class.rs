@@ -467,3 +467,55 @@ fn in_a_gauntlet_the_listed_agents_are_the_field_of_the_submissions() {
         String::from_utf8_lossy(&verified.stderr)
     );
 }
+
+#[test]
+fn a_best_effort_run_records_the_layers_it_lacked_and_both_reports_say_them() {
+    let dir = scratch("best-effort");
+    let file = class(&dir, 1);
+    let out = dir.join("out");
+    // A session without the filter: the record is made when it begins.
+    let output = arena()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--threads", "2"])
+        .env("ARENA_SANDBOX_DISABLE", "seccomp")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let line = "**Sandbox:** best-effort; missing here: the system-call filter (seccomp: turned \
+                off) (see `arena sandbox`).";
+    for report in ["report.md", "class.md"] {
+        let text = fs::read_to_string(out.join(report)).unwrap();
+        assert!(text.contains(line), "{report}:\n{text}");
+    }
+    // Kept by a later session with every layer (here one with nothing left to play).
+    run_to_end(&file, &out, true);
+    let meta = fs::read_to_string(out.join("games.meta.toml")).unwrap();
+    assert!(
+        meta.contains("sandbox_missing = [\"the system-call filter (seccomp: turned off)\"]"),
+        "{meta}"
+    );
+    let text = fs::read_to_string(out.join("class.md")).unwrap();
+    assert!(text.contains(line), "{text}");
+    // A run with every layer says nothing of the sandbox.
+    let whole = dir.join("whole");
+    run_to_end(&file, &whole, true);
+    for report in ["report.md", "class.md"] {
+        let text = fs::read_to_string(whole.join(report)).unwrap();
+        assert!(!text.contains("**Sandbox:**"), "{report}:\n{text}");
+    }
+    assert!(
+        !fs::read_to_string(whole.join("games.meta.toml"))
+            .unwrap()
+            .contains("sandbox_missing")
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

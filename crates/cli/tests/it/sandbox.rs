@@ -4,11 +4,13 @@
 //! folder is touched, no process is left, and the games between the good agents are the rows
 //! of a run without the hostile ones. Then each layer is turned off in turn and the rest still
 //! hold. Bounded: 1,000 processes at most (sleeping, then killed), 8 GB asked but never taken
-//! (the memory limit refuses it), a CPU limit of 1 s, files of 1 MiB; loopback only.
+//! (the memory limit refuses it), a CPU limit of 1 s, files of 1 MiB; loopback only (a TCP
+//! and a UDP listener on 127.0.0.1, a named UNIX socket in the test's scratch folder).
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::net::TcpListener;
+use std::net::{TcpListener, UdpSocket};
+use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 
 use arena::Experiment;
@@ -38,6 +40,22 @@ def attack():
             f.write("pwned")
     elif mode == "connect":
         socket.create_connection(("127.0.0.1", int(arg)), timeout=5).close()
+    elif mode == "persist":
+        # Runs from a copy of its folder: what it leaves there is gone by its next process,
+        # and its source (found from the working folder, the class's) is read-only to it.
+        here = os.path.dirname(os.path.abspath(__file__))
+        if not os.path.exists(os.path.join(here, "left.txt")):
+            with open(os.path.join(here, "left.txt"), "w") as f:
+                f.write("for later")
+            with open(os.path.join(os.getcwd(), "subs", mode, "agent.py"), "a") as f:
+                f.write("\nchanged = True\n")
+    elif mode == "udp":
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.sendto(b"leaked", ("127.0.0.1", int(arg)))
+    elif mode == "unix":
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(arg)
+        s.sendall(b"leaked")
     elif mode == "fork":
         started = 0
         for _ in range(1000):
@@ -143,10 +161,12 @@ fn settled(row: &arena::Row) -> (String, u64, String, String, String, String, u3
 }
 
 /// The set-up of one class: the submissions' folders, a victim's source, a `~/.ssh`-like key,
-/// a listener on 127.0.0.1.
+/// TCP and UDP listeners on 127.0.0.1, a named UNIX socket listening in the scratch folder.
 struct Class {
     dir: PathBuf,
     listener: TcpListener,
+    udp: UdpSocket,
+    unix: UnixListener,
     marker: String,
 }
 
@@ -159,7 +179,13 @@ impl Class {
         fs::write(dir.join("home/.ssh/id_ed25519"), "PRIVATE KEY\n").unwrap();
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.set_nonblocking(true).unwrap();
+        let udp = UdpSocket::bind("127.0.0.1:0").unwrap();
+        udp.set_nonblocking(true).unwrap();
+        let unix = UnixListener::bind(dir.join("ipc.sock")).unwrap();
+        unix.set_nonblocking(true).unwrap();
         Class {
+            udp,
+            unix,
             marker: format!(
                 "sandbox-marker-{}",
                 dir.file_name().unwrap().to_string_lossy()
@@ -243,6 +269,8 @@ spec = "proc:cmd={ARENA},args=serve-agent --agent mc-flat:rollouts=8"
 
     fn hostile_entrants(&self, modes: &[&str]) -> String {
         let port = self.listener.local_addr().unwrap().port().to_string();
+        let udp = self.udp.local_addr().unwrap().port().to_string();
+        let unix = self.dir.join("ipc.sock").display().to_string();
         let victim = self.dir.join("subs/victim/agent.py");
         let key = self.dir.join("home/.ssh/id_ed25519");
         let outside = self.dir.join("outside.txt");
@@ -250,6 +278,9 @@ spec = "proc:cmd={ARENA},args=serve-agent --agent mc-flat:rollouts=8"
             ("read", victim.display().to_string()),
             ("write", outside.display().to_string()),
             ("connect", port),
+            ("udp", udp),
+            ("persist", "-".into()),
+            ("unix", unix),
             ("fork", "-".into()),
             ("memory", "-".into()),
             ("spin", "-".into()),
@@ -273,8 +304,8 @@ fn faults(out: &Path) -> BTreeMap<String, String> {
     for line in text.lines() {
         // `game N (variant): AGENT (seat) MESSAGE`: the agent is found by its quoted name.
         for agent in [
-            "read", "ssh", "write", "connect", "fork", "memory", "spin", "bigfile", "ptrace",
-            "orphan", "flood",
+            "read", "ssh", "write", "connect", "udp", "unix", "persist", "fork", "memory", "spin",
+            "bigfile", "ptrace", "orphan", "flood",
         ] {
             if line.contains(&format!(" {agent} ")) || line.contains(&format!("`{agent}`")) {
                 first
@@ -330,20 +361,44 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
     let seccomp = !off.contains(&Layer::Seccomp);
     let network = !off.contains(&Layer::Network)
         || (!off.contains(&Layer::NetNamespace) && Support::probe().userns);
+    // The namespace stands for Landlock's network rules where those are off.
+    let netns = off.contains(&Layer::Network)
+        && !off.contains(&Layer::NetNamespace)
+        && Support::probe().userns;
     // What the program was refused, as it said it.
     if files {
+        // Each game a new process in a new copy (it crashed in the last): the file it left
+        // is not there, its source cannot be changed.
+        expect("persist", "crash", "PermissionError");
+        if entered("persist") {
+            let source = class.dir.join("subs/persist");
+            assert_eq!(
+                fs::read_to_string(source.join("agent.py")).unwrap(),
+                HOSTILE
+            );
+            assert!(!source.join("left.txt").exists());
+        }
         expect("read", "crash", "PermissionError");
         expect("ssh", "crash", "PermissionError");
         expect("write", "crash", "PermissionError");
     }
     if network {
-        // Landlock refuses the connection; in a network namespace of its own there is none.
-        let refused = if off.contains(&Layer::Network) {
+        // The filter refuses the socket, Landlock the connection; in a network namespace of
+        // its own there is no network.
+        let refused = if !seccomp && off.contains(&Layer::Network) {
             "Network is unreachable"
         } else {
             "PermissionError"
         };
         expect("connect", "crash", refused);
+    }
+    // UDP and UNIX sockets: the filter refuses `socket()`; without it, only a namespace of
+    // its own keeps UDP from 127.0.0.1 (nothing keeps a named UNIX socket).
+    if seccomp {
+        expect("udp", "crash", "PermissionError");
+        expect("unix", "crash", "PermissionError");
+    } else if netns {
+        expect("udp", "crash", "Network is unreachable");
     }
     // The limits, with their verdicts.
     if !off.contains(&Layer::Limits) {
@@ -373,6 +428,17 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
             "an agent connected to 127.0.0.1"
         );
     }
+    if seccomp || netns {
+        let mut buffer = [0u8; 64];
+        let got = class.udp.recv_from(&mut buffer);
+        assert!(got.is_err(), "an agent sent UDP to 127.0.0.1: {got:?}");
+    }
+    if seccomp {
+        assert!(
+            class.unix.accept().is_err(),
+            "an agent connected to the UNIX socket"
+        );
+    }
     assert_eq!(processes_with(&class.marker), Vec::<String>::new());
     // The good agents' games: the rows of a run without the hostile entrants.
     let alone = class.dir.join("alone");
@@ -398,19 +464,28 @@ fn hostile_submissions_are_stopped_with_their_verdicts_and_the_other_games_are_u
 fn each_layer_turned_off_leaves_the_others_holding() {
     // Each run enters those whose checks do not need the layer turned off (a program that the
     // missing layer would let through is left out: 8 GB taken, the arena traced).
-    let cases: [(Layer, &[&str]); 5] = [
-        (Layer::Network, &["connect", "read"]),
-        (Layer::NetNamespace, &["connect", "read"]),
-        (Layer::Seccomp, &["ptrace", "read"]),
-        (Layer::Files, &["connect", "ptrace", "memory"]),
-        (Layer::Limits, &["read", "connect", "ptrace"]),
+    let cases: [(&[Layer], &[&str]); 6] = [
+        (&[Layer::Network], &["connect", "udp", "read"]),
+        (&[Layer::NetNamespace], &["connect", "udp", "read"]),
+        (&[Layer::Seccomp], &["ptrace", "read", "connect"]),
+        // The namespace alone: no TCP, no UDP to 127.0.0.1.
+        (
+            &[Layer::Network, Layer::Seccomp],
+            &["connect", "udp", "read"],
+        ),
+        (
+            &[Layer::Files],
+            &["connect", "udp", "unix", "ptrace", "memory"],
+        ),
+        (&[Layer::Limits], &["read", "connect", "unix", "ptrace"]),
     ];
-    for (layer, modes) in cases {
+    for (layers, modes) in cases {
+        let name: Vec<&str> = layers.iter().map(|l| l.name()).collect();
         check_class(
-            layer.name(),
+            &name.join("-"),
             "sandbox = \"best-effort\"",
             1,
-            &[layer],
+            layers,
             modes,
         );
     }
@@ -530,6 +605,54 @@ fn required_refuses_to_start_where_a_layer_is_missing_and_best_effort_says_so() 
     assert!(
         !ok && text.contains("lacks the system-call filter (seccomp: turned off)"),
         "{text}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_layers_a_shard_lacked_are_merged_into_the_run_s_record_and_report() {
+    let dir = scratch("shards");
+    let file = dir.join("shards.toml");
+    fs::write(
+        &file,
+        format!(
+            "name = \"s\"\nseed = 3\ngames_per_pair = 2\nvariants = [\"tictactoe\"]\n\n\
+             [[agents]]\nname = \"served\"\nspec = \"proc:cmd={ARENA},args=serve-agent --agent \
+             random\"\n\n[[agents]]\nname = \"random\"\nspec = \"random\"\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let (file, out_text) = (file.display().to_string(), out.display().to_string());
+    // Shard 0 with every layer, shard 1 without the filter (the merge does not take the
+    // first shard's record alone).
+    for (shard, off) in [("0/2", ""), ("1/2", "seccomp")] {
+        let args = [
+            "run",
+            &file,
+            "--shard",
+            shard,
+            "--no-report",
+            "--out",
+            &out_text,
+        ];
+        let (ok, text) = arena_without(off, &args);
+        assert!(ok, "{text}");
+    }
+    let (ok, text) = arena_without("", &["merge", &out_text]);
+    assert!(ok, "{text}");
+    let meta = fs::read_to_string(out.join("games.meta.toml")).unwrap();
+    assert!(
+        meta.contains("sandbox_missing = [\"the system-call filter (seccomp: turned off)\"]"),
+        "{meta}"
+    );
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains(
+            "**Sandbox:** best-effort; missing here: the system-call filter (seccomp: turned \
+             off) (see `arena sandbox`)."
+        ),
+        "{report}"
     );
     let _ = fs::remove_dir_all(&dir);
 }

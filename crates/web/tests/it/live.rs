@@ -179,3 +179,36 @@ fn a_folder_without_a_run_or_with_an_unreadable_csv_says_so() {
         assert!(error.contains(words), "{path}: {error}");
     }
 }
+
+#[test]
+fn a_run_folder_replaced_by_a_file_while_served_is_said_to_be_unreadable() {
+    // The tests run as root, so a folder cannot be made unreadable by its mode: it is replaced
+    // by a file while the page polls it.
+    let results = results_folder("live-gone");
+    half_written_run(&results, 5);
+    let server = serve(&results, |_| {});
+    let mut client = Client::new(server.address);
+    let answer = client.get("/api/live/run?dir=run");
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let listed = |client: &mut Client| -> Vec<String> {
+        let runs = client.get("/api/live");
+        assert_eq!(runs.status, 200, "{}", runs.body);
+        runs.json()["runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["dir"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(listed(&mut client), ["run"]);
+    std::fs::remove_dir_all(results.join("run")).unwrap();
+    std::fs::write(results.join("run"), "not a folder any more\n").unwrap();
+    for path in ["/api/live/run?dir=run", "/api/live/run?dir=run&since=x"] {
+        let answer = client.get(path);
+        assert_eq!(answer.status, 400, "{path}: {}", answer.body);
+        let error = answer.json()["error"].as_str().unwrap().to_string();
+        assert_eq!(error, "`run` is not a folder", "{path}");
+    }
+    // And the list of runs no longer offers it.
+    assert_eq!(listed(&mut client), Vec::<String>::new());
+}

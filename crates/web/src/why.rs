@@ -178,5 +178,12 @@ mod tests {
         );
         assert!(reason("gomoku", "h8 a1 h9 a2 h10 a3 h11", "h12").contains("blocks a four"));
         assert_eq!(reason("oanquan", "3P 7P", "5P"), "captures 16");
+        // A piece that moves: no lines in a row, a capture said as such.
+        let moves = "d7d6 e2e3 d6d5 e3e4";
+        assert_eq!(reason("breakthrough", moves, "d5e4*"), "takes a piece");
+        assert_eq!(
+            reason("breakthrough", moves, "a7a6"),
+            "the searcher's best; nothing is forced here"
+        );
     }
 }

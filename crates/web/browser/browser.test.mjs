@@ -718,7 +718,11 @@ test("every registered game is drawn and played on Play, Analyse and Replay, lap
       const move = await page.evaluate(() => Play.game.position.moves.text[0]);
       const target = page.locator(`#board [data-move='${move}']`).first();
       if (await target.count()) await target.click();
-      else {
+      else if (await page.locator("#board .piece-hit").count()) {
+        // A piece that moves (issue 35): the first move's piece, then its target.
+        await page.locator("#board .piece-hit").first().click();
+        await page.locator(`#board .target-hit[data-move='${move}']`).click();
+      } else {
         await page.locator("#board .square.mine").first().click();
         await page.locator("#board .arrow").first().click();
       }
@@ -1467,6 +1471,34 @@ test("35 breakthrough: a person plays Breakthrough to its end against random by 
       assert.match(await page.textContent("#result strong"), /^(1-0|0-1)/);
       await page.screenshot({ path: join(shots, `breakthrough-end-${width}.png`), fullPage: true });
     }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("35 breakthrough: Analyse takes a pawn by clicks (piece, then target), and Replay of a shared line shows the last move from-to", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.goto(`${url}#analyse`);
+    await page.fill("#an-variant", "breakthrough");
+    await page.fill("#an-moves", "d7d6 e2e3 d6d5 e3e4");
+    // d5 is place (5 - 1) * 8 + 3 = 35, e4 is 28: the last move came from e3 (20).
+    await page.waitForSelector("#an-board [data-last-from='20']");
+    await page.click("#an-board .piece-hit[data-piece='35']");
+    await page.click("#an-board .target-hit[data-cell='28']");
+    await page.waitForFunction(() => document.querySelector("#an-moves").value === "d7d6 e2e3 d6d5 e3e4 d5e4*");
+    await page.waitForSelector("#an-board [data-last-from='35']");
+    assert.equal(await page.locator("#an-board [data-kind]").count(), 31, "the taken pawn is off");
+    await page.screenshot({ path: join(shots, `breakthrough-analyse-${width}.png`), fullPage: true });
+    await page.goto(`${url}#replay?variant=breakthrough&moves=d7d6+e2e3+d6d5+e3e4+d5e4*&ply=5`);
+    await page.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "5");
+    assert.equal(await page.locator("#rp-board [data-last-from='35']").count(), 1);
+    assert.equal(await page.locator("#rp-board [data-kind]").count(), 31);
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "4");
+    assert.equal(await page.locator("#rp-board [data-last-from='20']").count(), 1);
+    assert.equal(await page.locator("#rp-board [data-kind]").count(), 32);
+    await page.screenshot({ path: join(shots, `breakthrough-replay-${width}.png`), fullPage: true });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }

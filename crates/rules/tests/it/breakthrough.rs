@@ -463,3 +463,28 @@ fn random_games_agree_with_a_plain_implementation() {
         "{captures} {far_row} {wiped}"
     );
 }
+
+/// The observation (the Python package's and `arena positions`'): each pawn in its owner's
+/// plane, from the viewer's side, as the grid games' stones.
+#[test]
+fn the_observation_puts_each_pawn_in_its_owners_plane() {
+    let game = config("breakthrough-6x3")
+        .start()
+        .play_line("b5a4")
+        .unwrap();
+    let view = game.view();
+    assert_eq!(rules::encoding::observation_shape(&view), [3, 6, 3]);
+    let mut out = Vec::new();
+    rules::encoding::observe(&view, WHITE, &mut out);
+    let plane = |p: usize| -> Vec<u8> { out[p * 18..][..18].iter().map(|&v| v as u8).collect() };
+    // White's own pawns on rows 1 and 2; Black's after b5a4; the colour plane zeros for White.
+    assert_eq!(
+        plane(0),
+        [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(
+        plane(1),
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1]
+    );
+    assert_eq!(plane(2), [0; 18]);
+}

@@ -33,9 +33,9 @@ spec = importlib.util.spec_from_file_location("cycles", os.path.join(HERE, "modu
 cycles = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cycles)
 
-FAMILIES = ["mnk", "oanquan", "connect4", "oware", "othello"]
-TYPES = r"Mnk|MnkConfig|MnkAux|OanQuan|OanQuanConfig|Connect4|Oware|Othello|OthelloRules"
-IDS = r"tictactoe|gomoku|caro|mnk-[^\"]*|oanquan[^\"]*|connect4[^\"]*|oware[^\"]*|othello[^\"]*|reversi"
+FAMILIES = ["mnk", "oanquan", "connect4", "oware", "othello", "breakthrough"]
+TYPES = r"Mnk|MnkConfig|MnkAux|OanQuan|OanQuanConfig|Connect4|Oware|Othello|OthelloRules|Breakthrough|BreakthroughConfig"
+IDS = r"tictactoe|gomoku|caro|mnk-[^\"]*|oanquan[^\"]*|connect4[^\"]*|oware[^\"]*|othello[^\"]*|reversi|breakthrough[^\"]*"
 CODE = re.compile(r"\b(?:" + TYPES + r")\b|\b(?:" + "|".join(FAMILIES) + r")::")
 STRING = re.compile(r'"(?:' + IDS + r')"')
 

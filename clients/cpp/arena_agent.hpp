@@ -58,6 +58,10 @@ struct Position {
     int rows = 0, cols = 0, k = 0;
     std::string rule;                  // "freestyle", "exact" or "caro"
     std::vector<std::string> board;    // board[row][col] is 'X', 'O' or '.', row 0 at the top
+    // A game of pieces that move (Breakthrough): kinds[row][col] is the letter of the piece's
+    // kind ('p', a pawn) where board has 'X' or 'O', '.' elsewhere; empty for games of stones.
+    // Breakthrough's moves are the pawn's cell and its target: "a7a6", a capture "a7b6*".
+    std::vector<std::string> kinds;
     char me = 'X', opponent = 'O';
 
     // O An Quan: the ring of 12 cells in sowing order (0-4 player 1's squares, labels 1-5;
@@ -197,6 +201,9 @@ inline void read_board(Position& p, const std::map<std::string, std::string>& bo
         auto cells = board.count("cells") ? board.at("cells") : "";
         std::istringstream in(cells);
         for (std::string row; std::getline(in, row, '/');) p.board.push_back(row);
+        p.kinds.clear();
+        std::istringstream kinds(board.count("kinds") ? board.at("kinds") : "");
+        for (std::string row; std::getline(kinds, row, '/');) p.kinds.push_back(row);
         return;
     }
     auto get = [&](const char* key) { return board.count(key) ? board.at(key) : ""; };

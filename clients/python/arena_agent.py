@@ -73,11 +73,16 @@ class Position:
       my_squares  the ring indices of your five squares, in label order
       index(label) the ring index of a square's label (1-10)
 
-    Any other game drawn on a grid (Connect Four, family "connect4"):
+    Any other game drawn on a grid (Connect Four, family "connect4"; Othello; Breakthrough):
       rows, cols       the board's size, from the board line
-      board            rows x cols lists of "X", "O" or "." (board[row][col], row 0 at the top)
+      board            rows x cols lists of "X", "O" or "." (board[row][col], row 0 at the top):
+                       whose stone or piece stands there
+      kinds            for a game of pieces that move (Breakthrough's pawns): rows x cols lists
+                       of each piece's kind letter ("p") or "."; None for a game of stones
       me, opponent     "X" or "O"
-    Its moves are the legal words as the game writes them (Connect Four: a column letter).
+      cell(name)       (row, col) of a cell name like "a7" (column letter, 1-based row)
+    Its moves are the legal words as the game writes them (Connect Four: a column letter;
+    Breakthrough: the pawn's cell and its target, "a7a6", a capture "a7b6*").
     Oware (family "oware", docs/oware.md):
       seeds       the seeds of the 12 houses in sowing order: indices 0-5 are South's houses
                   (seat 1, letters A-F), 6-11 North's (seat 2, letters a-f)
@@ -159,6 +164,8 @@ class Position:
     def _read_grid(self, board):
         self.rows, self.cols = int(board["rows"]), int(board["cols"])
         self.board = [list(row) for row in board["cells"].split("/")]
+        kinds = board.get("kinds")
+        self.kinds = [list(row) for row in kinds.split("/")] if kinds else None
         self.me = "X" if self.seat == 1 else "O"
         self.opponent = "O" if self.seat == 1 else "X"
 

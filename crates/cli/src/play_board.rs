@@ -105,7 +105,10 @@ pub fn draw(view: &View, names: &[String], picks: &[(usize, String)], colour: bo
 
 /// A grid: column letters on top, row numbers on the left (with gravity, the move that drops a
 /// stone in each column that has room, and no row numbers: rows are not typed), `X`, `O` and
-/// `.`; the last stone in parentheses, the stones of the winning line in brackets.
+/// `.`, a piece that moves as its kind's letter (a capital for the first seat, a small letter
+/// for the others, in the seat's ink); the last stone in parentheses (for a piece that moved,
+/// both the cell it left and the one it reached), the stones of the winning line in
+/// brackets.
 fn grid(
     view: &View,
     rows: usize,
@@ -134,13 +137,22 @@ fn grid(
             let place = row * cols + col;
             let (mark, ink) = match view.places.get(place) {
                 Some(Place::Stone(player)) => STONES[player.index().min(STONES.len() - 1)],
+                Some(Place::Piece { player, kind }) => {
+                    let ink = STONES[player.index().min(STONES.len() - 1)].1;
+                    if *player == Player::First {
+                        (kind.to_ascii_uppercase(), ink)
+                    } else {
+                        (kind.to_ascii_lowercase(), ink)
+                    }
+                }
                 _ => ('.', DIM),
             };
+            let last = view.last == Some(place) || view.last_from == Some(place);
             let cell = if view.line.contains(&place) {
                 paint(&format!("[{mark}]"), ON_GREEN, colour)
-            } else if view.last == Some(place) && colour {
+            } else if last && colour {
                 format!("({ink}{REVERSE}{mark}{RESET})")
-            } else if view.last == Some(place) {
+            } else if last {
                 format!("({mark})")
             } else {
                 format!(" {} ", paint(&mark.to_string(), ink, colour))
@@ -407,6 +419,25 @@ mod tests {
     }
 
     #[test]
+    fn pieces_show_their_kind_and_the_last_move_from_and_to() {
+        let variant: Variant = "breakthrough-6x3".parse().unwrap();
+        let board = rules::with_game!(variant, |start| {
+            let game = start.play_line("b5a4").unwrap();
+            draw_position(&game, None, false)
+        });
+        assert_eq!(
+            board,
+            "    a  b  c \n \
+             1  p  p  p \n \
+             2  p  p  p \n \
+             3  .  .  . \n \
+             4 (P) .  . \n \
+             5  P (.) P \n \
+             6  P  P  P \n"
+        );
+    }
+
+    #[test]
     fn a_side_that_can_only_pass_is_told_so_and_a_pass_marks_no_cell() {
         // Black a1, White b1, White to move: White cannot enclose anything.
         let game = rules::othello::Othello::from_discs(1, 2, Player::Second).unwrap();
@@ -440,6 +471,7 @@ mod tests {
             places,
             players: 2,
             scores: None,
+            last_from: None,
             last: Some(5 * 7 + 3),
             line: Vec::new(),
             to_move: Some(Player::Second),
@@ -483,6 +515,7 @@ mod tests {
             places,
             players: 2,
             scores: Some(vec![3, 12]),
+            last_from: None,
             last: Some(7),
             line: Vec::new(),
             to_move: Some(Player::First),
@@ -546,6 +579,7 @@ mod tests {
             places,
             players: 4,
             scores: None,
+            last_from: None,
             last: None,
             line: Vec::new(),
             to_move: Some(Player::seat(3)),

@@ -1,8 +1,10 @@
 //! The `board` line of the arena protocol, drawn from the game's [`View`]: every game's
 //! position in one line, with no per-game code here (see `docs/src/reference/protocol.md`).
 //!
-//! - A grid: ` rows=R cols=C cells=ROW/ROW/...`, a row as `X` (the first player's stone),
-//!   `O` (the second's) and `.` (empty), top row first.
+//! - A grid: ` rows=R cols=C cells=ROW/ROW/...`, a row as `X` (the first player's stone or
+//!   piece), `O` (the second's) and `.` (empty), top row first; where some cell holds a piece
+//!   that moves (a Breakthrough pawn), then ` kinds=ROW/ROW/...`, the same rows with the
+//!   letter of each piece's kind (`p`) and `.` elsewhere.
 //! - A ring: ` seeds=N,N,...` in ring order, ` pieces=F,F,...` (0 or 1: whether each side's
 //!   big cell still holds its piece) where sides end in a big cell, ` captures=N,N,...` per
 //!   seat where the game keeps points, then the variant's notes (` mandarin=10`).
@@ -16,15 +18,27 @@ pub fn write_board(view: &View, out: &mut String) {
     match &view.layout {
         Layout::Grid { rows, cols, .. } => {
             let _ = write!(out, " rows={rows} cols={cols} cells=");
-            for (index, place) in view.places.iter().enumerate() {
+            for index in 0..view.places.len() {
                 if index > 0 && index % usize::from(*cols) == 0 {
                     out.push('/');
                 }
-                out.push(match place {
-                    Place::Stone(player) if *player == Player::First => 'X',
-                    Place::Stone(_) => 'O',
-                    _ => '.',
+                out.push(match view.owner(index) {
+                    Some(Player::First) => 'X',
+                    Some(_) => 'O',
+                    None => '.',
                 });
+            }
+            if view.places.iter().any(|p| matches!(p, Place::Piece { .. })) {
+                out.push_str(" kinds=");
+                for (index, place) in view.places.iter().enumerate() {
+                    if index > 0 && index % usize::from(*cols) == 0 {
+                        out.push('/');
+                    }
+                    out.push(match place {
+                        Place::Piece { kind, .. } => *kind,
+                        _ => '.',
+                    });
+                }
             }
         }
         Layout::Ring {
@@ -69,6 +83,20 @@ mod tests {
         let mut out = String::new();
         write_board(&game.view(), &mut out);
         out
+    }
+
+    #[test]
+    fn pieces_that_move_show_their_owner_and_their_kind() {
+        let variant: Variant = "breakthrough-6x3".parse().unwrap();
+        let game = rules::with_game!(variant, |start| board(&start.play_line("b5a4").unwrap()));
+        assert_eq!(
+            game,
+            " rows=6 cols=3 cells=OOO/OOO/.../X../X.X/XXX kinds=ppp/ppp/.../p../p.p/ppp"
+        );
+        // Stones have no kinds field.
+        let variant: Variant = "tictactoe".parse().unwrap();
+        let game = rules::with_game!(variant, |start| board(&start.play_line("b2").unwrap()));
+        assert_eq!(game, " rows=3 cols=3 cells=.../.X./...");
     }
 
     #[test]

@@ -12,7 +12,8 @@ import arenagames as ag
 
 VARIANTS = ["tictactoe", "mnk-5x5k4", "mnk-4x7k4-caro", "mnk-5x5k4-center", "gomoku",
             "mnk-3x3k3-exact", "oanquan", "oanquan-stop-young5-end", "oanquan-3p",
-            "oanquan-4p", "connect4", "connect4-7x8", "oware", "othello"]
+            "oanquan-4p", "connect4", "connect4-7x8", "oware", "othello", "breakthrough",
+            "breakthrough-6x5"]
 
 
 def cli_perft(cli, variant, depth):
@@ -44,7 +45,7 @@ def python_perft(game, depth):
 @pytest.mark.parametrize("variant,depth", [
     ("tictactoe", 9), ("mnk-5x5k4", 4), ("mnk-5x5k4-center", 4), ("oanquan", 6),
     ("oanquan-3p", 5), ("oanquan-4p", 4), ("oanquan-stop-young5-end", 5), ("oware", 6),
-    ("othello", 5),
+    ("othello", 5), ("breakthrough", 3), ("breakthrough-6x5", 4),
 ])
 def test_perft_through_push_and_pop_equals_the_cli(cli, variant, depth):
     expected = cli_perft(cli, variant, depth)

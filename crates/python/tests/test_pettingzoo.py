@@ -10,7 +10,7 @@ from arenagames.pettingzoo import env, raw_env  # noqa: E402
 
 VARIANTS = ["tictactoe", "mnk-5x5k4", "mnk-4x7k4-caro", "mnk-5x5k4-center", "oanquan",
             "oanquan-stop-end", "oanquan-3p", "oanquan-4p", "connect4", "connect4-5x4", "oware",
-            "othello"]
+            "othello", "breakthrough", "breakthrough-6x4"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -25,7 +25,7 @@ def test_the_raw_environment_passes_too(variant):
 
 @pytest.mark.parametrize("variant",
                          ["tictactoe", "oanquan", "oanquan-3p", "oanquan-4p", "connect4", "oware",
-                          "othello"])
+                          "othello", "breakthrough"])
 def test_random_games_end_with_the_game_s_returns(variant):
     e = env(variant)
     for seed in range(5):

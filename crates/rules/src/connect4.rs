@@ -694,6 +694,7 @@ impl Game for Connect4 {
             players: 2,
             scores: None,
             last: self.last.map(|bit| self.place_of(bit)),
+            last_from: None,
             line: self.line_bits().map(|bit| self.place_of(bit)).collect(),
             to_move: self.result.is_none().then(|| self.side_to_move()),
             ply: self.ply(),

@@ -4,9 +4,11 @@
 //!
 //! **Observations**, from the view of one seat (the Python package's default: the player to
 //! move), row-major in the shape [`observation_shape`] gives:
-//! - a grid (m,n,k games, Connect Four): planes of shape `(3, rows, cols)`: the seat's stones,
-//!   the other players' stones, and a plane of ones when the seat is the first player (X),
-//!   zeros otherwise (from the mover's view: the colour to move).
+//! - a grid (m,n,k games, Connect Four, Othello, Breakthrough): planes of shape
+//!   `(3, rows, cols)`: the seat's stones (or pieces), the other players' stones (or pieces),
+//!   and a plane of ones when the seat is the first player (X), zeros otherwise (from the
+//!   mover's view: the colour to move). A piece's kind is not encoded: every game here with
+//!   pieces that move has one kind (Breakthrough's pawn).
 //! - a ring (O An Quan, Oware): shape `(players, per_side [+ 1] [+ 1])`, one row per seat from
 //!   the viewer round the table in turn order; a row holds that seat's places (O An Quan: its
 //!   five squares and the mandarin cell after them), then where sides end in a big cell whether
@@ -65,11 +67,11 @@ pub fn observe(view: &View, viewer: Player, out: &mut Vec<f32>) {
     match &view.layout {
         Layout::Grid { rows, cols, .. } => {
             let plane = usize::from(*rows) * usize::from(*cols);
-            for (index, place) in view.places.iter().enumerate() {
-                match place {
-                    Place::Stone(owner) if *owner == viewer => out[index] = 1.0,
-                    Place::Stone(_) => out[plane + index] = 1.0,
-                    _ => {}
+            for index in 0..view.places.len() {
+                match view.owner(index) {
+                    Some(owner) if owner == viewer => out[index] = 1.0,
+                    Some(_) => out[plane + index] = 1.0,
+                    None => {}
                 }
             }
             if viewer == Player::First {

@@ -30,6 +30,7 @@
 // between fork and exec (crates/protocol/src/sandbox.rs).
 #![forbid(unsafe_code)]
 
+pub mod breakthrough;
 pub mod connect4;
 pub mod encoding;
 pub mod mnk;
@@ -500,6 +501,15 @@ pub trait Game:
     /// Where `mv` (legal here) is drawn: the place it is made on and, for a sowing, the way
     /// round the ring.
     fn move_place(&self, mv: Self::Move) -> MovePlace;
+
+    /// Where the piece that `mv` (legal here) moves stands now, for a game whose moves take a
+    /// piece from one place to another (Breakthrough): the move's origin, while
+    /// [`Game::move_place`] is its target. Fronts let a person pick the piece, then its
+    /// target, and show the last move from-to. Default: `None`, moves put or sow.
+    fn move_from(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
 
     /// Whether `mv` is a pass: a move that puts nothing anywhere (Othello's, when a player
     /// cannot put a disc). A pass has no place: fronts offer it as a word (its

@@ -939,6 +939,7 @@ impl Game for Mnk {
             players: self.num_players(),
             scores: None,
             last: self.last.map(place),
+            last_from: None,
             line: self
                 .win_line
                 .iter()

@@ -854,6 +854,7 @@ impl Game for OanQuan {
             players: usize::from(players),
             scores: Some(self.captures[..usize::from(players)].to_vec()),
             last: None,
+            last_from: None,
             line: Vec::new(),
             to_move: self.result.is_none().then_some(self.to_move),
             ply: self.plies,

@@ -467,6 +467,7 @@ impl Game for Othello {
             players: 2,
             scores: None,
             last: self.last.map(usize::from),
+            last_from: None,
             line: Vec::new(),
             to_move: self.result.is_none().then_some(self.to_move),
             ply: self.ply(),

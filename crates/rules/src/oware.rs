@@ -516,6 +516,7 @@ impl Game for Oware {
             players: 2,
             scores: Some(self.stores.iter().map(|&s| i32::from(s)).collect()),
             last: None,
+            last_from: None,
             line: Vec::new(),
             to_move: self.result.is_none().then_some(self.to_move),
             ply: self.plies,

@@ -21,10 +21,12 @@
 //!   when k is not 4: `connect4-7x8`, `connect4-9x9k5`.
 //! - Oware: `oware` (abapa; alias `abapa`).
 //! - Othello: `othello` (8x8; alias `reversi`).
+//! - Breakthrough: `breakthrough` (8x8), or `breakthrough-RxC`: `breakthrough-6x6`.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::breakthrough::{self, Breakthrough, BreakthroughConfig};
 use crate::connect4::{self, Connect4, Connect4Config};
 use crate::mnk::{self, MnkConfig};
 use crate::oanquan::{self, OanQuanRules};
@@ -137,6 +139,7 @@ games! {$
     Connect4(Connect4Config, Connect4, connect4::FAMILY),
     Oware(OwareRules, Oware, oware::FAMILY),
     Othello(OthelloRules, Othello, othello::FAMILY),
+    Breakthrough(BreakthroughConfig, Breakthrough, breakthrough::FAMILY),
 }
 
 /// A game of the registry, as variant ids and people name it.

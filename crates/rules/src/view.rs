@@ -1,8 +1,10 @@
 //! Positions as fronts draw them, whatever the game: a [`View`] is a board of places (cells
 //! of a grid, or pits round a ring) with what each holds, the points of each seat, the last
-//! move and the winning line; a [`MovePlace`] says where a move is drawn; a traced play
-//! ([`Game::play_traced`](crate::Game::play_traced)) gives the [`Step`]s of one move (each seed
-//! sown, each capture, each stone turned, a pass) for animation.
+//! move and the winning line; a [`MovePlace`] says where a move is drawn (and
+//! [`Game::move_from`](crate::Game::move_from) where a piece that moves comes from); a traced
+//! play ([`Game::play_traced`](crate::Game::play_traced)) gives the [`Step`]s of one move (each
+//! seed sown, each capture, each stone turned, a piece moved or taken off, a pass) for
+//! animation.
 //!
 //! The terminal board, the web board and its animation, the Python observation and the
 //! protocol's `board` line are all drawn from these, so no front needs to know a game's rules.
@@ -24,7 +26,8 @@ use crate::Player;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layout {
     /// Cells in rows, row 0 on top (row 1 in the notation), column 0 on the left (`a`);
-    /// place `row * cols + col`. A move puts a stone on a cell; with `gravity` it is dropped
+    /// place `row * cols + col`. A move puts a stone on a cell, or moves a piece from one cell
+    /// to another ([`Game::move_from`](crate::Game::move_from)); with `gravity` it is dropped
     /// into a column and falls to the lowest empty cell, so a front lets a person pick the
     /// column.
     Grid {
@@ -57,6 +60,16 @@ pub enum Place {
     Empty,
     /// A cell of a grid holding a stone of this player.
     Stone(Player),
+    /// A cell of a grid holding a piece that moves (a Breakthrough pawn): its owner and its
+    /// kind, the lowercase letter people know the kind by (`p` for a pawn). Fronts draw it as
+    /// the letter, in capitals for the first seat and in small letters for the others (as
+    /// chess diagrams do), in the owner's colour.
+    Piece {
+        /// Whose piece.
+        player: Player,
+        /// The kind's letter, lowercase.
+        kind: char,
+    },
     /// A pit of a ring.
     Pit {
         /// The seeds in it.
@@ -80,8 +93,12 @@ pub struct View {
     pub players: usize,
     /// Points per seat where the game counts them (a mancala's captures), in seat order.
     pub scores: Option<Vec<i32>>,
-    /// The place of the last move: where its stone landed, or the pit it was sown from.
+    /// The place of the last move: where its stone landed or its piece went, or the pit it
+    /// was sown from.
     pub last: Option<usize>,
+    /// Where the piece of the last move came from, for a move from one place to another
+    /// (fronts show the move from-to); `None` for moves that put or sow.
+    pub last_from: Option<usize>,
     /// The places of the line that won the game, to highlight.
     pub line: Vec<usize>,
     /// The seat to move, or `None` once the game is over.
@@ -117,8 +134,17 @@ impl View {
         })
     }
 
+    /// The owner of what stands on `place` of a grid: a stone's or a piece's player.
+    pub fn owner(&self, place: usize) -> Option<Player> {
+        match self.places.get(place)? {
+            Place::Stone(player) | Place::Piece { player, .. } => Some(*player),
+            _ => None,
+        }
+    }
+
     /// The view after `steps`, as a front animating them ends up drawing it: stones put and
-    /// turned, seeds picked up, dropped and captured, sides refilled. Used by the tests of
+    /// turned, pieces moved and taken off, seeds picked up, dropped and captured, sides
+    /// refilled. Used by the tests of
     /// every game to check that a traced play ends where the rules do.
     pub fn after(&self, steps: &[Step]) -> View {
         let mut view = self.clone();
@@ -128,6 +154,10 @@ impl View {
                     view.places[place] = Place::Stone(player)
                 }
                 Step::Pass { .. } => {}
+                Step::Move { from, to, .. } => {
+                    view.places[to] = std::mem::replace(&mut view.places[from], Place::Empty);
+                }
+                Step::Remove { place } => view.places[place] = Place::Empty,
                 Step::Pick { place, .. } => set_seeds(&mut view.places[place], |_| 0),
                 Step::Drop { place } => set_seeds(&mut view.places[place], |s| s + 1),
                 Step::Capture { place, value, seat } => {
@@ -191,6 +221,21 @@ pub enum Step {
         place: usize,
         /// Whose stone it is now.
         player: Player,
+    },
+    /// A piece moved from one place of a grid to another (what it captures there is taken off
+    /// by a [`Step::Remove`] just before).
+    Move {
+        /// Where it was.
+        from: usize,
+        /// Where it goes.
+        to: usize,
+        /// Whose piece.
+        player: Player,
+    },
+    /// A piece or stone taken off a place of a grid (captured).
+    Remove {
+        /// The place.
+        place: usize,
     },
     /// A stone put on a place.
     Put {

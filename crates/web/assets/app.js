@@ -152,7 +152,7 @@ function drawGrid(view, opts = {}) {
   const C = 36, M = 24, P = 6;
   const { rows, cols, gravity } = view.layout;
   const width = cols * C + M + P, height = rows * C + M + P;
-  const root = s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `board ${rows} by ${cols}` });
+  const root = s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `board ${rows} by ${cols}`, "data-grid": JSON.stringify({ rows, cols }) });
   // Small boards are drawn large, but not as large as the screen.
   root.style.maxWidth = `${Math.max(340, width * 1.9)}px`;
   root.append(s("rect", { x: 0, y: 0, width, height, fill: "var(--card)" }));
@@ -192,6 +192,7 @@ function drawGrid(view, opts = {}) {
     placed.setAttribute("data-at", i);
     root.append(placed);
   });
+  drawPieces(root, view, centre, C);
   // The last move and the winning line stand out (3:1 at least, WCAG 1.4.11): a dark ring
   // round the last stone, the line drawn over the stones with a light edge.
   if (view.last !== null && view.last !== undefined && !line.has(view.last)) {
@@ -219,7 +220,8 @@ function drawGrid(view, opts = {}) {
     const { x, y } = centre(opts.hint.place);
     root.append(s("circle", { class: "hint-ring", cx: x, cy: y, r: C * 0.44 }));
   }
-  if (opts.onMove) {
+  if (opts.onMove && view.moves && view.moves.from) pieceClicks(root, view, opts, centre, C);
+  else if (opts.onMove) {
     const mover = view.to_move;
     for (const [place, [entry]] of movesByPlace(view)) {
       const { x, y } = centre(place);
@@ -244,6 +246,100 @@ function drawGrid(view, opts = {}) {
     root.append(s("rect", { x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, fill: "none", stroke: "var(--accent)", "stroke-width": 2, "stroke-dasharray": "4 3", "pointer-events": "none" }));
   }
   return root;
+}
+
+// Pieces that move (issue 35; Breakthrough's pawns): the letter of each piece's kind on it
+// (`view.kinds`, capitals for the first seat as chess diagrams write them), and the cell the
+// last move's piece came from (`view.last_from`), so the last move reads from-to.
+function drawPieces(root, view, centre, C) {
+  if (view.kinds) {
+    view.kinds.forEach((kind, i) => {
+      if (!kind || view.places[i] === null) return;
+      const { x, y } = centre(i);
+      const letter = view.places[i] === 0 ? kind.toUpperCase() : kind.toLowerCase();
+      root.append(s("text", { class: "piece-kind", x, y: y + 5, "text-anchor": "middle", "pointer-events": "none", "data-kind": i }, letter));
+    });
+  }
+  if (view.last_from !== null && view.last_from !== undefined) {
+    const { x, y } = centre(view.last_from);
+    root.append(s("rect", { class: "last-from", x: x - C / 2 + 3, y: y - C / 2 + 3, width: C - 6, height: C - 6, "data-last-from": view.last_from }));
+  }
+}
+
+// A move that takes a piece from one cell to another: a click on one of the mover's pieces
+// picks it (its targets show as dots; a second click lets it go), a click on a target plays
+// the move (`opts.onMove(text)`). The pick lives in the drawing: a new position draws anew.
+function pieceClicks(root, view, opts, centre, C) {
+  const lists = view.moves;
+  const byFrom = new Map();
+  lists.text.forEach((move, i) => {
+    const from = lists.from[i];
+    if (from === null || lists.place[i] === null) return;
+    if (!byFrom.has(from)) byFrom.set(from, []);
+    byFrom.get(from).push({ move, place: lists.place[i] });
+  });
+  const box = (i, attrs) => {
+    const { x, y } = centre(i);
+    return s("rect", { x: x - C / 2 + 1, y: y - C / 2 + 1, width: C - 2, height: C - 2, ...attrs });
+  };
+  const targets = s("g", { class: "piece-targets" });
+  let picked = null;
+  const pick = (from) => {
+    picked = from;
+    targets.replaceChildren();
+    if (from === null) return;
+    targets.append(box(from, { class: "piece-picked", "data-picked": from, "pointer-events": "none" }));
+    for (const entry of byFrom.get(from)) {
+      const { x, y } = centre(entry.place);
+      const hit = box(entry.place, { class: "cell-hit target-hit", "data-cell": entry.place, "data-move": entry.move, onclick: () => opts.onMove(entry.move) });
+      hit.append(s("title", {}, entry.move));
+      targets.append(s("circle", { class: "target-dot", cx: x, cy: y, r: C * 0.13, "pointer-events": "none" }), hit);
+    }
+  };
+  for (const [from, moves] of byFrom) {
+    const hit = box(from, { class: "cell-hit piece-hit", "data-piece": from, onclick: () => pick(picked === from ? null : from) });
+    hit.append(s("title", {}, moves.map((entry) => entry.move).join(" ")));
+    root.append(hit);
+  }
+  root.append(targets);
+}
+
+// A piece's traced steps on a copy of a view: `move` takes it (and its kind) from one cell to
+// another, `remove` takes a captured one off. True when the step was one of these.
+function applyPieceStep(view, step) {
+  if (step.step === "move") {
+    view.places[step.to] = view.places[step.from];
+    view.places[step.from] = null;
+    if (view.kinds) {
+      view.kinds[step.to] = view.kinds[step.from];
+      view.kinds[step.from] = null;
+    }
+    view.last_from = step.from;
+    view.last = step.to;
+    return true;
+  }
+  if (step.step === "remove") {
+    view.places[step.place] = null;
+    if (view.kinds) view.kinds[step.place] = null;
+    return true;
+  }
+  return false;
+}
+
+// The animation of a `move` step: the piece (and its letter), just drawn on its target, slides
+// there from the cell it left.
+function slidePiece(target, step, stepMs) {
+  if (step.step !== "move" || !stepMs) return;
+  const svg = target.querySelector("svg");
+  const at = svg && svg.querySelector(`[data-at="${step.to}"]`);
+  if (!at) return;
+  const { cols } = JSON.parse(svg.dataset.grid || "{}");
+  if (!cols) return;
+  const C = 36;
+  const dx = ((step.from % cols) - (step.to % cols)) * C, dy = (Math.floor(step.from / cols) - Math.floor(step.to / cols)) * C;
+  for (const el of [at, svg.querySelector(`[data-kind="${step.to}"]`)]) {
+    if (el && el.animate) el.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], { duration: stepMs * 0.9, easing: "ease-out" });
+  }
 }
 
 // Where each pit of a ring is drawn, and which way on screen a sowing goes. Two seats: the
@@ -515,6 +611,7 @@ const turnedBy = (steps) => new Set((steps || []).filter((step) => step.step ===
 
 // Applies one traced step to a copy of a view (as board.rs's contract describes them).
 function applyStep(view, step, piece) {
+  if (applyPieceStep(view, step)) return;
   const place = view.places[step.place];
   if (step.step === "put" || step.step === "turn") view.places[step.place] = step.seat;
   else if (step.step === "refill") {
@@ -556,6 +653,7 @@ async function animateSteps(target, before, steps, opts, stepMs, still) {
     else if (step.step === "turn") turned.add(step.place);
     else if (step.step === "pass") continue;
     target.replaceChildren(drawBoard(view, { ...opts, active, hand, captured, turned, onMove: null, selected: null, hint: null }));
+    slidePiece(target, step, stepMs);
     await sleep(step.step === "capture" ? stepMs * 4 : step.step === "pick" ? stepMs * 2 : stepMs);
   }
   return still();
@@ -1277,7 +1375,7 @@ const Play = {
     }
     if (seat.person) {
       const view = game.position;
-      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : "click a cell")
+      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : view.moves && view.moves.from ? "click one of your pieces, then its target" : "click a cell")
         : legalMoves(view).some((m, i, all) => all.findIndex((o) => o.place === m.place) !== i) ? "click one of your pits, then an arrow" : "click one of your pits";
       return box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, ` · ${how}`));
     }

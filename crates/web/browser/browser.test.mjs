@@ -13,7 +13,7 @@
 //   - the generic drawing: Connect Four's and Oware's shapes (a gravity grid, a ring without
 //     big cells) from synthetic position JSON, and the real games where the server has them;
 //   - issue 35: Othello played to its end by clicks (turned stones ringed), and its pass as a
-//     button in Analyse;
+//     button in Analyse; Breakthrough played to its end by clicks (a pawn, then its target);
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -718,7 +718,11 @@ test("every registered game is drawn and played on Play, Analyse and Replay, lap
       const move = await page.evaluate(() => Play.game.position.moves.text[0]);
       const target = page.locator(`#board [data-move='${move}']`).first();
       if (await target.count()) await target.click();
-      else {
+      else if (await page.locator("#board .piece-hit").count()) {
+        // A piece that moves (issue 35): the first move's piece, then its target.
+        await page.locator("#board .piece-hit").first().click();
+        await page.locator(`#board .target-hit[data-move='${move}']`).click();
+      } else {
         await page.locator("#board .square.mine").first().click();
         await page.locator("#board .arrow").first().click();
       }
@@ -1426,6 +1430,75 @@ test("35: a person plays Othello to its end against random by clicks (on a phone
       assert.match(await page.textContent("#result strong"), /^(1-0|0-1|1\/2-1\/2)/);
       await page.screenshot({ path: join(shots, `othello-end-${width}.png`), fullPage: true });
     }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+// ---------------------------------------------------------------- issue 35: Breakthrough
+
+test("35 breakthrough: a person plays Breakthrough to its end against random by clicks (a piece, then its target), the last move drawn from-to", async () => {
+  for (const [width, height] of [[1280, 860], [390, 844]]) {
+    const page = await open(width, height);
+    await setUp(page, "breakthrough", ["person", "random"]);
+    // Every pawn carries its kind's letter; no target shows before a pawn is picked.
+    assert.equal(await page.locator("#board [data-kind]").count(), 32);
+    assert.match(await page.textContent("#status"), /click one of your pieces, then its target/);
+    assert.equal(await page.locator("#board .target-hit").count(), 0);
+    // A pick, let go by a second click.
+    await page.locator("#board .piece-hit").first().click();
+    assert.ok(await page.locator("#board .target-hit").count() > 0, "the picked pawn's targets");
+    assert.equal(await page.locator("#board .piece-picked").count(), 1);
+    await page.locator("#board .piece-hit").first().click();
+    assert.equal(await page.locator("#board .target-hit").count(), 0, "a second click lets it go");
+    // To its end on the laptop (Black's most advanced pawn forward each turn); on the phone,
+    // its first moves.
+    const turns = width === 1280 ? 120 : 5;
+    let fromTo = 0;
+    for (let turn = 0; turn < turns && (await page.isHidden("#result")); turn++) {
+      const before = await moveCount(page);
+      await page.locator("#board .piece-hit").first().click();
+      await page.locator("#board .target-hit").first().click();
+      await settle(page, before + 2);
+      if ((await page.locator("#board [data-last-from]").count()) === 1) fromTo++;
+      const pawns = await page.locator("#board [data-stone]").count();
+      assert.equal(await page.locator("#board [data-kind]").count(), pawns, "a letter on every pawn");
+      if (turn === 4) await page.screenshot({ path: join(shots, `breakthrough-play-${width}.png`), fullPage: true });
+    }
+    assert.ok(fromTo > 0, "the last move's origin is drawn");
+    if (width === 1280) {
+      assert.ok(!(await page.isHidden("#result")), "the game ended");
+      assert.match(await page.textContent("#result strong"), /^(1-0|0-1)/);
+      await page.screenshot({ path: join(shots, `breakthrough-end-${width}.png`), fullPage: true });
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test("35 breakthrough: Analyse takes a pawn by clicks (piece, then target), and Replay of a shared line shows the last move from-to", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.goto(`${url}#analyse`);
+    await page.fill("#an-variant", "breakthrough");
+    await page.fill("#an-moves", "d7d6 e2e3 d6d5 e3e4");
+    // d5 is place (5 - 1) * 8 + 3 = 35, e4 is 28: the last move came from e3 (20).
+    await page.waitForSelector("#an-board [data-last-from='20']");
+    await page.click("#an-board .piece-hit[data-piece='35']");
+    await page.click("#an-board .target-hit[data-cell='28']");
+    await page.waitForFunction(() => document.querySelector("#an-moves").value === "d7d6 e2e3 d6d5 e3e4 d5e4*");
+    await page.waitForSelector("#an-board [data-last-from='35']");
+    assert.equal(await page.locator("#an-board [data-kind]").count(), 31, "the taken pawn is off");
+    await page.screenshot({ path: join(shots, `breakthrough-analyse-${width}.png`), fullPage: true });
+    await page.goto(`${url}#replay?variant=breakthrough&moves=d7d6+e2e3+d6d5+e3e4+d5e4*&ply=5`);
+    await page.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "5");
+    assert.equal(await page.locator("#rp-board [data-last-from='35']").count(), 1);
+    assert.equal(await page.locator("#rp-board [data-kind]").count(), 31);
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => document.querySelector("#rp-status").dataset.ply === "4");
+    assert.equal(await page.locator("#rp-board [data-last-from='20']").count(), 1);
+    assert.equal(await page.locator("#rp-board [data-kind]").count(), 32);
+    await page.screenshot({ path: join(shots, `breakthrough-replay-${width}.png`), fullPage: true });
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }

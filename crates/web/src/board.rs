@@ -16,7 +16,10 @@
 //! points     points per seat where the game counts them (captures, stores), or null
 //! totals     each seat's total as the game settles it (points plus what it still holds
 //!            where the rules give it that), or null; at the end these decide the places
-//! last       the place of the last move (its stone, or the pit sown from), or null
+//! last       the place of the last move (its stone, where its piece went, or the pit sown
+//!            from), or null
+//! last_from  where the piece of the last move came from (a move from one place to another),
+//!            or null
 //! line       the places of the winning line ([] when none)
 //! layout     {"kind": "grid", "rows", "cols", "gravity"}: cells in rows, place
 //!              row * cols + col, row 0 on top (`1` in the notation); with gravity a stone
@@ -25,7 +28,9 @@
 //!              sowing order; seat s owns the per_side places from s * per_side, the last of
 //!              them a big cell (a mandarin cell, a store) when big_last; forward[s]: whether
 //!              seat s's own forward direction runs towards increasing ring index
-//! places     grid: per cell the seat of its stone or null;
+//! places     grid: per cell the seat of its stone or piece, or null;
+//! kinds      (grid, only when some cell holds a piece that moves) per cell the letter of its
+//!              piece's kind ("p"), or null: the page writes it on the piece
 //!            ring: per pit {"seeds", "piece" (a big piece such as a mandarin), "value" (what
 //!              capturing it is worth: its seeds, plus the first note's value for a piece),
 //!              "label" (what a person types for it, or null), "owner", "big"}
@@ -35,12 +40,16 @@
 //!            {"text": each in the game's notation, "place": where each is drawn (null for a
 //!            pass, which puts nothing anywhere: the page offers it as a button), and when
 //!            any move has a direction (a sowing) "forward": whether each sows towards
-//!            increasing ring index, null for a move without one}
+//!            increasing ring index, null for a move without one, and when any move takes
+//!            a piece from one place to another "from": each one's origin, null for a move
+//!            without one: the page lets a person pick the piece, then its target}
 //! ```
 //!
-//! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing, and
-//! `{"place": null}` for a pass; its steps (`steps_json`) are the rules' traced play: `put`,
-//! `turn` (a stone turned over to `seat`'s), `pass`, `pick`, `drop`, `capture`, `refill`.
+//! A move's place (`place_json`) is `{"place": i}` with `"forward"` for a sowing and `"from"`
+//! for a piece that moves, and `{"place": null}` for a pass; its steps (`steps_json`) are the
+//! rules' traced play: `put`, `turn` (a stone turned over to `seat`'s), `move` (a piece of
+//! `seat` from `from` to `to`), `remove` (a piece taken off `place`), `pass`, `pick`, `drop`,
+//! `capture`, `refill`.
 
 use rules::{Game, Layout, MoveList, Place, Player, Step};
 use serde_json::{Value, json};
@@ -55,22 +64,28 @@ pub fn position_json<G: Game>(position: &G) -> Value {
     let mut text = Vec::with_capacity(legal.len());
     let mut place = Vec::with_capacity(legal.len());
     let mut forward = Vec::with_capacity(legal.len());
+    let mut from = Vec::with_capacity(legal.len());
     for &mv in legal.iter() {
         text.push(Value::String(position.format_move(mv)));
         if position.is_pass(mv) {
             place.push(Value::Null);
             forward.push(Value::Null);
+            from.push(Value::Null);
             continue;
         }
         let at = position.move_place(mv);
         place.push(Value::from(at.place));
         forward.push(at.forward.map_or(Value::Null, Value::Bool));
+        from.push(position.move_from(mv).map_or(Value::Null, Value::from));
     }
     let mut moves = serde_json::Map::new();
     moves.insert("text".into(), Value::Array(text));
     moves.insert("place".into(), Value::Array(place));
     if forward.iter().any(|f| !f.is_null()) {
         moves.insert("forward".into(), Value::Array(forward));
+    }
+    if from.iter().any(|f| !f.is_null()) {
+        moves.insert("from".into(), Value::Array(from));
     }
     json["moves"] = Value::Object(moves);
     json
@@ -88,6 +103,7 @@ pub fn board_json<G: Game>(position: &G) -> Value {
     let seat_names: Vec<String> = Player::all(view.players)
         .map(|seat| position.seat_name(seat))
         .collect();
+    let mut kinds = None;
     let (layout, places) = match &view.layout {
         Layout::Grid {
             rows,
@@ -98,10 +114,21 @@ pub fn board_json<G: Game>(position: &G) -> Value {
                 .places
                 .iter()
                 .map(|place| match place {
-                    Place::Stone(player) => json!(player.index()),
+                    Place::Stone(player) | Place::Piece { player, .. } => json!(player.index()),
                     _ => Value::Null,
                 })
                 .collect();
+            if view.places.iter().any(|p| matches!(p, Place::Piece { .. })) {
+                let letters: Vec<Value> = view
+                    .places
+                    .iter()
+                    .map(|place| match place {
+                        Place::Piece { kind, .. } => json!(kind.to_string()),
+                        _ => Value::Null,
+                    })
+                    .collect();
+                kinds = Some(letters);
+            }
             (
                 json!({ "kind": "grid", "rows": rows, "cols": cols, "gravity": gravity }),
                 stones,
@@ -145,7 +172,7 @@ pub fn board_json<G: Game>(position: &G) -> Value {
             )
         }
     };
-    json!({
+    let mut json = json!({
         "family": G::FAMILY.name,
         "players": view.players,
         "seat_names": seat_names,
@@ -156,10 +183,15 @@ pub fn board_json<G: Game>(position: &G) -> Value {
         "points": view.scores,
         "totals": position.totals().map(|t| t.to_vec()),
         "last": view.last,
+        "last_from": view.last_from,
         "line": view.line,
         "layout": layout,
         "places": places,
-    })
+    });
+    if let Some(kinds) = kinds {
+        json["kinds"] = Value::Array(kinds);
+    }
+    json
 }
 
 /// Where `mv` (legal in `position`) is drawn: `{"place": i}`, with `"forward"` for a sowing
@@ -169,14 +201,19 @@ pub fn place_json<G: Game>(position: &G, mv: G::Move) -> Value {
         return json!({ "place": null });
     }
     let place = position.move_place(mv);
-    match place.forward {
+    let mut json = match place.forward {
         None => json!({ "place": place.place }),
         Some(forward) => json!({ "place": place.place, "forward": forward }),
+    };
+    if let Some(from) = position.move_from(mv) {
+        json["from"] = json!(from);
     }
+    json
 }
 
 /// The steps of `mv` (legal in `position`) for the page's animation, when the move does more
-/// than put a stone (a sowing, stones turned, a pass); `None` otherwise.
+/// than put a stone (a sowing, stones turned, a piece moved or taken, a pass); `None`
+/// otherwise.
 pub fn steps_json<G: Game>(position: &G, mv: G::Move) -> Option<Value> {
     let mut steps = Vec::new();
     position.clone().play_traced(mv, &mut steps);
@@ -192,6 +229,10 @@ pub fn steps_json<G: Game>(position: &G, mv: G::Move) -> Option<Value> {
             Step::Turn { place, player } => {
                 json!({ "step": "turn", "place": place, "seat": player.index() })
             }
+            Step::Move { from, to, player } => {
+                json!({ "step": "move", "from": from, "to": to, "seat": player.index() })
+            }
+            Step::Remove { place } => json!({ "step": "remove", "place": place }),
             Step::Pass { seat } => json!({ "step": "pass", "seat": seat.index() }),
             Step::Refill { seat, cost } => {
                 json!({ "step": "refill", "seat": seat.index(), "cost": cost })
@@ -262,6 +303,48 @@ mod tests {
             Some(json!([{ "step": "pass", "seat": 1 }]))
         );
         assert_eq!(board_json(&game.child(pass))["last"], Value::Null);
+    }
+
+    #[test]
+    fn pieces_that_move_say_their_kind_origin_and_steps() {
+        // Breakthrough 6x3: Black's b5 (place 13) to a4 (9), then White's a2 (3) to a3 (6),
+        // then Black's a4 takes nothing straight but may take on b3 (7) after White's b2b3.
+        use rules::FromAny;
+        let variant: Variant = "breakthrough-6x3".parse().unwrap();
+        let game =
+            rules::breakthrough::Breakthrough::from_any(rules::AnyGame::start(&variant)).unwrap();
+        let json = position_json(&game);
+        assert_eq!(json["moves"]["text"][0], "a5a4");
+        assert_eq!(json["moves"]["from"][0], 12);
+        assert_eq!(json["moves"]["place"][0], 9);
+        let kinds = json["kinds"].as_array().unwrap();
+        assert_eq!(kinds.iter().filter(|k| *k == "p").count(), 12);
+        assert_eq!(json["places"][0], 1, "White's pawn on a1");
+        let mv = game.parse_move("b5a4").unwrap();
+        assert_eq!(place_json(&game, mv), json!({ "place": 9, "from": 13 }));
+        assert_eq!(
+            steps_json(&game, mv),
+            Some(json!([{ "step": "move", "from": 13, "to": 9, "seat": 0 }]))
+        );
+        let after = game.play_line("b5a4 b2b3").unwrap();
+        let json = board_json(&after);
+        assert_eq!(
+            (json["last_from"].clone(), json["last"].clone()),
+            (json!(4), json!(7))
+        );
+        let take = after.parse_move("a4b3*").unwrap();
+        assert_eq!(
+            steps_json(&after, take),
+            Some(json!([
+                { "step": "remove", "place": 7 },
+                { "step": "move", "from": 9, "to": 7, "seat": 0 },
+            ]))
+        );
+        // Stones have neither kinds nor origins.
+        let othello = position_json(&rules::othello::Othello::start());
+        assert_eq!(othello.get("kinds"), None);
+        assert_eq!(othello["moves"].get("from"), None);
+        assert_eq!(othello["last_from"], Value::Null);
     }
 
     #[test]

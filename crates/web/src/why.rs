@@ -24,6 +24,13 @@ pub fn why<G: AgentGame>(position: &G, mv: G::Move) -> String {
         .iter()
         .filter(|step| matches!(step, Step::Turn { player, .. } if *player == mover))
         .count();
+    // Pieces taken off, and whether the move takes a piece from one place to another (a game
+    // of moving pieces, Breakthrough, where lines in a row mean nothing either).
+    let taken = steps
+        .iter()
+        .filter(|step| matches!(step, Step::Remove { .. }))
+        .count();
+    let moves_piece = position.move_from(mv).is_some();
     if position.is_pass(mv) {
         return "the only move: nothing can be put anywhere".to_string();
     }
@@ -42,7 +49,7 @@ pub fn why<G: AgentGame>(position: &G, mv: G::Move) -> String {
     };
     let view = position.view();
     let lines = match view.layout {
-        Layout::Grid { .. } if turned > 0 => None,
+        Layout::Grid { .. } if turned > 0 || moves_piece => None,
         Layout::Grid { rows, cols, .. } => {
             let place = position.move_place(mv).place;
             Some(grid_lines(&view.places, rows, cols, place, mover))
@@ -67,6 +74,12 @@ pub fn why<G: AgentGame>(position: &G, mv: G::Move) -> String {
         words.insert(0, forced.to_string());
     }
     words.extend(captures);
+    if taken > 0 {
+        words.push(match taken {
+            1 => "takes a piece".to_string(),
+            n => format!("takes {n} pieces"),
+        });
+    }
     if turned > 0 {
         let stones = if turned == 1 { "stone" } else { "stones" };
         words.push(format!("turns {turned} {stones}"));
@@ -165,5 +178,12 @@ mod tests {
         );
         assert!(reason("gomoku", "h8 a1 h9 a2 h10 a3 h11", "h12").contains("blocks a four"));
         assert_eq!(reason("oanquan", "3P 7P", "5P"), "captures 16");
+        // A piece that moves: no lines in a row, a capture said as such.
+        let moves = "d7d6 e2e3 d6d5 e3e4";
+        assert_eq!(reason("breakthrough", moves, "d5e4*"), "takes a piece");
+        assert_eq!(
+            reason("breakthrough", moves, "a7a6"),
+            "the searcher's best; nothing is forced here"
+        );
     }
 }

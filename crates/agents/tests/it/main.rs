@@ -4,6 +4,7 @@
 
 mod common;
 
+mod breakthrough;
 mod connect4_solve;
 mod determinism;
 mod mcts;

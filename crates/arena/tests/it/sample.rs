@@ -4,8 +4,8 @@
 //! to the rules, an agent or the seeding that alters the default run fails here until the sample
 //! is played again (`arena run --fresh`). The committed `results/oanquan-multi/` run is held to
 //! `experiments/oanquan-multi.toml` the same way, `results/oware/` to `experiments/oware.toml`,
-//! `results/connect4/` to `experiments/connect4.toml` and `results/othello/` to
-//! `experiments/othello.toml`.
+//! `results/connect4/` to `experiments/connect4.toml`, `results/othello/` to
+//! `experiments/othello.toml` and `results/breakthrough/` to `experiments/breakthrough.toml`.
 
 use crate::common;
 
@@ -153,6 +153,13 @@ fn the_committed_class_run_is_its_experiment_with_the_recorded_admissions() {
 fn the_committed_othello_run_is_its_experiment_and_replays() {
     // Every 9th game: each of the ten pairings at least once.
     assert_committed_run("othello.toml", "othello", 100, 9);
+}
+
+/// The committed Breakthrough round robin (issue 35).
+#[test]
+fn the_committed_breakthrough_run_is_its_experiment_and_replays() {
+    // Every 9th game: each of the ten pairings at least once.
+    assert_committed_run("breakthrough.toml", "breakthrough", 100, 9);
 }
 
 /// A row with its timing fields zeroed: they are the only ones a replay may change.

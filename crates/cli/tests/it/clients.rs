@@ -195,6 +195,16 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
              \x20       for c in 'abcdefg':\n\
              \x20           assert p.moves.count(c) == sum(row['abcdefg'.index(c)] != '.' for row in p.board)\n\
              \x20       assert p.me == 'XO'[len(p.moves) % 2]\n\
+             \x20   elif p.family == 'breakthrough':\n\
+             \x20       assert (len(p.board), len(p.board[0]), p.rows, p.cols) == (8, 8, 8, 8)\n\
+             \x20       for r in range(8):\n\
+             \x20           for c in range(8):\n\
+             \x20               assert (p.board[r][c] == '.') == (p.kinds[r][c] == '.'), p.kinds\n\
+             \x20               assert p.kinds[r][c] in 'p.', p.kinds\n\
+             \x20       for m in p.legal:\n\
+             \x20           r, c = p.cell(m[:2])\n\
+             \x20           assert p.board[r][c] == p.me, (m, p.board)\n\
+             \x20       assert p.me == 'XO'[len(p.moves) % 2]\n\
              \x20   else:\n\
              \x20       total = sum(p.seeds) + sum(p.captures) + p.mandarin * sum(p.pieces)\n\
              \x20       n = p.players\n\
@@ -214,7 +224,7 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
         &format!(
             "name = \"view\"\nseed = 6\ngames_per_pair = 6\nopening_plies = 2\n\
              variants = [\"mnk-4x6k3\", \"mnk-7x7k5-caro\", \"oanquan\", \"oanquan-mandarin5\", \
-             \"oanquan-3p\", \"oanquan-4p\", \"connect4\"]\n\
+             \"oanquan-3p\", \"oanquan-4p\", \"connect4\", \"breakthrough\"]\n\
              sandbox_read = [\"{}\"]\n\
              [[agents]]\nname = \"checker\"\nspec = \"proc:cmd=python3,args={}\"\n\
              [[agents]]\nname = \"random\"\nspec = \"random\"\n\
@@ -230,9 +240,10 @@ fn the_python_client_sees_the_positions_the_arena_plays() {
     let summary = run(&exp, &options(&out)).unwrap();
     assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
     // m,n,k: the 3 pairs of checker, random and flat (greedy plays O An Quan only) on two
-    // boards, and Connect Four on one; O An Quan for 2: the 6 pairs of four agents on two rule
-    // sets; for 3: 4 groups x 3 seat orders; for 4: 1 group x 4; 6 games each.
-    assert_eq!(summary.played, (3 * 3 + 2 * 6 + 4 * 3 + 4) * 6);
+    // boards, and Connect Four and Breakthrough on one each; O An Quan for 2: the 6 pairs of
+    // four agents on two rule sets; for 3: 4 groups x 3 seat orders; for 4: 1 group x 4; 6
+    // games each.
+    assert_eq!(summary.played, (3 * 4 + 2 * 6 + 4 * 3 + 4) * 6);
 }
 
 /// The Python greedy Oware example plays the biggest capture the rules give, on positions of
@@ -573,7 +584,7 @@ fn the_python_client_names_the_function_that_returned_something_else_than_a_move
 }
 
 /// A C++ agent that checks, every turn, the board the header read against the rules' facts of
-/// Connect Four and Oware, and plays at random among the legal moves: any mismatch is a crash
+/// Connect Four, Oware and Breakthrough, and plays at random among the legal moves: any mismatch is a crash
 /// (exit 3) that the run records as a fault.
 const CPP_CHECKER: &str = r#"
 #include <algorithm>
@@ -623,6 +634,23 @@ static std::string choose(arena::Position& p) {
             if (move.size() != 1 || letter < 0 || letter > 5) fail("a move that is no house");
             if (p.seeds[p.my_houses[letter]] == 0) fail("an empty house offered");
         }
+    } else if (p.family == "breakthrough") {
+        if (p.rows != 8 || p.cols != 8 || p.board.size() != 8 || p.kinds.size() != 8)
+            fail("not an 8x8 grid with kinds");
+        int pawns[2] = {0, 0};
+        for (int r = 0; r < 8; ++r)
+            for (int c = 0; c < 8; ++c) {
+                char cell = p.board[r][c], kind = p.kinds[r][c];
+                if ((cell == '.') != (kind == '.') || (kind != '.' && kind != 'p'))
+                    fail("kinds and owners differ");
+                if (cell != '.') ++pawns[cell == 'X' ? 0 : 1];
+            }
+        if (pawns[0] > 16 || pawns[1] > 16 || pawns[0] == 0 || pawns[1] == 0) fail("pawns");
+        // Every legal move starts from a pawn of mine.
+        for (const std::string& move : p.legal) {
+            int col = move[0] - 'a', row = move[1] - '1';
+            if (p.board[row][col] != p.me) fail("a move from a cell without my pawn: " + move);
+        }
     } else {
         fail("a game this checker does not know: " + p.family);
     }
@@ -632,13 +660,13 @@ static std::string choose(arena::Position& p) {
 
 int main() {
     return arena::play(choose, "view checker, in C++", [](const std::string& variant) {
-        return variant == "connect4" || variant == "oware";
+        return variant == "connect4" || variant == "oware" || variant == "breakthrough";
     });
 }
 "#;
 
 #[test]
-fn the_cpp_client_reads_connect_four_and_oware_as_the_rules_have_them() {
+fn the_cpp_client_reads_connect_four_oware_and_breakthrough_as_the_rules_have_them() {
     let dir = scratch("cpp-views");
     let source = dir.join("checker.cpp");
     fs::write(&source, CPP_CHECKER).unwrap();
@@ -654,7 +682,7 @@ fn the_cpp_client_reads_connect_four_and_oware_as_the_rules_have_them() {
     assert!(status.success(), "g++ failed on the checker");
     let exp = Experiment::from_toml(
         &format!(
-            "name = \"cpp-views\"\nseed = 5\ngames_per_pair = 4\nvariants = [\"connect4\", \"oware\"]\n\
+            "name = \"cpp-views\"\nseed = 5\ngames_per_pair = 4\nvariants = [\"connect4\", \"oware\", \"breakthrough\"]\n\
              [[agents]]\nname = \"checker-cpp\"\nspec = \"proc:cmd={}\"\n\
              [[agents]]\nname = \"random\"\nspec = \"random\"\n",
             binary.display()
@@ -666,6 +694,6 @@ fn the_cpp_client_reads_connect_four_and_oware_as_the_rules_have_them() {
     let summary = run(&exp, &options(&out)).unwrap();
     assert!(summary.faults.is_empty(), "{:?}", summary.fault_reasons);
     let games = rows(&out.join("games.csv"));
-    assert_eq!(games.len(), 8, "{games:?}");
+    assert_eq!(games.len(), 12, "{games:?}");
     let _ = fs::remove_dir_all(&dir);
 }

@@ -85,7 +85,16 @@ fn conformance<G: Game + PartialEq>(start: &G, games: usize, seed: u64) {
             let mut steps = Vec::new();
             traced.play_traced(mv, &mut steps);
             let before = position.view();
+            let (from, to) = (position.move_from(mv), position.move_place(mv).place);
+            if let Some(from) = from {
+                // A move from one place to another takes the mover's own piece.
+                assert_eq!(before.owner(from), Some(position.side_to_move()), "{mv:?}");
+            }
             position.play_unchecked(mv);
+            if from.is_some() {
+                let after = position.view();
+                assert_eq!((after.last_from, after.last), (from, Some(to)), "{mv:?}");
+            }
             assert_eq!(copied, position, "copy-make and in-place play disagree");
             assert_eq!(traced, position, "traced and untraced play disagree");
             let (animated, after) = (before.after(&steps), position.view());
@@ -240,6 +249,23 @@ fn othello_games_conform() {
     let start = rules::othello::Othello::start();
     conformance(&start, 2_000, 17);
     two_players_by_type(&start, 200, 17);
+}
+
+#[test]
+fn breakthrough_games_conform() {
+    for (id, games) in [
+        ("breakthrough", 2_000),
+        ("breakthrough-6x6", 1_000),
+        ("breakthrough-6x2", 300),
+        ("breakthrough-16x8", 100),
+        ("breakthrough-8x16", 100),
+        ("breakthrough-7x5", 500),
+    ] {
+        let start =
+            rules::breakthrough::Breakthrough::from_any(AnyGame::start(&variant(id))).unwrap();
+        conformance(&start, games, 19);
+        two_players_by_type(&start, games / 10 + 1, 19);
+    }
 }
 
 #[test]

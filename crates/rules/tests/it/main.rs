@@ -2,6 +2,7 @@
 //! binary: one link instead of one per file, which is most of what the tests cost to build.
 //! `cargo test -p rules --test it MODULE::` runs one file's tests.
 
+mod breakthrough;
 mod conformance;
 mod connect4;
 mod mnk;

@@ -209,7 +209,8 @@ function drawGrid(view, opts = {}) {
   if (opts.values) {
     for (const [i, value] of Object.entries(opts.values)) {
       const { x, y } = centre(Number(i));
-      const colour = value === "win" ? "#1e8449" : value === "loss" ? "var(--x)" : "var(--muted)";
+      // On the board's paper, light in both themes: the light theme's grey there.
+      const colour = value === "win" ? "#1e8449" : value === "loss" ? "var(--x)" : "var(--paper-muted, var(--muted))";
       const letter = value === "win" ? "W" : value === "loss" ? "L" : value === "draw" ? "D" : "?";
       root.append(s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: colour, "pointer-events": "none" }, letter));
     }

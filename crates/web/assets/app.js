@@ -1288,7 +1288,7 @@ const Play = {
     }
     if (seat.person) {
       const view = game.position;
-      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : "click a cell")
+      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : BoardTools.tapTwice(view) ? "tap a cell twice" : "click a cell")
         : legalMoves(view).some((m, i, all) => all.findIndex((o) => o.place === m.place) !== i) ? "click one of your pits, then an arrow" : "click one of your pits";
       return box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, ` · ${how}`));
     }
@@ -2501,11 +2501,11 @@ const BoardTools = {
     const scale = this.ZOOMED / 36;
     svg.style.width = `${(cols * 36 + 30) * scale}px`;
     svg.style.height = `${(rows * 36 + 30) * scale}px`;
-    if (focus !== null && focus !== undefined) {
-      const x = (24 + (focus % cols) * 36 + 18) * scale, y = (24 + Math.floor(focus / cols) * 36 + 18) * scale;
-      box.scrollLeft = x - box.clientWidth / 2;
-      box.scrollTop = y - box.clientHeight / 2;
-    }
+    // The marked or last cell in view; on an empty board, its centre.
+    if (focus === null || focus === undefined) focus = Math.floor(rows / 2) * cols + Math.floor(cols / 2);
+    const x = (24 + (focus % cols) * 36 + 18) * scale, y = (24 + Math.floor(focus / cols) * 36 + 18) * scale;
+    box.scrollLeft = x - box.clientWidth / 2;
+    box.scrollTop = y - box.clientHeight / 2;
   },
 };
 

@@ -1580,6 +1580,15 @@ test("36 missing 6, 21: a big grid on a phone is zoomed (cells 24 px or more) an
     const cell = await cellWidth(page);
     assert.ok(cell >= 24, `${variant}: cells of ${cell.toFixed(1)} px on a phone`);
     assert.ok(await page.isChecked("#tap-twice"), "tap twice on a touch screen");
+    assert.match(await page.textContent("#status"), /tap a cell twice/);
+    // The empty board's centre in view in the zoomed box.
+    const inView = await page.evaluate(() => {
+      const { cols, rows } = Play.game.position.layout;
+      const centre = document.querySelector(`#board .cell-hit[data-cell='${Math.floor(rows / 2) * cols + Math.floor(cols / 2)}']`).getBoundingClientRect();
+      const box = document.getElementById("board").getBoundingClientRect();
+      return centre.left >= box.left && centre.right <= box.right && centre.top >= box.top && centre.bottom <= box.bottom;
+    });
+    assert.ok(inView, `${variant}: the board's centre in view`);
     const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
     assert.ok(wide <= room, `${variant}: the page is ${wide} px wide in ${room} px (the board scrolls in its box)`);
     await page.screenshot({ path: join(shots, `zoom-${variant}-390.png`), fullPage: true });

@@ -474,17 +474,26 @@ pub struct Tally {
     pub wins: u64,
     /// Drawn (first place shared).
     pub draws: u64,
-    /// Lost.
+    /// Placed between first and last at a table of three or four (second of four, say): neither
+    /// won nor lost.
+    pub placed: u64,
+    /// Lost: last place (alone or shared), below every other seat or tied with the others
+    /// below first.
     pub losses: u64,
 }
 
 impl Tally {
-    fn add(&mut self, outcome: Outcome, seat: Player) {
+    /// Counts `seat`'s result in a game of `players` seats that ended `outcome`.
+    fn add(&mut self, outcome: Outcome, seat: Player, players: usize) {
         self.games += 1;
+        let place = outcome.place(seat);
+        let last = outcome.places(players).into_iter().max().unwrap_or(place);
         if outcome.winner() == Some(seat) {
             self.wins += 1;
-        } else if outcome.place(seat) == 1 {
+        } else if place == 1 {
             self.draws += 1;
+        } else if place < last {
+            self.placed += 1;
         } else {
             self.losses += 1;
         }
@@ -585,10 +594,11 @@ pub fn stats(rows: &[Row], name: Option<&str>) -> PlayStats {
                     "hard" => (2, "person vs AI (hard)".to_string()),
                     _ => (3, "person vs AI (other agents)".to_string()),
                 };
-                levels
-                    .entry((row.variant.clone(), level))
-                    .or_default()
-                    .add(outcome, Player::seat(person));
+                levels.entry((row.variant.clone(), level)).or_default().add(
+                    outcome,
+                    Player::seat(person),
+                    seats,
+                );
                 (order, label, "the person".into(), Player::seat(person))
             }
             _ => (
@@ -602,7 +612,7 @@ pub fn stats(rows: &[Row], name: Option<&str>) -> PlayStats {
             .entry((order, mode))
             .or_insert_with(|| (view, Tally::default()))
             .1
-            .add(outcome, seat);
+            .add(outcome, seat, seats);
     }
     out.modes = modes
         .into_iter()
@@ -721,6 +731,7 @@ mod tests {
             games,
             wins,
             draws,
+            placed: 0,
             losses,
         };
         assert_eq!(mode("person vs AI (easy)"), tally(2, 1, 0, 1));
@@ -755,5 +766,40 @@ mod tests {
         let lan = stats(&[row], Some("lan"));
         assert_eq!(lan.modes[0].mode, "person vs AI (easy)");
         assert_eq!(lan.modes[0].tally.draws, 1, "a shared first place");
+    }
+
+    #[test]
+    fn a_middle_place_at_a_larger_table_is_placed_not_lost() {
+        // Issue 36, defect 24: second of four is no loss; last of four is.
+        let seats = || {
+            vec![
+                PlayedSeat::person("lan"),
+                PlayedSeat::agent("greedy".parse().unwrap()),
+                PlayedSeat::agent("greedy".parse().unwrap()),
+                PlayedSeat::agent("greedy".parse().unwrap()),
+            ]
+        };
+        let rows: Vec<Row> = [[30, 40, 20, 10], [20, 30, 40, 25], [5, 30, 30, 30]]
+            .iter()
+            .enumerate()
+            .map(|(i, totals)| {
+                let ranking = rules::Ranking::from_totals(totals);
+                game(seats(), Outcome::Ranked(ranking), "oanquan-4p").row(i as u64)
+            })
+            .collect();
+        let lan = stats(&rows, Some("lan"));
+        let tally = lan.modes[0].tally;
+        assert_eq!(
+            (
+                tally.games,
+                tally.wins,
+                tally.draws,
+                tally.placed,
+                tally.losses
+            ),
+            (3, 0, 0, 1, 2),
+            "second of four placed; last alone lost; last while the others tie for first lost"
+        );
+        assert_eq!(lan.levels[0].tally, tally);
     }
 }

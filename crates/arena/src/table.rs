@@ -635,18 +635,26 @@ impl<G: AgentGame> Table<G> {
     /// The time the person to move has left for this move, if they are on a clock: the limit
     /// per move or what is on their game clock, whichever is less, less the time their turn
     /// has run.
+    /// Before the front is ready for the turn ([`Table::ready`]) that is the whole limit: the
+    /// person's clock has not started.
     pub fn clock_left(&self) -> Option<Duration> {
         let seat = self.mover()?;
         let limit = self.clocks[seat.index()].limit()?;
-        self.is_person(seat)
-            .then(|| limit.saturating_sub(self.turn_started.elapsed()))
+        self.is_person(seat).then(|| {
+            if self.clock_restarted {
+                limit.saturating_sub(self.turn_started.elapsed())
+            } else {
+                limit
+            }
+        })
     }
 
-    /// Whether `seat`'s clock runs now: a person's on their turn, an agent's while it thinks
-    /// for its move.
+    /// Whether `seat`'s clock runs now: a person's on their turn once the front has shown it
+    /// to them ([`Table::ready`]), an agent's while it thinks for its move.
     fn runs(&self, seat: Player) -> bool {
         self.mover() == Some(seat)
-            && (self.is_person(seat) || self.thinking == Some(Away::Seat(seat)))
+            && ((self.is_person(seat) && self.clock_restarted)
+                || self.thinking == Some(Away::Seat(seat)))
     }
 
     /// Every seat's time left on its game clock now (the running one's turn taken off), in
@@ -675,8 +683,16 @@ impl<G: AgentGame> Table<G> {
 
     /// Ends the game if the person to move ran out of time (past the grace); says whether it
     /// did. The table's clock decides; a front's countdown only shows it.
+    ///
+    /// A person's flag cannot fall before the front is ready for their turn ([`Table::ready`]:
+    /// the board drawn, the agent's move shown): the time a page takes to draw and animate
+    /// the move before is not theirs. A move made without `ready` is still charged from the
+    /// turn's start ([`Table::person_move`]), so skipping it gains no time.
     pub fn check_clock(&mut self) -> bool {
-        let Some(seat) = self.mover().filter(|&seat| self.is_person(seat)) else {
+        let Some(seat) = self
+            .mover()
+            .filter(|&seat| self.is_person(seat) && self.clock_restarted)
+        else {
             return false;
         };
         // What punching the clock now would say, without punching it unless the time is up
@@ -1432,6 +1448,7 @@ mod tests {
             any_agent,
         )
         .unwrap();
+        table.ready(None).unwrap();
         std::thread::sleep(Duration::from_millis(10));
         assert!(table.check_clock(), "the table's clock decides");
         assert_eq!(table.person_move("b2", None), Err(TableError::Over));
@@ -1470,6 +1487,59 @@ mod tests {
     }
 
     #[test]
+    fn a_person_s_clock_waits_for_the_front_to_show_the_board() {
+        // Issue 36, defect 12: the time a page takes to draw the board (and animate the move
+        // before) is not the person's. Their clock starts at `ready`, not at the table's start.
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("random")],
+            clocked("st=0.05"),
+            any_agent,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(!table.check_clock(), "no flag before the board was shown");
+        assert!(table.ending().is_none());
+        assert_eq!(
+            table.clock_left(),
+            Some(Duration::from_millis(50)),
+            "the whole move's time"
+        );
+        table.ready(None).unwrap();
+        assert!(
+            table.ending().is_none(),
+            "ready after a slow drawing is no loss"
+        );
+        // From `ready` on, the clock runs and falls as before.
+        std::thread::sleep(Duration::from_millis(150));
+        assert!(
+            table.check_clock(),
+            "the flag falls once the board was shown"
+        );
+        assert!(matches!(
+            table.ending().unwrap().cause,
+            Cause::TimeUp(Player::First, _)
+        ));
+    }
+
+    #[test]
+    fn a_move_without_ready_is_charged_from_the_turn_s_start() {
+        let mut table = Table::new(
+            tictactoe(),
+            vec![person("Lan"), agent("random")],
+            clocked("st=0.05"),
+            any_agent,
+        )
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+        assert_eq!(table.person_move("b2", None), Err(TableError::Over));
+        assert!(matches!(
+            table.ending().unwrap().termination,
+            Termination::Timeout
+        ));
+    }
+
+    #[test]
     fn a_loss_on_time_stands_and_undo_is_refused() {
         let mut table = Table::new(
             tictactoe(),
@@ -1479,6 +1549,7 @@ mod tests {
         )
         .unwrap();
         table.person_move("b2", None).unwrap();
+        table.ready(None).unwrap();
         std::thread::sleep(Duration::from_millis(700));
         assert!(table.check_clock(), "b's flag fell");
         // Asked later, as the terminal does at the end of a game: the loss still stands.

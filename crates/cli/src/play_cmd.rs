@@ -346,6 +346,13 @@ fn print_stats(record: &std::path::Path, name: Option<&str>) -> Result<()> {
             mode.mode, mode.view, t.games, t.wins, t.draws, t.losses
         );
     }
+    // Second or third at a table of three or four: neither a win nor a loss.
+    for mode in stats.modes.iter().filter(|mode| mode.tally.placed > 0) {
+        println!(
+            "{}: {} placed between first and last, counted neither won nor lost",
+            mode.mode, mode.tally.placed
+        );
+    }
     if !stats.levels.is_empty() {
         println!();
         println!("a person against each AI level:");

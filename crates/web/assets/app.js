@@ -210,7 +210,8 @@ function drawGrid(view, opts = {}) {
   if (opts.values) {
     for (const [i, value] of Object.entries(opts.values)) {
       const { x, y } = centre(Number(i));
-      const colour = value === "win" ? "#1e8449" : value === "loss" ? "var(--x)" : "var(--muted)";
+      // On the board's paper, light in both themes: the light theme's grey there.
+      const colour = value === "win" ? "#1e8449" : value === "loss" ? "var(--x)" : "var(--paper-muted, var(--muted))";
       const letter = value === "win" ? "W" : value === "loss" ? "L" : value === "draw" ? "D" : "?";
       root.append(s("text", { x, y: y + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: colour, "pointer-events": "none" }, letter));
     }
@@ -240,6 +241,14 @@ function drawGrid(view, opts = {}) {
       hit.addEventListener("mouseleave", () => (ghost.style.display = "none"));
       root.append(ghost, hit);
     }
+  }
+  // Tap twice to play: the cell the first tap marked, its stone shown, ringed.
+  if (opts.marked !== undefined && opts.marked !== null) {
+    const { x, y } = centre(opts.marked);
+    const ghost = stone(opts.marked, view.to_move, "ghost");
+    ghost.removeAttribute("data-stone");
+    ghost.style.pointerEvents = "none";
+    root.append(ghost, s("circle", { class: "marked-ring", cx: x, cy: y, r: C * 0.47, "data-marked": opts.marked }));
   }
   if (opts.cursor !== undefined && opts.cursor !== null) {
     const { x, y } = centre(opts.cursor);
@@ -565,7 +574,7 @@ function drawRing(view, opts = {}) {
   const mover = view.to_move;
   if (layout.two) {
     if (!compact) {
-      const tag = (seat, y) => s("text", { x: layout.X0, y, "font-size": 13, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${names[seat] || seatName(view, seat)}${points(seat)}`);
+      const tag = (seat, y) => s("text", { class: "seat-tag", x: layout.X0, y, "font-size": 13, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${names[seat] || seatName(view, seat)}${points(seat)}`);
       const [above, below] = layout.flipped ? [0, 1] : [1, 0];
       root.append(tag(above, 15), tag(below, height - 5));
     }
@@ -573,7 +582,7 @@ function drawRing(view, opts = {}) {
     for (let seat = 0; seat < view.players; seat++) {
       const a = layout.corner(seat), b = layout.corner(seat + 1);
       const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2, d = Math.hypot(mx, my) || 1;
-      const label = s("text", { x: (mx / d) * (d - 80), y: (my / d) * (d - 80) + 5, "text-anchor": "middle", "font-size": 15, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${seatName(view, seat)}${points(seat)}`);
+      const label = s("text", { class: "seat-tag", x: (mx / d) * (d - 80), y: (my / d) * (d - 80) + 5, "text-anchor": "middle", "font-size": 15, fill: SEAT_COLOURS[seat], "font-weight": mover === seat ? 700 : 400, "data-seat": seat }, `${mover === seat ? "▸ " : ""}${seatName(view, seat)}${points(seat)}`);
       label.append(s("title", {}, names[seat] || seatName(view, seat)));
       root.append(label);
     }
@@ -1139,6 +1148,7 @@ const Play = {
     const opts = { names, last, flip: this.flip };
     if (interactive) {
       opts.onMove = (text) => this.move(text);
+      BoardTools.wrap(opts, view, () => this.render());
       opts.onPick = (place) => { this.selected = place; this.render(); };
       opts.selected = this.selected;
       if (this.cursor !== null) opts.cursor = this.cursor;
@@ -1149,6 +1159,7 @@ const Play = {
     const lookOpts = () => ({ names, flip: this.flip, last: this.looking > 0 ? looking.moves[this.looking - 1].place : null });
     if (!this.animating) {
       $("board").replaceChildren(...(looking ? [drawBoard(looking.position, lookOpts())] : [drawBoard(view, opts), ...passButtons(view, opts)]));
+      BoardTools.fit(looking ? looking.position : view, opts.marked !== undefined && opts.marked !== null ? opts.marked : last);
     }
     $("board").classList.toggle("looking", !!looking);
     this.sowBar(interactive);
@@ -1375,7 +1386,7 @@ const Play = {
     }
     if (seat.person) {
       const view = game.position;
-      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : view.moves && view.moves.from ? "click one of your pieces, then its target" : "click a cell")
+      const how = isGrid(view) ? (view.layout.gravity ? "click a column" : view.moves && view.moves.from ? "click one of your pieces, then its target" : BoardTools.tapTwice(view) ? "tap a cell twice" : "click a cell")
         : legalMoves(view).some((m, i, all) => all.findIndex((o) => o.place === m.place) !== i) ? "click one of your pits, then an arrow" : "click one of your pits";
       return box.replaceChildren(`${seat.label} to move`, h("span", { class: "sub" }, ` · ${how}`));
     }
@@ -1416,10 +1427,11 @@ const Play = {
     if (this.busy || this.animating) return;
     const game = this.game;
     const gen = this.gen;
-    if (!game || game.over) { this.stopClock(); return; }
+    if (!game || game.over) { this.stopClock(); Reply.ready(); return; }
     if (game.thinking) { this.waitForAgent(gen); return; }
     const seat = game.seats[game.to_move];
     if (seat.person) {
+      Reply.ready();
       if (game.move_time_ms || game.clocks) {
         try {
           const answer = await api("POST", `/api/games/${game.id}/ready`, { ply: game.ply });
@@ -1437,6 +1449,7 @@ const Play = {
     this.stopClock();
     if (this.paused) return;
     const delay = this.agentsOnly() ? this.delay() : Math.min(250, this.delay());
+    Reply.waited(delay);
     // The game plays on while another page is shown (a demo goes on while the report is).
     this.timer = setTimeout(() => { if (gen === this.gen && !this.paused) this.think(); }, delay);
   },
@@ -1511,6 +1524,7 @@ const Play = {
       const sows = played.sowing.some((step) => step.step === "pick");
       this.status(h("span", {}, `${answer.game.seats[played.seat].label} ${sows ? "sows" : "plays"} ${played.move}`, h("span", { class: "sub" }, " · click the board or press Esc to skip")));
       const opts = { names: answer.game.seats.map((seat) => seat.label), last: played.place, flip: this.flip };
+      Reply.waited(played.sowing.length * stepMs);
       await animateSteps($("board"), before, played.sowing, opts, stepMs, () => gen === this.gen && !this.skipping);
       this.animating = false;
       if (gen !== this.gen) return;
@@ -1519,6 +1533,7 @@ const Play = {
     // blocked at both ends): shown until the next such note or the game's next start.
     if (played && played.note) this.note = played.note;
     this.render();
+    if (played && played.move) Reply.moved(answer.game, played);
     this.tell("moved");
     this.next();
   },
@@ -1529,6 +1544,8 @@ const Play = {
     const gen = this.gen;
     this.busy = true;
     this.stopClock(true);
+    BoardTools.marked = null;
+    Reply.click();
     $("sow-bar").hidden = true;
     try {
       const answer = await api("POST", `/api/games/${game.id}/move`, { move: text, ply: game.ply });
@@ -2157,6 +2174,7 @@ const Report = {
       const answer = await api("GET", `/api/report?dir=${encodeURIComponent(dir)}`);
       const body = $("rep-body");
       body.innerHTML = answer.html;
+      chartsReadable(body);
     } catch (error) {
       $("rep-body").replaceChildren(h("p", { class: "note" }, error.message));
     }
@@ -2169,6 +2187,7 @@ const Report = {
     try {
       const answer = await api("POST", "/api/report", { dir });
       $("rep-body").innerHTML = answer.html;
+      chartsReadable($("rep-body"));
       await this.open(false);
       $("rep-write").textContent = "Rewrite report";
     } catch (error) {
@@ -2178,6 +2197,17 @@ const Report = {
     }
   },
 };
+
+// A report's charts each in a box of its own: on a phone the chart keeps a size its numbers
+// read at (a heatmap's cells) and scrolls sideways there, not the page (issue 36, defect 24).
+function chartsReadable(body) {
+  for (const img of body.querySelectorAll("img")) {
+    if (img.parentElement.classList.contains("chart-scroll")) continue;
+    const box = h("div", { class: "chart-scroll", tabindex: 0, role: "region", "aria-label": img.alt || "chart" });
+    img.replaceWith(box);
+    box.append(img);
+  }
+}
 
 // ---------------------------------------------------------------- Stats
 
@@ -2202,19 +2232,23 @@ const Stats = {
         return;
       }
       const row = (cells, cls = "") => h("tr", { class: cls }, cells.map((c, i) => h("td", { class: i > 1 ? "num" : "" }, c)));
+      // Second or third of three or four: neither a win nor a loss (a column where there is one).
+      const placed = stats.modes.some((m) => m.tally.placed) || stats.levels.some((l) => l.tally.placed);
+      const wdl = (t) => (placed ? `${t.wins}-${t.draws}-${t.placed}-${t.losses}` : `${t.wins}-${t.draws}-${t.losses}`);
       body.replaceChildren(...[
         h("h2", {}, `${stats.games} ${stats.games === 1 ? "game" : "games"}${stats.name ? ` of ${stats.name}` : ""}`),
-        h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", {},
-          h("thead", {}, h("tr", {}, ["mode", "counted for", "games", "wins", "draws", "losses"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
-          h("tbody", {}, stats.modes.map((m) => row([m.mode, m.view, m.tally.games, m.tally.wins, m.tally.draws, m.tally.losses])))))
+        h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", { class: "modes" },
+          h("thead", {}, h("tr", {}, ["mode", "counted for", "games", "wins", "draws", ...(placed ? ["placed"] : []), "losses"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
+          h("tbody", {}, stats.modes.map((m) => row([m.mode, m.view, m.tally.games, m.tally.wins, m.tally.draws, ...(placed ? [m.tally.placed] : []), m.tally.losses])))))
         ,
         stats.levels.length ? h("h2", { style: "margin-top:1rem" }, "Against each AI level") : null,
         stats.levels.length ? h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "table" }, h("table", {},
-          h("thead", {}, h("tr", {}, ["variant", "level", "games", "W-D-L", "win rate"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
+          h("thead", {}, h("tr", {}, ["variant", "level", "games", placed ? "W-D-P-L" : "W-D-L", "win rate"].map((t, i) => h("th", { class: i > 1 ? "num" : "" }, t)))),
           h("tbody", {}, stats.levels.map((l) => h("tr", {},
             h("td", {}, l.variant), h("td", {}, l.level), h("td", { class: "num" }, l.tally.games),
-            h("td", { class: "num" }, `${l.tally.wins}-${l.tally.draws}-${l.tally.losses}`),
+            h("td", { class: "num" }, wdl(l.tally)),
             h("td", { class: "num" }, h("span", { class: "rate", style: `width:${Math.round(60 * l.win_rate)}px` }), `${(100 * l.win_rate).toFixed(1)}%`)))))) : null,
+        placed ? h("p", { class: "note" }, "Placed (P): second or third at a table of three or four, counted neither won nor lost.") : null,
         h("p", { class: "note" }, "The ratings of people against each agent: Report, or arena report on the play record.")].filter(Boolean));
     } catch (error) {
       $("st-body").replaceChildren(h("p", { class: "note bad" }, error.message));
@@ -2378,6 +2412,201 @@ document.addEventListener("keydown", (event) => {
   else if (page === "replay") Replay.key(event);
 });
 
+// ---------------------------------------------------------------- Preferences, sound, replies
+//
+// Issue 36, missing 6 and defects 21, 24 (and the sowing games' reply time). The page's own
+// settings, remembered in the browser (localStorage "arena.*"): the theme (the system's
+// `prefers-color-scheme` until the header's switch picks one), the move sound, and on a grid too
+// big for the screen the zoom and "tap twice to play".
+
+const Prefs = {
+  get(key, fallback) {
+    try { const value = localStorage.getItem(`arena.${key}`); return value === null ? fallback : value; } catch { return fallback; }
+  },
+  set(key, value) {
+    try { if (value === null) localStorage.removeItem(`arena.${key}`); else localStorage.setItem(`arena.${key}`, value); } catch { /* a private window: not remembered */ }
+  },
+
+  init() {
+    const system = window.matchMedia("(prefers-color-scheme: dark)");
+    const systemTheme = () => (system.matches ? "dark" : "light");
+    const theme = () => {
+      const now = this.get("theme", null) || systemTheme();
+      document.documentElement.dataset.theme = now;
+      $("theme-button").setAttribute("aria-pressed", String(now === "dark"));
+      $("theme-button").title = `Dark theme: ${now === "dark" ? "on" : "off"}${this.get("theme", null) ? "" : " (the system's)"}`;
+    };
+    system.addEventListener("change", theme);
+    $("theme-button").addEventListener("click", () => {
+      const next = document.documentElement.dataset.theme === "dark" ? "light" : "dark";
+      // Back to the system's theme: follow it again.
+      this.set("theme", next === systemTheme() ? null : next);
+      theme();
+    });
+    theme();
+    const sound = () => {
+      const on = Sound.on();
+      $("sound-button").setAttribute("aria-pressed", String(on));
+      $("sound-button").textContent = on ? "♪" : "✕";
+      $("sound-button").title = `Move sound: ${on ? "on" : "off"}`;
+    };
+    $("sound-button").addEventListener("click", () => { this.set("sound", Sound.on() ? "off" : "on"); sound(); });
+    sound();
+    BoardTools.init();
+  },
+};
+
+// A short tone at each move, made in the page (WebAudio), a little higher for the first seat.
+const Sound = {
+  made: 0,
+  context: null,
+  on() { return Prefs.get("sound", "on") !== "off"; },
+  move(seat) {
+    if (!this.on()) return;
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      this.context = this.context || new Context();
+      const audio = this.context;
+      if (audio.state === "suspended") audio.resume();
+      const t = audio.currentTime;
+      const tone = audio.createOscillator(), gain = audio.createGain();
+      tone.type = "triangle";
+      tone.frequency.setValueAtTime(seat % 2 ? 523 : 659, t);
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.006);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.09);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(t);
+      tone.stop(t + 0.1);
+      this.made += 1;
+    } catch { /* no sound on this browser */ }
+  },
+};
+
+// A move shown: its sound, and an agent's reply said in the live region (#announce) for a
+// screen reader. And the person's reply time: from their click (`click`) to the board ready for
+// their next move (`ready`), with the agents' own think times (`ms` of their moves) and every
+// wait the page scheduled (an animation, a pause before an agent's move) beside it.
+const Reply = {
+  asked: null,
+  thinkMs: 0,
+  waitMs: 0,
+  agentMoves: 0,
+  log: [],
+  click() {
+    this.asked = performance.now();
+    this.thinkMs = 0;
+    this.waitMs = 0;
+    this.agentMoves = 0;
+  },
+  waited(ms) { if (this.asked !== null) this.waitMs += ms; },
+  moved(game, played) {
+    Sound.move(played.seat);
+    if (played.person) return;
+    if (this.asked !== null) { this.thinkMs += played.ms || 0; this.agentMoves += 1; }
+    const seat = game.seats[played.seat];
+    const next = game.over ? ` Game over: ${game.over.summary}.` : game.to_move !== null && game.seats[game.to_move].person ? ` ${game.seats[game.to_move].label} to move.` : "";
+    $("announce").textContent = `${seat.label} played ${played.move}.${next}`;
+  },
+  ready() {
+    if (this.asked === null) return;
+    if (this.agentMoves) {
+      const waitedMs = performance.now() - this.asked;
+      this.log.push({ waitedMs, thinkMs: this.thinkMs, scheduledMs: this.waitMs, agentMoves: this.agentMoves, overMs: waitedMs - this.thinkMs });
+    }
+    this.asked = null;
+  },
+};
+
+// A grid too big for the screen (cells under 30 px, as 15x15 and 19x19 on a phone): the zoom
+// (34 px cells, the board scrolls; on by itself where the cells would be under 24 px) and "tap
+// twice to play" (on by itself on a touch screen): the first tap marks a cell, the second plays.
+const BoardTools = {
+  ZOOMED: 34,
+  marked: null,
+  view: null,
+
+  init() {
+    $("zoom").addEventListener("click", () => {
+      Prefs.set("zoom", this.zoomed() ? "off" : "on");
+      if (Play.game) Play.render();
+    });
+    $("tap-twice").addEventListener("change", () => {
+      Prefs.set("tap", $("tap-twice").checked ? "on" : "off");
+      this.marked = null;
+      if (Play.game) Play.render();
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && this.marked !== null) { this.marked = null; if (Play.game) Play.render(); }
+    });
+  },
+
+  // The cell size the board has when fitted to its box, in CSS pixels (Infinity: not a grid).
+  fitted(view) {
+    if (!view || !isGrid(view)) return Infinity;
+    const room = $("board").clientWidth || document.documentElement.clientWidth;
+    const { cols } = view.layout;
+    return (room * 36) / (cols * 36 + 30);
+  },
+  big(view) { return this.fitted(view) < 30; },
+  zoomed(view = this.view) {
+    const chosen = Prefs.get("zoom", "auto");
+    return this.big(view) && (chosen === "on" || (chosen === "auto" && this.fitted(view) < 24));
+  },
+  tapTwice(view) {
+    const chosen = Prefs.get("tap", "auto");
+    return this.big(view) && (chosen === "on" || (chosen === "auto" && window.matchMedia("(pointer: coarse)").matches));
+  },
+
+  // A person's move on a big grid: a first tap marks, a second on the same cell plays.
+  wrap(opts, view, redraw) {
+    if (!this.tapTwice(view)) { this.marked = null; return; }
+    const play = opts.onMove;
+    const placeOf = (text) => { const entry = legalMoves(view).find((m) => m.move === text); return entry ? entry.place : null; };
+    if (this.marked !== null && placeOf(this.marked) === null) this.marked = null;
+    opts.marked = this.marked === null ? null : placeOf(this.marked);
+    opts.onMove = (text) => {
+      if (this.marked === text) { this.marked = null; return play(text); }
+      this.marked = text;
+      redraw();
+      Play.status(h("span", {}, `${text} marked`, h("span", { class: "sub" }, " · tap it again to play, or another cell")));
+    };
+  },
+
+  // After a drawing: the tools shown where they help, the board zoomed or fitted, the marked
+  // (else the last) cell in view.
+  fit(view, focus) {
+    this.view = view;
+    const box = $("board");
+    $("board-tools").hidden = !this.big(view);
+    const zoom = this.zoomed(view);
+    box.classList.toggle("zoomed", zoom);
+    $("zoom").setAttribute("aria-pressed", String(zoom));
+    $("tap-twice").checked = this.tapTwice(view);
+    const svg = box.querySelector("svg");
+    if (zoom) {
+      box.tabIndex = 0;
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", "board, zoomed: it scrolls");
+    } else {
+      box.removeAttribute("tabindex");
+      box.removeAttribute("role");
+      box.removeAttribute("aria-label");
+    }
+    if (!svg || !zoom) return;
+    const { cols, rows } = view.layout;
+    const scale = this.ZOOMED / 36;
+    svg.style.width = `${(cols * 36 + 30) * scale}px`;
+    svg.style.height = `${(rows * 36 + 30) * scale}px`;
+    // The marked or last cell in view; on an empty board, its centre.
+    if (focus === null || focus === undefined) focus = Math.floor(rows / 2) * cols + Math.floor(cols / 2);
+    const x = (24 + (focus % cols) * 36 + 18) * scale, y = (24 + Math.floor(focus / cols) * 36 + 18) * scale;
+    box.scrollLeft = x - box.clientWidth / 2;
+    box.scrollTop = y - box.clientHeight / 2;
+  },
+};
+
 async function main() {
   Play.init();
   Analyse.init();
@@ -2385,6 +2614,7 @@ async function main() {
   Report.init();
   Stats.init();
   Live.init();
+  Prefs.init();
   $("help-button").addEventListener("click", () => $("help").showModal());
   try {
     meta = await api("GET", "/api/meta");

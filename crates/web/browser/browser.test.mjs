@@ -74,8 +74,8 @@ after(async () => {
 const ASSETS = process.env.ASSETS ? resolve(process.env.ASSETS) : null;
 const TYPES = { "": "text/html", "app.js": "text/javascript", "app.css": "text/css" };
 
-async function newContext(width = 1280, height = 860) {
-  const context = await browser.newContext({ viewport: { width, height } });
+async function newContext(width = 1280, height = 860, extra = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, ...extra });
   if (ASSETS) {
     for (const [name, type] of Object.entries(TYPES)) {
       await context.route(new URL(name, url).href, (route) => route.fulfill({ contentType: type, body: readFileSync(join(ASSETS, name || "index.html")) }));
@@ -1629,4 +1629,377 @@ test("35: Othello in Analyse: where Black cannot move the pass is a button, and 
   assert.equal(await page.locator("#an-board button.pass-move").count(), 0, "White has moves: no pass");
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// ---------------------------------------------------------------- issue 36 (web2)
+// Missing 6 (big grids on a phone, the move sound, the dark theme), the rest of defects 12, 14,
+// 21 and 24, defects 6 and 8 on a phone as a phone browser lays the page out, and the person's
+// reply time in the sowing games at the fastest setting.
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// A phone: 390 px, touch (a coarse pointer), laid out as a phone's browser does.
+const phone = () => newContext(390, 844, { hasTouch: true, isMobile: true });
+
+// The width in CSS pixels of a grid's cell as drawn (its click target's box, 2 px inset).
+const cellWidth = (page) => page.$eval("#board .cell-hit", (hit) => (hit.getBoundingClientRect().width * 36) / Number(hit.getAttribute("width")));
+
+test("36 missing 6, 21: a big grid on a phone is zoomed (cells 24 px or more) and a move takes two taps; a laptop plays at a click", async () => {
+  const page = await openIn(await phone());
+  for (const variant of ["mnk-19x19k5", "caro"]) {
+    await setUp(page, variant, ["person", "person"]);
+    assert.ok(await page.isVisible("#board-tools"), `${variant}: the zoom and tap-twice controls on a phone`);
+    assert.ok(await page.$eval("#board", (box) => box.classList.contains("zoomed")), `${variant}: zoomed at first`);
+    const cell = await cellWidth(page);
+    assert.ok(cell >= 24, `${variant}: cells of ${cell.toFixed(1)} px on a phone`);
+    assert.ok(await page.isChecked("#tap-twice"), "tap twice on a touch screen");
+    assert.match(await page.textContent("#status"), /tap a cell twice/);
+    // The empty board's centre in view in the zoomed box.
+    const inView = await page.evaluate(() => {
+      const { cols, rows } = Play.game.position.layout;
+      const centre = document.querySelector(`#board .cell-hit[data-cell='${Math.floor(rows / 2) * cols + Math.floor(cols / 2)}']`).getBoundingClientRect();
+      const box = document.getElementById("board").getBoundingClientRect();
+      return centre.left >= box.left && centre.right <= box.right && centre.top >= box.top && centre.bottom <= box.bottom;
+    });
+    assert.ok(inView, `${variant}: the board's centre in view`);
+    const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.ok(wide <= room, `${variant}: the page is ${wide} px wide in ${room} px (the board scrolls in its box)`);
+    await page.screenshot({ path: join(shots, `zoom-${variant}-390.png`), fullPage: true });
+    await page.click("#result button:has-text('New game')").catch(() => {});
+    if (await page.isVisible("#game")) await page.click("#new");
+  }
+  await setUp(page, "caro", ["person", "person"]);
+  // A first tap marks, a second plays; a tap elsewhere moves the mark.
+  await page.tap("#board .cell-hit[data-cell='112']");
+  await page.waitForSelector("#board [data-marked='112']");
+  assert.equal(await moveCount(page), 0, "one tap plays nothing");
+  assert.match(await page.textContent("#status"), /h8 marked/);
+  await page.tap("#board .cell-hit[data-cell='113']");
+  await page.waitForSelector("#board [data-marked='113']");
+  assert.equal(await moveCount(page), 0);
+  await page.tap("#board .cell-hit[data-cell='113']");
+  await page.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 1);
+  assert.equal(await page.textContent("#move-list .mv"), "i8");
+  assert.equal(await page.locator("#board [data-marked]").count(), 0, "no mark after the move");
+  await page.screenshot({ path: join(shots, "zoom-caro-played-390.png"), fullPage: true });
+  // Fitted instead, by choice, and remembered: the whole board, smaller cells.
+  await page.click("#zoom");
+  await page.waitForFunction(() => !document.getElementById("board").classList.contains("zoomed"));
+  assert.ok((await cellWidth(page)) < 24);
+  assert.deepEqual(await axeViolations(page), [], "axe on the fitted board");
+  await page.reload();
+  await page.waitForSelector("#board svg");
+  assert.ok(!(await page.$eval("#board", (box) => box.classList.contains("zoomed"))), "the choice is remembered");
+  await page.click("#zoom");
+  await page.waitForFunction(() => document.getElementById("board").classList.contains("zoomed"));
+  assert.deepEqual(await axeViolations(page), [], "axe on the zoomed board");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // A laptop: the whole board, one click a move, no tools.
+  const laptop = await open();
+  await setUp(laptop, "caro", ["person", "person"]);
+  assert.ok(await laptop.isHidden("#board-tools"));
+  assert.ok((await cellWidth(laptop)) >= 30);
+  await laptop.click("#board .cell-hit[data-cell='112']");
+  await laptop.waitForFunction(() => document.querySelectorAll("#move-list .mv").length === 1);
+  assert.deepEqual(laptop.errors, []);
+  await laptop.context().close();
+});
+
+test("36 missing 6: a move sound made in the page, and a mute that is remembered", async () => {
+  const page = await open();
+  assert.equal(await page.getAttribute("#sound-button", "aria-pressed"), "true", "on at first");
+  await setUp(page, "tictactoe", ["person", "random"]);
+  await page.click("#board .cell-hit[data-cell='4']");
+  await settle(page, 2);
+  assert.equal(await page.evaluate(() => Sound.made), 2, "a sound for the person's move and the agent's");
+  await page.click("#sound-button");
+  assert.equal(await page.getAttribute("#sound-button", "aria-pressed"), "false");
+  const free = await page.evaluate(() => [...document.querySelectorAll("#board .cell-hit")].map((c) => c.dataset.cell));
+  await page.click(`#board .cell-hit[data-cell='${free[0]}']`);
+  await settle(page, 4);
+  assert.equal(await page.evaluate(() => Sound.made), 2, "no sound once muted");
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  assert.equal(await page.getAttribute("#sound-button", "aria-pressed"), "false", "muted after a reload");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// The pages of 36.21, each checked by axe-core: what was found, "where: rule: target" each.
+async function axeEveryPage(page, label) {
+  const found = [];
+  const check = async (where) => found.push(...(await axeViolations(page)).map((v) => `${where} (${label}): ${v}`));
+  await page.goto(`${url}#play`);
+  await check("the set-up");
+  await setUp(page, "caro", ["person", "random"]);
+  await page.click("#board .cell-hit[data-cell='112']", { force: true });
+  if (await page.isVisible("#board [data-marked]")) await page.click("#board .cell-hit[data-cell='112']", { force: true });
+  await settle(page, 2);
+  await check("a caro game");
+  await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+  await check("an O An Quan game of 4");
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  await check("a game's end");
+  await page.screenshot({ path: join(shots, `${label}-game-end.png`), fullPage: true });
+  await page.goto(`${url}#analyse`);
+  await page.fill("#an-variant", "tictactoe");
+  await page.fill("#an-moves", "b2 a1");
+  await page.click("#an-run");
+  await page.waitForSelector("#an-results .answers li", { timeout: 60000 });
+  await check("Analyse");
+  await page.goto(`${url}#replay`);
+  await page.waitForSelector("#rp-games tbody tr");
+  await page.click("#rp-games tbody tr");
+  await page.waitForSelector("#rp-board svg");
+  await check("Replay");
+  await page.screenshot({ path: join(shots, `${label}-replay.png`), fullPage: true });
+  await page.goto(`${url}#report`);
+  await page.waitForSelector("#rep-body table");
+  await check("Report");
+  await page.goto(`${url}#stats`);
+  await page.waitForSelector("#st-body table");
+  await check("Stats");
+  await page.goto(`${url}#live`);
+  await page.waitForTimeout(300);
+  await check("Live");
+  return found;
+}
+
+test("36 missing 6: a dark theme that follows the system, with a switch; axe finds no serious violation in it", async () => {
+  for (const width of [1280, 390]) {
+    const context = await newContext(width, width === 390 ? 844 : 860, { colorScheme: "dark" });
+    const page = await openIn(context);
+    const theme = () => page.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
+    const [named, background] = await theme();
+    assert.equal(named, "dark", "the system's dark scheme");
+    assert.ok(contrast(background, "#000000") < 2, `a dark background: ${background}`);
+    await page.screenshot({ path: join(shots, `dark-setup-${width}.png`), fullPage: true });
+    if (width === 1280) {
+      // The switch: light, kept over a reload; back to dark, the system's again.
+      await page.click("#theme-button");
+      assert.equal((await theme())[0], "light");
+      await page.reload();
+      await page.waitForSelector("body[data-ready='1']");
+      assert.equal((await theme())[0], "light", "the choice kept");
+      await page.click("#theme-button");
+      assert.equal(await page.evaluate(() => localStorage.getItem("arena.theme")), null, "the system's theme followed again");
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+      await page.emulateMedia({ colorScheme: "dark" });
+      await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+    }
+    const found = await axeEveryPage(page, `dark-${width}`);
+    assert.deepEqual(found, []);
+    assert.deepEqual(page.errors, []);
+    await context.close();
+  }
+});
+
+test("36.21: an h1 on every page, the agent's reply said in a live region, four seats' names at 4.5:1", async () => {
+  const page = await open();
+  const h1 = async (where) => {
+    const shown = await page.$$eval("h1", (all) => all.filter((el) => el.offsetParent !== null).map((el) => el.textContent.trim()));
+    assert.ok(shown.length >= 1, `${where}: an h1 shown`);
+    assert.ok(shown[0], `${where}: the h1 says something`);
+  };
+  await setUp(page, "tictactoe", ["person", "random"]);
+  await h1("a game");
+  assert.equal(await page.$eval("#game-title", (el) => el.tagName), "H1", "the game's title is the page's h1");
+  await page.click("#board .cell-hit[data-cell='4']");
+  await settle(page, 2);
+  const said = await page.$eval("#announce", (el) => [el.getAttribute("aria-live"), el.textContent]);
+  assert.equal(said[0], "polite");
+  assert.match(said[1], /^O \(random\) played [a-c][1-3]\. X \(browser\) to move\.$/);
+  for (const tab of ["analyse", "replay", "report", "live", "stats"]) {
+    await page.goto(`${url}#${tab}`);
+    await page.waitForSelector(`#page-${tab}:not([hidden])`);
+    await h1(tab);
+  }
+  await page.goto(`${url}#play`);
+  await setUp(page, "oanquan-4p", ["person", "random", "random", "random"]);
+  const tags = await page.$$eval("#board text[data-seat]", (all) => all.map((el) => [getComputedStyle(el).fill, getComputedStyle(el).stroke, el.textContent]));
+  assert.equal(tags.length, 4);
+  for (const [fill, halo, text] of tags) {
+    assert.ok(contrast(fill, halo) >= 4.5, `${text}: ${fill} on ${halo}, ${contrast(fill, halo).toFixed(2)}:1`);
+  }
+  await page.screenshot({ path: join(shots, "oanquan-4p-seat-names.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.12: the person's clock waits for the board: a page slow to show it loses no time", async () => {
+  const page = await open();
+  // The page's "ready" (the board drawn, the agent's move shown) arrives 4 s after the
+  // agent's move, with 2 s a move: the time before it is not the person's.
+  await page.route("**/api/games/*/ready", async (route) => { await sleep(4000); await route.continue(); });
+  await page.fill("#variant", "tictactoe");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+  await page.locator("#seats .seat-row").nth(0).locator("select").selectOption("random");
+  await page.locator("#seats .seat-row").nth(1).locator("select").selectOption("person");
+  await page.click("details.more summary");
+  await page.fill("#move-time", "2");
+  const ready = page.waitForResponse((response) => response.url().endsWith("/ready"), { timeout: 30000 });
+  await page.click("#start");
+  const answer = await (await ready).json();
+  assert.equal(answer.game.over, null, `not lost on time: ${JSON.stringify(answer.game.over)}`);
+  assert.equal(answer.game.history.length, 1, "the agent's move only");
+  assert.ok(answer.game.clock_ms > 1000, `the person's clock starts full: ${answer.game.clock_ms} ms`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.14: an unknown agent kind is refused listing only the kinds this server seats", async () => {
+  const { status, body } = await call("POST", "/api/games", { variant: "tictactoe", seats: ["human", "wizard"] });
+  assert.equal(status, 400);
+  const listed = body.error.split("this server seats: ")[1];
+  assert.ok(listed, body.error);
+  for (const kind of listed.split(", ")) assert.ok(!["proc", "engine", "fault"].includes(kind), `${kind} listed: ${body.error}`);
+  const page = await open();
+  await page.fill("#variant", "tictactoe");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "tictactoe");
+  const row = page.locator("#seats .seat-row").nth(1);
+  await row.locator("select").selectOption("custom");
+  await row.locator("input").fill("wizard");
+  await page.click("#start");
+  await page.waitForSelector("#toast:not([hidden])");
+  const toastText = await page.textContent("#toast");
+  assert.match(toastText, /unknown agent kind `wizard`; this server seats: /);
+  assert.doesNotMatch(toastText, /\bproc\b|\bengine\b/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.24: Stats counts a middle place at four seats as placed, W-D-L unbroken on a phone; a report's heatmap readable on a phone", async () => {
+  // Four-seat O An Quan games by the API, the person playing its first legal move, until the
+  // person finishes between first and last (at most 8 games).
+  let middle = false;
+  for (let round = 0; round < 8 && !middle; round++) {
+    let game = (await call("POST", "/api/games", { variant: "oanquan-4p", seats: ["human", "random", "random", "random"], seed: 100 + round })).body;
+    while (!game.over) {
+      if (game.seats[game.to_move].person) {
+        game = (await call("POST", `/api/games/${game.id}/move`, { move: game.position.moves.text[0], ply: game.ply })).body.game;
+      } else {
+        game = (await call("POST", `/api/games/${game.id}/think`, { ply: game.ply })).body.game;
+      }
+    }
+    const stats = (await call("GET", "/api/stats?name=browser")).body.stats;
+    middle = stats.modes.some((m) => m.tally.placed > 0);
+  }
+  assert.ok(middle, "a game with the person placed between first and last");
+  const page = await openIn(await phone());
+  await page.goto(`${url}#stats`);
+  await page.waitForSelector("#st-name option[value='browser']", { state: "attached" });
+  await page.selectOption("#st-name", "browser");
+  await page.waitForSelector("#st-body table th:has-text('placed')");
+  // Each number's text on one line: a text node broken over two lines has two boxes.
+  const lines = await page.$$eval("#st-body td.num", (cells) => cells.flatMap((cell) => [...cell.childNodes].filter((node) => node.nodeType === 3).map((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return [node.textContent, range.getClientRects().length];
+  })));
+  for (const [text, rows] of lines) assert.equal(rows, 1, `"${text}" breaks over ${rows} lines`);
+  const tablesFit = async (whose) => {
+    for (const [inner, outer] of await page.$$eval("#st-body .table-wrap", (all) => all.map((wrap) => [wrap.scrollWidth, wrap.clientWidth]))) {
+      assert.ok(inner <= outer, `${whose}: a Stats table ${inner} px wide in ${outer} px`);
+    }
+  };
+  await tablesFit("browser");
+  // Every tab in view on a phone, with the header's buttons.
+  for (const tab of await page.$$eval("#tabs a", (all) => all.map((a) => { const box = a.getBoundingClientRect(); return [a.textContent, box.left, box.right]; }))) {
+    assert.ok(tab[1] >= 0 && tab[2] <= 390, `the ${tab[0]} tab in view (${tab[1]}-${tab[2]})`);
+  }
+  const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(wide <= room, `Stats is ${wide} px wide in ${room} px`);
+  await page.screenshot({ path: join(shots, "stats-placed-390.png"), fullPage: true });
+  await page.selectOption("#st-name", "");
+  await page.waitForFunction(() => !/ of browser$/.test(document.querySelector("#st-body h2").textContent));
+  await page.waitForSelector("#st-body table th:has-text('placed')");
+  await tablesFit("everyone");
+  await page.screenshot({ path: join(shots, "stats-placed-everyone-390.png"), fullPage: true });
+  // The report's head-to-head heatmap: shown at 70 % of its size or more, in a box that scrolls.
+  await page.goto(`${url}#report`);
+  await page.waitForSelector("#rep-body img[alt^='Head to head']");
+  await page.waitForFunction(() => [...document.querySelectorAll("#rep-body img")].every((img) => img.complete));
+  const charts = await page.$$eval("#rep-body img[alt^='Head to head']", (all) => all.map((img) => [img.getBoundingClientRect().width / img.naturalWidth, img.parentElement.className]));
+  for (const [scale, box] of charts) {
+    assert.ok(scale >= 0.69, `a heatmap at ${(100 * scale).toFixed(0)} % of its size`);
+    assert.equal(box, "chart-scroll");
+  }
+  const [wide2, room2] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(wide2 <= room2, `Report is ${wide2} px wide in ${room2} px`);
+  assert.deepEqual(await axeViolations(page), []);
+  await page.screenshot({ path: join(shots, "report-heatmap-390.png") });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36.6, 8 on a phone's browser (touch, its viewport): a long spec in the end line and four clocks fit", async () => {
+  const page = await openIn(await phone());
+  const fits = async (where) => {
+    const [wide, room] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    assert.ok(wide <= room, `${where}: the page is ${wide} px wide in ${room} px`);
+  };
+  await setUp(page, "tictactoe", ["person", "custom=alphabeta:nodes=1000000"]);
+  await page.click("#resign");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.match(await page.textContent("#result strong"), /\(alphabeta:nodes=1000000\) wins/);
+  await fits("a long spec");
+  await page.screenshot({ path: join(shots, "phone-long-spec.png"), fullPage: true });
+  await page.click("#result button:has-text('New game')");
+  await page.fill("#variant", "oanquan-4p");
+  await page.waitForFunction(() => document.querySelector("#variant-note").dataset.asked === "oanquan-4p");
+  await page.waitForFunction(() => document.querySelectorAll("#seats .seat-row").length === 4);
+  for (let i = 1; i < 4; i++) await page.locator("#seats .seat-row").nth(i).locator("select").selectOption("random");
+  if (!(await page.isVisible("#tc"))) await page.click("details.more summary");
+  await page.fill("#tc", "5:00");
+  await page.click("#start");
+  await page.waitForSelector("#clocks:not([hidden]) .clock");
+  const clocks = await page.$$eval("#clocks .clock", (all) => all.map((clock) => {
+    const time = clock.querySelector(".time"), who = clock.querySelector(".who");
+    return { whole: time.scrollWidth <= time.clientWidth + 1, who: who.getBoundingClientRect().width, text: time.textContent };
+  }));
+  for (const [seat, clock] of clocks.entries()) {
+    assert.ok(clock.whole, `seat ${seat + 1}'s time ${clock.text} is cut`);
+    assert.ok(clock.who >= 8, `seat ${seat + 1}'s name shows (${clock.who} px)`);
+  }
+  await fits("four clocks");
+  await page.screenshot({ path: join(shots, "phone-clocks-4p.png"), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test("36 reply time: in the sowing games at the fastest setting the page schedules no wait; the person waits the agents' think time and little more", async () => {
+  const figures = [];
+  for (const [variant, seats] of [["oanquan", ["person", "hard"]], ["oanquan-4p", ["person", "random", "easy", "hard"]], ["oware", ["person", "hard"]]]) {
+    const page = await open();
+    await setUp(page, variant, seats);
+    await page.locator("#speed").fill("2000");
+    assert.equal(await page.textContent("#speed-text"), "no animation");
+    await page.evaluate(() => {
+      window.handSeen = 0;
+      new MutationObserver(() => { if (document.querySelector("#board .hand")) window.handSeen += 1; })
+        .observe(document.getElementById("board"), { childList: true, subtree: true });
+    });
+    await settle(page, 0);
+    for (let move = 0; move < 6 && (await page.isHidden("#result")); move++) {
+      const before = await moveCount(page);
+      await page.locator("#board .square.mine").first().click();
+      if (await page.locator("#board .arrow").count()) await page.locator("#board .arrow").first().click();
+      await page.waitForFunction((n) => document.querySelectorAll("#move-list .mv").length > n, before);
+      await settle(page, before + seats.length);
+    }
+    const log = await page.evaluate(() => Reply.log);
+    assert.ok(log.length >= 1, `${variant}: replies measured`);
+    for (const reply of log) assert.equal(reply.scheduledMs, 0, `${variant}: no animation or pause scheduled: ${JSON.stringify(reply)}`);
+    assert.equal(await page.evaluate(() => window.handSeen), 0, `${variant}: no sowing drawn seed by seed`);
+    const over = log.map((r) => r.overMs).sort((a, b) => a - b);
+    figures.push({ variant, replies: log.length, medianOverMs: Math.round(over[Math.floor(over.length / 2)]), maxOverMs: Math.round(over.at(-1)), maxThinkMs: Math.round(Math.max(...log.map((r) => r.thinkMs))) });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  // A figure, not a check (the machine is shared): the reply time less the agents' think time.
+  writeFileSync(join(shots, "reply-times.json"), JSON.stringify(figures, null, 1));
+  console.log(`reply time over the agents' think time: ${JSON.stringify(figures)}`);
 });

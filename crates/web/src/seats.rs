@@ -52,9 +52,16 @@ pub fn agent_spec(text: &str, variant: &Variant, what: &str) -> Result<AgentSpec
     if protocol::is_outside(&spec) {
         return Err(refuse_outside(what, &spec));
     }
-    if let Ok(kind) = protocol::kind(&spec.kind)
-        && !kind.listed
-    {
+    let Ok(kind) = protocol::kind(&spec.kind) else {
+        // The kinds a request may name here, not every kind the arena has (`proc` and
+        // `engine` are refused above).
+        return Err(ApiError::bad(format!(
+            "{what} `{text}`: unknown agent kind `{}`; this server seats: {}",
+            spec.kind,
+            seated_kinds().join(", ")
+        )));
+    };
+    if !kind.listed {
         return Err(ApiError::bad(format!(
             "{what} `{text}`: `{}` is not among the agent kinds `arena list` shows (it is for \
              the arena's own tests)",
@@ -65,6 +72,15 @@ pub fn agent_spec(text: &str, variant: &Variant, what: &str) -> Result<AgentSpec
     protocol::check(&spec, variant)
         .map_err(|error| ApiError::bad(format!("{what} `{text}`: {error}")))?;
     Ok(spec)
+}
+
+/// The agent kinds a request may seat: the listed ones that run in the server's process.
+pub fn seated_kinds() -> Vec<&'static str> {
+    let outside = |name: &str| protocol::OUTSIDE_KINDS.iter().any(|k| k.name == name);
+    protocol::kinds()
+        .filter(|kind| kind.listed && !outside(kind.name))
+        .map(|kind| kind.name)
+        .collect()
 }
 
 /// Refuses a spec that asks to think longer than the server lets an agent think about a move
@@ -357,6 +373,39 @@ mod tests {
         }
         assert!(agent_spec("random", &variant, "seat 2").is_ok());
         assert!(agent_spec("fault", &variant, "seat 2").is_err(), "unlisted");
+    }
+
+    #[test]
+    fn an_unknown_kind_is_refused_listing_only_the_kinds_the_server_seats() {
+        let variant: Variant = "tictactoe".parse().unwrap();
+        let error = agent_spec("wizard", &variant, "seat 2")
+            .unwrap_err()
+            .to_string();
+        let listed = error
+            .split_once("this server seats: ")
+            .unwrap_or_else(|| panic!("{error}"))
+            .1;
+        let kinds: Vec<&str> = listed.split(", ").collect();
+        assert!(
+            kinds.contains(&"random") && kinds.contains(&"mcts"),
+            "{error}"
+        );
+        for refused in ["proc", "engine", "fault"] {
+            assert!(!kinds.contains(&refused), "`{refused}` is listed: {error}");
+        }
+        // Every kind listed is one the server seats.
+        for kind in kinds {
+            let seated = agent_spec(kind, &variant, "seat 2");
+            let refused = seated
+                .as_ref()
+                .err()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            assert!(
+                !refused.contains("does not seat") && !refused.contains("not among"),
+                "`{kind}`: {refused}"
+            );
+        }
     }
 
     #[test]

@@ -27,9 +27,10 @@
 //!   `clock_ms` (what the person to move has left for this move, the limit per move or their
 //!   game clock, whichever is less; or null), `can_undo`;
 //! - `clocks`: with a game clock (`tc`), per seat in turn order the milliseconds left on its
-//!   clock when the answer was made, the running one's turn taken off (a person's from the
-//!   end of the move before, restarted when the page says `ready`; an agent's while it
-//!   thinks); null without a game clock. The clock
+//!   clock when the answer was made, the running one's turn taken off (a person's from when
+//!   the page says `ready`, its board drawn: before that their clock stands and cannot fall,
+//!   though a move made without `ready` is charged from the end of the move before; an
+//!   agent's while it thinks); null without a game clock. The clock
 //!   of `to_move` runs until the next answer (a page counts it down); the others stand.
 //! - `over`: null while the game goes on, else `{result, termination, summary, detail,
 //!   winner, places}` (`result` as the record writes it, `1-0` or `1-3-2`; `summary` in

@@ -46,7 +46,9 @@ ALLOWED = [
     re.compile(r"^crates/protocol/src/gomocup/"),
 ]
 
-# Generic files that name a family today, and how many times (issue 35 item 3, to fix).
+# Generic files that name a family today, and how many times (issue 35 item 3, to fix). Three
+# counts rose by one when `Variant::mnk()` (a method this check did not see) became
+# `Variant::rules::<MnkConfig>()`: the same use, now visible.
 BASELINE = {
     "crates/agents/src/flat.rs": 2,
     "crates/agents/src/lib.rs": 7,
@@ -54,12 +56,12 @@ BASELINE = {
     "crates/agents/src/roster.rs": 2,
     "crates/arena/src/experiment.rs": 2,
     # `arena fit` fits the m,n,k pattern table: m,n,k's by nature, to move beside the game.
-    "crates/arena/src/fit.rs": 2,
+    "crates/arena/src/fit.rs": 3,
     # 35 when the check was written; the sandbox's figures (merged the same day) added 6.
-    "crates/cli/src/bench_cmd.rs": 41,
+    "crates/cli/src/bench_cmd.rs": 42,
     "crates/cli/src/engine_cmd.rs": 1,
     "crates/cli/src/solve_cmd.rs": 5,
-    "crates/protocol/src/lib.rs": 2,
+    "crates/protocol/src/lib.rs": 3,
     "crates/python/src/moves.rs": 2,
     "crates/report/src/games.rs": 3,
 }

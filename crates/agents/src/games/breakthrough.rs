@@ -12,7 +12,7 @@
 use rules::breakthrough::{Advance, Breakthrough};
 use rules::{Game, MoveList, Player, TwoPlayer};
 
-use crate::{Agent, AgentGame, Kind, Params, SpecError, Tactic};
+use crate::{AgentGame, Tactic};
 
 /// A pawn's worth.
 const PAWN: i32 = 100;
@@ -130,16 +130,5 @@ impl AgentGame for Breakthrough {
 
     fn hard_spec(&self) -> &'static str {
         "alphabeta:nodes=200000"
-    }
-
-    fn build_own(
-        kind: &'static Kind,
-        _params: &Params<'_>,
-    ) -> Result<Box<dyn Agent<Breakthrough>>, SpecError> {
-        Err(SpecError::Unsupported {
-            kind: kind.name.to_string(),
-            variant: rules::breakthrough::FAMILY.title.to_string(),
-            plays: kind.plays.describe(),
-        })
     }
 }

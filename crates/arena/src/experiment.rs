@@ -441,10 +441,9 @@ fn check_sandbox(
         read.push(resolved);
     }
     Ok(Sandbox {
-        mode,
         limits,
         read,
-        disabled: Vec::new(),
+        ..Sandbox::new(mode)
     })
 }
 

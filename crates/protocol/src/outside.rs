@@ -145,6 +145,11 @@ impl Launch {
 
     /// Starts the process, in [`Launch::working_folder`] when there is one.
     pub fn start(&self, role: &'static str) -> Result<Process, crate::child::StartError> {
+        // Only an agent with a folder of its own (`dir=`) runs from a copy of it.
+        let sandbox = Sandbox {
+            copy_folder: self.dir.is_some(),
+            ..self.sandbox.clone()
+        };
         match &self.working_folder() {
             Some(folder) => {
                 // Absolute, so that the command resolves the same before and after the child
@@ -162,17 +167,10 @@ impl Launch {
                     &self.stderr,
                     role,
                     Some(&folder),
-                    &self.sandbox,
+                    &sandbox,
                 )
             }
-            None => Process::start_in(
-                &self.cmd,
-                &self.args,
-                &self.stderr,
-                role,
-                None,
-                &self.sandbox,
-            ),
+            None => Process::start_in(&self.cmd, &self.args, &self.stderr, role, None, &sandbox),
         }
     }
 

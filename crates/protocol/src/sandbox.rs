@@ -207,6 +207,12 @@ pub struct Sandbox {
     pub read: Vec<PathBuf>,
     /// Layers turned off (besides [`DISABLE_VAR`]).
     pub disabled: Vec<Layer>,
+    /// Whether a game's process runs from a private copy of its own folder: set for an agent
+    /// with a folder of its own (`dir=`, a class's submission); an agent named by a path
+    /// runs where it is (its folder read-write), since it may read files beside its folder
+    /// relative to itself (a library one folder up, by `sandbox_read`). Set by the launch
+    /// from its spec, never by an experiment.
+    pub copy_folder: bool,
 }
 
 /// What this kernel gives, found once per process ([`Support::probe`]).
@@ -647,6 +653,8 @@ impl Prepared {
             _ => path.to_path_buf(),
         };
         let path = std::path::absolute(&path).ok()?;
+        // Only what is there: a word that merely looks like a path stays as written.
+        std::fs::symlink_metadata(&path).ok()?;
         let rest = path.strip_prefix(&self.own).ok()?;
         Some(copy.join(rest))
     }

@@ -42,12 +42,13 @@ def attack():
         socket.create_connection(("127.0.0.1", int(arg)), timeout=5).close()
     elif mode == "persist":
         # Runs from a copy of its folder: what it leaves there is gone by its next process,
-        # and its source (found from the working folder, the class's) is read-only to it.
+        # and its source (the path it is given, written `src:PATH` so that the arena does not
+        # point it at the copy as it does a path in its folder) is read-only to it.
         here = os.path.dirname(os.path.abspath(__file__))
         if not os.path.exists(os.path.join(here, "left.txt")):
             with open(os.path.join(here, "left.txt"), "w") as f:
                 f.write("for later")
-            with open(os.path.join(os.getcwd(), "subs", mode, "agent.py"), "a") as f:
+            with open(arg[len("src:"):], "a") as f:
                 f.write("\nchanged = True\n")
     elif mode == "udp":
         s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -201,7 +202,8 @@ impl Class {
         fs::create_dir_all(&folder).unwrap();
         fs::write(folder.join("agent.py"), HOSTILE).unwrap();
         format!(
-            "\n[[agents]]\nname = \"{mode}\"\nspec = \"proc:cmd=python3,args=subs/{mode}/agent.py \
+            // In a folder of its own (`dir=`), as a submission: it runs from a copy of it.
+            "\n[[agents]]\nname = \"{mode}\"\nspec = \"proc:cmd=python3,dir=subs/{mode},args=agent.py \
              {mode} {arg} {}\"\n",
             self.marker
         )
@@ -279,7 +281,10 @@ spec = "proc:cmd={ARENA},args=serve-agent --agent mc-flat:rollouts=8"
             ("write", outside.display().to_string()),
             ("connect", port),
             ("udp", udp),
-            ("persist", "-".into()),
+            (
+                "persist",
+                format!("src:{}", self.dir.join("subs/persist/agent.py").display()),
+            ),
             ("unix", unix),
             ("fork", "-".into()),
             ("memory", "-".into()),

@@ -216,6 +216,24 @@ pub(crate) fn quietly<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     answer.map_err(|payload| message.unwrap_or_else(|| payload_text(payload.as_ref())))
 }
 
+/// How a game an agent lost by `error` ended, as the CSV records it: the sandbox's verdict
+/// where one of its limits stopped the program (the fault's text starts with it, as
+/// [`protocol::sandbox::Verdict::split`] reads it), else the error's kind.
+pub(crate) fn fault_termination(error: &AgentError) -> Termination {
+    use protocol::sandbox::Verdict;
+    match Verdict::split(error.message()) {
+        Some((Verdict::MemoryLimit, _)) => Termination::MemoryLimit,
+        Some((Verdict::CpuLimit, _)) => Termination::CpuLimit,
+        Some((Verdict::ForbiddenCall, _)) => Termination::ForbiddenCall,
+        Some((Verdict::OutputLimit, _)) => Termination::OutputLimit,
+        None => match error {
+            AgentError::IllegalMove(_) => Termination::IllegalMove,
+            AgentError::Timeout(_) => Termination::Timeout,
+            _ => Termination::Crash,
+        },
+    }
+}
+
 /// Asks `agent` for a move, turning a panic into its message (with where it happened): the
 /// caller scores it as a crash, and nothing is printed to the terminal.
 pub fn choose_quietly<G: AgentGame>(
@@ -427,11 +445,7 @@ fn play_turns<G: AgentGame>(
         let (termination, fault) = match answer {
             Err(panic) => (Termination::Crash, format!("panicked: {panic}")),
             Ok(Err(error)) => {
-                let termination = match error {
-                    AgentError::IllegalMove(_) => Termination::IllegalMove,
-                    AgentError::Timeout(_) => Termination::Timeout,
-                    _ => Termination::Crash,
-                };
+                let termination = fault_termination(&error);
                 let mut fault = error.message().to_string();
                 if termination == Termination::Timeout
                     && let Some(overrun) =

@@ -58,7 +58,8 @@ pub struct RunSummary {
     pub wall: Duration,
     /// Worker threads used.
     pub threads: usize,
-    /// Faults per agent over the whole CSV: (crash, illegal-move, timeout).
+    /// Faults per agent over the whole CSV: (crash, illegal-move, timeout); a game lost to a
+    /// sandbox's limit (`memory-limit`, ...) counts as a crash, its reason names the limit.
     pub faults: BTreeMap<String, [u64; 3]>,
     /// Why, per agent: each kind of fault (its message with the numbers taken out) with a
     /// count and the first message of its kind, from the fault log.
@@ -280,7 +281,8 @@ pub struct FaultEntry {
     pub variant: String,
     /// The agent that lost it by the fault.
     pub agent: String,
-    /// The termination (`crash`, `illegal-move`, `timeout`).
+    /// The termination (`crash`, `illegal-move`, `timeout`, or a sandbox's `memory-limit`,
+    /// `cpu-limit`, `forbidden-call`, `output-limit`).
     pub termination: String,
     /// Why (a sandbox's verdict first where one stopped it).
     pub message: String,
@@ -357,7 +359,11 @@ fn count_fault(faults: &mut BTreeMap<String, [u64; 3]>, row: &Row) {
         return;
     };
     let slot = match termination {
-        Termination::Crash => 0,
+        Termination::Crash
+        | Termination::MemoryLimit
+        | Termination::CpuLimit
+        | Termination::ForbiddenCall
+        | Termination::OutputLimit => 0,
         Termination::IllegalMove => 1,
         Termination::Timeout => 2,
         _ => return,

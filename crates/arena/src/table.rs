@@ -44,7 +44,7 @@
 use std::time::{Duration, Instant};
 
 use agents::clock::{Clock, ClockState, Overrun, TimeControl};
-use agents::{Agent, AgentError, AgentGame, AgentRng, AgentSpec, Choice, Context, SearchStats};
+use agents::{Agent, AgentGame, AgentRng, AgentSpec, Choice, Context, SearchStats};
 use rand::SeedableRng;
 use rules::{Game, MoveError, Outcome, Player};
 
@@ -364,11 +364,7 @@ impl<G: AgentGame> Thinking<G> {
                 what: format!("{name} answered the illegal move {:?}", choice.mv),
             }),
             Ok(Err(error)) => Err(Fault {
-                termination: match error {
-                    AgentError::IllegalMove(_) => Termination::IllegalMove,
-                    AgentError::Timeout(_) => Termination::Timeout,
-                    _ => Termination::Crash,
-                },
+                termination: crate::play::fault_termination(&error),
                 what: error.to_string(),
             }),
             Err(panic) => Err(Fault {
@@ -1131,6 +1127,7 @@ pub fn result_words(outcome: Outcome, names: &[String], totals: Option<&[i32]>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agents::AgentError;
     use rules::Variant;
 
     fn tictactoe() -> rules::Mnk {

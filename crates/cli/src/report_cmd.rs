@@ -141,6 +141,7 @@ fn class_report(
                     agent: f.agent,
                     verdict,
                     reason,
+                    termination: f.termination,
                 }
             })
             .collect();

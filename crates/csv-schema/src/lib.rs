@@ -279,11 +279,20 @@ pub enum Termination {
     /// A person gave the game up (it loses). Only played games (`arena play`, `arena serve`)
     /// have it; tournaments never do.
     Resign,
+    /// The sandbox stopped an outside agent at its memory limit (it loses).
+    MemoryLimit,
+    /// The sandbox stopped an outside agent at its CPU-time limit (it loses).
+    CpuLimit,
+    /// The sandbox's system-call filter stopped an outside agent (it loses).
+    ForbiddenCall,
+    /// An outside agent wrote past its file-size limit or a line past the protocol's longest
+    /// (it loses).
+    OutputLimit,
 }
 
 impl Termination {
     /// Every termination, in the order [`Termination::EXPECTED`] lists them.
-    pub const ALL: [Termination; 7] = [
+    pub const ALL: [Termination; 11] = [
         Termination::Win,
         Termination::Draw,
         Termination::PlyCap,
@@ -291,10 +300,15 @@ impl Termination {
         Termination::Crash,
         Termination::Timeout,
         Termination::Resign,
+        Termination::MemoryLimit,
+        Termination::CpuLimit,
+        Termination::ForbiddenCall,
+        Termination::OutputLimit,
     ];
 
     /// The column's words, for messages about a value that is none of them.
-    pub const EXPECTED: &'static str = "win, draw, ply-cap, illegal-move, crash, timeout or resign";
+    pub const EXPECTED: &'static str = "win, draw, ply-cap, illegal-move, crash, timeout, resign, \
+         memory-limit, cpu-limit, forbidden-call or output-limit";
 
     /// The column text.
     pub fn as_str(self) -> &'static str {
@@ -306,6 +320,10 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::Timeout => "timeout",
             Termination::Resign => "resign",
+            Termination::MemoryLimit => "memory-limit",
+            Termination::CpuLimit => "cpu-limit",
+            Termination::ForbiddenCall => "forbidden-call",
+            Termination::OutputLimit => "output-limit",
         }
     }
 
@@ -328,7 +346,13 @@ impl Termination {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            Termination::IllegalMove | Termination::Crash | Termination::Timeout
+            Termination::IllegalMove
+                | Termination::Crash
+                | Termination::Timeout
+                | Termination::MemoryLimit
+                | Termination::CpuLimit
+                | Termination::ForbiddenCall
+                | Termination::OutputLimit
         )
     }
 }

@@ -57,6 +57,10 @@ pub struct Fault {
     pub verdict: String,
     /// Why, in the arena's words.
     pub reason: String,
+    /// The CSV's `termination` of the game: the limit's word (`memory-limit`) where the run
+    /// recorded one, `crash` (or `illegal-move`, `timeout`) in a run recorded before the CSV
+    /// named the limits.
+    pub termination: String,
 }
 
 impl Class {
@@ -300,12 +304,25 @@ fn markdown(summary: &Summary, class: &Class, rows: &[Vec<String>]) -> String {
     if class.faults.is_empty() {
         let _ = writeln!(md, "No game was lost by a fault.\n");
     } else {
+        // Where the CSV names a limit, the report says so; a run without one (or recorded
+        // before the CSV named them, with `crash` for a limit) keeps its words.
+        let limits_recorded = class
+            .faults
+            .iter()
+            .any(|f| !["crash", "illegal-move", "timeout"].contains(&f.termination.as_str()));
         let _ = writeln!(
             md,
             "Every game lost by a fault. The verdict names the sandbox's limit where one \
              stopped the program (memory limit, CPU limit, forbidden call, output limit), \
-             else how the game ended (crash, illegal-move, timeout). The CSV's `termination` \
-             column holds the latter; the verdict and the reason are in `games.faults.log`.\n"
+             else how the game ended (crash, illegal-move, timeout). {}\n",
+            if limits_recorded {
+                "The CSV's `termination` column names it too (`memory-limit`, `cpu-limit`, \
+                 `forbidden-call`, `output-limit`, else the termination); the reason is in \
+                 `games.faults.log`."
+            } else {
+                "The CSV's `termination` column holds the latter; the verdict and the reason \
+                 are in `games.faults.log`."
+            }
         );
         // Per entrant, one row per kind of fault (verdict and reason), with its games.
         let mut kinds: Vec<(&str, &str, &str, &str, Vec<u64>)> = Vec::new();

@@ -6,7 +6,8 @@
 //! writing it) is left out until it is whole.
 //!
 //! `GET /api/live` lists the folders holding a run; `GET /api/live/run?dir=...` is one run's
-//! state: its standings (the report's ratings of the games so far), the crosstable, the games
+//! state: its standings (the report's ratings of the games so far), the crosstable (with
+//! several variants so far: every variant's pool together, then each variant's in `variants`), the games
 //! in progress with their position, the last games finished and the faults with their
 //! reasons, each finished game with the CSV row that Replay shows. `since` (the `version` of
 //! the previous answer: the sizes and times of its files) answers `{"unchanged": true}` when
@@ -339,7 +340,7 @@ fn state(app: &App, base: &str, files: &[RunFile], version: String) -> Result<Va
     }
     recent.sort_by_key(|r| std::cmp::Reverse(r.0));
     recent.truncate(RECENT);
-    let (standings, crosstable, pool) = ratings(&report, &mut problems);
+    let (standings, crosstable, pool, variants) = ratings(&report, &mut problems);
 
     let stopped_early = live_files == 0 && total.is_some_and(|t| done < t);
     let status = if live_files > 0 {
@@ -361,6 +362,7 @@ fn state(app: &App, base: &str, files: &[RunFile], version: String) -> Result<Va
         "pool": pool,
         "standings": standings,
         "crosstable": crosstable,
+        "variants": variants,
         "playing": playing.iter().map(in_progress).collect::<Vec<_>>(),
         "recent": recent.into_iter().map(|r| r.1).collect::<Vec<_>>(),
         "faults": faults.iter().rev().map(|(game, line)| {
@@ -377,25 +379,49 @@ fn state(app: &App, base: &str, files: &[RunFile], version: String) -> Result<Va
 }
 
 /// The standings and crosstable of the games so far: the pool of every variant together
-/// (`all`), or the one variant's.
-fn ratings(report: &report::Report, problems: &mut Vec<String>) -> (Value, Value, Value) {
+/// (`all`), or the one variant's; then, when the games so far have several variants, each
+/// variant's pool (`variant`, `standings`, `crosstable`), in the report's order.
+fn ratings(report: &report::Report, problems: &mut Vec<String>) -> (Value, Value, Value, Value) {
+    let none = || (json!([]), Value::Null, Value::Null, json!([]));
     if report.games() == 0 {
-        return (json!([]), Value::Null, Value::Null);
+        return none();
     }
     let options = report::Options::default().with_intervals(report::Intervals::Off);
     let summary = match report.analyse(&options) {
         Ok(summary) => summary,
         Err(error) => {
             problems.push(format!("the ratings: {error}"));
-            return (json!([]), Value::Null, Value::Null);
+            return none();
         }
     };
     let Some(pool) = summary
         .pool(report::ALL_POOL)
         .or_else(|| summary.pools.first())
     else {
-        return (json!([]), Value::Null, Value::Null);
+        return none();
     };
+    let variants: Vec<&report::PoolRatings> = summary
+        .pools
+        .iter()
+        .filter(|p| p.pool != report::ALL_POOL)
+        .collect();
+    let per_variant: Vec<Value> = if variants.len() > 1 {
+        variants
+            .iter()
+            .map(|p| {
+                let (standings, crosstable) = pool_json(p);
+                json!({ "variant": p.pool, "standings": standings, "crosstable": crosstable })
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let (standings, crosstable) = pool_json(pool);
+    (standings, crosstable, json!(pool.pool), json!(per_variant))
+}
+
+/// One pool's standings and crosstable (null past [`CROSSTABLE_AGENTS`]).
+fn pool_json(pool: &report::PoolRatings) -> (Value, Value) {
     let standings: Vec<Value> = pool
         .standings
         .iter()
@@ -430,7 +456,7 @@ fn ratings(report: &report::Report, problems: &mut Vec<String>) -> (Value, Value
     } else {
         Value::Null
     };
-    (json!(standings), crosstable, json!(pool.pool))
+    (json!(standings), crosstable)
 }
 
 /// A game in progress as the page draws it: its position after the moves so far.

@@ -231,19 +231,18 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
     expected.sort_unstable();
     assert_eq!(seen, expected);
     assert_eq!(rows.len(), PAIRS * 2);
-    for who in ["crasher", "hog"] {
-        let crashes = rows
-            .iter()
+    let ended = |who: &str, termination: &str| {
+        rows.iter()
             .filter(|r| r[column("first")] == who || r[column("second")] == who)
-            .filter(|r| r[column("termination")] == "crash")
-            .count();
-        // Each loses its 12 games as a crash but one: the one against the other, which
-        // crashes first in it.
-        assert_eq!(
-            crashes, 12,
-            "{who}: the 12 games it played, each ended by a crash"
-        );
-    }
+            .filter(|r| r[column("termination")] == termination)
+            .count()
+    };
+    // Each loses its 12 games, the crasher's by a crash, the hog's at its memory limit, but
+    // one: the one against the other where the other moves first and fails first.
+    assert_eq!(ended("crasher", "crash"), 11, "crasher: {rows:?}");
+    assert_eq!(ended("crasher", "memory-limit"), 1, "crasher: {rows:?}");
+    assert_eq!(ended("hog", "memory-limit"), 11, "hog: {rows:?}");
+    assert_eq!(ended("hog", "crash"), 1, "hog: {rows:?}");
     // Nothing was written into the folder the link pointed at.
     assert_eq!(fs::read_dir(dir.join("outside")).unwrap().count(), 1);
 
@@ -307,9 +306,13 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
     // excluded.
     let md = fs::read_to_string(out.join("class.md")).unwrap();
     assert!(md.contains("| crasher | mnk-3x3k3 | crash | 11 ("), "{md}");
-    // The verdict of the sandbox's limit, not the bare termination the CSV holds.
+    // The verdict of the sandbox's limit, which the CSV's termination names too.
     assert!(
         md.contains("| hog | mnk-3x3k3 | memory limit | 11 ("),
+        "{md}"
+    );
+    assert!(
+        md.contains("The CSV's `termination` column names it too"),
         "{md}"
     );
     assert!(md.contains("RuntimeError: broken on purpose"), "{md}");

@@ -407,19 +407,19 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
     }
     // The limits, with their verdicts.
     if !off.contains(&Layer::Limits) {
-        expect("memory", "crash", "memory limit");
-        expect("spin", "crash", "CPU limit");
-        expect("bigfile", "crash", "output limit");
+        expect("memory", "memory-limit", "memory limit");
+        expect("spin", "cpu-limit", "CPU limit");
+        expect("bigfile", "output-limit", "output limit");
         // Stopped with its game, whatever became of its forks (root's are not limited).
         expect("fork", "crash", "");
     }
     if seccomp {
-        expect("ptrace", "crash", "forbidden call");
+        expect("ptrace", "forbidden-call", "forbidden call");
     } else {
         // Landlock keeps a sandboxed process from tracing one outside its domain.
         expect("ptrace", "crash", "PermissionError");
     }
-    expect("flood", "illegal-move", "output limit");
+    expect("flood", "output-limit", "output limit");
     expect("orphan", "crash", "left a child behind");
     // Nothing outside its folder touched, nothing reached, nothing left running.
     assert!(!class.dir.join("outside.txt").exists());
@@ -463,6 +463,19 @@ fn check_class(name: &str, sandbox: &str, games: u64, off: &[Layer], modes: &[&s
 #[test]
 fn hostile_submissions_are_stopped_with_their_verdicts_and_the_other_games_are_untouched() {
     check_class("all", "sandbox = \"required\"", 2, &[], &[]);
+}
+
+/// The games lost to a limit: the CSV's `termination` names each verdict (`memory-limit`,
+/// `cpu-limit`, `output-limit` for a file and for a line, `forbidden-call`).
+#[test]
+fn the_csv_names_the_verdict_of_each_game_lost_to_a_limit() {
+    check_class(
+        "verdicts",
+        "sandbox = \"required\"",
+        1,
+        &[],
+        &["memory", "spin", "bigfile", "ptrace", "flood"],
+    );
 }
 
 #[test]

@@ -86,6 +86,8 @@ fn a_run_being_written_shows_its_standings_games_in_progress_and_faults() {
     assert!(summary.pool(report::ALL_POOL).is_none());
     let pool = &summary.pools[0];
     assert_eq!(state["pool"], "mnk-3x3k3");
+    // One variant: no per-variant pools besides it.
+    assert_eq!(state["variants"], json!([]));
     let standings = state["standings"].as_array().unwrap();
     assert_eq!(standings.len(), pool.standings.len());
     for (shown, standing) in standings.iter().zip(&pool.standings) {
@@ -153,6 +155,59 @@ fn a_run_being_written_shows_its_standings_games_in_progress_and_faults() {
         client.get("/api/live").json()["runs"],
         json!([{ "dir": "run", "playing": false }])
     );
+}
+
+/// A run with two variants so far: the standings and crosstable of both together, then each
+/// variant's, the report's pool for pool.
+#[test]
+fn a_run_of_several_variants_has_standings_and_a_crosstable_per_variant() {
+    let results = results_folder("live-variants");
+    // The committed run plays its 210 games of mnk-3x3k3, then mnk-4x4k3's: 20 of those.
+    let csv = half_written_run(&results, 230);
+    let server = serve(&results, |_| {});
+    let mut client = Client::new(server.address);
+    let state = client.get("/api/live/run?dir=run").json();
+    assert_eq!(state["done"], 230);
+    assert_eq!(state["pool"], report::ALL_POOL);
+    let whole: String = std::fs::read_to_string(&csv)
+        .unwrap()
+        .split_inclusive('\n')
+        .filter(|l| l.ends_with('\n'))
+        .collect();
+    let summary = report::Report::from_csv_reader("run", whole.as_bytes())
+        .unwrap()
+        .analyse(&report::Options::default().with_intervals(report::Intervals::Off))
+        .unwrap();
+    let variants = state["variants"].as_array().unwrap();
+    let names: Vec<&str> = variants
+        .iter()
+        .map(|v| v["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["mnk-3x3k3", "mnk-4x4k3"]);
+    for shown in variants {
+        let pool = summary.pool(shown["variant"].as_str().unwrap()).unwrap();
+        let standings = shown["standings"].as_array().unwrap();
+        assert_eq!(standings.len(), pool.standings.len());
+        for (row, standing) in standings.iter().zip(&pool.standings) {
+            assert_eq!(row["agent"], standing.agent.as_str());
+            assert_eq!(row["games"], standing.games);
+            assert_eq!(row["wins"], standing.wins);
+            assert_eq!(row["losses"], standing.losses);
+        }
+        let agents = shown["crosstable"]["agents"].as_array().unwrap();
+        assert_eq!(agents.len(), standings.len());
+    }
+    let games = |i: usize| -> u64 {
+        variants[i]["standings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["games"].as_u64().unwrap())
+            .sum()
+    };
+    // Each game counts once for each of its two agents.
+    assert_eq!(games(1), 2 * 20);
+    assert!(games(0) > games(1));
 }
 
 #[test]

@@ -524,6 +524,65 @@ function agentMark(x, y, r, labels, place) {
     s("text", { class: "agent-label", x: bx, y: by, "font-size": br * 1.25 }, labels));
 }
 
+// Issue 36, missing 3: the agents' own evaluation over a game, drawn. `points` are
+// [{ply, seat, score}]: after move `ply` (1-based), the agent of `seat` valued its move at
+// `score` from its own side (SearchStats' score: its own units, zero-sum, a proven result at
+// 1e6 or more for alphabeta, ±1 for MCTS). In a game of two seats each is drawn from the first
+// seat's side (the second's negated), scaled to the largest unproven value of its game, a
+// proven result at the edge. Games of more seats have no one side to draw: null.
+const PROVEN = 1e6;
+const EVAL_POSITIONS = 200;
+function evalSeries(points, players) {
+  if (players !== 2) return null;
+  const known = points.filter((p) => p.score !== null && p.score !== undefined && Number.isFinite(p.score));
+  if (!known.length) return null;
+  const scale = Math.max(1e-9, ...known.filter((p) => Math.abs(p.score) < PROVEN).map((p) => Math.abs(p.score)));
+  return known.map((p) => {
+    const mine = p.seat === 0 ? p.score : -p.score;
+    const proven = Math.abs(p.score) >= PROVEN;
+    return { ply: p.ply, seat: p.seat, score: p.score, y: proven ? Math.sign(mine) : Math.max(-1, Math.min(1, mine / scale)), proven, scale };
+  });
+}
+
+// The chart of `series` (evalSeries) over `plies` moves: a line through each seat's points,
+// above the middle the first seat is better; `now` (a ply) marked; a click on a point calls
+// `onPick(ply)`. `names` are the seats' names.
+function evalChart(series, plies, names, opts = {}) {
+  const W = 300, H = 96, L = 6, T = 8, B = 8;
+  const x = (ply) => L + (W - 2 * L) * (plies ? ply / plies : 0);
+  const y = (v) => T + (H - T - B) * (1 - v) / 2;
+  const root = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "eval-chart", role: "img",
+    "aria-label": `the agents' evaluation over ${plies} moves: ${names[0]} better above the line, ${names[1]} below` });
+  root.append(s("rect", { x: L, y: T, width: W - 2 * L, height: (H - T - B) / 2, class: "eval-top" }),
+    s("line", { x1: L, y1: y(0), x2: W - L, y2: y(0), class: "eval-zero" }));
+  if (opts.now !== undefined && opts.now !== null) root.append(s("line", { x1: x(opts.now), y1: T, x2: x(opts.now), y2: H - B, class: "eval-now" }));
+  for (const seat of [0, 1]) {
+    const mine = series.filter((p) => p.seat === seat);
+    if (mine.length > 1) root.append(s("polyline", { points: mine.map((p) => `${x(p.ply)},${y(p.y)}`).join(" "), class: "eval-line", stroke: SEAT_COLOURS[seat] }));
+    for (const p of mine) {
+      const shown = p.proven ? (p.score > 0 ? "a proven win" : "a proven loss") : `${Number.isInteger(p.score) ? p.score : p.score.toFixed(3)}`;
+      const dot = s("circle", { cx: x(p.ply), cy: y(p.y), r: p.proven ? 4 : 3, fill: SEAT_COLOURS[seat], class: "eval-dot", "data-ply": p.ply, "data-seat": p.seat, "data-y": p.y.toFixed(3),
+        onclick: opts.onPick ? () => opts.onPick(p.ply) : null },
+      s("title", {}, `move ${p.ply}: ${names[seat]} valued it ${shown} (its own units)`));
+      root.append(dot);
+    }
+  }
+  return root;
+}
+
+// The chart in `box` with its caption, or a line saying why there is none.
+function showEval(box, points, players, plies, names, opts = {}) {
+  const series = evalSeries(points, players);
+  if (!series) {
+    box.replaceChildren(h("p", { class: "note" }, players !== 2 ? "No evaluation graph with more than two seats (no one side to draw it from)." : opts.none || "No evaluation yet: the agents' values come with their moves."));
+    box.dataset.points = "0";
+    return;
+  }
+  box.dataset.points = String(series.length);
+  box.replaceChildren(h("div", { class: "eval-caption" }, h("strong", {}, "Evaluation"), ` · above the line ${names[0]} is better, below ${names[1]}: each agent's own value of its move, scaled to the largest in this game (a proven result at the edge)`),
+    evalChart(series, plies, names, opts));
+}
+
 const narrow = () => window.matchMedia("(max-width: 600px)").matches;
 
 function drawBoard(view, opts = {}) {
@@ -1104,6 +1163,7 @@ const Play = {
     moves.replaceChildren(...moveRounds(game.history.map((ply) => ({
       move: ply.move, seat: ply.seat, title: ply.stats ? statsText(ply.stats) : `${ms(ply.ms)} to think`,
     })), game.players, { now: looking ? this.looking - 1 : game.history.length - 1, onPick: (ply) => this.lookAt(ply) }));
+    this.drawEval(game, looking);
     const lastPly = game.history[game.history.length - 1];
     $("last-move").textContent = lastPly && lastPly.stats
       ? `${game.seats[lastPly.seat].label} played ${lastPly.move}: ${statsText(lastPly.stats)}`
@@ -1128,6 +1188,14 @@ const Play = {
     result.hidden = !over;
     if (over) this.result(game, result);
     this.status();
+  },
+
+  // Issue 36, missing 3: the agents' evaluations of their moves so far, drawn (showEval).
+  drawEval(game, looking) {
+    const points = game.history.map((ply, i) => ({ ply: i + 1, seat: ply.seat, score: ply.stats ? ply.stats.score : null }));
+    const names = game.seats.map((seat) => seat.label);
+    showEval($("eval"), points, game.players, game.history.length, names,
+      { now: looking ? this.looking : game.history.length, onPick: (ply) => this.lookAt(ply) });
   },
 
   titleOf(game) {
@@ -1910,6 +1978,7 @@ const Replay = {
     $("rp-ply").addEventListener("input", () => this.go(Number($("rp-ply").value)));
     $("rp-copy").addEventListener("click", () => this.copy());
     $("rp-play").addEventListener("click", () => this.togglePlay());
+    $("rp-eval-form").addEventListener("submit", (e) => { e.preventDefault(); this.evaluate(); });
     $("rp-analyse").addEventListener("click", () => {
       if (!this.game) return;
       Analyse.openWith(this.game.variant, this.game.moves.slice(0, this.ply).map((m) => m.move).join(" "));
@@ -2014,6 +2083,7 @@ const Replay = {
   display(game, row, ply) {
     this.stopPlay();
     this.game = game;
+    this.resetEval();
     this.row = row;
     $("toast").hidden = true;
     for (const tr of $("rp-games").querySelectorAll("tbody tr")) tr.classList.toggle("on", Number(tr.dataset.row) === row);
@@ -2052,10 +2122,59 @@ const Replay = {
     const end = ply === game.moves.length && !game.shared ? ` · end: ${game.result} (${game.termination})` : "";
     $("rp-status").textContent = `move ${ply} of ${game.moves.length}${ply > 0 ? `: ${game.moves[ply - 1].move}` : ""}${end}`;
     $("rp-status").dataset.ply = ply;
+    this.drawEval();
     for (const move of $("rp-moves").querySelectorAll(".mv")) move.classList.toggle("now", Number(move.dataset.ply) === ply);
     // The list follows the move shown (End on a long game shows its last rounds).
     const now = $("rp-moves").querySelector(".mv.now");
     if (now) now.scrollIntoView({ block: "nearest" });
+  },
+
+  // Issue 36, missing 3: the game evaluated by an agent, position by position (POST
+  // /api/analyse for each, one after another, at most EVAL_POSITIONS), drawn as it comes.
+  evalGen: 0,
+  evalPoints: null,
+  evalNames() {
+    const view = this.game.positions[0];
+    return this.game.shared ? [0, 1].map((i) => seatName(view, i)) : this.game.seats;
+  },
+  resetEval() {
+    this.evalGen += 1;
+    this.evalPoints = null;
+    $("rp-eval").replaceChildren();
+    $("rp-eval-status").textContent = "";
+    $("rp-eval-run").disabled = false;
+  },
+  async evaluate() {
+    const game = this.game;
+    if (!game) return;
+    const spec = $("rp-eval-agent").value.trim();
+    const gen = ++this.evalGen;
+    const moves = game.moves.map((m) => m.move);
+    const n = Math.min(moves.length, EVAL_POSITIONS);
+    const points = [];
+    this.evalPoints = points;
+    $("rp-eval-run").disabled = true;
+    try {
+      for (let p = 0; p < n; p++) {
+        const answer = await api("POST", "/api/analyse", { variant: game.variant, moves: moves.slice(0, p).join(" "), agents: [spec], solve: false, seed: p });
+        if (gen !== this.evalGen || this.game !== game) return;
+        const a = answer.agents[0];
+        if (!a) break;
+        if (a.error) throw new Error(`${a.agent}: ${a.error}`);
+        points.push({ ply: p, seat: answer.position.to_move, score: a.stats.score });
+        this.drawEval();
+        $("rp-eval-status").textContent = `${p + 1} of ${n} positions${n < moves.length ? ` (the first ${n})` : ""} valued by ${a.agent}`;
+      }
+    } catch (error) {
+      if (gen === this.evalGen) $("rp-eval-status").textContent = error.message;
+    } finally {
+      if (gen === this.evalGen) $("rp-eval-run").disabled = false;
+    }
+  },
+  drawEval() {
+    if (!this.evalPoints || !this.game) return;
+    showEval($("rp-eval"), this.evalPoints, this.players, this.game.moves.length, this.evalNames(),
+      { now: this.ply, onPick: (ply) => this.go(ply), none: "No value from this agent (it gives none)." });
   },
 
   // Issue 36, defect 15: a result of more than two seats in words ("mcts first, random

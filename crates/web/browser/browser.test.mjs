@@ -1705,3 +1705,58 @@ test("36.15 (rest): Replay's list gives a game of three or four seats' places in
     await page.context().close();
   }
 });
+
+test("36 missing 3 (graph): the agents' evaluation drawn over a game as it is played, and over a recorded game in Replay", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await setUp(page, "tictactoe", ["custom=mcts:iterations=300", "custom=alphabeta"]);
+    await page.waitForSelector("#result:not([hidden])", { timeout: 60000 });
+    // A point for every move an agent valued (a forced move comes without a value), at its
+    // move, from X's side: O's values turned over.
+    const valued = await page.evaluate(() => Play.game.history.map((ply, i) => [i + 1, ply.seat, ply.stats ? ply.stats.score : null]).filter(([, , score]) => score !== null));
+    assert.ok(valued.length >= 2, `${valued.length} valued moves`);
+    assert.equal(await page.getAttribute("#eval", "data-points"), String(valued.length));
+    const dots = await page.locator("#eval .eval-dot").all();
+    assert.equal(dots.length, valued.length);
+    const byPly = {};
+    for (const dot of dots) byPly[await dot.getAttribute("data-ply")] = dot;
+    for (const [ply, seat, score] of valued) {
+      assert.ok(byPly[ply], `a point at move ${ply}`);
+      assert.equal(await byPly[ply].getAttribute("data-seat"), String(seat));
+      const y = Number(await byPly[ply].getAttribute("data-y"));
+      assert.ok(y >= -1 && y <= 1, `${y}`);
+      assert.equal(Math.sign(y) + 0, Math.sign(seat === 0 ? score : -score) + 0, `move ${ply}: ${score} by seat ${seat} drawn at ${y}`);
+    }
+    await page.screenshot({ path: join(shots, `eval-play-${width}.png`), fullPage: true });
+    // A point is a move: a click looks at the position after it.
+    await page.locator("#eval .eval-dot").nth(1).click();
+    await page.waitForSelector("#board.looking");
+    assert.deepEqual(await axeViolations(page), []);
+    // Replay: a recorded game valued position by position by the agent asked for.
+    await page.goto(`${url}#replay`);
+    await page.waitForSelector("#rp-file option", { state: "attached" });
+    await page.selectOption("#rp-file", "default/games.csv");
+    await page.waitForSelector("#rp-games tbody tr");
+    await page.click("#rp-games tbody tr");
+    await page.waitForSelector("#rp-board svg");
+    const n = Number(await page.getAttribute("#rp-ply", "max"));
+    await page.fill("#rp-eval-agent", "nonsense");
+    await page.click("#rp-eval-run");
+    await page.waitForFunction(() => /nonsense/.test(document.querySelector("#rp-eval-status").textContent));
+    await page.fill("#rp-eval-agent", "mcts:iterations=200");
+    await page.click("#rp-eval-run");
+    await page.waitForFunction((k) => document.querySelector("#rp-eval-status").textContent.startsWith(`${k} of ${k} positions`), n, { timeout: 60000 });
+    assert.equal(await page.getAttribute("#rp-eval", "data-points"), String(await page.locator("#rp-eval .eval-dot").count()));
+    assert.ok(await page.locator("#rp-eval .eval-dot").count() >= 2);
+    const dot = page.locator("#rp-eval .eval-dot").nth(1);
+    const at = await dot.getAttribute("data-ply");
+    await dot.click();
+    assert.equal(await page.getAttribute("#rp-status", "data-ply"), at);
+    assert.equal(await page.locator("#rp-eval .eval-now").count(), 1);
+    await page.screenshot({ path: join(shots, `eval-replay-${width}.png`), fullPage: true });
+    assert.deepEqual(await axeViolations(page), []);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), "no sideways scroll");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

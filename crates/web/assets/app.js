@@ -781,6 +781,7 @@ const Play = {
     $("undo").addEventListener("click", () => this.undo());
     $("hint").addEventListener("click", () => this.askHint());
     $("resign").addEventListener("click", () => this.resign());
+    $("move-now").addEventListener("click", () => this.moveNow());
     $("new").addEventListener("click", () => this.leave());
     $("pause").addEventListener("click", () => this.togglePause());
     $("flip").addEventListener("click", () => { this.flip = !this.flip; this.render(); });
@@ -1164,6 +1165,7 @@ const Play = {
       move: ply.move, seat: ply.seat, title: ply.stats ? statsText(ply.stats) : `${ms(ply.ms)} to think`,
     })), game.players, { now: looking ? this.looking - 1 : game.history.length - 1, onPick: (ply) => this.lookAt(ply) }));
     this.drawEval(game, looking);
+    this.showMoveNow(game);
     const lastPly = game.history[game.history.length - 1];
     $("last-move").textContent = lastPly && lastPly.stats
       ? `${game.seats[lastPly.seat].label} played ${lastPly.move}: ${statsText(lastPly.stats)}`
@@ -1188,6 +1190,29 @@ const Play = {
     result.hidden = !over;
     if (over) this.result(game, result);
     this.status();
+  },
+
+  // Issue 36, defect 22: "Move now" while a seat's agent thinks about its move: the server
+  // asks it for its best move so far (alphabeta and mcts answer at once; others finish), and
+  // the move comes back to the think request as ever.
+  showMoveNow(game) {
+    const thinking = !game.over && !this.personToMove() && (this.busy || game.thinking) && !this.animating && this.looking === null;
+    $("move-now").hidden = !thinking;
+    $("move-now").disabled = !!this.movingNow;
+  },
+  async moveNow() {
+    const game = this.game;
+    if (!game || $("move-now").hidden) return;
+    this.movingNow = true;
+    $("move-now").disabled = true;
+    try {
+      await api("POST", `/api/games/${game.id}/move-now`, {});
+    } catch (error) {
+      // The move came first: nothing to hurry.
+      if (error.status !== 409) toast(error.message);
+    } finally {
+      this.movingNow = false;
+    }
   },
 
   // Issue 36, missing 3: the agents' evaluations of their moves so far, drawn (showEval).
@@ -1734,6 +1759,7 @@ const Play = {
     const key = event.key;
     if (key === "u") return this.undo();
     if (key === "h") return this.askHint();
+    if (key === "m") return this.moveNow();
     if (key === "n") return game.over ? this.start(this.lastRequest || this.requestOf(game)) : this.leave();
     if (key === " " && this.agentsOnly()) { event.preventDefault(); return this.togglePause(); }
     if (this.lookKey(event)) return;

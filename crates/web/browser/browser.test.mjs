@@ -1760,3 +1760,25 @@ test("36 missing 3 (graph): the agents' evaluation drawn over a game as it is pl
     await page.context().close();
   }
 });
+
+test("36.22 (rest): Move now makes a thinking agent play its best move so far", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    // A billion simulations: without Move now it thinks to the server's limit (60 s).
+    await setUp(page, "caro", ["person", "custom=mcts:iterations=1000000000"]);
+    assert.ok(await page.isHidden("#move-now"), "no Move now while the person is to move");
+    await page.click("#board .cell-hit[data-cell='112']");
+    await page.waitForSelector("#move-now:not([hidden])");
+    await page.screenshot({ path: join(shots, `move-now-${width}.png`) });
+    assert.deepEqual(await axeViolations(page), []);
+    if (width === 1280) await page.click("#move-now");
+    else await page.keyboard.press("m");
+    await settle(page, 2);
+    assert.equal(await moveCount(page), 2);
+    const last = await page.evaluate(() => Play.game.history[1].stats);
+    assert.ok(last.nodes < 1e9, `stopped early: ${JSON.stringify(last)}`);
+    assert.ok(await page.isHidden("#move-now"), "no Move now once the agent has played");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});

@@ -1686,8 +1686,11 @@ test("36.15 (rest): Replay's list gives a game of three or four seats' places in
     await page.waitForSelector("#rp-file option", { state: "attached" });
     await page.selectOption("#rp-file", "play/games.csv");
     await page.selectOption("#rp-variant", "oanquan-3p").catch(() => {});
-    await page.waitForSelector("#rp-games tbody tr td.result-words");
-    const cell = page.locator("#rp-games tbody tr td.result-words").first();
+    // This step's game (earlier steps' games of three are in the record too).
+    await page.fill("#rp-agent", "greedy");
+    const row = page.locator("#rp-games tbody tr", { hasText: "random – greedy – random" }).first();
+    await row.waitFor();
+    const cell = row.locator("td.result-words");
     const words = await cell.textContent();
     const code = await cell.getAttribute("title");
     assert.match(code, /^[1-3]-[1-3]-[1-3]$/);

@@ -1712,7 +1712,8 @@ test("36.15 (rest): Replay's list gives a game of three or four seats' places in
 test("36 missing 3 (graph): the agents' evaluation drawn over a game as it is played, and over a recorded game in Replay", async () => {
   for (const width of [1280, 390]) {
     const page = await open(width, width === 390 ? 844 : 860);
-    await setUp(page, "tictactoe", ["custom=mcts:iterations=300", "custom=alphabeta"]);
+    // Small tables (the server's memory cap counts every open table, earlier steps' included).
+    await setUp(page, "tictactoe", ["custom=mcts:iterations=300,tree_mb=8", "custom=alphabeta:tt_mb=1"]);
     await page.waitForSelector("#result:not([hidden])", { timeout: 60000 });
     // A point for every move an agent valued (a forced move comes without a value), at its
     // move, from X's side: O's values turned over.

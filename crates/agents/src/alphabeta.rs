@@ -276,6 +276,8 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         };
         let tt_mb = self.config.tt_mb;
         let searcher = self.searcher.get_or_insert_with(|| Searcher::new(tt_mb));
+        // "Move now" stops the search as its deadline would.
+        searcher.stop = ctx.stop.clone();
         // The first iteration always completes, so there is always a searched move.
         searcher
             .begin(None, None)

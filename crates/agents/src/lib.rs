@@ -109,6 +109,11 @@ pub struct Context<'a> {
     /// The moves from the start in the game's notation (the random opening included), where
     /// the caller keeps them: positions carry no history, and outside agents are sent it.
     pub moves: Option<&'a [String]>,
+    /// "Move now": set by another thread (a front's button) to ask for the best move found so
+    /// far at once. Agents with a search loop check it where they check the deadline
+    /// ([`Context::stop_asked`]): `alphabeta` (its two-player search), `mcts` (two players);
+    /// the others finish their move as before.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl<'a> Context<'a> {
@@ -120,7 +125,24 @@ impl<'a> Context<'a> {
             move_time: None,
             clock: None,
             moves: None,
+            stop: None,
         }
+    }
+
+    /// The same context with a "move now" flag ([`Context::stop`]).
+    pub fn with_stop(
+        mut self,
+        stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    ) -> Self {
+        self.stop = stop;
+        self
+    }
+
+    /// Whether "move now" was asked for.
+    pub fn stop_asked(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The same context with the seat's game clock.

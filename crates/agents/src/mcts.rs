@@ -572,7 +572,9 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
                 return Err(self.memory_error());
             }
             simulations += 1;
-            if simulations.is_multiple_of(64) && deadline.is_some_and(|d| Instant::now() >= d) {
+            if simulations.is_multiple_of(64)
+                && (deadline.is_some_and(|d| Instant::now() >= d) || ctx.stop_asked())
+            {
                 break;
             }
         }

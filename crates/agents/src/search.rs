@@ -42,6 +42,8 @@ pub(crate) struct Searcher<G: AgentGame> {
     pub aborted: bool,
     /// Where a solve shows its progress and takes a stop request (`arena solve`).
     pub monitor: Option<std::sync::Arc<crate::solve::Monitor>>,
+    /// A front's "move now" ([`crate::Context::stop`]), checked with the deadline.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// One move with its ordering key.
@@ -72,6 +74,7 @@ impl<G: AgentGame> Searcher<G> {
             next_clock: CLOCK_INTERVAL,
             aborted: false,
             monitor: None,
+            stop: None,
         }
     }
 
@@ -125,6 +128,10 @@ impl<G: AgentGame> Searcher<G> {
             if self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline)
+                || self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
             {
                 self.aborted = true;
             }

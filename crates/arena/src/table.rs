@@ -41,6 +41,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use agents::clock::{Clock, ClockState, Overrun, TimeControl};
@@ -303,6 +305,8 @@ pub struct Thinking<G: AgentGame> {
     limit: Option<Duration>,
     clock: Option<ClockState>,
     think_limit: Option<Duration>,
+    /// "Move now" ([`Table::move_now`]): the agent is asked for its best move so far.
+    stop: Arc<AtomicBool>,
 }
 
 /// An agent's answer, to hand back to its table ([`Table::end`]).
@@ -337,6 +341,7 @@ impl<G: AgentGame> Thinking<G> {
             limit,
             clock,
             think_limit,
+            stop,
         } = self;
         let started = Instant::now();
         let waited = crate::play::run_delay();
@@ -353,7 +358,8 @@ impl<G: AgentGame> Thinking<G> {
             .with_deadline(deadline)
             .with_move_time(limit)
             .with_clock(clock)
-            .with_moves(&moves);
+            .with_moves(&moves)
+            .with_stop(Some(stop));
         let answer = crate::play::choose_quietly(agent.as_mut(), &position, &mut ctx);
         let time = started.elapsed();
         let charged = crate::play::charged_time(agent.in_process(), waited, time);
@@ -427,6 +433,8 @@ pub struct Table<G: AgentGame> {
     ending: Option<Ending>,
     recorded: bool,
     thinking: Option<Away>,
+    /// The thinking agent's "move now" flag, shared with its [`Thinking`].
+    stop: Arc<AtomicBool>,
     hint: Option<(Box<dyn Agent<G>>, Box<AgentRng>)>,
 }
 
@@ -468,6 +476,7 @@ impl<G: AgentGame> Table<G> {
             ending: None,
             recorded: false,
             thinking: None,
+            stop: Arc::new(AtomicBool::new(false)),
             hint: None,
         };
         table.seat_agents()?;
@@ -851,7 +860,19 @@ impl<G: AgentGame> Table<G> {
             limit,
             clock,
             think_limit: self.settings.think_limit,
+            stop: self.stop.clone(),
         }
+    }
+
+    /// "Move now": asks the seat's agent thinking now for its best move so far. Agents with a
+    /// search loop answer at once ([`agents::Context::stop`] says which); others finish their
+    /// move. False when no seat's agent is thinking (a hint is not hurried).
+    pub fn move_now(&self) -> bool {
+        let asked = matches!(self.thinking, Some(Away::Seat(_)));
+        if asked {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        asked
     }
 
     /// Takes the agent to move out of its seat, to think away from the table; hand its
@@ -867,6 +888,7 @@ impl<G: AgentGame> Table<G> {
             return Err(TableError::Thinking);
         };
         self.thinking = Some(Away::Seat(seat));
+        self.stop = Arc::new(AtomicBool::new(false));
         // Its clock runs from now (what `clocks_left` shows meanwhile).
         self.turn_started = Instant::now();
         Ok(self.thinking_for(Away::Seat(seat), agent, rng))
@@ -891,6 +913,7 @@ impl<G: AgentGame> Table<G> {
             }
         };
         self.thinking = Some(Away::Hint);
+        self.stop = Arc::new(AtomicBool::new(false));
         Ok(self.thinking_for(Away::Hint, agent, rng))
     }
 

@@ -104,6 +104,7 @@ use std::path::{Path, PathBuf};
 pub use charts::{CHART_SIZE, TuneSeries, TuneTrajectory, draw_tune};
 pub use error::{Error, Result};
 pub use games::{ALL_POOL, MAX_ROW_BYTES, board_cells};
+pub use markdown::Anchors;
 pub use ratings::{Multiplayer, PoolRatings, Standing};
 
 use csv_schema::complete_length;

@@ -34,6 +34,92 @@ fn cell(text: &str) -> String {
     out
 }
 
+/// The anchors of a Markdown page's headings, as GitHub makes them (and the web's Report page
+/// gives them): the heading's text in lower case, keeping letters, digits, `-` and `_`, a
+/// space made `-`, everything else dropped; a second heading with the same anchor gets `-1`,
+/// a third `-2`, and so on. One per page, fed its headings in order.
+#[derive(Debug, Default)]
+pub struct Anchors {
+    seen: std::collections::HashMap<String, usize>,
+}
+
+impl Anchors {
+    /// The anchor of the next heading, whose text (as shown) is `text`.
+    pub fn next(&mut self, text: &str) -> String {
+        let base: String = text
+            .trim()
+            .chars()
+            .flat_map(char::to_lowercase)
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        let count = self.seen.entry(base.clone()).or_insert(0);
+        let anchor = if *count == 0 {
+            base
+        } else {
+            format!("{base}-{count}")
+        };
+        *count += 1;
+        anchor
+    }
+}
+
+/// A table of contents for `body` (Markdown whose headings are ATX lines, `## ...`), put
+/// after its intro (before its first `##` heading): each `##` section linked, its `###`
+/// subsections linked after it on the same line. Anchors are counted over the whole page, the
+/// contents' own heading included, as a renderer counts them.
+fn with_contents(body: &str) -> String {
+    const TITLE: &str = "Contents";
+    let Some(first) = body.find("\n## ").map(|at| at + 1) else {
+        return body.to_string();
+    };
+    let (intro, rest) = body.split_at(first);
+    let heading = |line: &str| -> Option<(usize, String)> {
+        let level = line.chars().take_while(|&c| c == '#').count();
+        let text = line.get(level..)?.strip_prefix(' ')?;
+        // Escapes and code marks are not part of the shown text.
+        let shown: String = text.chars().filter(|&c| c != '\\' && c != '`').collect();
+        (1..=6).contains(&level).then_some((level, shown))
+    };
+    let mut anchors = Anchors::default();
+    for line in intro.lines() {
+        if let Some((_, text)) = heading(line) {
+            anchors.next(&text);
+        }
+    }
+    anchors.next(TITLE);
+    let mut items: Vec<(String, Vec<String>)> = Vec::new();
+    for line in rest.lines() {
+        let Some((level, text)) = heading(line) else {
+            continue;
+        };
+        let anchor = anchors.next(&text);
+        match level {
+            2 => items.push((format!("- [{text}](#{anchor})"), Vec::new())),
+            3 => {
+                if let Some((_, subs)) = items.last_mut() {
+                    subs.push(format!("[{}](#{anchor})", text.to_lowercase()));
+                }
+            }
+            _ => {}
+        }
+    }
+    let lines: Vec<String> = items
+        .into_iter()
+        .map(|(item, subs)| {
+            if subs.is_empty() {
+                item
+            } else {
+                format!("{item}: {}", subs.join(" · "))
+            }
+        })
+        .collect();
+    format!("{intro}## {TITLE}\n\n{}\n\n{rest}", lines.join("\n"))
+}
+
 pub(crate) fn write(
     path: &Path,
     report: &Report,
@@ -159,8 +245,6 @@ fn render(
             per_variant.join(", "),
         );
     }
-    write_method(&mut out, summary, options);
-
     for pool in summary.pools.iter().filter(|p| p.pool != ALL_POOL) {
         let variant = &pool.pool;
         let players: Vec<usize> = tally
@@ -277,9 +361,11 @@ fn render(
     }
     let _ = writeln!(
         out,
-        "Every chart is also in the same folder as SVG (same name, `.svg`)."
+        "Every chart is also in the same folder as SVG (same name, `.svg`).\n"
     );
-    out
+    // The method after the results: a reader comes for the standings first (issue 36).
+    write_method(&mut out, summary, options);
+    with_contents(out.trim_end()) + "\n"
 }
 
 /// `a`, `a and b`, `a, b and c`, each in backticks.
@@ -930,5 +1016,38 @@ mod cell_tests {
         assert_eq!(cell("**Lan**"), "\\*\\*Lan\\*\\*");
         assert_eq!(cell("_em_ [x](y) <b>"), "\\_em\\_ \\[x\\](y) \\<b\\>");
         assert_eq!(cell("a|b"), "a\\|b");
+    }
+}
+
+#[cfg(test)]
+mod contents_tests {
+    use super::{Anchors, with_contents};
+
+    #[test]
+    fn anchors_are_githubs_and_count_repeats() {
+        let mut anchors = Anchors::default();
+        assert_eq!(anchors.next("mnk-3x3k3 (9 cells)"), "mnk-3x3k3-9-cells");
+        assert_eq!(anchors.next("Standings"), "standings");
+        assert_eq!(
+            anchors.next("oanquan (2, 3, 4 players)"),
+            "oanquan-2-3-4-players"
+        );
+        assert_eq!(anchors.next("Standings"), "standings-1");
+        assert_eq!(anchors.next("Head to head"), "head-to-head");
+        assert_eq!(anchors.next("Standings"), "standings-2");
+    }
+
+    #[test]
+    fn the_contents_link_every_section_after_the_intro() {
+        let body = "# Arena report\n\nIntro.\n\n## a (9 cells)\n\n### Standings\n\nx\n\n\
+                    ### Pairs\n\n## b\n\n### Standings\n\n## Method\n\ntext\n";
+        let page = with_contents(body);
+        let contents = "## Contents\n\n\
+             - [a (9 cells)](#a-9-cells): [standings](#standings) · [pairs](#pairs)\n\
+             - [b](#b): [standings](#standings-1)\n\
+             - [Method](#method)\n\n## a (9 cells)";
+        assert!(page.starts_with("# Arena report\n\nIntro.\n\n"), "{page}");
+        assert!(page.contains(contents), "{page}");
+        assert!(page.ends_with("## Method\n\ntext\n"), "{page}");
     }
 }

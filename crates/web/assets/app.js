@@ -221,6 +221,10 @@ function drawGrid(view, opts = {}) {
     const { x, y } = centre(opts.hint.place);
     root.append(s("circle", { class: "hint-ring", cx: x, cy: y, r: C * 0.44 }));
   }
+  for (const [place, labels] of agentMarks(opts.marks)) {
+    const { x, y } = centre(place);
+    root.append(agentMark(x, y, C * 0.46, labels, place));
+  }
   if (opts.onMove && view.moves && view.moves.from) pieceClicks(root, view, opts, centre, C);
   else if (opts.onMove) {
     const mover = view.to_move;
@@ -568,6 +572,10 @@ function drawRing(view, opts = {}) {
     const r = place.kind === "square" ? 52 : place.r + 6;
     root.append(s("circle", { class: "hint-ring", cx: place.cx, cy: place.cy, r }));
   }
+  for (const [at, labels] of agentMarks(opts.marks)) {
+    const place = cells[at];
+    if (place) root.append(agentMark(place.cx, place.cy, place.kind === "square" ? 50 : place.r + 4, labels, at));
+  }
   // Who sits where, and their points (two seats: above and below; more: inside the ring).
   const names = opts.names || [];
   const points = (seat) => (view.points ? ` · ${view.points[seat]}` : "");
@@ -598,6 +606,86 @@ function pieceWorth(view) {
   if (pit) return pit.value - pit.seeds;
   const first = Object.values(view.notes || {})[0];
   return first || 0;
+}
+
+// Issue 36, missing 3 (defect 13): the moves agents chose, marked on the board in Analyse.
+// `marks` is [{place, label}] (a pass has no place and no mark); one place chosen by several
+// agents carries all their labels. Returns [place, "1,2"] pairs.
+function agentMarks(marks) {
+  const by = new Map();
+  for (const mark of marks || []) {
+    if (mark.place === null || mark.place === undefined) continue;
+    by.set(mark.place, [...(by.get(mark.place) || []), mark.label]);
+  }
+  return [...by].map(([place, labels]) => [place, labels.join(",")]);
+}
+
+// A ring of radius `r` round (x, y) and a badge with the agents' labels at its upper right.
+function agentMark(x, y, r, labels, place) {
+  const bx = x + r * 0.72, by = y - r * 0.72, br = Math.max(8, r * 0.42);
+  return s("g", { class: "agent-mark", "data-mark": labels, "data-at": place, "pointer-events": "none" },
+    s("circle", { class: "agent-ring", cx: x, cy: y, r }),
+    s("rect", { class: "agent-badge", x: bx - br * (0.6 + 0.35 * labels.length), y: by - br, width: br * (1.2 + 0.7 * labels.length), height: br * 2, rx: br }),
+    s("text", { class: "agent-label", x: bx, y: by, "font-size": br * 1.25 }, labels));
+}
+
+// Issue 36, missing 3: the agents' own evaluation over a game, drawn. `points` are
+// [{ply, seat, score}]: after move `ply` (1-based), the agent of `seat` valued its move at
+// `score` from its own side (SearchStats' score: its own units, zero-sum, a proven result at
+// 1e6 or more for alphabeta, ±1 for MCTS). In a game of two seats each is drawn from the first
+// seat's side (the second's negated), scaled to the largest unproven value of its game, a
+// proven result at the edge. Games of more seats have no one side to draw: null.
+const PROVEN = 1e6;
+const EVAL_POSITIONS = 200;
+function evalSeries(points, players) {
+  if (players !== 2) return null;
+  const known = points.filter((p) => p.score !== null && p.score !== undefined && Number.isFinite(p.score));
+  if (!known.length) return null;
+  const scale = Math.max(1e-9, ...known.filter((p) => Math.abs(p.score) < PROVEN).map((p) => Math.abs(p.score)));
+  return known.map((p) => {
+    const mine = p.seat === 0 ? p.score : -p.score;
+    const proven = Math.abs(p.score) >= PROVEN;
+    return { ply: p.ply, seat: p.seat, score: p.score, y: proven ? Math.sign(mine) : Math.max(-1, Math.min(1, mine / scale)), proven, scale };
+  });
+}
+
+// The chart of `series` (evalSeries) over `plies` moves: a line through each seat's points,
+// above the middle the first seat is better; `now` (a ply) marked; a click on a point calls
+// `onPick(ply)`. `names` are the seats' names.
+function evalChart(series, plies, names, opts = {}) {
+  const W = 300, H = 96, L = 6, T = 8, B = 8;
+  const x = (ply) => L + (W - 2 * L) * (plies ? ply / plies : 0);
+  const y = (v) => T + (H - T - B) * (1 - v) / 2;
+  const root = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "eval-chart", role: "img",
+    "aria-label": `the agents' evaluation over ${plies} moves: ${names[0]} better above the line, ${names[1]} below` });
+  root.append(s("rect", { x: L, y: T, width: W - 2 * L, height: (H - T - B) / 2, class: "eval-top" }),
+    s("line", { x1: L, y1: y(0), x2: W - L, y2: y(0), class: "eval-zero" }));
+  if (opts.now !== undefined && opts.now !== null) root.append(s("line", { x1: x(opts.now), y1: T, x2: x(opts.now), y2: H - B, class: "eval-now" }));
+  for (const seat of [0, 1]) {
+    const mine = series.filter((p) => p.seat === seat);
+    if (mine.length > 1) root.append(s("polyline", { points: mine.map((p) => `${x(p.ply)},${y(p.y)}`).join(" "), class: "eval-line", stroke: SEAT_COLOURS[seat] }));
+    for (const p of mine) {
+      const shown = p.proven ? (p.score > 0 ? "a proven win" : "a proven loss") : `${Number.isInteger(p.score) ? p.score : p.score.toFixed(3)}`;
+      const dot = s("circle", { cx: x(p.ply), cy: y(p.y), r: p.proven ? 4 : 3, fill: SEAT_COLOURS[seat], class: "eval-dot", "data-ply": p.ply, "data-seat": p.seat, "data-y": p.y.toFixed(3),
+        onclick: opts.onPick ? () => opts.onPick(p.ply) : null },
+      s("title", {}, `move ${p.ply}: ${names[seat]} valued it ${shown} (its own units)`));
+      root.append(dot);
+    }
+  }
+  return root;
+}
+
+// The chart in `box` with its caption, or a line saying why there is none.
+function showEval(box, points, players, plies, names, opts = {}) {
+  const series = evalSeries(points, players);
+  if (!series) {
+    box.replaceChildren(h("p", { class: "note" }, players !== 2 ? "No evaluation graph with more than two seats (no one side to draw it from)." : opts.none || "No evaluation yet: the agents' values come with their moves."));
+    box.dataset.points = "0";
+    return;
+  }
+  box.dataset.points = String(series.length);
+  box.replaceChildren(h("div", { class: "eval-caption" }, h("strong", {}, "Evaluation"), ` · above the line ${names[0]} is better, below ${names[1]}: each agent's own value of its move, scaled to the largest in this game (a proven result at the edge)`),
+    evalChart(series, plies, names, opts));
 }
 
 const narrow = () => window.matchMedia("(max-width: 600px)").matches;
@@ -718,7 +806,8 @@ function showPage() {
     if (next === "play") Play.resume();
   }
   const shared = new URLSearchParams(query || "");
-  if (shared.has("variant") && (next === "replay" || next === "analyse")) {
+  if (next === "replay" && shared.has("file")) Replay.filtered(shared, first);
+  else if (shared.has("variant") && (next === "replay" || next === "analyse")) {
     const moves = (shared.get("moves") || "").trim();
     if (next === "analyse") Analyse.openWith(shared.get("variant"), moves);
     else Replay.openLine(shared.get("variant"), moves, Number(shared.get("ply") || 0));
@@ -799,6 +888,7 @@ const Play = {
     $("undo").addEventListener("click", () => this.undo());
     $("hint").addEventListener("click", () => this.askHint());
     $("resign").addEventListener("click", () => this.resign());
+    $("move-now").addEventListener("click", () => this.moveNow());
     $("new").addEventListener("click", () => this.leave());
     $("pause").addEventListener("click", () => this.togglePause());
     $("flip").addEventListener("click", () => { this.flip = !this.flip; this.render(); });
@@ -1183,6 +1273,8 @@ const Play = {
     moves.replaceChildren(...moveRounds(game.history.map((ply) => ({
       move: ply.move, seat: ply.seat, title: ply.stats ? statsText(ply.stats) : `${ms(ply.ms)} to think`,
     })), game.players, { now: looking ? this.looking - 1 : game.history.length - 1, onPick: (ply) => this.lookAt(ply) }));
+    this.drawEval(game, looking);
+    this.showMoveNow(game);
     const lastPly = game.history[game.history.length - 1];
     $("last-move").textContent = lastPly && lastPly.stats
       ? `${game.seats[lastPly.seat].label} played ${lastPly.move}: ${statsText(lastPly.stats)}`
@@ -1207,6 +1299,37 @@ const Play = {
     result.hidden = !over;
     if (over) this.result(game, result);
     this.status();
+  },
+
+  // Issue 36, defect 22: "Move now" while a seat's agent thinks about its move: the server
+  // asks it for its best move so far (alphabeta and mcts answer at once; others finish), and
+  // the move comes back to the think request as ever.
+  showMoveNow(game) {
+    const thinking = !game.over && !this.personToMove() && (this.busy || game.thinking) && !this.animating && this.looking === null;
+    $("move-now").hidden = !thinking;
+    $("move-now").disabled = !!this.movingNow;
+  },
+  async moveNow() {
+    const game = this.game;
+    if (!game || $("move-now").hidden) return;
+    this.movingNow = true;
+    $("move-now").disabled = true;
+    try {
+      await api("POST", `/api/games/${game.id}/move-now`, {});
+    } catch (error) {
+      // The move came first: nothing to hurry.
+      if (error.status !== 409) toast(error.message);
+    } finally {
+      this.movingNow = false;
+    }
+  },
+
+  // Issue 36, missing 3: the agents' evaluations of their moves so far, drawn (showEval).
+  drawEval(game, looking) {
+    const points = game.history.map((ply, i) => ({ ply: i + 1, seat: ply.seat, score: ply.stats ? ply.stats.score : null }));
+    const names = game.seats.map((seat) => seat.label);
+    showEval($("eval"), points, game.players, game.history.length, names,
+      { now: looking ? this.looking : game.history.length, onPick: (ply) => this.lookAt(ply) });
   },
 
   titleOf(game) {
@@ -1751,6 +1874,7 @@ const Play = {
     const key = event.key;
     if (key === "u") return this.undo();
     if (key === "h") return this.askHint();
+    if (key === "m") return this.moveNow();
     if (key === "n") return game.over ? this.start(this.lastRequest || this.requestOf(game)) : this.leave();
     if (key === " " && this.agentsOnly()) { event.preventDefault(); return this.togglePause(); }
     if (this.lookKey(event)) return;
@@ -1901,6 +2025,7 @@ const Analyse = {
       opts.values = {};
       for (const entry of answer.solver.moves) if (entry.place.place !== null) opts.values[entry.place.place] = entry.value || "?";
     }
+    opts.marks = (answer.agents || []).map((a, i) => (a.place ? { place: a.place.place, label: String(i + 1) } : null)).filter(Boolean);
     $("an-board").replaceChildren(drawBoard(view, opts), ...passButtons(view, opts));
     $("an-line").textContent = isGrid(view) ? "" : view.text;
     const mover = seatName(view, view.to_move);
@@ -1937,8 +2062,9 @@ const Analyse = {
     }
     if (answer.agents.length) {
       parts.push(h("h2", { style: "margin-top:1rem" }, "What the agents play"));
-      parts.push(h("ul", { class: "answers" }, answer.agents.map((a) => h("li", {},
-        h("div", {}, h("span", { class: "agent" }, a.agent), a.error ? null : h("strong", {}, a.move)),
+      if (answer.agents.some((a) => a.place && a.place.place !== null)) parts.push(h("p", { class: "note" }, "On the board: each agent's move, ringed with its number."));
+      parts.push(h("ul", { class: "answers" }, answer.agents.map((a, i) => h("li", {},
+        h("div", {}, h("span", { class: "agent-number", "aria-hidden": "true" }, String(i + 1)), h("span", { class: "agent" }, a.agent), a.error ? null : h("strong", {}, a.move)),
         h("div", { class: "note" }, a.error ? a.error : statsText(a.stats))))));
     }
     if (!parts.length) parts.push(h("p", { class: "note" }, answer.over ? "The game is over: there is nothing to choose." : "Ask for the exact value or some agents."));
@@ -1968,9 +2094,11 @@ const Replay = {
       this.file = $("rp-file").value;
       this.offset = 0;
       $("rp-agent").value = "";
+      $("rp-against").value = "";
       $("rp-result").value = "";
       // The old file's game goes too (and a toast about it): nothing of it passes for the new.
       this.gen += 1;
+      this.stopPlay();
       this.game = null;
       this.row = null;
       $("rp-view").hidden = true;
@@ -1981,7 +2109,7 @@ const Replay = {
       this.list(true);
     });
     for (const id of ["rp-variant", "rp-result"]) $(id).addEventListener("change", () => { this.offset = 0; this.list(false); });
-    $("rp-agent").addEventListener("input", () => { clearTimeout(debounce); debounce = setTimeout(() => { this.offset = 0; this.list(false); }, 300); });
+    for (const id of ["rp-agent", "rp-against"]) $(id).addEventListener("input", () => { clearTimeout(debounce); debounce = setTimeout(() => { this.offset = 0; this.list(false); }, 300); });
     $("rp-prev").addEventListener("click", () => { this.offset = Math.max(0, this.offset - this.limit); this.list(false); });
     $("rp-next").addEventListener("click", () => { this.offset += this.limit; this.list(false); });
     $("rp-first").addEventListener("click", () => this.step(-Infinity));
@@ -1990,10 +2118,20 @@ const Replay = {
     $("rp-last").addEventListener("click", () => this.step(Infinity));
     $("rp-ply").addEventListener("input", () => this.go(Number($("rp-ply").value)));
     $("rp-copy").addEventListener("click", () => this.copy());
+    $("rp-play").addEventListener("click", () => this.togglePlay());
+    $("rp-eval-form").addEventListener("submit", (e) => { e.preventDefault(); this.evaluate(); });
     $("rp-analyse").addEventListener("click", () => {
       if (!this.game) return;
       Analyse.openWith(this.game.variant, this.game.moves.slice(0, this.ply).map((m) => m.move).join(" "));
     });
+  },
+
+  // Issue 36, missing 5: `#replay?file=F&variant=V&agent=A&against=B` (the report's links):
+  // that file's listing with those filters (`"name"` in quotes is the whole name).
+  wanted: null,
+  filtered(query, first) {
+    this.wanted = { file: query.get("file"), variant: query.get("variant") || "", agent: query.get("agent") || "", against: query.get("against") || "" };
+    if (!first) this.open();
   },
 
   async open() {
@@ -2005,23 +2143,38 @@ const Replay = {
         $("rp-count").textContent = `no game CSVs under ${answer.results} yet`;
         return;
       }
-      const wanted = this.file && files.includes(this.file) ? this.file : files.includes("play/games.csv") ? "play/games.csv" : files[0];
+      const asked = this.wanted && files.includes(this.wanted.file) ? this.wanted : null;
+      if (this.wanted && !asked) toast(`no games file ${this.wanted.file} under ${answer.results}`);
+      this.wanted = null;
+      const wanted = asked ? asked.file : this.file && files.includes(this.file) ? this.file : files.includes("play/games.csv") ? "play/games.csv" : files[0];
       $("rp-file").value = wanted;
+      if (asked) {
+        this.stopPlay();
+        this.game = null;
+        this.row = null;
+        $("rp-view").hidden = true;
+        this.offset = 0;
+        $("rp-agent").value = asked.agent;
+        $("rp-against").value = asked.against;
+        $("rp-result").value = "";
+      }
       this.file = wanted;
-      this.list(true);
+      this.list(true, asked ? asked.variant : "");
     } catch (error) {
       toast(error.message);
     }
   },
 
-  async list(newFile) {
+  async list(newFile, variant = "") {
     if (!this.file) return;
     // The file's variants and agents are shown by the first answer for it that is shown (a
     // newer listing of the same file can overtake the one that asked for them).
     if (newFile) this.optionsOf = null;
     const query = new URLSearchParams({ file: this.file, offset: this.offset, limit: this.limit });
     if (!newFile && $("rp-variant").value) query.set("variant", $("rp-variant").value);
+    if (newFile && variant) query.set("variant", variant);
     if ($("rp-agent").value.trim()) query.set("agent", $("rp-agent").value.trim());
+    if ($("rp-agent").value.trim() && $("rp-against").value.trim()) query.set("against", $("rp-against").value.trim());
     if ($("rp-result").value) query.set("result", $("rp-result").value);
     // Answers can overtake each other: only the latest list is shown.
     const asked = ++this.asked;
@@ -2032,11 +2185,12 @@ const Replay = {
       if (this.optionsOf !== this.file) {
         this.optionsOf = this.file;
         $("rp-variant").replaceChildren(h("option", { value: "" }, "any"), ...answer.variants.map((v) => h("option", { value: v }, v)));
+        if (newFile && variant) $("rp-variant").value = variant;
         $("rp-agents").replaceChildren(...answer.agents.map((a) => h("option", { value: a })));
       }
       const body = $("rp-games").querySelector("tbody");
       body.replaceChildren(...answer.games.map((g) => h("tr", { "data-row": g.row, class: this.row === g.row ? "on" : "", onclick: () => this.show(g.row) },
-        h("td", {}, g.game), h("td", {}, g.variant), h("td", {}, g.seats.join(" – ")), h("td", {}, g.result), h("td", {}, g.termination), h("td", { class: "num" }, g.plies))));
+        h("td", {}, g.game), h("td", {}, g.variant), h("td", {}, g.seats.join(" – ")), Replay.resultCell(g), h("td", {}, g.termination), h("td", { class: "num" }, g.plies))));
       const end = Math.min(this.total, this.offset + answer.games.length);
       $("rp-count").textContent = this.total ? `games ${this.offset + 1}–${end} of ${this.total}` : "no game matches";
       $("rp-prev").disabled = this.offset === 0;
@@ -2068,7 +2222,9 @@ const Replay = {
 
   // Shows `game` (a recorded row, or a shared line with `shared` set) at `ply`.
   display(game, row, ply) {
+    this.stopPlay();
     this.game = game;
+    this.resetEval();
     this.row = row;
     $("toast").hidden = true;
     for (const tr of $("rp-games").querySelectorAll("tbody tr")) tr.classList.toggle("on", Number(tr.dataset.row) === row);
@@ -2107,10 +2263,101 @@ const Replay = {
     const end = ply === game.moves.length && !game.shared ? ` · end: ${game.result} (${game.termination})` : "";
     $("rp-status").textContent = `move ${ply} of ${game.moves.length}${ply > 0 ? `: ${game.moves[ply - 1].move}` : ""}${end}`;
     $("rp-status").dataset.ply = ply;
+    this.drawEval();
     for (const move of $("rp-moves").querySelectorAll(".mv")) move.classList.toggle("now", Number(move.dataset.ply) === ply);
     // The list follows the move shown (End on a long game shows its last rounds).
     const now = $("rp-moves").querySelector(".mv.now");
     if (now) now.scrollIntoView({ block: "nearest" });
+  },
+
+  // Issue 36, missing 3: the game evaluated by an agent, position by position (POST
+  // /api/analyse for each, one after another, at most EVAL_POSITIONS), drawn as it comes.
+  evalGen: 0,
+  evalPoints: null,
+  evalNames() {
+    const view = this.game.positions[0];
+    return this.game.shared ? [0, 1].map((i) => seatName(view, i)) : this.game.seats;
+  },
+  resetEval() {
+    this.evalGen += 1;
+    this.evalPoints = null;
+    $("rp-eval").replaceChildren();
+    $("rp-eval-status").textContent = "";
+    $("rp-eval-run").disabled = false;
+  },
+  async evaluate() {
+    const game = this.game;
+    if (!game) return;
+    const spec = $("rp-eval-agent").value.trim();
+    const gen = ++this.evalGen;
+    const moves = game.moves.map((m) => m.move);
+    const n = Math.min(moves.length, EVAL_POSITIONS);
+    const points = [];
+    this.evalPoints = points;
+    $("rp-eval-run").disabled = true;
+    try {
+      for (let p = 0; p < n; p++) {
+        const answer = await api("POST", "/api/analyse", { variant: game.variant, moves: moves.slice(0, p).join(" "), agents: [spec], solve: false, seed: p });
+        if (gen !== this.evalGen || this.game !== game) return;
+        const a = answer.agents[0];
+        if (!a) break;
+        if (a.error) throw new Error(`${a.agent}: ${a.error}`);
+        points.push({ ply: p, seat: answer.position.to_move, score: a.stats.score });
+        this.drawEval();
+        $("rp-eval-status").textContent = `${p + 1} of ${n} positions${n < moves.length ? ` (the first ${n})` : ""} valued by ${a.agent}`;
+      }
+    } catch (error) {
+      if (gen === this.evalGen) $("rp-eval-status").textContent = error.message;
+    } finally {
+      if (gen === this.evalGen) $("rp-eval-run").disabled = false;
+    }
+  },
+  drawEval() {
+    if (!this.evalPoints || !this.game) return;
+    showEval($("rp-eval"), this.evalPoints, this.players, this.game.moves.length, this.evalNames(),
+      { now: this.ply, onPick: (ply) => this.go(ply), none: "No value from this agent (it gives none)." });
+  },
+
+  // Issue 36, defect 15: a result of more than two seats in words ("mcts first, random
+  // second, ..."), its code kept in the tooltip; two seats keep the familiar 1-0 / 0-1.
+  resultCell(g) {
+    if (g.seats.length <= 2) return h("td", {}, g.result);
+    // Two seats of one name are told apart by their seat.
+    const names = g.seats.map((name, i) => (g.seats.indexOf(name) !== g.seats.lastIndexOf(name) ? `${name} (seat ${i + 1})` : name));
+    const words = resultWords({ players: g.seats.length, seat_names: names }, g.result);
+    return h("td", { class: "result-words", title: g.result }, words);
+  },
+
+  // Issue 36, missing 5: autoplay. Play steps a move every `rp-speed` ms until the end (or
+  // Pause, another game, another file); stepping by hand meanwhile goes on from there.
+  autoTimer: null,
+  autoGame: null,
+  togglePlay() {
+    if (this.autoTimer) return this.stopPlay();
+    if (!this.game) return;
+    if (this.ply >= this.game.moves.length) this.go(0);
+    this.autoGame = this.game;
+    const tick = async () => {
+      if (this.game !== this.autoGame || this.ply >= this.game.moves.length) return this.stopPlay();
+      await this.go(this.ply + 1, true);
+      if (!this.autoTimer) return;
+      if (this.ply >= this.game.moves.length) return this.stopPlay();
+      this.autoTimer = setTimeout(tick, Number($("rp-speed").value));
+    };
+    this.autoTimer = setTimeout(tick, Math.min(300, Number($("rp-speed").value)));
+    this.showPlay();
+  },
+  stopPlay() {
+    clearTimeout(this.autoTimer);
+    this.autoTimer = null;
+    this.autoGame = null;
+    this.showPlay();
+  },
+  showPlay() {
+    const on = !!this.autoTimer;
+    $("rp-play").textContent = on ? "❚❚ Pause" : "▶ Play";
+    $("rp-play").setAttribute("aria-pressed", String(on));
+    $("rp-play").title = on ? "Pause (p)" : "Play the moves one after another (p)";
   },
 
   async copy() {
@@ -2125,6 +2372,7 @@ const Replay = {
     const keys = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
     if (keys[event.key] !== undefined) { event.preventDefault(); this.step(keys[event.key]); }
     if (event.key === "c") this.copy();
+    if (event.key === "p") this.togglePlay();
   },
 };
 
@@ -2175,8 +2423,59 @@ const Report = {
       const body = $("rep-body");
       body.innerHTML = answer.html;
       chartsReadable(body);
+      this.navigate(dir);
     } catch (error) {
       $("rep-body").replaceChildren(h("p", { class: "note" }, error.message));
+    }
+  },
+
+  // Issue 36, missing 5: the report's contents scroll to their section (the page's own
+  // `#page` addresses are left alone), and where the folder has its games.csv, each agent of a
+  // table with an Agent column links to its games in Replay, and each Opponent to the pair's,
+  // in the section's variant (a `##` heading that starts with an id and no space, like
+  // "mnk-3x3k3 (9 cells)"; the pooled section's links take every variant).
+  navigate(dir) {
+    const body = $("rep-body");
+    for (const link of body.querySelectorAll('a[href^="#"]')) {
+      const target = decodeURIComponent(link.getAttribute("href").slice(1));
+      link.addEventListener("click", (event) => {
+        const section = document.getElementById(target);
+        if (!section || !body.contains(section)) return;
+        event.preventDefault();
+        section.scrollIntoView({ block: "start" });
+        section.setAttribute("tabindex", "-1");
+        section.focus({ preventScroll: true });
+      });
+    }
+    const folder = this.folders.find((f) => f.dir === dir);
+    if (!folder || !folder.games) return;
+    const file = dir ? `${dir}/games.csv` : "games.csv";
+    let variant = "";
+    for (const node of body.querySelectorAll("h2, table")) {
+      if (node.tagName === "H2") {
+        const id = node.textContent.match(/^(\S+)( \(.*\))?$/);
+        variant = id ? id[1] : "";
+        continue;
+      }
+      const heads = [...node.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+      const agentAt = heads.indexOf("Agent"), opponentAt = heads.indexOf("Opponent");
+      if (agentAt < 0) continue;
+      for (const row of node.querySelectorAll("tbody tr")) {
+        const cells = row.children;
+        const agent = cells[agentAt] && cells[agentAt].textContent.trim();
+        if (!agent) continue;
+        const where = variant ? ` in ${variant}` : "";
+        const link = (cell, against) => {
+          const query = new URLSearchParams({ file, agent: `"${agent}"` });
+          if (variant) query.set("variant", variant);
+          if (against) query.set("against", `"${against}"`);
+          const a = h("a", { href: `#replay?${query}`, class: "to-replay",
+            title: against ? `${agent}'s games against ${against}${where}, in Replay` : `${agent}'s games${where}, in Replay` }, ...cell.childNodes);
+          cell.replaceChildren(a);
+        };
+        link(cells[agentAt], null);
+        if (opponentAt >= 0 && cells[opponentAt]) link(cells[opponentAt], cells[opponentAt].textContent.trim());
+      }
     }
   },
 
@@ -2188,6 +2487,7 @@ const Report = {
       const answer = await api("POST", "/api/report", { dir });
       $("rep-body").innerHTML = answer.html;
       chartsReadable($("rep-body"));
+      this.navigate(dir);
       await this.open(false);
       $("rep-write").textContent = "Rewrite report";
     } catch (error) {
@@ -2382,7 +2682,7 @@ const Live = {
     $("lv-recent").replaceChildren(
       h("thead", {}, h("tr", {}, ["#", "players", "result", "how", "plies"].map((t, i) => h("th", { class: i === 4 ? "num" : "" }, t)))),
       h("tbody", {}, state.recent.map((g) => h("tr", { onclick: () => this.replay(g.file, g.row) },
-        h("td", {}, g.game), h("td", {}, g.seats.join(" – ")), h("td", {}, g.result), h("td", {}, g.termination), h("td", { class: "num" }, g.plies)))));
+        h("td", {}, g.game), h("td", {}, g.seats.join(" – ")), Replay.resultCell(g), h("td", {}, g.termination), h("td", { class: "num" }, g.plies)))));
     $("lv-faults").replaceChildren(...(state.faults.length ? state.faults.map((f) => h("li", {},
       f.file === null ? f.text : h("a", { onclick: () => this.replay(f.file, f.row) }, f.text))) : [h("li", { class: "note" }, "none")]));
   },

@@ -227,6 +227,10 @@ pub struct GamesQuery {
     variant: Option<String>,
     #[serde(default)]
     agent: Option<String>,
+    /// Another seat's name, matched as `agent` is: the games of a pair (issue 36, missing 5:
+    /// the report's pairs link to them).
+    #[serde(default)]
+    against: Option<String>,
     #[serde(default)]
     result: Option<String>,
     #[serde(default)]
@@ -236,9 +240,28 @@ pub struct GamesQuery {
 }
 
 /// Whether a seat's name matches the Agent filter `needle` (lowercase): it contains it, case
-/// aside. The one rule for listing a game and for whether "the agent" won or lost it.
+/// aside; a needle in double quotes (`"mcts"`) is the whole name, case aside (the report's
+/// links to an agent's games use it). The one rule for listing a game and for whether "the
+/// agent" won or lost it.
 fn name_matches(name: &str, needle: &str) -> bool {
-    name.to_lowercase().contains(needle)
+    match needle
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+    {
+        Some(whole) => name.to_lowercase() == whole,
+        None => name.to_lowercase().contains(needle),
+    }
+}
+
+/// Whether `names` has a seat matching `needle` and, with `against`, another seat matching
+/// that ([`name_matches`]).
+fn seats_match(names: &[&str], needle: &str, against: Option<&str>) -> bool {
+    (0..names.len()).any(|s| {
+        name_matches(names[s], needle)
+            && against.is_none_or(|other| {
+                (0..names.len()).any(|t| t != s && name_matches(names[t], other))
+            })
+    })
 }
 
 /// Whether `row` has the result `filter`: `1-0`, `0-1`, `1/2-1/2`, `draw`, `decisive`, a
@@ -294,6 +317,10 @@ pub async fn games(
         let variant_filter = query.variant.filter(|v| !v.is_empty());
         let agent_filter = query.agent.filter(|a| !a.is_empty());
         let needle = agent_filter.as_ref().map(|a| a.to_lowercase());
+        let against = query
+            .against
+            .filter(|a| !a.is_empty())
+            .map(|a| a.to_lowercase());
         let result_filter = query.result.unwrap_or_default();
         let name = Path::new(&file);
         // A run may be appending: its unfinished last line is left out.
@@ -308,7 +335,7 @@ pub async fn games(
                 return Ok(());
             }
             if let Some(needle) = &needle
-                && !row.seat_names().iter().any(|n| name_matches(n, needle))
+                && !seats_match(&row.seat_names(), needle, against.as_deref())
             {
                 return Ok(());
             }
@@ -679,8 +706,31 @@ fn render(markdown: &str, base: &str) -> String {
         other => other,
     });
     let mut html = String::new();
-    pulldown_cmark::html::push_html(&mut html, events);
+    pulldown_cmark::html::push_html(&mut html, with_heading_ids(events.collect()).into_iter());
     html
+}
+
+/// Every heading given the id GitHub gives it ([`report::Anchors`]), so that a report's
+/// contents (`[Standings](#standings)`) lead to it on the Report page as on GitHub.
+fn with_heading_ids(mut events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut anchors = report::Anchors::default();
+    for at in 0..events.len() {
+        if !matches!(events[at], Event::Start(Tag::Heading { .. })) {
+            continue;
+        }
+        let mut text = String::new();
+        for event in &events[at + 1..] {
+            match event {
+                Event::End(pulldown_cmark::TagEnd::Heading(_)) => break,
+                Event::Text(part) | Event::Code(part) => text.push_str(part),
+                _ => {}
+            }
+        }
+        if let Event::Start(Tag::Heading { id, .. }) = &mut events[at] {
+            *id = Some(CowStr::from(anchors.next(&text)));
+        }
+    }
+    events
 }
 
 /// `GET /files/PATH`: a chart, CSV or report under the results folder.
@@ -754,6 +804,23 @@ mod tests {
         }
     }
 
+    /// Issue 36, missing 5: a name in quotes is the whole name (the report's links), and
+    /// `against` keeps a pair's games, whichever seat each agent had.
+    #[test]
+    fn a_quoted_agent_is_its_whole_name_and_against_keeps_a_pairs_games() {
+        assert!(name_matches("mcts-1k", "mcts"));
+        assert!(name_matches("mcts-1k", "\"mcts-1k\""));
+        assert!(!name_matches("mcts-1k", "\"mcts\""));
+        assert!(!name_matches("mcts-1k0", "\"mcts-1k\""));
+        let pair = ["random", "mcts-1k"];
+        assert!(seats_match(&pair, "\"mcts-1k\"", Some("\"random\"")));
+        assert!(seats_match(&pair, "\"random\"", Some("\"mcts-1k\"")));
+        assert!(!seats_match(&pair, "\"mcts-1k\"", Some("\"easy\"")));
+        // The agent's own seat is not its opponent.
+        assert!(!seats_match(&["mcts-1k", "easy"], "mcts", Some("mcts")));
+        assert!(seats_match(&["mcts-1k", "mcts-10k"], "mcts", Some("mcts")));
+    }
+
     /// While a report is being written, a second is refused with a 409 that says so, and none
     /// of its files is touched; once the first is done the next goes ahead.
     #[tokio::test]
@@ -807,5 +874,14 @@ mod tests {
         assert!(!html.contains("<script>"), "{html}");
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(html.contains("<table>"), "{html}");
+        // Issue 36, missing 5: headings carry the anchors the report's contents link to.
+        let page = render(
+            "# R\n\n## Contents\n\n- [a](#a-9-cells): [standings](#standings-1)\n\n## a (9 cells)\n\n### Standings\n\n## b\n\n### Standings\n",
+            "default",
+        );
+        assert!(page.contains(r#"<h2 id="a-9-cells">"#), "{page}");
+        assert!(page.contains(r#"<h3 id="standings">"#), "{page}");
+        assert!(page.contains(r#"<h3 id="standings-1">"#), "{page}");
+        assert!(page.contains(r##"<a href="#standings-1">"##), "{page}");
     }
 }

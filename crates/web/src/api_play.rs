@@ -314,6 +314,18 @@ pub async fn resign(
     change(app, id, |any| any.resign(act.seat, act.ply)).await
 }
 
+/// `POST /api/games/ID/move-now`: the agent thinking about its move answers with its best so
+/// far (issue 36, defect 22); its move comes back to the `think` request that asked for it.
+pub async fn move_now(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let table = app.table(&id)?;
+    let any = table.lock().await;
+    any.move_now()?;
+    Ok(Json(json!({ "asked": true })))
+}
+
 pub async fn ready(
     State(app): State<App>,
     Path(id): Path<String>,

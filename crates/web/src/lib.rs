@@ -758,6 +758,7 @@ pub fn router(app: App) -> Router {
         .route("/api/games/{id}/undo", post(api_play::undo))
         .route("/api/games/{id}/resign", post(api_play::resign))
         .route("/api/games/{id}/ready", post(api_play::ready))
+        .route("/api/games/{id}/move-now", post(api_play::move_now))
         .route("/api/games/{id}/record.csv", get(api_play::record_csv))
         .route("/api/games/{id}/moves.txt", get(api_play::moves_text))
         .route("/api/replay", get(api_files::line))

@@ -355,6 +355,9 @@ pub trait Session: Send {
     /// Whether nothing is happening at this table that a sweep of old tables must wait for:
     /// no agent thinks, and no person to move has time left on a clock.
     fn idle(&self) -> bool;
+    /// "Move now": the seat's agent thinking now is asked for its best move so far
+    /// ([`arena::table::Table::move_now`]); refused when none thinks.
+    fn move_now(&self) -> Result<(), ApiError>;
 }
 
 impl<G: AgentGame> Session for WebTable<G> {
@@ -439,6 +442,16 @@ impl<G: AgentGame> Session for WebTable<G> {
     fn idle(&self) -> bool {
         // A person thinking on a clock is busy too, until their time is up.
         self.table.thinking().is_none() && self.table.clock_left().is_none_or(|left| left.is_zero())
+    }
+
+    fn move_now(&self) -> Result<(), ApiError> {
+        if self.table.move_now() {
+            Ok(())
+        } else {
+            Err(ApiError::conflict(
+                "no agent is thinking about its move here",
+            ))
+        }
     }
 }
 

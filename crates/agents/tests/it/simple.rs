@@ -128,3 +128,36 @@ fn searches_stop_at_the_deadline_with_a_legal_move() {
         assert!(game.is_legal(choice.mv), "{spec}");
     }
 }
+
+/// Issue 36, defect 22: "move now" (the context's stop flag) stops the agents that honour it
+/// as their deadline would, with their best move so far: asked before they start, `alphabeta`
+/// answers from its first iteration and `mcts` after its first 64 simulations.
+#[test]
+fn move_now_stops_alphabeta_and_mcts_with_a_legal_move() {
+    let game = mnk("mnk-15x15k5").play_line("h8 h9").unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    for (spec, most) in [("alphabeta:depth=3", 1), ("mcts:iterations=20000", 64)] {
+        let spec: AgentSpec = spec.parse().unwrap();
+        let mut agent = build::<Mnk>(&spec).unwrap();
+        let mut rng = rng(1, 0);
+        let choice = agent
+            .choose(
+                &game,
+                &mut Context::new(&mut rng).with_stop(Some(stop.clone())),
+            )
+            .unwrap();
+        assert!(game.is_legal(choice.mv), "{spec}");
+        match spec.kind.as_str() {
+            "alphabeta" => assert!(
+                choice.stats.depth.unwrap() <= most,
+                "{spec}: {:?}",
+                choice.stats
+            ),
+            _ => assert!(
+                choice.stats.nodes <= u64::from(most),
+                "{spec}: {:?}",
+                choice.stats
+            ),
+        }
+    }
+}

@@ -173,3 +173,47 @@ fn an_evicted_game_says_so_and_a_person_on_the_clock_is_not_idle() {
     assert_eq!(gone.status, 404, "{}", gone.body);
     assert!(gone.body.contains("closed to make room"), "{}", gone.body);
 }
+
+/// Issue 36, defect 22: "move now" hurries an agent thinking about its move: given a billion
+/// MCTS simulations, and the server's think limit raised to ten minutes, it answers once
+/// asked, with a legal move and fewer simulations than its budget. Asked with no agent
+/// thinking, the server says so (409).
+#[test]
+fn move_now_makes_a_thinking_agent_answer_with_its_best_so_far() {
+    let results = results_folder("move-now");
+    let server = serve(&results, |options| {
+        options.think_limit = Duration::from_secs(600)
+    });
+    let address = server.address;
+    let mut client = Client::new(address);
+    let game = client
+        .post(
+            "/api/games",
+            &json!({ "variant": "caro", "seats": ["mcts:iterations=1000000000", "human"], "seed": 22 }),
+        )
+        .json();
+    let id = game["id"].as_str().unwrap().to_string();
+    let idle = client.post(&format!("/api/games/{id}/move-now"), &json!({}));
+    assert_eq!(idle.status, 409, "{}", idle.body);
+    assert!(idle.body.contains("no agent is thinking"), "{}", idle.body);
+    let thinker = {
+        let id = id.clone();
+        std::thread::spawn(move || {
+            let mut client = Client::new(address);
+            client.post(&format!("/api/games/{id}/think"), &json!({ "ply": 0 }))
+        })
+    };
+    while client.get(&format!("/api/games/{id}")).json()["thinking"] != true {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let asked = client.post(&format!("/api/games/{id}/move-now"), &json!({}));
+    assert_eq!(asked.status, 200, "{}", asked.body);
+    // Without it the agent would think for ten minutes; the client gives up after two.
+    let answer = thinker.join().unwrap();
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let played = &answer.json()["played"];
+    assert_eq!(played["seat"], 0, "{played}");
+    assert!(played["move"].is_string(), "{played}");
+    let nodes = played["stats"]["nodes"].as_u64().unwrap();
+    assert!(nodes < 1_000_000_000, "{played}");
+}

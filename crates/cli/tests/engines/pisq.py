@@ -99,8 +99,10 @@ def move():
     )
     taken[best] = colour
     mine.append(best)
-    say(f"{best[0]},{best[1]}")
+    # The time it starts answering: taken after the line is written, a pause of this process
+    # under load would date the answer after a command the arena sent a quiet time later.
     answered = time.monotonic()
+    say(f"{best[0]},{best[1]}")
 
 
 def set_colour(own):

@@ -243,9 +243,10 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
             "illegal-move",
             "not UTF-8 text (byte 0xff at column 6",
         ),
+        // Sandboxed (the default, best-effort): a line past the bound is the output limit.
         (
             "longline",
-            "illegal-move",
+            "output-limit",
             "a line longer than 1048576 bytes",
         ),
         ("badinfo", "illegal-move", "`nodes=-1`: expected an integer"),
@@ -256,7 +257,7 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
             "exited (exit status: 0) before answering `go`",
         ),
         // Output without end and without a newline: the over-long line, at once.
-        ("flood", "illegal-move", "a line longer than 1048576 bytes"),
+        ("flood", "output-limit", "a line longer than 1048576 bytes"),
         ("escape", "crash", "gave up: `\\u{1b}[2J\\u{1b}[31m boom`"),
         // Its output closed while it runs on: said so (not an exit), and it is stopped.
         (

@@ -185,7 +185,7 @@ impl Process {
         };
         // Built before the fork: the child only makes system calls with it.
         let prepared = sandbox
-            .prepare(command, args, folder, sandbox.copy_folder)
+            .prepare(command, args, folder)
             .map_err(start_error)?
             .map(Arc::new);
         // In the sandbox, it runs from the copy of its own folder: the command, the arguments

@@ -50,9 +50,12 @@ pub fn run(
         .stdout(output(&file)?)
         .stderr(output(&file)?)
         .process_group(0);
-    let prepared = sandbox
-        .prepare(command, args, Some(&folder), false)?
-        .map(Arc::new);
+    // A build writes its folder itself: what it makes is what the games copy.
+    let build = Sandbox {
+        copy_folder: false,
+        ..sandbox.clone()
+    };
+    let prepared = build.prepare(command, args, Some(&folder))?.map(Arc::new);
     if let Some(prepared) = &prepared {
         prepared.install(&mut line);
     }

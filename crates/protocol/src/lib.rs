@@ -63,7 +63,12 @@ pub fn kind(name: &str) -> Result<&'static Kind, SpecError> {
 
 /// Whether `spec` names an agent that runs in a process of its own.
 pub fn is_outside(spec: &AgentSpec) -> bool {
-    OUTSIDE_KINDS.iter().any(|k| k.name == spec.kind)
+    is_outside_kind(&spec.kind)
+}
+
+/// Whether the kind named `name` runs an outside program (`proc`, `engine`).
+pub fn is_outside_kind(name: &str) -> bool {
+    OUTSIDE_KINDS.iter().any(|k| k.name == name)
 }
 
 /// Whether the kind of `spec` plays `variant` (false for an unknown kind).

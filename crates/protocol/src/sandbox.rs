@@ -453,16 +453,16 @@ impl Sandbox {
 
     /// Builds what the child applies for a process running `program` (its command and
     /// arguments, resolved from `folder`, its working folder). `None` when off. With
-    /// `scratch` (a game's process, not a build) the program's own folder is copied into its
-    /// private folder and runs from there ([`Prepared::relocate`]): the folder itself is
-    /// read-only to it.
+    /// [`Sandbox::copy_folder`] (a submission's game process, never a build) the program's own
+    /// folder is copied into its private folder and runs from there ([`Prepared::relocate`]):
+    /// the folder itself is read-only to it.
     pub fn prepare(
         &self,
         command: &str,
         args: &[String],
         folder: Option<&Path>,
-        scratch: bool,
     ) -> Result<Option<Prepared>, String> {
+        let scratch = self.copy_folder;
         if self.mode == Mode::Off {
             return Ok(None);
         }

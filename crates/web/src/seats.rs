@@ -76,9 +76,8 @@ pub fn agent_spec(text: &str, variant: &Variant, what: &str) -> Result<AgentSpec
 
 /// The agent kinds a request may seat: the listed ones that run in the server's process.
 pub fn seated_kinds() -> Vec<&'static str> {
-    let outside = |name: &str| protocol::OUTSIDE_KINDS.iter().any(|k| k.name == name);
     protocol::kinds()
-        .filter(|kind| kind.listed && !outside(kind.name))
+        .filter(|kind| kind.listed && !protocol::is_outside_kind(kind.name))
         .map(|kind| kind.name)
         .collect()
 }

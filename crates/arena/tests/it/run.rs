@@ -445,14 +445,17 @@ games_per_pair = 2
 variants = ["mnk-9x9k5"]
 
 [[agents]]
-name = "mcts-a"
-spec = "mcts:iterations=20000"
+name = "slow-a"
+spec = "fault:mode=sleep,ms=50"
 
 [[agents]]
-name = "mcts-b"
-spec = "mcts:iterations=20000"
+name = "slow-b"
+spec = "fault:mode=sleep,ms=50"
 "#,
     );
+    // Every ply takes 50 ms of sleep whatever the machine's speed (the moves are random from
+    // the seed), so the run outlasts the live file's write interval on any machine: with
+    // searching agents a fast machine finished both games before the second write.
     let out = scratch("live-file");
     let csv = out.join("games.csv");
     let live = arena::live::live_path(&csv);

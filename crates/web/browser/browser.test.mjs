@@ -18,9 +18,9 @@
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
 //
-// ASSETS=DIR serves the page's index.html, app.js and app.css from DIR instead of the ones
-// built into the binary: a page change tried without a rebuild, or an old page (`git show
-// main:crates/web/assets/app.js`) to see a new step fail before its fix.
+// ASSETS=DIR serves the page's index.html, app.css and js/*.js from DIR instead of the ones
+// built into the binary: a page change tried without a rebuild, or an old page (`git
+// archive main crates/web/assets`) to see a new step fail before its fix.
 //
 // Chromium runs with the flags that work on a machine without a network (see the env notes).
 
@@ -28,7 +28,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -72,7 +72,9 @@ after(async () => {
 });
 
 const ASSETS = process.env.ASSETS ? resolve(process.env.ASSETS) : null;
-const TYPES = { "": "text/html", "app.js": "text/javascript", "app.css": "text/css" };
+const TYPES = { "": "text/html", "app.css": "text/css" };
+// The script modules (js/*.js) come from DIR/js/ too.
+if (ASSETS) for (const name of readdirSync(join(ASSETS, "js"))) if (name.endsWith(".js")) TYPES[`js/${name}`] = "text/javascript";
 
 async function newContext(width = 1280, height = 860, extra = {}) {
   const context = await browser.newContext({ viewport: { width, height }, ...extra });

@@ -739,7 +739,7 @@ fn sweep_in_background(app: &App) {
 pub fn router(app: App) -> Router {
     Router::new()
         .route("/", get(index))
-        .route("/app.js", get(script))
+        .route("/js/{name}", get(script))
         .route("/app.css", get(style))
         .route("/favicon.svg", get(icon))
         .route("/api/meta", get(api_analyse::meta))
@@ -859,11 +859,52 @@ async fn index() -> Response {
     )
 }
 
-async fn script() -> Response {
-    asset(
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/app.js"),
-    )
+/// One module of `assets/js/`: its name and its text, compiled in.
+macro_rules! module {
+    ($name:literal) => {
+        ($name, include_str!(concat!("../assets/js/", $name)))
+    };
+}
+
+/// The page's script: plain ES modules, each a file of `assets/js/` served at `/js/NAME`
+/// (`index.html` loads `main.js`, which imports the others by relative address). The web
+/// crate's test `page` checks that every module the page reaches is here, and nothing else.
+pub const MODULES: &[(&str, &str)] = &[
+    module!("analyse.js"),
+    module!("api.js"),
+    module!("board-common.js"),
+    module!("board-grid.js"),
+    module!("board-ring.js"),
+    module!("board-tools.js"),
+    module!("board.js"),
+    module!("dom.js"),
+    module!("eval-chart.js"),
+    module!("format.js"),
+    module!("live.js"),
+    module!("main.js"),
+    module!("play-clock.js"),
+    module!("play-setup.js"),
+    module!("play-state.js"),
+    module!("play.js"),
+    module!("prefs.js"),
+    module!("replay.js"),
+    module!("report.js"),
+    module!("stats.js"),
+];
+
+async fn script(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+    match MODULES.iter().find(|(file, _)| *file == name) {
+        Some((_, body)) => asset("text/javascript; charset=utf-8", body),
+        None => ApiError::not_found(format!(
+            "no script `/js/{name}`: the page's modules are {}",
+            MODULES
+                .iter()
+                .map(|(file, _)| *file)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into_response(),
+    }
 }
 
 async fn style() -> Response {

@@ -11,4 +11,5 @@ mod links;
 mod live;
 mod load;
 mod own;
+mod page;
 mod tables;

@@ -95,9 +95,19 @@ pub struct Client {
 pub struct Answer {
     pub status: u16,
     pub body: String,
+    /// The headers, names in lower case, in the order sent.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Answer {
+    /// The value of header `name` (lower case), if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The body as JSON.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.body)
@@ -164,6 +174,7 @@ pub fn read_answer(reader: &mut impl BufRead) -> std::io::Result<Answer> {
         .ok_or_else(|| std::io::Error::other(format!("bad status line {line:?}")))?;
     let mut length = None;
     let mut chunked = false;
+    let mut headers = Vec::new();
     loop {
         line.clear();
         reader.read_line(&mut line)?;
@@ -173,6 +184,7 @@ pub fn read_answer(reader: &mut impl BufRead) -> std::io::Result<Answer> {
         }
         if let Some((name, value)) = header.split_once(':') {
             let value = value.trim();
+            headers.push((name.to_ascii_lowercase(), value.to_string()));
             if name.eq_ignore_ascii_case("content-length") {
                 length = value.parse::<usize>().ok();
             } else if name.eq_ignore_ascii_case("transfer-encoding")
@@ -203,6 +215,7 @@ pub fn read_answer(reader: &mut impl BufRead) -> std::io::Result<Answer> {
     Ok(Answer {
         status,
         body: String::from_utf8_lossy(&body).into_owned(),
+        headers,
     })
 }
 

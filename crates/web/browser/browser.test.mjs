@@ -13,7 +13,8 @@
 //   - the generic drawing: Connect Four's and Oware's shapes (a gravity grid, a ring without
 //     big cells) from synthetic position JSON, and the real games where the server has them;
 //   - issue 35: Othello played to its end by clicks (turned stones ringed), and its pass as a
-//     button in Analyse; Breakthrough played to its end by clicks (a pawn, then its target);
+//     button in Analyse; Breakthrough played to its end by clicks (a pawn, then its target),
+//     and a pawn moved by keys (the cursor, Enter on the pawn, Escape, Enter on its target);
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -1476,6 +1477,46 @@ test("35 breakthrough: a person plays Breakthrough to its end against random by 
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+// Issue 35 item 4: pieces by keys, as stones are placed by keys: the arrows move the board's
+// cursor, Enter on a pawn picks it, Escape lets it go, Enter on its target plays the move.
+test("35 breakthrough: a person moves a pawn by keys (arrows, Enter on the pawn, Escape, Enter on its target)", async () => {
+  const page = await open();
+  await setUp(page, "breakthrough", ["person", "random"]);
+  const cols = JSON.parse(await page.getAttribute("#board svg", "data-grid")).cols;
+  // Moves the cursor to cell `to` from where it is (the first arrow shows it at the centre).
+  const cursorTo = async (to) => {
+    if ((await page.locator("#board .key-cursor").count()) === 0) await page.keyboard.press("ArrowUp");
+    for (let step = 0; step < 2 * cols * cols; step++) {
+      const at = Number(await page.getAttribute("#board .key-cursor", "data-cursor"));
+      if (at === to) return;
+      const [r, c, tr, tc] = [Math.floor(at / cols), at % cols, Math.floor(to / cols), to % cols];
+      await page.keyboard.press(r < tr ? "ArrowDown" : r > tr ? "ArrowUp" : c < tc ? "ArrowRight" : "ArrowLeft");
+    }
+    assert.fail(`the cursor did not reach ${to}`);
+  };
+  const pawn = Number(await page.getAttribute("#board .piece-hit >> nth=0", "data-piece"));
+  await cursorTo(pawn);
+  assert.equal(await page.locator("#board .piece-picked").count(), 0);
+  await page.keyboard.press("Enter");
+  assert.equal(await page.getAttribute("#board .piece-picked", "data-picked"), String(pawn), "Enter picks the pawn under the cursor");
+  assert.ok(await page.locator("#board .target-hit").count() > 0, "its targets shown");
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("#board .piece-picked").count(), 0, "Escape lets it go");
+  assert.equal(await page.locator("#board .target-hit").count(), 0);
+  await page.keyboard.press("Enter");
+  assert.equal(await page.locator("#board .piece-picked").count(), 1, "picked again");
+  const target = page.locator("#board .target-hit").first();
+  const [cell, move] = [Number(await target.getAttribute("data-cell")), await target.getAttribute("data-move")];
+  await cursorTo(cell);
+  assert.equal(await page.locator("#board .piece-picked").count(), 1, "the pick stays while the cursor moves");
+  await page.keyboard.press("Enter");
+  await settle(page, 2);
+  assert.equal(await page.textContent("#move-list .mv >> nth=0"), move, "Enter on the target played the pawn's move");
+  assert.equal(await page.locator("#board .piece-picked").count(), 0, "nothing picked after the move");
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test("35 breakthrough: Analyse takes a pawn by clicks (piece, then target), and Replay of a shared line shows the last move from-to", async () => {

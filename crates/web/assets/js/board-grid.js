@@ -113,7 +113,7 @@ export function drawGrid(view, opts = {}) {
   }
   if (opts.cursor !== undefined && opts.cursor !== null) {
     const { x, y } = centre(opts.cursor);
-    root.append(s("rect", { x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, fill: "none", stroke: "var(--accent)", "stroke-width": 2, "stroke-dasharray": "4 3", "pointer-events": "none" }));
+    root.append(s("rect", { class: "key-cursor", "data-cursor": opts.cursor, x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, fill: "none", stroke: "var(--accent)", "stroke-width": 2, "stroke-dasharray": "4 3", "pointer-events": "none" }));
   }
   return root;
 }
@@ -172,6 +172,8 @@ export function pieceClicks(root, view, opts, centre, C) {
     root.append(hit);
   }
   root.append(targets);
+  // A piece picked by keys (Play's Enter on it) is drawn picked, its targets shown.
+  if (opts.selected !== null && opts.selected !== undefined && byFrom.has(opts.selected)) pick(opts.selected);
 }
 
 // A piece's traced steps on a copy of a view: `move` takes it (and its kind) from one cell to

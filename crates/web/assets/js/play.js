@@ -723,6 +723,21 @@ export const Play = {
     }
   },
 
+  // A game that moves pieces, by keys: Enter on one of the person's pieces picks it (its
+  // targets shown, as a click does), Enter on a target of the picked piece plays that move,
+  // Enter on the picked piece again or on an empty cell lets it go (so does Escape).
+  keyPiece(view, at) {
+    const state = this.state;
+    const { text, from, place } = view.moves;
+    if (state.selected !== null) {
+      const i = text.findIndex((_, k) => from[k] === state.selected && place[k] === at);
+      if (i >= 0) return this.move(text[i]);
+    }
+    const piece = from.some((origin, k) => origin === at && place[k] !== null);
+    state.pick(piece && state.selected !== at ? at : null);
+    this.render();
+  },
+
   key(event) {
     if ($("game").hidden) {
       if (event.key === "Enter" && document.activeElement === document.body) { event.preventDefault(); this.start(); }
@@ -755,6 +770,7 @@ export const Play = {
         this.render();
       } else if ((key === "Enter" || key === " ") && state.cursor !== null) {
         event.preventDefault();
+        if (view.moves && view.moves.from) return this.keyPiece(view, state.cursor);
         const column = state.cursor % cols;
         const entry = gravity
           ? legalMoves(view).find((m) => m.place % cols === column)

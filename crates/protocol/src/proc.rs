@@ -83,7 +83,8 @@ impl Session {
 fn handshake(launch: &Launch) -> Result<Session, SetupError> {
     let mut process = launch.start(ROLE)?;
     let fail = |process: &mut Process, message: String| {
-        let message = format!("{message}{}", process.fault_context());
+        // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
+        let message = format!("{}{}", process.with_verdict(&message), process.fault_context());
         process.log_fault(&message);
         process.kill();
         SetupError::Protocol(message)
@@ -246,13 +247,16 @@ pub(crate) fn preflight(
             Err(error) => {
                 let context = current.process.fault_context();
                 current.process.log_fault(&error.to_string());
-                current.process.stop(Some("quit"));
-                return Err(match error {
-                    SetupError::Protocol(message) => {
-                        SetupError::Protocol(format!("{message}{context}"))
-                    }
+                let error = match error {
+                    // A limit of the sandbox it hit is named (`memory limit: ...`).
+                    SetupError::Protocol(message) => SetupError::Protocol(format!(
+                        "{}{context}",
+                        current.process.with_verdict(&message)
+                    )),
                     other => other,
-                });
+                };
+                current.process.stop(Some("quit"));
+                return Err(error);
             }
         }
         let _ = current.process.send(

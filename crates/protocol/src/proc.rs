@@ -84,7 +84,11 @@ fn handshake(launch: &Launch) -> Result<Session, SetupError> {
     let mut process = launch.start(ROLE)?;
     let fail = |process: &mut Process, message: String| {
         // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
-        let message = format!("{}{}", process.with_verdict(&message), process.fault_context());
+        let message = format!(
+            "{}{}",
+            process.with_verdict(&message),
+            process.fault_context()
+        );
         process.log_fault(&message);
         process.kill();
         SetupError::Protocol(message)

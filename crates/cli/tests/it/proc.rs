@@ -267,7 +267,11 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         ),
         // A limit of the (default) sandbox hit while the game is set up: that verdict, not a
         // crash.
-        ("gamememory", "memory-limit", "could not start the game: memory limit"),
+        (
+            "gamememory",
+            "memory-limit",
+            "could not start the game: memory limit",
+        ),
     ];
     // Each agent plays `steady` alone, on a board of its own, so that the slow ones do not
     // make every pairing slow.

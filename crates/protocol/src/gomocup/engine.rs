@@ -195,7 +195,11 @@ fn expect_ok(
 ) -> Result<(), SetupError> {
     let fail = |process: &mut Process, message: String| {
         // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
-        let message = format!("{}{}", process.with_verdict(&message), process.fault_context());
+        let message = format!(
+            "{}{}",
+            process.with_verdict(&message),
+            process.fault_context()
+        );
         process.log_fault(&message);
         process.kill();
         SetupError::Protocol(message)

@@ -697,7 +697,7 @@ impl Sandbox {
 /// What one child applies between fork and exec, built before the fork.
 pub struct Prepared {
     landlock: Option<OwnedFd>,
-    /// Its cgroup (declared before `root`: dropped first, its processes with it).
+    /// Its cgroup (dropped before its private folder is removed: what is left in it killed).
     cgroup: Option<Cgroup>,
     filter: Option<Arc<Vec<sys::SockFilter>>>,
     limits: Option<[(sys::Limit, u64, u64); 6]>,
@@ -809,6 +809,7 @@ impl Prepared {
 
 impl Drop for Prepared {
     fn drop(&mut self) {
+        self.cgroup = None;
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }

@@ -69,9 +69,16 @@ impl<G: Game> Agent<G> for Seated<G> {
                 position.num_actions() - 1
             ))
         })?;
+        // Actions number a game's moves whatever the position, so the line maps move by move.
+        let pv = choice
+            .pv
+            .iter()
+            .map_while(|&action| position.move_of(action))
+            .collect();
         Ok(Choice {
             mv,
             stats: choice.stats,
+            pv,
         })
     }
 }
@@ -120,9 +127,15 @@ impl<A: Game, G: Game> Agent<G> for Via<A, G> {
             .action(choice.mv)
             .and_then(|action| position.move_of(action))
             .ok_or_else(|| AgentError::IllegalMove(format!("{:?}", choice.mv)))?;
+        let pv = choice
+            .pv
+            .iter()
+            .map_while(|&own_move| own.action(own_move).and_then(|a| position.move_of(a)))
+            .collect();
         Ok(Choice {
             mv,
             stats: choice.stats,
+            pv,
         })
     }
 

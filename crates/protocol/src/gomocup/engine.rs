@@ -666,6 +666,7 @@ impl Agent<Mnk> for Engine {
                 reason: message,
                 ..SearchStats::default()
             },
+            pv: Vec::new(),
         })
     }
 

@@ -61,6 +61,22 @@ pub fn is_line<G: Game>(position: &G, line: &[G::Move]) -> bool {
     true
 }
 
+/// The moves of `line` from `position` in the game's notation, each written in the position
+/// it is played in (a sowing game's move reads differently by seat); stops at the first move
+/// that is not legal, which a line from [`walk`] never has.
+pub fn texts<G: Game>(position: &G, line: &[G::Move]) -> Vec<String> {
+    let mut current = position.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &mv in line {
+        if current.is_over() || !current.is_legal(mv) {
+            break;
+        }
+        out.push(current.format_move(mv));
+        current = current.child(mv);
+    }
+    out
+}
+
 /// The move of `position` whose index ([`crate::AgentGame::move_index`]) is `index`, if one
 /// of its legal moves has it.
 pub(crate) fn move_with_index<G: crate::AgentGame>(position: &G, index: usize) -> Option<G::Move> {

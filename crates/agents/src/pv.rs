@@ -77,6 +77,37 @@ pub fn texts<G: Game>(position: &G, line: &[G::Move]) -> Vec<String> {
     out
 }
 
+/// The moves of `line` from `position` as actions ([`Game::action`]), each read in the
+/// position it is played in (an action is the mover's: O An Quan's count from the mover's
+/// first square); stops at the first move that is not legal.
+pub fn actions<G: Game>(position: &G, line: &[G::Move]) -> Vec<u32> {
+    let mut current = position.clone();
+    let mut out = Vec::with_capacity(line.len());
+    for &mv in line {
+        match current.action(mv) {
+            Some(action) if !current.is_over() && current.is_legal(mv) => out.push(action),
+            _ => break,
+        }
+        current = current.child(mv);
+    }
+    out
+}
+
+/// The line of `actions` from `position` as moves, the inverse of [`actions`]; stops at the
+/// first action that is not a legal move where it is played.
+pub fn from_actions<G: Game>(position: &G, actions: &[u32]) -> Vec<G::Move> {
+    let mut current = position.clone();
+    let mut out = Vec::with_capacity(actions.len());
+    for &action in actions {
+        match current.move_of(action) {
+            Some(mv) if !current.is_over() && current.is_legal(mv) => out.push(mv),
+            _ => break,
+        }
+        current = current.child(out[out.len() - 1]);
+    }
+    out
+}
+
 /// The move of `position` whose index ([`crate::AgentGame::move_index`]) is `index`, if one
 /// of its legal moves has it.
 pub(crate) fn move_with_index<G: crate::AgentGame>(position: &G, index: usize) -> Option<G::Move> {
@@ -123,5 +154,27 @@ mod tests {
         // A first move that is not legal: no line.
         let taken = start.child(cell("a1"));
         assert!(walk(&taken, cell("a1"), |_, _| None).is_empty());
+    }
+
+    /// O An Quan's actions are the mover's: a line goes to actions and back, ply by ply.
+    #[test]
+    fn a_line_goes_to_actions_and_back() {
+        let start = "oanquan"
+            .parse::<Variant>()
+            .unwrap()
+            .rules::<rules::OanQuanRules>()
+            .unwrap()
+            .start();
+        let mut line = Vec::new();
+        let mut current = start.clone();
+        for text in ["2T", "10P", "3T"] {
+            let mv = current.parse_move(text).unwrap();
+            line.push(mv);
+            current = current.child(mv);
+        }
+        let actions = actions(&start, &line);
+        assert_eq!(actions.len(), 3);
+        assert_eq!(from_actions(&start, &actions), line);
+        assert_eq!(texts(&start, &line), ["2T", "10P", "3T"]);
     }
 }

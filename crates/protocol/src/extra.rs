@@ -69,12 +69,7 @@ impl<G: Game> Agent<G> for Seated<G> {
                 position.num_actions() - 1
             ))
         })?;
-        // Actions number a game's moves whatever the position, so the line maps move by move.
-        let pv = choice
-            .pv
-            .iter()
-            .map_while(|&action| position.move_of(action))
-            .collect();
+        let pv = agents::pv::from_actions(position, &choice.pv);
         Ok(Choice {
             mv,
             stats: choice.stats,
@@ -127,11 +122,7 @@ impl<A: Game, G: Game> Agent<G> for Via<A, G> {
             .action(choice.mv)
             .and_then(|action| position.move_of(action))
             .ok_or_else(|| AgentError::IllegalMove(format!("{:?}", choice.mv)))?;
-        let pv = choice
-            .pv
-            .iter()
-            .map_while(|&own_move| own.action(own_move).and_then(|a| position.move_of(a)))
-            .collect();
+        let pv = agents::pv::from_actions(position, &agents::pv::actions(&own, &choice.pv));
         Ok(Choice {
             mv,
             stats: choice.stats,

@@ -492,7 +492,11 @@ impl<G: AgentGame> Agent<G> for ProcAgent<G> {
             match FromAgent::parse(&line) {
                 Ok(FromAgent::Move(text)) => {
                     return match position.parse_move(&text) {
-                        Ok(mv) => Ok(Choice { mv, stats }),
+                        Ok(mv) => Ok(Choice {
+                            mv,
+                            stats,
+                            pv: Vec::new(),
+                        }),
                         Err(error) => Err(self.fault(AgentError::IllegalMove(format!(
                             "the agent played `{}`: {error}",
                             quote(&text)

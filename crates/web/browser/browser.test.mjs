@@ -14,6 +14,7 @@
 //     big cells) from synthetic position JSON, and the real games where the server has them;
 //   - issue 35: Othello played to its end by clicks (turned stones ringed), and its pass as a
 //     button in Analyse; Breakthrough played to its end by clicks (a pawn, then its target);
+//   - issue 36, missing 3: Analyse's expected lines (buttons that play them) and its graph;
 // and saves a screenshot of every page (laptop and phone widths) in target/browser-screenshots.
 //
 //   ARENA_BIN=target/debug/arena PLAYWRIGHT_DIR=target/browser-node node --test crates/web/browser/
@@ -1316,6 +1317,42 @@ test("36.13: Analyse says who won and counts its moves in words", async () => {
   await page.waitForFunction(() => /^At the start, X to move$/.test(document.querySelector("#an-status").textContent));
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test("36 missing 3: Analyse shows each agent's expected line (its moves play it) and the evaluation graph over the line", async () => {
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.goto(`${url}#analyse`);
+    await page.fill("#an-variant", "mnk-5x5k4");
+    await page.fill("#an-moves", "b3 c3 c2 d1 b2 a2");
+    await page.fill("#an-agents", "alphabeta:depth=5\nrandom");
+    await page.click("#an-run");
+    await page.waitForSelector("#an-results .pv");
+    // TD4's win in three, as alpha-beta expects it; random has no line.
+    assert.equal(await page.getAttribute("#an-results .pv", "data-pv"), "b4 b1 b5");
+    assert.equal(await page.locator("#an-results .pv").count(), 1);
+    assert.equal(await page.getAttribute("#an-eval", "data-points"), "1");
+    assert.equal(await page.locator("#an-eval svg.eval-chart").count(), 1);
+    await page.screenshot({ path: join(shots, `analyse-pv-${width}.png`), fullPage: true });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= width, `the page is ${wide} px wide at ${width}`);
+    // The line's second move plays it up to there; the graph keeps the point the line passes.
+    await page.locator("#an-results .pv-move").nth(1).click();
+    await page.waitForFunction(() => /^After 8 moves, X to move$/.test(document.querySelector("#an-status").textContent));
+    assert.equal(await page.inputValue("#an-moves"), "b3 c3 c2 d1 b2 a2 b4 b1");
+    assert.equal(await page.getAttribute("#an-eval", "data-points"), "1");
+    // Asked again here: a second point on the same graph.
+    await page.click("#an-run");
+    await page.waitForFunction(() => document.querySelector("#an-eval").dataset.points === "2");
+    assert.equal(await page.getAttribute("#an-results .pv", "data-pv"), "b5");
+    await page.screenshot({ path: join(shots, `analyse-pv-graph-${width}.png`), fullPage: true });
+    // Another line: the points it does not pass through go.
+    await page.fill("#an-moves", "b3 c3");
+    await page.waitForFunction(() => /^After 2 moves/.test(document.querySelector("#an-status").textContent));
+    assert.equal(await page.getAttribute("#an-eval", "data-points"), "0");
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });
 
 test("36 missing 4: the second seat's board turned (your pits below), Flip board, a rematch with sides swapped", async () => {

@@ -671,6 +671,7 @@ impl Agent<Mnk> for Engine {
                 reason: message,
                 ..SearchStats::default()
             },
+            pv: Vec::new(),
         })
     }
 

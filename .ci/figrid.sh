@@ -3,6 +3,8 @@
 # pinned), installed into target/ci-tools, plays a short match against `threat` on gomoku from
 # the opening suite, kept between games (`restart=off`: it answers UNKNOWN to the optional
 # RESTART, so each later game starts with START); every game must end by the rules (no fault).
+# Then our `arena engine` under a manager that is not ours (pygomo-lib from PyPI, pinned, in
+# target/manager-venv): .ci/manager.py.
 #
 #   bash .ci/figrid.sh [ARENA_BINARY]      # default target/debug/arena
 set -euo pipefail
@@ -15,6 +17,14 @@ if ! [ -x "$engine" ]; then
   echo "figrid: installing figrid-board $FIGRID_VERSION into target/ci-tools"
   cargo install figrid-board --version "$FIGRID_VERSION" --locked --quiet --root "$tools" \
     --features embed-weights,codebook-eval
+fi
+# A Gomocup manager that is not ours, from PyPI (pinned), drives our `arena engine` against it.
+PYGOMO_VERSION=0.1.1
+venv="$PWD/target/manager-venv"
+if ! [ -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import pygomo" 2>/dev/null; then
+  echo "figrid: installing pygomo-lib $PYGOMO_VERSION into target/manager-venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "pygomo-lib==$PYGOMO_VERSION"
 fi
 [ -z "${INSTALL_ONLY:-}" ] || exit 0
 work=$(mktemp -d /tmp/arena-figrid.XXXXXX)
@@ -45,3 +55,5 @@ TOML
     exit 1
   fi
 done
+# Our engine under that manager: two games against figrid, colours swapped, every move legal.
+timeout 300 "$venv/bin/python" .ci/manager.py "$arena" "$engine"

@@ -224,6 +224,7 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
                     reason: Some("only move".into()),
                     ..SearchStats::default()
                 },
+                pv: vec![moves[0]],
             });
         }
 
@@ -235,6 +236,7 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
             return Ok(Choice {
                 mv,
                 stats: stats(moves.len() as u64, Some(1), score::MATE - 1, reason),
+                pv: vec![mv],
             });
         }
         let mut root_moves: Vec<G::Move> = Vec::with_capacity(moves.len());
@@ -259,6 +261,7 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
                     reason: Some(format!("{defence}: the only move that does")),
                     ..SearchStats::default()
                 },
+                pv: vec![root_moves[0]],
             });
         }
 
@@ -310,6 +313,7 @@ impl<G: AgentGame> Agent<G> for AlphaBeta<G> {
         Ok(Choice {
             mv,
             stats: stats(searcher.nodes + checked, Some(depth), value, reason),
+            pv: searcher.line(position, mv),
         })
     }
 }

@@ -358,6 +358,7 @@ impl<G: AgentGame> Agent<G> for FlatMc {
                     chosen.playouts
                 )),
             },
+            pv: Vec::new(),
         })
     }
 }

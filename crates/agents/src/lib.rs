@@ -54,6 +54,7 @@ pub mod memory;
 pub mod minimax;
 mod multi;
 pub mod playout;
+pub mod pv;
 mod random;
 mod root_check;
 mod roster;
@@ -196,6 +197,11 @@ pub struct Choice<M> {
     pub mv: M,
     /// The search statistics.
     pub stats: SearchStats,
+    /// The principal variation: the line of play the agent expects from the position, its
+    /// move first, each move legal in turn ([`pv::walk`] checks them); at most [`pv::PLIES`]
+    /// plies, or a proven forcing line whole (it then ends in the win). Empty where the agent
+    /// has none (`random`, the sampling agents, outside engines).
+    pub pv: Vec<M>,
 }
 
 impl<M> Choice<M> {
@@ -207,7 +213,14 @@ impl<M> Choice<M> {
                 nodes,
                 ..SearchStats::default()
             },
+            pv: Vec::new(),
         }
+    }
+
+    /// The same choice with the principal variation `pv`.
+    pub fn with_pv(mut self, pv: Vec<M>) -> Self {
+        self.pv = pv;
+        self
     }
 }
 

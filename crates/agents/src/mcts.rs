@@ -526,6 +526,7 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
                     reason: Some("only move".into()),
                     ..SearchStats::default()
                 },
+                pv: vec![moves[0]],
             });
         }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
@@ -541,6 +542,7 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
                         reason: Some(reason.into()),
                         ..SearchStats::default()
                     },
+                    pv: vec![mv],
                 });
             }
             RootForce::Restrict(moves) => self.root_moves = Some(moves),
@@ -580,24 +582,8 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
         }
 
         let root = self.nodes[0];
-        let children =
-            &self.nodes[root.first as usize..root.first as usize + usize::from(root.count)];
-        // A proven win first; else the most visited child not proven lost (more reward, then
-        // child order, break ties); if all are lost, the most visited (the longest defence).
-        let rank = |c: &Node<G::Move>| {
-            (
-                c.proof == Proof::Win,
-                c.proof != Proof::Loss,
-                c.visits,
-                c.reward,
-            )
-        };
-        let mut best = &children[0];
-        for child in children {
-            if rank(child) > rank(best) {
-                best = child;
-            }
-        }
+        let best_index = self.best_child(0).expect("the root was expanded");
+        let best = &self.nodes[best_index];
         let (score, reason) = match best.proof {
             Proof::Win => (1.0, "proven win".to_string()),
             Proof::Draw if root.proof == Proof::Draw => (0.0, "proven draw".to_string()),
@@ -615,9 +601,58 @@ impl<G: AgentGame> Agent<G> for Mcts<G> {
                 score: Some(score),
                 reason: Some(reason),
             },
+            pv: self.line(position, best_index),
         })
     }
 }
+
+impl<G: AgentGame> Mcts<G> {
+    /// The child of `node` the search rates best, as an index of the node array (`None` if
+    /// the node has no children): a proven win first; else the most visited child not proven
+    /// lost (more reward, then child order, break ties); if all are lost, the most visited
+    /// (the longest defence). Ranks are from the view of the player moving at `node`.
+    fn best_child(&self, node: usize) -> Option<usize> {
+        let parent = self.nodes[node];
+        if !parent.expanded || parent.count == 0 {
+            return None;
+        }
+        let rank = |c: &Node<G::Move>| {
+            (
+                c.proof == Proof::Win,
+                c.proof != Proof::Loss,
+                c.visits,
+                c.reward,
+            )
+        };
+        let first = parent.first as usize;
+        let mut best = first;
+        for child in first..first + usize::from(parent.count) {
+            if rank(&self.nodes[child]) > rank(&self.nodes[best]) {
+                best = child;
+            }
+        }
+        Some(best)
+    }
+
+    /// The principal variation through the root's child `first`: the best child of each node
+    /// in turn ([`Mcts::best_child`]) while it has at least [`PV_VISITS`] visits (below that
+    /// its rating is noise); a proven win is followed whatever its visits.
+    fn line(&self, position: &G, first: usize) -> Vec<G::Move> {
+        let mut node = first;
+        crate::pv::walk(position, self.nodes[first].mv, |_, _| {
+            let child = self.best_child(node)?;
+            let next = self.nodes[child];
+            if next.visits < PV_VISITS && next.proof != Proof::Win {
+                return None;
+            }
+            node = child;
+            Some(next.mv)
+        })
+    }
+}
+
+/// Visits a node needs to stand in an MCTS principal variation.
+const PV_VISITS: u32 = 10;
 
 #[cfg(test)]
 mod tests {

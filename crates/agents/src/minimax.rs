@@ -173,6 +173,7 @@ impl<G: AgentGame> Agent<G> for Minimax {
                 score: Some(f64::from(best)),
                 reason: Some(reason),
             },
+            pv: Vec::new(),
         })
     }
 }

@@ -326,6 +326,7 @@ impl<M: Copy> MaxnUct<M> {
                     reason: Some("only move".into()),
                     ..SearchStats::default()
                 },
+                pv: Vec::new(),
             });
         }
         let mut rng = PlayoutRng::from_rng(ctx.rng);
@@ -370,6 +371,7 @@ impl<M: Copy> MaxnUct<M> {
                     position.num_players()
                 )),
             },
+            pv: Vec::new(),
         })
     }
 }
@@ -401,6 +403,7 @@ pub(crate) fn paranoid_choice<G: AgentGame>(
             score: Some(f64::from(value)),
             reason: Some(reason),
         },
+        pv: Vec::new(),
     })
 }
 

@@ -109,6 +109,22 @@ impl<G: AgentGame> Searcher<G> {
         self.table.probe(key).and_then(|entry| entry.mv)
     }
 
+    /// The principal variation from `position` after a search chose `first`: the table's
+    /// best move for each position reached ([`crate::pv::walk`] checks each), and where the
+    /// table has none, a win at once (a node that wins at once stores no move).
+    pub(crate) fn line(&self, position: &G, first: G::Move) -> Vec<G::Move> {
+        crate::pv::walk(position, first, |reached, _| {
+            let stored = self
+                .table_move(reached.hash_key())
+                .and_then(|index| crate::pv::move_with_index(reached, index));
+            stored.or_else(|| {
+                let mut wins = MoveList::new();
+                reached.immediate_wins(&mut wins);
+                wins.first().copied()
+            })
+        })
+    }
+
     /// How full the table is, per mille (sampled).
     pub(crate) fn table_permille(&self) -> u32 {
         self.table.permille_full()

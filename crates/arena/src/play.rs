@@ -403,16 +403,19 @@ fn play_turns<G: AgentGame>(
             .with_clock(clocks[s].state())
             .with_moves(&record.moves);
         let started = quietly(|| agents[s].start_game(position, seat, &mut ctx));
-        let fault = match started {
+        let (termination, fault) = match started {
             Ok(Ok(())) => continue,
-            Ok(Err(error)) => format!("could not start the game: {}", error.message()),
-            Err(panic) => format!("panicked at the start of the game: {panic}"),
+            // A limit of the sandbox hit while it set the game up is that verdict, as in play.
+            Ok(Err(error)) => (
+                fault_termination(&error),
+                format!("could not start the game: {}", error.message()),
+            ),
+            Err(panic) => (
+                Termination::Crash,
+                format!("panicked at the start of the game: {panic}"),
+            ),
         };
-        return (
-            forfeit_outcome(&*position, seat),
-            Termination::Crash,
-            Some(fault),
-        );
+        return (forfeit_outcome(&*position, seat), termination, Some(fault));
     }
 
     loop {

@@ -242,6 +242,9 @@ fn analyze_game<G: AgentGame>(start: G, args: &AnalyzeArgs, spec: &AgentSpec) ->
     if let Some(reason) = &stats.reason {
         println!("reason: {reason}");
     }
+    if !choice.pv.is_empty() {
+        println!("pv: {}", agents::pv::texts(&position, &choice.pv).join(" "));
+    }
     println!("time: {:.3} s", elapsed.as_secs_f64());
     Ok(())
 }

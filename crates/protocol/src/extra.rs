@@ -69,9 +69,11 @@ impl<G: Game> Agent<G> for Seated<G> {
                 position.num_actions() - 1
             ))
         })?;
+        let pv = agents::pv::from_actions(position, &choice.pv);
         Ok(Choice {
             mv,
             stats: choice.stats,
+            pv,
         })
     }
 }
@@ -120,9 +122,11 @@ impl<A: Game, G: Game> Agent<G> for Via<A, G> {
             .action(choice.mv)
             .and_then(|action| position.move_of(action))
             .ok_or_else(|| AgentError::IllegalMove(format!("{:?}", choice.mv)))?;
+        let pv = agents::pv::from_actions(position, &agents::pv::actions(&own, &choice.pv));
         Ok(Choice {
             mv,
             stats: choice.stats,
+            pv,
         })
     }
 

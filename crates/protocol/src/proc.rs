@@ -83,7 +83,12 @@ impl Session {
 fn handshake(launch: &Launch) -> Result<Session, SetupError> {
     let mut process = launch.start(ROLE)?;
     let fail = |process: &mut Process, message: String| {
-        let message = format!("{message}{}", process.fault_context());
+        // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
+        let message = format!(
+            "{}{}",
+            process.with_verdict(&message),
+            process.fault_context()
+        );
         process.log_fault(&message);
         process.kill();
         SetupError::Protocol(message)
@@ -246,13 +251,16 @@ pub(crate) fn preflight(
             Err(error) => {
                 let context = current.process.fault_context();
                 current.process.log_fault(&error.to_string());
-                current.process.stop(Some("quit"));
-                return Err(match error {
-                    SetupError::Protocol(message) => {
-                        SetupError::Protocol(format!("{message}{context}"))
-                    }
+                let error = match error {
+                    // A limit of the sandbox it hit is named (`memory limit: ...`).
+                    SetupError::Protocol(message) => SetupError::Protocol(format!(
+                        "{}{context}",
+                        current.process.with_verdict(&message)
+                    )),
                     other => other,
-                });
+                };
+                current.process.stop(Some("quit"));
+                return Err(error);
             }
         }
         let _ = current.process.send(
@@ -484,7 +492,11 @@ impl<G: AgentGame> Agent<G> for ProcAgent<G> {
             match FromAgent::parse(&line) {
                 Ok(FromAgent::Move(text)) => {
                     return match position.parse_move(&text) {
-                        Ok(mv) => Ok(Choice { mv, stats }),
+                        Ok(mv) => Ok(Choice {
+                            mv,
+                            stats,
+                            pv: Vec::new(),
+                        }),
                         Err(error) => Err(self.fault(AgentError::IllegalMove(format!(
                             "the agent played `{}`: {error}",
                             quote(&text)

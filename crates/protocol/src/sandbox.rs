@@ -226,8 +226,9 @@ pub struct Support {
     pub seccomp: bool,
     /// Whether the filter knows this architecture's system call numbers.
     pub seccomp_arch: bool,
-    /// A delegated cgroup v2 folder, if this process has one (not used: said only).
-    pub cgroup: Option<String>,
+    /// Where each sandboxed process gets a cgroup of its own with a process limit, if this
+    /// process may make one ([`PidsCgroup`]).
+    pub cgroup: Option<PidsCgroup>,
     /// Whether this process runs as root (rlimits on processes do not hold for root).
     pub root: bool,
 }
@@ -241,7 +242,7 @@ impl Support {
             userns: sys::userns_works(),
             seccomp: sys::seccomp_available(),
             seccomp_arch: sys::AUDIT_ARCH.is_some(),
-            cgroup: delegated_cgroup(),
+            cgroup: PidsCgroup::find(),
             root: rustix::process::getuid().is_root(),
         })
     }
@@ -314,9 +315,14 @@ impl Support {
             (
                 "rlimits".into(),
                 true,
-                if self.root {
+                if self.root && self.cgroup.is_some() {
+                    "memory, CPU, file size, open files, no core dumps; running as root, the \
+                     process limit is the cgroup's"
+                        .into()
+                } else if self.root {
                     "memory, CPU, file size, open files, no core dumps; running as root: the \
-                     process limit does not hold (run as a normal user)"
+                     process limit does not hold (run as a normal user, or where a pids cgroup \
+                     can be made)"
                         .into()
                 } else {
                     "memory, CPU, file size, open files, processes, no core dumps".into()
@@ -326,30 +332,160 @@ impl Support {
                 "cgroup".into(),
                 self.cgroup.is_some(),
                 match &self.cgroup {
-                    Some(path) => {
-                        format!("delegated at {path} (not used: the rlimits stand for it)")
-                    }
-                    None => "none delegated to this user (not used)".into(),
+                    Some(base) => format!(
+                        "a cgroup of each process under {} (cgroup v{}): its processes and \
+                         threads limited (sandbox_processes), root's too; what is left in it \
+                         killed with it",
+                        base.dir.display(),
+                        base.version
+                    ),
+                    None => "no pids cgroup this user may make (a delegated cgroup v2 with the \
+                             pids controller, or root with a cgroup v1 pids hierarchy): the \
+                             rlimits stand for it"
+                        .into(),
                 },
             ),
         ]
     }
 }
 
-/// This process's cgroup v2 folder, when this user may write it (delegated).
-fn delegated_cgroup() -> Option<String> {
-    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let rel = groups.lines().find_map(|l| l.strip_prefix("0::/"))?;
-    let dir = Path::new("/sys/fs/cgroup").join(rel);
-    let procs = dir.join("cgroup.procs");
-    if !procs.exists() {
-        return None;
+/// Where sandboxed processes get cgroups of their own with a process limit (`pids.max`): this
+/// process's cgroup v2 folder where it is delegated (writable, the `pids` controller given to
+/// its children), else its folder of a cgroup v1 `pids` hierarchy where it may write it (root).
+/// An addition where it exists, never required: the rlimits hold the rest (`RLIMIT_NPROC`,
+/// which the kernel does not apply to root).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PidsCgroup {
+    /// The folder the per-process cgroups are made in.
+    pub dir: PathBuf,
+    /// 1 or 2.
+    pub version: u8,
+}
+
+impl PidsCgroup {
+    /// Finds one from `/proc/self/cgroup` and `/proc/self/mountinfo`, or `None`.
+    fn find() -> Option<PidsCgroup> {
+        let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+        let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+        let found = PidsCgroup::candidates(&own, &mounts);
+        found.into_iter().find(|base| {
+            let control = if base.version == 2 {
+                std::fs::read_to_string(base.dir.join("cgroup.subtree_control"))
+                    .is_ok_and(|text| text.split_whitespace().any(|c| c == "pids"))
+            } else {
+                true
+            };
+            control
+                && std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(base.dir.join("cgroup.procs"))
+                    .is_ok()
+        })
     }
-    let writable = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&procs)
-        .is_ok();
-    writable.then(|| dir.display().to_string())
+
+    /// The folders `own` (a `/proc/self/cgroup`) and `mounts` (a `/proc/self/mountinfo`)
+    /// name: a cgroup2 mount's folder first, then a cgroup v1 `pids` one's.
+    fn candidates(own: &str, mounts: &str) -> Vec<PidsCgroup> {
+        let mut found = Vec::new();
+        for line in mounts.lines() {
+            // ID PARENT MAJOR:MINOR ROOT MOUNT-POINT OPTIONS [TAGS] - TYPE SOURCE SUPER-OPTIONS
+            let Some((left, right)) = line.split_once(" - ") else {
+                continue;
+            };
+            let fields: Vec<&str> = left.split(' ').collect();
+            let (Some(root), Some(point)) = (fields.get(3), fields.get(4)) else {
+                continue;
+            };
+            let mut right = right.split(' ');
+            let kind = right.next().unwrap_or_default();
+            let options = right.nth(1).unwrap_or_default();
+            let (version, path) = match kind {
+                "cgroup2" => (2, own.lines().find_map(|l| l.strip_prefix("0::"))),
+                "cgroup" if options.split(',').any(|o| o == "pids") => (
+                    1,
+                    own.lines().find_map(|l| {
+                        let (controllers, path) = l.split_once(':')?.1.split_once(':')?;
+                        controllers.split(',').any(|c| c == "pids").then_some(path)
+                    }),
+                ),
+                _ => continue,
+            };
+            let Some(path) = path else {
+                continue;
+            };
+            // The mount shows the hierarchy from `root`; the path is from the hierarchy's top.
+            let Some(rest) = Path::new(path).strip_prefix(root).ok() else {
+                continue;
+            };
+            // Octal escapes (`\040` for a space) in a mount point: not ours to guess.
+            if point.contains('\\') {
+                continue;
+            }
+            let mut dir = PathBuf::from(point);
+            if !rest.as_os_str().is_empty() {
+                dir.push(rest);
+            }
+            found.push(PidsCgroup { dir, version });
+        }
+        found.sort_by_key(|base| std::cmp::Reverse(base.version));
+        found
+    }
+
+    /// A cgroup of its own for one process, limited to `max` processes and threads.
+    fn make(&self, max: u64) -> std::io::Result<Cgroup> {
+        let dir = loop {
+            let dir = self
+                .dir
+                .join(format!("arena-sandbox-{:016x}", rand::random::<u64>()));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => break dir,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        };
+        // Removed again if what follows fails.
+        let mut cgroup = Cgroup { procs: None, dir };
+        std::fs::write(cgroup.dir.join("pids.max"), max.to_string())?;
+        cgroup.procs = Some(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(cgroup.dir.join("cgroup.procs"))?,
+        );
+        Ok(cgroup)
+    }
+}
+
+/// One process's cgroup: the child writes itself into `cgroup.procs` before it runs the
+/// program; dropped, whatever is left in it is killed and the folder removed.
+struct Cgroup {
+    procs: Option<std::fs::File>,
+    dir: PathBuf,
+}
+
+impl Drop for Cgroup {
+    fn drop(&mut self) {
+        self.procs = None;
+        // Its processes die with their group; one that left it is killed here. A cgroup is
+        // removed once empty: a few tries while the last ones exit.
+        for _ in 0..50 {
+            if std::fs::remove_dir(&self.dir).is_ok() || !self.dir.exists() {
+                return;
+            }
+            let members =
+                std::fs::read_to_string(self.dir.join("cgroup.procs")).unwrap_or_default();
+            for pid in members.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+                if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                    let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}
+
+/// Whether `cgroup` is among the names of [`DISABLE_VAR`].
+fn cgroup_disabled() -> bool {
+    std::env::var(DISABLE_VAR).is_ok_and(|text| text.split(',').any(|n| n.trim() == "cgroup"))
 }
 
 /// Why a run cannot have the sandbox it asks for.
@@ -482,6 +618,7 @@ impl Sandbox {
         // Dropped on an error below: the private folder goes with it.
         let mut prepared = Prepared {
             landlock: None,
+            cgroup: None,
             filter: None,
             limits: None,
             netns: false,
@@ -543,6 +680,14 @@ impl Sandbox {
             ]
         });
         prepared.filter = self.uses(support, Layer::Seccomp).then(sys::filter);
+        // A cgroup where one can be made: the process limit for root too, and a net for what
+        // leaves the process group. Best effort: without it the rlimits stand.
+        if limits.is_some() && !cgroup_disabled() {
+            prepared.cgroup = support
+                .cgroup
+                .as_ref()
+                .and_then(|base| base.make(self.limits.processes + 1).ok());
+        }
         prepared.limits = limits;
         prepared.netns = self.network_by(support) == Some(Layer::NetNamespace);
         Ok(Some(prepared))
@@ -552,6 +697,8 @@ impl Sandbox {
 /// What one child applies between fork and exec, built before the fork.
 pub struct Prepared {
     landlock: Option<OwnedFd>,
+    /// Its cgroup (dropped before its private folder is removed: what is left in it killed).
+    cgroup: Option<Cgroup>,
     filter: Option<Arc<Vec<sys::SockFilter>>>,
     limits: Option<[(sys::Limit, u64, u64); 6]>,
     netns: bool,
@@ -662,6 +809,7 @@ impl Prepared {
 
 impl Drop for Prepared {
     fn drop(&mut self) {
+        self.cgroup = None;
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }
@@ -1175,12 +1323,30 @@ mod sys {
     /// Makes `command`'s child apply `prepared` between fork and exec.
     pub(super) fn install(command: &mut std::process::Command, prepared: Arc<super::Prepared>) {
         // SAFETY: the hook runs in the child after fork: it reads memory built before the fork
-        // and makes system calls only (setrlimit, unshare, prctl, landlock_restrict_self,
+        // and makes system calls only (getpid, write, setrlimit, unshare, prctl, landlock_restrict_self,
         // seccomp): no allocation, no lock. An error is returned as `io::Error` from an OS code
         // (no allocation either), and the spawn fails with it.
         unsafe {
             command.pre_exec(move || {
                 let fail = || Err(std::io::Error::last_os_error());
+                // Into its cgroup first: its pid's digits on the stack, one write.
+                if let Some(procs) = prepared.cgroup.as_ref().and_then(|c| c.procs.as_ref()) {
+                    let mut digits = [0u8; 20];
+                    let mut at = digits.len();
+                    let mut pid = libc::getpid() as u32;
+                    loop {
+                        at -= 1;
+                        digits[at] = b'0' + (pid % 10) as u8;
+                        pid /= 10;
+                        if pid == 0 {
+                            break;
+                        }
+                    }
+                    let text = &digits[at..];
+                    if libc::write(procs.as_raw_fd(), text.as_ptr().cast(), text.len()) < 0 {
+                        return fail();
+                    }
+                }
                 if let Some(limits) = &prepared.limits {
                     for &(limit, soft, hard) in limits {
                         let value = libc::rlimit {
@@ -1243,6 +1409,54 @@ mod sys {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pids_cgroup_is_found_in_either_version_from_the_mount_and_the_own_path() {
+        // This machine's kind: cgroup v1 hierarchies beside an empty cgroup2 mount.
+        let own = "8:pids:/\n4:memory:/api/3332\n0::/\n";
+        let mounts = "\
+30 25 0:26 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+33 25 0:29 / /sys/fs/cgroup/pids rw,relatime - cgroup cgroup rw,pids
+35 25 0:31 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+";
+        assert_eq!(
+            PidsCgroup::candidates(own, mounts),
+            [
+                PidsCgroup {
+                    dir: "/sys/fs/cgroup/unified".into(),
+                    version: 2
+                },
+                PidsCgroup {
+                    dir: "/sys/fs/cgroup/pids".into(),
+                    version: 1
+                }
+            ]
+        );
+        // A systemd user's delegated cgroup v2, mounted from the top; a container's, from its
+        // own folder (the path is from the hierarchy's top, the mount shows its root).
+        let own = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/run.scope\n";
+        let mounts = "29 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n";
+        assert_eq!(
+            PidsCgroup::candidates(own, mounts)[0].dir,
+            Path::new(
+                "/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice/run.scope"
+            )
+        );
+        let own = "0::/docker/abc/inner\n";
+        let mounts = "29 23 0:26 /docker/abc /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n";
+        assert_eq!(
+            PidsCgroup::candidates(own, mounts)[0].dir,
+            Path::new("/sys/fs/cgroup/inner")
+        );
+        // No pids hierarchy and no cgroup2: none.
+        assert!(
+            PidsCgroup::candidates(
+                "4:memory:/\n",
+                "30 25 0:26 / /m rw - cgroup cgroup rw,memory\n"
+            )
+            .is_empty()
+        );
+    }
 
     #[test]
     fn modes_and_layers_read_their_names() {

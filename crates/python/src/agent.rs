@@ -74,7 +74,7 @@ fn choose_in<G: AgentGame>(
     position: &G,
     moves: Option<&[String]>,
     time_limit: Option<Duration>,
-) -> Result<(u32, SearchStats, Duration), ChooseError> {
+) -> Result<(u32, SearchStats, Vec<u32>, Duration), ChooseError> {
     let players = position.num_players();
     let fits = |built: &mut Box<dyn Any + Send>| {
         built
@@ -112,7 +112,8 @@ fn choose_in<G: AgentGame>(
     let action = position
         .action(choice.mv)
         .expect("a legal move is the mover's");
-    Ok((action, choice.stats, elapsed))
+    let pv = agents::pv::actions(position, &choice.pv);
+    Ok((action, choice.stats, pv, elapsed))
 }
 
 /// Builds `spec` for two players of the game of `start`, to check it.
@@ -171,7 +172,9 @@ impl PyAgent {
     }
 
     /// The move the agent plays in `game` (an action) and its search statistics: `nodes`,
-    /// `depth`, `score`, `reason` (each `None` where the agent does not say) and `time_ms`.
+    /// `depth`, `score`, `reason` (each `None` where the agent does not say), `pv` (the line
+    /// it expects, as actions each read in the position it is played in, its move first;
+    /// empty where it has none) and `time_ms`.
     /// With `time_ms`, searches with a time budget stop by then. The GIL is released while it
     /// thinks. `ValueError` if the game is over or the agent does not play this game;
     /// `RuntimeError` if the agent fails.
@@ -212,7 +215,7 @@ impl PyAgent {
                 choose_in(roster, built, spec, rng, g, moves.as_deref(), limit)
             })
         });
-        let (action, stats, elapsed) = answer.map_err(|error| match error {
+        let (action, stats, pv, elapsed) = answer.map_err(|error| match error {
             ChooseError::Spec(message) => PyValueError::new_err(message),
             ChooseError::Failed(message) => {
                 PyRuntimeError::new_err(format!("agent `{spec}` gave no move: {message}"))
@@ -223,6 +226,7 @@ impl PyAgent {
         dict.set_item("depth", stats.depth)?;
         dict.set_item("score", stats.score)?;
         dict.set_item("reason", stats.reason)?;
+        dict.set_item("pv", pv)?;
         dict.set_item("time_ms", elapsed.as_secs_f64() * 1e3)?;
         Ok((action, dict))
     }

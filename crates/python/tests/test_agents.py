@@ -29,8 +29,15 @@ def test_the_first_choice_is_arena_analyze_s(cli, variant, moves, spec, seed):
     move, stats = ag.Agent(spec, seed=seed).choose(game)
     assert game.format_move(move) == expected
     assert game.is_legal(move) and game.ply == len(moves.split())
-    assert set(stats) == {"nodes", "depth", "score", "reason", "time_ms"}
+    assert set(stats) == {"nodes", "depth", "score", "reason", "pv", "time_ms"}
     assert stats["nodes"] >= 0 and stats["time_ms"] >= 0
+    # The principal variation: arena analyze's `pv` line, as actions played in turn.
+    pv = re.search(r"^pv: (.*)$", out, re.M)
+    texts = []
+    for action in stats["pv"]:
+        texts.append(game.format_move(action))
+        game.push(action)
+    assert texts == (pv.group(1).split() if pv else [])
 
 
 @pytest.mark.parametrize("spec", ["foo", "mcts:foo=1", "mcts:iterations=abc", "greedy",

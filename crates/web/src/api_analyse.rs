@@ -342,6 +342,7 @@ impl Job<'_> {
                         "move": position.format_move(choice.mv),
                         "place": place_json(&position, choice.mv),
                         "stats": stats_json(&choice.stats, time),
+                        "pv": agents::pv::texts(&position, &choice.pv),
                     }),
                     Ok(Ok(choice)) => json!({ "agent": spec.to_string(), "error": format!("answered the illegal move {:?}", choice.mv) }),
                     Ok(Err(error)) => json!({ "agent": spec.to_string(), "error": error.to_string() }),

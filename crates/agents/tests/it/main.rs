@@ -12,6 +12,7 @@ mod oanquan;
 mod othello;
 mod oware;
 mod pattern_weights;
+mod pv;
 mod search;
 mod simple;
 mod solve;

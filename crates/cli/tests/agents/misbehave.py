@@ -27,6 +27,8 @@ first `go`:
   closeout  closes its standard output and keeps running
 and before any game:
   refuse    answers `error` to every `game`
+  gamememory  asks for 8 GB when told of a game to play (before it answers `ok`; the
+            pre-flight check's game, seed 0, it accepts)
   noready   never answers `arena 1`
 It announces `feature clock` in every mode but `fine`, so that tests may run it under a game
 clock (`fine` stands for an agent that keeps no clock).
@@ -144,6 +146,8 @@ for raw in sys.stdin:
             say("feature clock")
         say("ready")
     elif word == "game":
+        if mode == "gamememory" and "seed=0" not in words:
+            hog = bytearray(8 << 30)
         say("error I only play chess" if mode == "refuse" else "ok")
     elif word == "position":
         position = words[1:]

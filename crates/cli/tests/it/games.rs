@@ -309,6 +309,46 @@ fn analyze_prints_the_move_on_a_line_of_its_own() {
     assert!(["d2", "e2", "b4"].contains(&mv), "{text}");
 }
 
+/// The principal variation: a `pv:` line of move texts from the chosen move; on TD4, a win
+/// in three that the game's rules confirm when its moves are played.
+#[test]
+fn analyze_prints_the_principal_variation_to_the_win() {
+    let moves = "b3 c3 c2 d1 b2 a2";
+    let output = arena(&[
+        "analyze",
+        "mnk-5x5k4",
+        "--moves",
+        moves,
+        "--agent",
+        "alphabeta:depth=5",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no `{name}` line: {text}"))
+    };
+    let pv: Vec<&str> = field("pv: ").split_whitespace().collect();
+    assert_eq!(pv.first().copied(), Some(field("move: ")), "{text}");
+    assert_eq!(pv.len(), 3, "a win in three plies: {text}");
+    // The line played out: legal moves, and the game over with the first player's win.
+    let line = format!("{moves} {}", pv.join(" "));
+    let played = arena(&[
+        "analyze",
+        "mnk-5x5k4",
+        "--moves",
+        &line,
+        "--agent",
+        "random",
+    ]);
+    assert!(
+        stderr(&played).contains("the game is over after these moves (first player wins)"),
+        "{}",
+        stderr(&played)
+    );
+}
+
 #[test]
 fn analyze_rounds_a_fractional_score() {
     // MCTS's score is a mean reward: three decimals, not seventeen.

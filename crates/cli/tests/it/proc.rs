@@ -265,6 +265,13 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
             "crash",
             "the agent closed its output (still running: stopped now) before answering `go`",
         ),
+        // A limit of the (default) sandbox hit while the game is set up: that verdict, not a
+        // crash.
+        (
+            "gamememory",
+            "memory-limit",
+            "could not start the game: memory limit",
+        ),
     ];
     // Each agent plays `steady` alone, on a board of its own, so that the slow ones do not
     // make every pairing slow.
@@ -285,6 +292,7 @@ fn misbehaving_agents_lose_with_the_right_termination_and_the_line_named() {
         "mnk-7x6k4",
         "mnk-7x7k4",
         "mnk-4x7k4",
+        "mnk-7x4k4",
     ];
     let mut text = format!(
         "name = \"misbehave\"\nseed = 3\ngames_per_pair = 2\nvariants = {boards:?}\n\n\

@@ -194,7 +194,12 @@ fn expect_ok(
     command: &str,
 ) -> Result<(), SetupError> {
     let fail = |process: &mut Process, message: String| {
-        let message = format!("{message}{}", process.fault_context());
+        // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
+        let message = format!(
+            "{}{}",
+            process.with_verdict(&message),
+            process.fault_context()
+        );
         process.log_fault(&message);
         process.kill();
         SetupError::Protocol(message)
@@ -666,6 +671,7 @@ impl Agent<Mnk> for Engine {
                 reason: message,
                 ..SearchStats::default()
             },
+            pv: Vec::new(),
         })
     }
 

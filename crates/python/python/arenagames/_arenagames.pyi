@@ -144,7 +144,8 @@ class Agent:
     def seed(self) -> int: ...
     def choose(self, game: Game, time_ms: Optional[float] = None) -> Tuple[int, Dict[str, Any]]:
         """The move the agent plays in `game` (an action) and its statistics:
-        `{"nodes", "depth", "score", "reason", "time_ms"}`."""
+        `{"nodes", "depth", "score", "reason", "pv", "time_ms"}`; `pv` is the line the agent
+        expects (actions, each read where it is played, its move first; empty if none)."""
 
 def kinds() -> List[Dict[str, Any]]:
     """The agent kinds with their games and parameters (`arena list`)."""

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { isGrid, seatName } from "./board-common.js";
 import { drawBoard, passButtons } from "./board.js";
+import { showEval } from "./eval-chart.js";
 import { $, h, s, toast } from "./dom.js";
 import { count, ms, resultWords, statsText } from "./format.js";
 
@@ -56,6 +57,7 @@ export const Analyse = {
       if (asked !== this.asked) return;
       this.answer = answer;
       this.selected = null;
+      this.remember(answer);
       this.draw();
       this.results(full);
     } catch (error) {
@@ -94,6 +96,7 @@ export const Analyse = {
     opts.marks = (answer.agents || []).map((a, i) => (a.place ? { place: a.place.place, label: String(i + 1) } : null)).filter(Boolean);
     $("an-board").replaceChildren(drawBoard(view, opts), ...passButtons(view, opts));
     $("an-line").textContent = isGrid(view) ? "" : view.text;
+    this.drawEval();
     const mover = seatName(view, view.to_move);
     const n = answer.moves.length, moves = `${n} ${n === 1 ? "move" : "moves"}`;
     $("an-status").textContent = answer.over
@@ -131,9 +134,42 @@ export const Analyse = {
       if (answer.agents.some((a) => a.place && a.place.place !== null)) parts.push(h("p", { class: "note" }, "On the board: each agent's move, ringed with its number."));
       parts.push(h("ul", { class: "answers" }, answer.agents.map((a, i) => h("li", {},
         h("div", {}, h("span", { class: "agent-number", "aria-hidden": "true" }, String(i + 1)), h("span", { class: "agent" }, a.agent), a.error ? null : h("strong", {}, a.move)),
-        h("div", { class: "note" }, a.error ? a.error : statsText(a.stats))))));
+        h("div", { class: "note" }, a.error ? a.error : statsText(a.stats)),
+        a.error ? null : this.pvLine(a.pv)))));
     }
     if (!parts.length) parts.push(h("p", { class: "note" }, answer.over ? "The game is over: there is nothing to choose." : "Ask for the exact value or some agents."));
     box.replaceChildren(...parts);
+  },
+
+  // Issue 36, missing 3: an agent's principal variation (the line it expects, its move
+  // first), each move a button that plays the line on the board up to it.
+  pvLine(pv) {
+    if (!pv || !pv.length) return null;
+    const before = this.answer.moves.map((m) => m.move);
+    return h("div", { class: "pv", "data-pv": pv.join(" ") }, h("span", { class: "note" }, "Expected line: "),
+      ...pv.map((move, i) => h("button", { type: "button", class: "pv-move", title: `play the line to here (${i + 1} of ${pv.length})`,
+        onclick: () => { $("an-moves").value = [...before, ...pv.slice(0, i + 1)].join(" "); this.run(false); } }, move)));
+  },
+
+  // Issue 36, missing 3: the evaluation graph of Play and Replay (showEval) over the line of
+  // moves shown, filled by the first agent's value each time Analyse asks the agents: one
+  // point per position asked, kept while the line goes through it.
+  evalPoints: [],
+  remember(answer) {
+    const a = (answer.agents || [])[0];
+    if (!a || a.error || !a.stats) return;
+    const moves = answer.moves.map((m) => m.move).join(" ");
+    this.evalPoints = this.evalPoints.filter((p) => p.moves !== moves);
+    this.evalPoints.push({ moves, ply: answer.moves.length, seat: answer.position.to_move, score: a.stats.score, variant: answer.variant });
+  },
+  drawEval() {
+    const answer = this.answer, view = answer.position;
+    const line = answer.moves.map((m) => m.move);
+    const through = (p) => p.variant === answer.variant && line.slice(0, p.ply).join(" ") === p.moves;
+    const points = this.evalPoints.filter(through).sort((a, b) => a.ply - b.ply);
+    if (!points.length) { $("an-eval").replaceChildren(); $("an-eval").dataset.points = "0"; return; }
+    showEval($("an-eval"), points, answer.players, line.length, [0, 1].map((i) => seatName(view, i)),
+      { now: line.length, onPick: (ply) => { $("an-moves").value = line.slice(0, ply).join(" "); this.run(false); },
+        none: "No value from the first agent (it gives none)." });
   },
 };

@@ -329,6 +329,17 @@ fn analysis_gives_the_solver_s_values_and_the_agents_moves() {
     assert_eq!(best, ["b4", "d2", "e2"], "the TD4 position's winning moves");
     assert_eq!(answer["agents"][0]["move"], "b4", "{}", answer["agents"][0]);
     assert!(answer["agents"][0]["stats"]["nodes"].as_u64().unwrap() > 0);
+    // Each agent's principal variation, in move texts: alpha-beta's win in three, none from
+    // random.
+    let pv = answer["agents"][0]["pv"].as_array().expect("a pv list");
+    assert_eq!(pv.len(), 3, "{}", answer["agents"][0]);
+    assert_eq!(pv[0], "b4", "{}", answer["agents"][0]);
+    assert_eq!(
+        answer["agents"][1]["pv"],
+        json!([]),
+        "{}",
+        answer["agents"][1]
+    );
     assert_eq!(answer["line"].as_array().unwrap().len(), 7);
     let over = client
         .post(

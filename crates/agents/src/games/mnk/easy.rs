@@ -90,6 +90,7 @@ impl Agent<Mnk> for Easy {
                 reason: Some(reason.to_string()),
                 ..SearchStats::default()
             },
+            pv: Vec::new(),
         };
         let random = |ctx: &mut Context<'_>| moves[ctx.rng.random_range(0..moves.len())];
         if ctx.rng.random_bool(self.config.mistake) {

@@ -92,6 +92,7 @@ impl Agent<Mnk> for Neighbor {
                 reason: Some(reason),
                 ..SearchStats::default()
             },
+            pv: Vec::new(),
         };
         if moves.len() == 1 {
             return Ok(choice(moves[0], 1, "only move".into()));

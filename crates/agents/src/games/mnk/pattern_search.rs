@@ -314,6 +314,23 @@ impl<'a> PatternSearch<'a> {
         Some(best.1)
     }
 
+    /// The principal variation from `position` (the board's) after the search chose `first`:
+    /// the table's best cell for each position reached ([`crate::pv::walk`] checks each), and
+    /// where it has none, a win at once (a node that wins at once stores no cell).
+    pub(crate) fn line(&self, position: &Mnk, first: Cell) -> Vec<Cell> {
+        let mut board = self.board.clone();
+        crate::pv::walk(position, first, |_, played| {
+            board.play(played);
+            let me = board.to_move();
+            let stored = self
+                .table
+                .probe(board.key())
+                .and_then(|entry| entry.mv)
+                .map(|index| Cell(index as u16));
+            stored.or_else(|| board.wins(me).iter().next())
+        })
+    }
+
     /// The root moves: every legal cell worth a look, best first (the forced replies when
     /// the opponent threatens to win at once).
     pub(crate) fn root_moves(&self, within: Option<&CellSet>) -> Vec<Cell> {

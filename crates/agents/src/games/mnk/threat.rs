@@ -297,6 +297,17 @@ fn choice(
             score,
             reason: Some(reason),
         },
+        pv: vec![cell],
+    }
+}
+
+/// A threat search's winning `line` from `position` as a principal variation, when it is one
+/// (legal move by move); else the move alone.
+fn forcing_line(position: &Mnk, line: Vec<Cell>) -> Vec<Cell> {
+    if crate::pv::is_line(position, &line) {
+        line
+    } else {
+        line.into_iter().take(1).collect()
     }
 }
 
@@ -398,7 +409,8 @@ impl Agent<Mnk> for ThreatAgent {
                 Some(f64::from(MATE - line.len() as i32)),
                 None,
                 format!("VCF: a win by fours in {}", plies(&line)),
-            ));
+            )
+            .with_pv(forcing_line(position, line)));
         }
         // 4. The opponent's VCF, as if we passed.
         let mut defending = false;
@@ -447,7 +459,8 @@ impl Agent<Mnk> for ThreatAgent {
                     None,
                     None,
                     format!("VCT: a win by threats in {}", plies(&line)),
-                ));
+                )
+                .with_pv(forcing_line(position, line)));
             }
         }
         // 6. The main search.
@@ -524,12 +537,7 @@ impl Agent<Mnk> for ThreatAgent {
         if defending {
             reason = format!("stops the opponent's VCF; {reason}");
         }
-        Ok(choice(
-            mv,
-            nodes,
-            Some(f64::from(value)),
-            Some(depth),
-            reason,
-        ))
+        let line = search.line(position, mv);
+        Ok(choice(mv, nodes, Some(f64::from(value)), Some(depth), reason).with_pv(line))
     }
 }

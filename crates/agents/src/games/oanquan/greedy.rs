@@ -125,6 +125,7 @@ impl Agent<OanQuan> for Greedy {
                 score: Some(f64::from(best)),
                 reason: Some(format!("{what} {best}, best of {} moves", moves.len())),
             },
+            pv: Vec::new(),
         })
     }
 }

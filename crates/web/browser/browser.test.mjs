@@ -1667,8 +1667,8 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
   const experiment = join(results, "live-experiment.toml");
   writeFileSync(experiment, [
     'name = "live"', "seed = 34", "games_per_pair = 40", 'variants = ["mnk-9x9k5"]',
-    '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=20000"',
-    '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=10000"',
+    '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=4000"',
+    '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=2000"',
     '[[agents]]', 'name = "ab3"', 'spec = "alphabeta:depth=3"', ""].join("\n"));
   const run = spawn(bin, ["run", experiment, "--out", join(results, "live-run"), "--threads", "2"], { stdio: "ignore" });
   const ended = new Promise((ok) => run.on("exit", ok));
@@ -1677,12 +1677,14 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
       const page = await open(width, width === 390 ? 844 : 860);
       await page.goto(`${url}#live`);
       await page.waitForFunction(() => document.querySelector("#lv-dir").value === "live-run", null, { timeout: 10000 });
-      // The standings fill in and a game is in progress, drawn with its moves so far.
+      // The standings fill in and a game is in progress, drawn with its moves so far. (The
+      // first game ends when the run's searches allow: on a loaded machine past 15 s, a CI run
+      // found; the wait is for the run, not for the page.)
       await page.waitForFunction(() => document.querySelectorAll("#lv-standings tbody tr td.num").length > 0
-        && document.querySelector("#lv-playing .live-game .board svg") !== null, null, { timeout: 15000 });
+        && document.querySelector("#lv-playing .live-game .board svg") !== null, null, { timeout: 90000 });
       assert.equal(await page.getAttribute("#lv-status", "data-status"), "playing");
       const first = Number((await page.textContent("#lv-status")).match(/playing · (\d+)/)[1]);
-      await page.waitForFunction((n) => Number(document.querySelector("#lv-status").textContent.match(/playing · (\d+)/)[1]) > n, first, { timeout: 15000 });
+      await page.waitForFunction((n) => Number(document.querySelector("#lv-status").textContent.match(/playing · (\d+)/)[1]) > n, first, { timeout: 90000 });
       assert.match(await page.textContent("#lv-playing .live-game .what"), /mnk-9x9k5 · move \d+/);
       assert.ok(await page.isVisible("#lv-cross"), "the crosstable");
       assert.deepEqual(await axeViolations(page), []);

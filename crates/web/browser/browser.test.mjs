@@ -1667,8 +1667,8 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
   const experiment = join(results, "live-experiment.toml");
   writeFileSync(experiment, [
     'name = "live"', "seed = 34", "games_per_pair = 40", 'variants = ["mnk-9x9k5"]',
-    '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=4000"',
-    '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=2000"',
+    '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=20000"',
+    '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=10000"',
     '[[agents]]', 'name = "ab3"', 'spec = "alphabeta:depth=3"', ""].join("\n"));
   const run = spawn(bin, ["run", experiment, "--out", join(results, "live-run"), "--threads", "2"], { stdio: "ignore" });
   const ended = new Promise((ok) => run.on("exit", ok));

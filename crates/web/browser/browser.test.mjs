@@ -1663,10 +1663,11 @@ test("36 missing 2: a game's record: look back by click or arrow (moves wait), E
 
 test("34.5: Live shows a real arena run as it plays: standings filling in, games in progress, a finished game one click from Replay", async () => {
   // A short run of cheap searchers on a small board, on two threads, into the served folder;
-  // killed at the end (its schedule is longer than the test waits).
+  // killed at the end (its schedule, 1,200 games, is longer than the test waits: MCTS with its
+  // solver plays these in well under a second each on a quiet machine).
   const experiment = join(results, "live-experiment.toml");
   writeFileSync(experiment, [
-    'name = "live"', "seed = 34", "games_per_pair = 40", 'variants = ["mnk-9x9k5"]',
+    'name = "live"', "seed = 34", "games_per_pair = 400", 'variants = ["mnk-9x9k5"]',
     '[[agents]]', 'name = "mcts-a"', 'spec = "mcts:iterations=20000"',
     '[[agents]]', 'name = "mcts-b"', 'spec = "mcts:iterations=10000"',
     '[[agents]]', 'name = "ab3"', 'spec = "alphabeta:depth=3"', ""].join("\n"));

@@ -48,49 +48,47 @@ pub fn walk<G: Game>(
     line
 }
 
-/// The legal moves of `position` as a line, if they are one: each legal in turn, the game not
-/// over before the last. For lines that come from elsewhere (a threat search's forcing line).
-pub fn is_line<G: Game>(position: &G, line: &[G::Move]) -> bool {
-    let mut current = position.clone();
-    for &mv in line {
-        if current.is_over() || !current.is_legal(mv) {
-            return false;
-        }
-        current = current.child(mv);
-    }
-    true
-}
-
-/// The moves of `line` from `position` in the game's notation, each written in the position
-/// it is played in (a sowing game's move reads differently by seat); stops at the first move
-/// that is not legal, which a line from [`walk`] never has.
-pub fn texts<G: Game>(position: &G, line: &[G::Move]) -> Vec<String> {
+/// What `each` makes of every move of `line` in the position it is played in, while the game
+/// goes on and the moves are legal (and `each` gives something): the one walk [`is_line`],
+/// [`texts`] and [`actions`] share.
+fn along<G: Game, T>(
+    position: &G,
+    line: &[G::Move],
+    mut each: impl FnMut(&G, G::Move) -> Option<T>,
+) -> Vec<T> {
     let mut current = position.clone();
     let mut out = Vec::with_capacity(line.len());
     for &mv in line {
         if current.is_over() || !current.is_legal(mv) {
             break;
         }
-        out.push(current.format_move(mv));
+        match each(&current, mv) {
+            Some(item) => out.push(item),
+            None => break,
+        }
         current = current.child(mv);
     }
     out
+}
+
+/// The legal moves of `position` as a line, if they are one: each legal in turn, the game not
+/// over before the last. For lines that come from elsewhere (a threat search's forcing line).
+pub fn is_line<G: Game>(position: &G, line: &[G::Move]) -> bool {
+    along(position, line, |_, _| Some(())).len() == line.len()
+}
+
+/// The moves of `line` from `position` in the game's notation, each written in the position
+/// it is played in (a sowing game's move reads differently by seat); stops at the first move
+/// that is not legal, which a line from [`walk`] never has.
+pub fn texts<G: Game>(position: &G, line: &[G::Move]) -> Vec<String> {
+    along(position, line, |current, mv| Some(current.format_move(mv)))
 }
 
 /// The moves of `line` from `position` as actions ([`Game::action`]), each read in the
 /// position it is played in (an action is the mover's: O An Quan's count from the mover's
 /// first square); stops at the first move that is not legal.
 pub fn actions<G: Game>(position: &G, line: &[G::Move]) -> Vec<u32> {
-    let mut current = position.clone();
-    let mut out = Vec::with_capacity(line.len());
-    for &mv in line {
-        match current.action(mv) {
-            Some(action) if !current.is_over() && current.is_legal(mv) => out.push(action),
-            _ => break,
-        }
-        current = current.child(mv);
-    }
-    out
+    along(position, line, |current, mv| current.action(mv))
 }
 
 /// The line of `actions` from `position` as moves, the inverse of [`actions`]; stops at the

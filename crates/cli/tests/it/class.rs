@@ -341,6 +341,15 @@ fn broken_and_hostile_submissions_are_excluded_the_rest_play_and_the_class_csv_i
 fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_its_entrants() {
     let dir = scratch("kill");
     let file = class(&dir, 4);
+    // The good submissions think 20 ms a move, so the run lasts seconds past each kill's
+    // target: unslowed, the whole run could finish between two looks at the CSV on a quiet
+    // machine (the CSV's rows are written in schedule order, several at once when an earlier
+    // game was the last to end). The moves, and so the CSV outside timing, are the same.
+    let slow = "__import__(\"time\").sleep(0.02)";
+    let subs = dir.join("submissions");
+    write(&subs.join("first/main.py"), &agent_doing(0, slow));
+    write(&subs.join("last/main.py"), &agent_doing(-1, slow));
+    write(&subs.join("middle/main.py"), &agent_doing(1, slow));
     let reference = dir.join("reference");
     run_to_end(&file, &reference, false);
 
@@ -354,10 +363,15 @@ fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_it
             assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
             std::thread::sleep(Duration::from_millis(2));
         }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before the kill"
-        );
+        if child.try_wait().unwrap().is_some() {
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "the run ended before the kill at {} rows (target {target}): {}{}",
+                rows(),
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
         child.kill().unwrap();
         child.wait().unwrap();
     }

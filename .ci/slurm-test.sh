@@ -2,7 +2,8 @@
 # Runs a small experiment through a real single-node Slurm cluster on loopback, as a 4-shard
 # job array submitted by `arena slurm --submit`, merged by the dependent merge job, and checks
 # the merged games.csv against the same experiment run on one machine (outside the timing
-# columns). Installs Slurm and munge from Debian's packages when they are missing, starts the
+# columns); then a tune (.ci/slurm-tune.toml) as one job of two tasks started together, each a
+# shard that waits for the other every iteration, merged and compared with the unsharded tune. Installs Slurm and munge from Debian's packages when they are missing, starts the
 # daemons in a private folder, and stops them by PID at the end.
 #
 # Usage: .ci/slurm-test.sh PATH/TO/arena
@@ -11,6 +12,7 @@ set -euo pipefail
 arena=$(realpath "$1")
 repo=$(cd "$(dirname "$0")/.." && pwd)
 experiment="$repo/.ci/slurm-small.toml"
+tune="$repo/.ci/slurm-tune.toml"
 
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
   echo "slurm-test: installing slurm and munge"
@@ -29,7 +31,7 @@ cleanup() {
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ "$status" -ne 0 ]; then
     echo "slurm-test: FAILED; logs:"
-    tail -n 30 "$work"/*.log "$work"/sharded/slurm/*.log 2>/dev/null || true
+    tail -n 30 "$work"/*.log "$work"/sharded/slurm/*.log "$work"/tuned/slurm/*.log 2>/dev/null || true
   fi
   rm -rf "$work"
   exit "$status"
@@ -131,3 +133,20 @@ if single != merged:
     sys.exit(1)
 print(f"slurm-test: OK, {len(merged)} games merged from 4 shards equal the single-machine run")
 EOF
+
+# The tune: one job of two tasks (tune.sbatch, srun), then the merge job.
+"$arena" tune "$tune" --out tune-single --threads 2 >tune-single.log 2>&1
+"$arena" slurm "$tune" --shards 2 --out tuned --cpus-per-task 1 --submit | tee tune-submit.log
+for _ in $(seq 600); do
+  [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
+  sleep 0.5
+done
+if [ -n "$(squeue -h -o %i)" ]; then
+  echo "slurm-test: tune jobs still queued after 5 minutes:"; squeue
+  exit 1
+fi
+[ -s tuned/games.csv ] || { echo "slurm-test: the tune's merge job wrote no games.csv"; exit 1; }
+cmp tuned/trajectory.csv tune-single/trajectory.csv \
+  || { echo "slurm-test: the sharded tune's trajectory differs from the unsharded one"; exit 1; }
+"$arena" verify tuned --against tune-single | tail -n 3
+echo "slurm-test: OK, the tune's 2 shards (one job, two tasks) merged to the unsharded tune"

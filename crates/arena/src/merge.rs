@@ -39,7 +39,7 @@ fn merge_error(dir: &Path, message: impl Into<String>) -> ArenaError {
 }
 
 /// The shard CSVs in `dir`, by shard index, with their shard count.
-fn shard_files(dir: &Path) -> Result<(u32, Vec<PathBuf>), ArenaError> {
+pub(crate) fn shard_files(dir: &Path) -> Result<(u32, Vec<PathBuf>), ArenaError> {
     let entries = fs::read_dir(dir).map_err(|e| ArenaError::Io {
         path: dir.to_path_buf(),
         action: "list the folder",
@@ -280,7 +280,7 @@ pub fn merge_through<W: Write>(
 }
 
 /// Whether the files `a` and `b` hold the same bytes.
-fn same_bytes(a: &Path, b: &Path) -> Result<bool, ArenaError> {
+pub(crate) fn same_bytes(a: &Path, b: &Path) -> Result<bool, ArenaError> {
     use std::io::Read as _;
     let open = |path: &Path| {
         fs::File::open(path).map_err(|e| ArenaError::Io {

@@ -593,6 +593,15 @@ impl Iteration {
     }
 }
 
+/// Whether `path` reads as a tune file (a `[params.NAME]` table and a `spec`) rather than an
+/// experiment: for a command that takes either (`arena slurm`).
+pub fn is_tune_file(path: &Path) -> bool {
+    fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .is_some_and(|table| table.contains_key("params") && table.contains_key("spec"))
+}
+
 /// The state of the tune: the parameters and the games of the iteration under way.
 struct State<'a> {
     settings: &'a TuneSettings,
@@ -643,6 +652,11 @@ impl<'a> State<'a> {
         experiment.agents[0].spec = self.settings.spec(&self.plus);
         experiment.agents[1].spec = self.settings.spec(&self.minus);
         experiment
+    }
+
+    /// Games counted so far: the next game's index.
+    fn counted(&self) -> u64 {
+        self.k * self.settings.games_per_iteration() + self.games
     }
 
     /// Counts a game of the iteration under way; returns the iteration it completed, if any.
@@ -698,6 +712,8 @@ pub struct TuneOptions {
     pub threads: Option<usize>,
     /// Start over: move the old games aside (never deleting them).
     pub fresh: bool,
+    /// The shard of the games this run plays ([`Shard::WHOLE`]: all of them).
+    pub shard: Shard,
 }
 
 /// What a tune did.
@@ -725,20 +741,158 @@ pub struct TuneSummary {
     pub threads: usize,
 }
 
+/// Something a tune tells its caller while it plays.
+#[derive(Debug)]
+pub enum TuneEvent<'a> {
+    /// An iteration this run completed (its games played here or, in a sharded tune, read from
+    /// the other shards' files).
+    Iteration(&'a Iteration),
+    /// A shard waits for the other shards' games of `iteration` (1-based): `shards` have not
+    /// recorded theirs yet, after `waited` (said once a minute).
+    Waiting {
+        /// The iteration waited for.
+        iteration: u64,
+        /// The shards whose games are missing.
+        shards: Vec<u32>,
+        /// How long this shard has waited.
+        waited: Duration,
+    },
+}
+
+/// A recorded game not counted yet: its row, and where it was read (`None`: played by this
+/// run, so not checked again).
+struct Recorded {
+    row: Row,
+    source: Option<(PathBuf, u64)>,
+}
+
+/// The recorded games not counted yet, by game index.
+type Pending = BTreeMap<u64, Recorded>;
+
+/// How often a shard looks at the other shards' files while it waits for them.
+const POLL: Duration = Duration::from_millis(100);
+/// How often a waiting shard says so.
+const SAY_WAITING: Duration = Duration::from_secs(60);
+
+/// Reads `shard`'s games from `path` into `pending` (those from game `from` on), checking that
+/// the file holds its shard's games in order, one after another. `whole_only` leaves out an
+/// unterminated last line (another process may be writing it). Returns the rows read.
+fn read_shard(
+    path: &Path,
+    shard: Shard,
+    from: u64,
+    whole_only: bool,
+    pending: &mut Pending,
+) -> Result<u64, ArenaError> {
+    let mut position = 0u64;
+    let visit = |line: u64, row: Row| {
+        let expected = u64::from(shard.index) + position * u64::from(shard.count);
+        if row.game != expected {
+            let whose = if shard == Shard::WHOLE {
+                "a tune records its games".to_string()
+            } else {
+                format!("shard {shard} of a tune records its own games")
+            };
+            return Err(ArenaError::Csv {
+                path: path.to_path_buf(),
+                line,
+                message: format!(
+                    "expected game {expected} here: {whose} in schedule order, one after another"
+                ),
+            });
+        }
+        position += 1;
+        if row.game >= from {
+            pending.entry(row.game).or_insert(Recorded {
+                row,
+                source: Some((path.to_path_buf(), line)),
+            });
+        }
+        Ok(())
+    };
+    if whole_only {
+        crate::record::read_complete_rows(path, visit)?;
+    } else {
+        crate::record::read_rows(path, visit)?;
+    }
+    Ok(position)
+}
+
+/// Reads the games the other shards of `shard` have recorded in `out` so far, from game `from`
+/// on, into `pending`. A shard whose file is not there, or holds no whole line yet, has
+/// recorded none.
+fn read_other_shards(
+    out: &Path,
+    shard: Shard,
+    from: u64,
+    pending: &mut Pending,
+) -> Result<(), ArenaError> {
+    for index in (0..shard.count).filter(|&i| i != shard.index) {
+        let other = Shard {
+            index,
+            count: shard.count,
+        };
+        let path = out.join(other.csv_name());
+        let started = fs::read(&path).is_ok_and(|bytes| bytes.contains(&b'\n'));
+        if started {
+            read_shard(&path, other, from, true, pending)?;
+        }
+    }
+    Ok(())
+}
+
+/// Counts the games of `pending` that follow the state's last one, in game order, each read
+/// from a file checked against its iteration's specs ([`crate::checks::check_row`]); stops at
+/// the first game not recorded yet. Calls `iteration` with each iteration completed and `row`
+/// with each game counted.
+fn count_pending(
+    state: &mut State<'_>,
+    schedule: &Schedule,
+    pending: &mut Pending,
+    iteration: &mut dyn FnMut(&Iteration),
+    row: &mut dyn FnMut(&Row),
+) -> Result<(), ArenaError> {
+    let mut current = state.experiment();
+    while let Some(entry) = pending.first_entry() {
+        if *entry.key() != state.counted() {
+            break;
+        }
+        let recorded = entry.remove();
+        if let Some((path, line)) = &recorded.source {
+            crate::checks::check_row(&current, schedule, path, *line, &recorded.row)?;
+        }
+        row(&recorded.row);
+        if let Some(done) = state.add(&recorded.row) {
+            iteration(&done);
+            current = state.experiment();
+        }
+    }
+    Ok(())
+}
+
 /// Plays the tune into `options.out_dir`, resuming from the games there, and calls `each` with
 /// every iteration this run completes.
+///
+/// With a shard `I/N` other than the whole, it plays only the games whose index is `I` modulo
+/// `N` into `games.shard-I-of-N.csv`, and after its games of an iteration it waits until the
+/// other shards' files (read without a lock) hold theirs: every shard then counts the same games
+/// and moves the parameters the same way, so the shards of one tune must run at the same time,
+/// into one folder they share. `arena merge` ([`merge`]) joins them into the `games.csv` an
+/// unsharded tune writes. Only shard 0 writes the trajectory.
 pub fn run_tune(
     settings: &TuneSettings,
     options: &TuneOptions,
-    mut each: impl FnMut(&Iteration),
+    mut each: impl FnMut(TuneEvent<'_>),
 ) -> Result<TuneSummary, ArenaError> {
     let started = Instant::now();
     let experiment = &settings.experiment;
     let schedule = Schedule::new(experiment);
+    let shard = options.shard;
     let out = &options.out_dir;
-    let csv = out.join(Shard::WHOLE.csv_name());
+    let csv = out.join(shard.csv_name());
     let tune_file = out.join(TUNE_FILE);
     let trajectory = out.join(TRAJECTORY_FILE);
+    let writes_trajectory = shard.index == 0;
     let also_aside = [
         (tune_file.clone(), TUNE_FILE),
         (trajectory.clone(), TRAJECTORY_FILE),
@@ -748,7 +902,7 @@ pub fn run_tune(
         experiment,
         &OpenOptions {
             fresh: options.fresh,
-            also_aside: &also_aside,
+            also_aside: if writes_trajectory { &also_aside } else { &[] },
             ..OpenOptions::new("arena tune")
         },
     )?;
@@ -761,15 +915,29 @@ pub fn run_tune(
             });
         }
     }
-    fs::write(&tune_file, &settings.text)
+    // Each shard its own temporary name: the shards of a tune may write it at the same moment.
+    let temporary = Temporary::new(out.join(format!("{TUNE_FILE}.{}.partial", shard.index)));
+    fs::write(temporary.path(), &settings.text)
         .map_err(|e| io_error(&tune_file, "write the copy of the tune file", e))?;
+    temporary.place(&tune_file, "write the copy of the tune file")?;
 
-    // What is recorded: the schedule's first games, each played with its iteration's specs.
-    let (mut state, resumed) = if file.holds_rows() {
-        read_back(settings, &schedule, &csv, false)?
+    // What is recorded: this shard's first games, each played with its iteration's specs, and
+    // what the other shards have recorded so far.
+    let mut state = State::new(settings);
+    let mut pending = Pending::new();
+    let resumed = if file.holds_rows() {
+        read_shard(&csv, shard, 0, false, &mut pending)?
     } else {
-        (State::new(settings), 0)
+        0
     };
+    read_other_shards(out, shard, 0, &mut pending)?;
+    count_pending(
+        &mut state,
+        &schedule,
+        &mut pending,
+        &mut |_| {},
+        &mut |_| {},
+    )?;
     // One roster an iteration: its specs are new each time, and a roster keeps its outside
     // agents' processes between games, so one roster for the whole tune would keep two idle
     // processes for every iteration played.
@@ -779,11 +947,11 @@ pub fn run_tune(
             .with_log_folder(&csv.with_extension("logs"))
     };
     let mut sandbox_missing = Vec::new();
-    if resumed < schedule.len() {
+    if resumed < schedule.shard_len(shard) {
         sandbox_missing = crate::run::check_sandbox(experiment)?;
         crate::run::preflight(experiment, &roster())?;
     }
-    let mut writer = file.begin(experiment, &schedule, Shard::WHOLE, &sandbox_missing)?;
+    let mut writer = file.begin(experiment, &schedule, shard, &sandbox_missing)?;
     let threads = thread_count(options.threads, experiment);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -792,40 +960,81 @@ pub fn run_tune(
         .map_err(|e| ArenaError::Threads(e.to_string()))?;
     let log_path = csv.with_extension("faults.log");
     let per_iteration = settings.games_per_iteration();
-    let mut next = resumed;
     let mut played = 0;
-    write_trajectory(settings, &state.done, &trajectory)?;
-    while next < schedule.len() {
-        let end = (next / per_iteration + 1) * per_iteration;
-        let current = state.experiment();
-        let roster = roster();
-        let rows: Vec<(Row, Option<String>)> = pool.install(|| {
-            (next..end)
-                .into_par_iter()
-                .map(|index| play_scheduled_with(&current, &schedule.game(index), &roster))
-                .collect()
-        });
-        for (row, fault) in rows {
-            writer.write(&row)?;
-            if let Some(message) = fault {
-                append_fault(&log_path, &message)?;
-            }
-            played += 1;
-            if let Some(iteration) = state.add(&row) {
-                each(&iteration);
+    if writes_trajectory {
+        write_trajectory(settings, &state.done, &trajectory)?;
+    }
+    while state.counted() < schedule.len() {
+        let end = (state.counted() / per_iteration + 1) * per_iteration;
+        let todo: Vec<u64> = (state.counted()..end)
+            .filter(|&index| shard.holds(index) && !pending.contains_key(&index))
+            .collect();
+        if !todo.is_empty() {
+            let current = state.experiment();
+            let roster = roster();
+            let rows: Vec<(Row, Option<String>)> = pool.install(|| {
+                todo.par_iter()
+                    .map(|&index| play_scheduled_with(&current, &schedule.game(index), &roster))
+                    .collect()
+            });
+            for ((row, fault), index) in rows.into_iter().zip(todo) {
+                writer.write(&row)?;
+                if let Some(message) = fault {
+                    append_fault(&log_path, &message)?;
+                }
+                played += 1;
+                pending.insert(index, Recorded { row, source: None });
             }
         }
-        drop(roster);
-        next = end;
+        count_pending(
+            &mut state,
+            &schedule,
+            &mut pending,
+            &mut |done| each(TuneEvent::Iteration(done)),
+            &mut |_| {},
+        )?;
+        // The other shards' games of this iteration.
+        let waiting = Instant::now();
+        let mut said = Duration::ZERO;
+        while state.counted() < end {
+            std::thread::sleep(POLL);
+            read_other_shards(out, shard, state.counted(), &mut pending)?;
+            count_pending(
+                &mut state,
+                &schedule,
+                &mut pending,
+                &mut |done| each(TuneEvent::Iteration(done)),
+                &mut |_| {},
+            )?;
+            if waiting.elapsed() >= said + SAY_WAITING && state.counted() < end {
+                said = waiting.elapsed();
+                let mut shards: Vec<u32> = (state.counted()..end)
+                    .filter(|index| !pending.contains_key(index))
+                    .map(|index| (index % u64::from(shard.count)) as u32)
+                    .collect();
+                shards.sort_unstable();
+                shards.dedup();
+                each(TuneEvent::Waiting {
+                    iteration: state.k + 1,
+                    shards,
+                    waited: said,
+                });
+            }
+        }
         // The trajectory follows from the games; rewritten now and then, and at the end.
         let k = state.k;
-        if k.is_multiple_of(10.max(settings.iterations / 100)) || next >= schedule.len() {
+        if writes_trajectory
+            && (k.is_multiple_of(10.max(settings.iterations / 100))
+                || state.counted() >= schedule.len())
+        {
             write_trajectory(settings, &state.done, &trajectory)?;
         }
     }
     let moved_aside = file.moved_aside.clone();
     drop(file);
-    write_trajectory(settings, &state.done, &trajectory)?;
+    if writes_trajectory {
+        write_trajectory(settings, &state.done, &trajectory)?;
+    }
     Ok(TuneSummary {
         csv,
         trajectory,
@@ -838,44 +1047,6 @@ pub fn run_tune(
         wall: started.elapsed(),
         threads,
     })
-}
-
-/// Reads the games of `csv` back, checking each against its iteration's specs, the schedule
-/// and the rules; returns the state after them and their number. `whole_only` leaves out an
-/// unterminated last line (a reader that takes no lock while a tune appends).
-fn read_back<'a>(
-    settings: &'a TuneSettings,
-    schedule: &Schedule,
-    csv: &Path,
-    whole_only: bool,
-) -> Result<(State<'a>, u64), ArenaError> {
-    let mut state = State::new(settings);
-    let mut games = 0u64;
-    let mut current = state.experiment();
-    let visit = |line: u64, row: Row| {
-        if row.game != games {
-            return Err(ArenaError::Csv {
-                path: csv.to_path_buf(),
-                line,
-                message: format!(
-                    "expected game {games} here: a tune records its games in schedule order, \
-                     one after another"
-                ),
-            });
-        }
-        crate::checks::check_row(&current, schedule, csv, line, &row)?;
-        games += 1;
-        if state.add(&row).is_some() {
-            current = state.experiment();
-        }
-        Ok(())
-    };
-    if whole_only {
-        crate::record::read_complete_rows(csv, visit)?;
-    } else {
-        crate::record::read_rows(csv, visit)?;
-    }
-    Ok((state, games))
 }
 
 /// What [`verify`] found in a tune's folder.
@@ -898,15 +1069,137 @@ pub struct TuneCheck {
 /// before it following from the rows before it, and replay under the rules to its result. Takes
 /// no lock: a tune may be writing meanwhile.
 pub fn verify(dir: &Path) -> Result<TuneCheck, ArenaError> {
-    let settings = TuneSettings::from_file(&dir.join(TUNE_FILE))?;
+    verify_with(dir, &TuneSettings::from_file(&dir.join(TUNE_FILE))?)
+}
+
+/// [`verify`] with the tune's settings given (read with agent kinds of the caller's own).
+pub fn verify_with(dir: &Path, settings: &TuneSettings) -> Result<TuneCheck, ArenaError> {
     let schedule = Schedule::new(&settings.experiment);
     let csv = dir.join(Shard::WHOLE.csv_name());
-    let (state, games) = read_back(&settings, &schedule, &csv, true)?;
+    if !csv.exists() && crate::merge::shard_files(dir).is_ok() {
+        return Err(ArenaError::Merge {
+            dir: dir.to_path_buf(),
+            message: "this tune was played in shards and has no games.csv yet: `arena merge` \
+                      the folder once every shard is done, then verify it"
+                .into(),
+        });
+    }
+    let mut state = State::new(settings);
+    let mut pending = Pending::new();
+    let games = read_shard(&csv, Shard::WHOLE, 0, true, &mut pending)?;
+    count_pending(
+        &mut state,
+        &schedule,
+        &mut pending,
+        &mut |_| {},
+        &mut |_| {},
+    )?;
     Ok(TuneCheck {
         csv,
         games,
         total: schedule.len(),
         iterations: state.k,
+        spec: settings.spec_text(&state.theta),
+    })
+}
+
+/// What [`merge`] did.
+#[derive(Clone, Debug)]
+pub struct TuneMerge {
+    /// The merged games, as an unsharded tune writes them.
+    pub csv: PathBuf,
+    /// Games merged.
+    pub games: u64,
+    /// Shards merged.
+    pub shards: u32,
+    /// Where a `games.csv` that was there went (it was not the merged file).
+    pub moved_aside: Option<PathBuf>,
+    /// The spec at the end.
+    pub spec: String,
+}
+
+/// Merges the shards of the tune in `dir` (`games.shard-I-of-N.csv`, from `arena tune --shard`)
+/// into the `games.csv` and `trajectory.csv` an unsharded tune writes: every game counted in
+/// order and checked against its iteration's specs, every game present exactly once. Each
+/// shard's writer lock is taken, so a shard still playing makes it fail at once; a `games.csv`
+/// that was there and is not the merged file is moved aside, never overwritten.
+pub fn merge(dir: &Path) -> Result<TuneMerge, ArenaError> {
+    merge_with(dir, &TuneSettings::from_file(&dir.join(TUNE_FILE))?)
+}
+
+/// [`merge`] with the tune's settings given (read with agent kinds of the caller's own).
+pub fn merge_with(dir: &Path, settings: &TuneSettings) -> Result<TuneMerge, ArenaError> {
+    let experiment = &settings.experiment;
+    let schedule = Schedule::new(experiment);
+    let (count, files) = crate::merge::shard_files(dir)?;
+    let csv = dir.join(Shard::WHOLE.csv_name());
+    let mut lock = crate::lock::lock_writer(&csv, "arena merge")?;
+    lock.hold(&csv)?;
+    let mut opened = Vec::new();
+    let mut meta = crate::meta::Meta::new(experiment, &schedule, Shard::WHOLE);
+    let mut pending = Pending::new();
+    for (index, file) in files.iter().enumerate() {
+        let shard = Shard {
+            index: index as u32,
+            count,
+        };
+        opened.push(ResultsFile::open(
+            file,
+            experiment,
+            &OpenOptions::new("arena merge"),
+        )?);
+        if let Some(shard_meta) = crate::meta::Meta::read(file)? {
+            meta.add_sandbox_missing(&shard_meta.sandbox_missing);
+        }
+        if fs::metadata(file).is_ok_and(|m| m.len() > 0) {
+            read_shard(file, shard, 0, false, &mut pending)?;
+        }
+    }
+    let mut state = State::new(settings);
+    let mut rows = Vec::new();
+    count_pending(
+        &mut state,
+        &schedule,
+        &mut pending,
+        &mut |_| {},
+        &mut |row| rows.push(row.clone()),
+    )?;
+    if state.counted() < schedule.len() {
+        let missing = state.counted();
+        return Err(ArenaError::Merge {
+            dir: dir.to_path_buf(),
+            message: format!(
+                "game {missing} (shard {}/{count}) is not recorded, and the tune's games after \
+                 it depend on it: run the shards again, all at once (they resume), and merge \
+                 again",
+                missing % u64::from(count)
+            ),
+        });
+    }
+    let temporary = Temporary::new(dir.join("games.csv.merging"));
+    {
+        let mut writer =
+            crate::record::RowWriter::append(temporary.path(), experiment.csv_schema(), true)?;
+        for row in &rows {
+            writer.write(row)?;
+        }
+    }
+    let mut moved_aside = None;
+    let holds_games = fs::metadata(&csv).is_ok_and(|m| m.len() > 0);
+    if holds_games && !crate::merge::same_bytes(&csv, temporary.path())? {
+        moved_aside = Some(crate::results::set_aside(&csv)?);
+        lock.hold(&csv)?;
+    }
+    temporary.place(&csv, "move the merged CSV in place")?;
+    lock.hold(&csv)?;
+    meta.write(&csv)?;
+    write_trajectory(settings, &state.done, &dir.join(TRAJECTORY_FILE))?;
+    drop(opened);
+    Ok(TuneMerge {
+        csv,
+        games: schedule.len(),
+        shards: count,
+        moved_aside,
         spec: settings.spec_text(&state.theta),
     })
 }

@@ -41,14 +41,14 @@ pub struct RunArgs {
     pub check_against: Option<PathBuf>,
 }
 
-fn parse_shard(text: &str) -> Result<Shard, String> {
+pub(crate) fn parse_shard(text: &str) -> Result<Shard, String> {
     text.parse()
 }
 
 /// `arena merge DIR`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Example:\n  arena merge results/caro\n\nEvery row of every shard is checked against the experiment (the folder's experiment.toml,\nwhich arena run writes, or --experiment) and replayed under the rules before anything is\nwritten. Fails at once while a shard is still being played."
+    after_help = "Example:\n  arena merge results/caro\n\nEvery row of every shard is checked against the experiment (the folder's experiment.toml,\nwhich arena run writes, or --experiment) and replayed under the rules before anything is\nwritten. Fails at once while a shard is still being played.\n\nThe folder of a sharded tune (arena tune --shard) merges into the games.csv and trajectory.csv\nan unsharded tune writes, each row checked against its iteration's specs."
 )]
 pub struct MergeArgs {
     /// The output folder holding the shard CSVs (games.shard-I-of-N.csv).
@@ -64,12 +64,12 @@ pub struct MergeArgs {
 /// `arena slurm EXPERIMENT --shards N`.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  arena slurm experiments/caro.toml --shards 16 --cpus-per-task 4 --time 02:00:00\n  arena slurm experiments/caro.toml --shards 16 --partition short --submit\n\nWithout --submit, submit later with: sh <out>/slurm/submit.sh"
+    after_help = "Examples:\n  arena slurm experiments/caro.toml --shards 16 --cpus-per-task 4 --time 02:00:00\n  arena slurm experiments/caro.toml --shards 16 --partition short --submit\n  arena slurm experiments/tune-mcts-c-9x9.toml --shards 4 --cpus-per-task 2\n\nWithout --submit, submit later with: sh <out>/slurm/submit.sh\n\nA tune file (arena tune's) becomes one job of N tasks started together (tune.sbatch), each\nrunning arena tune --shard I/N, since a tune's shards wait for each other every iteration."
 )]
 pub struct SlurmArgs {
-    /// The experiment file (TOML).
+    /// The experiment file (TOML), or a tune file (`arena tune`'s).
     pub experiment: PathBuf,
-    /// The number of shards: one array task each.
+    /// The number of shards: one array task each (for a tune, one task of one job each).
     #[arg(long)]
     pub shards: u32,
     /// The output folder (default: results/<experiment name>).
@@ -91,7 +91,15 @@ pub struct SlurmArgs {
 
 /// `arena slurm`: writes the job scripts, and submits them with `--submit`.
 pub fn slurm(args: SlurmArgs) -> Result<()> {
-    let experiment = load_experiment(Some(&args.experiment))?;
+    let tune = if arena::tune::is_tune_file(&args.experiment) {
+        Some(arena::tune::TuneSettings::from_file(&args.experiment)?)
+    } else {
+        None
+    };
+    let experiment = match &tune {
+        Some(tune) => tune.experiment.clone(),
+        None => load_experiment(Some(&args.experiment))?,
+    };
     if experiment.submissions.is_some() {
         bail!(
             "a class's submissions are built and checked once for the whole run: play it with \
@@ -114,7 +122,11 @@ pub fn slurm(args: SlurmArgs) -> Result<()> {
         arena_binary,
     };
     // Checked before anything is written.
-    let files = arena::slurm::scripts(&experiment, &options).map_err(anyhow::Error::msg)?;
+    let files = match &tune {
+        Some(tune) => arena::slurm::tune_scripts(tune, &options),
+        None => arena::slurm::scripts(&experiment, &options),
+    }
+    .map_err(anyhow::Error::msg)?;
     let dir = out_dir.join("slurm");
     std::fs::create_dir_all(&dir)
         .with_context(|| format!("cannot create the folder `{}`", dir.display()))?;
@@ -133,8 +145,16 @@ pub fn slurm(args: SlurmArgs) -> Result<()> {
         println!("submit with: sh {}", dir.join("submit.sh").display());
         return Ok(());
     }
-    let array = sbatch(&[dir.join("array.sbatch").display().to_string()])?;
-    println!("array job: {array}");
+    let first = if tune.is_some() {
+        "tune.sbatch"
+    } else {
+        "array.sbatch"
+    };
+    let array = sbatch(&[dir.join(first).display().to_string()])?;
+    println!(
+        "{} job: {array}",
+        if tune.is_some() { "tune" } else { "array" }
+    );
     let merge = sbatch(&[
         format!("--dependency=afterok:{array}"),
         dir.join("merge.sbatch").display().to_string(),
@@ -387,6 +407,9 @@ fn dry_run(experiment: &Experiment) -> Result<()> {
 
 /// `arena merge`.
 pub fn merge(args: MergeArgs) -> Result<()> {
+    if args.dir.join(arena::tune::TUNE_FILE).is_file() && args.experiment.is_none() {
+        return merge_tune(&args);
+    }
     let experiment = args
         .experiment
         .as_ref()
@@ -407,6 +430,26 @@ pub fn merge(args: MergeArgs) -> Result<()> {
     if !args.no_report {
         write_report(&summary.csv, &args.dir)?;
     }
+    Ok(())
+}
+
+/// `arena merge` on the folder of a sharded tune (`arena tune --shard`): the games.csv and
+/// trajectory an unsharded tune writes; a tune has no report.
+fn merge_tune(args: &MergeArgs) -> Result<()> {
+    let merged = arena::tune::merge(&args.dir)?;
+    if let Some(aside) = &merged.moved_aside {
+        println!(
+            "moved the games.csv that was there aside to {} (it was not this merge)",
+            aside.display()
+        );
+    }
+    println!(
+        "merged {} games of the tune's {} shards into {}",
+        merged.games,
+        merged.shards,
+        merged.csv.display()
+    );
+    println!("tuned spec: {}", merged.spec);
     Ok(())
 }
 

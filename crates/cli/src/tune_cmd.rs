@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use arena::tune::{Iteration, TuneOptions, TuneSettings, run_tune};
+use arena::schedule::Shard;
+use arena::tune::{Iteration, TuneEvent, TuneOptions, TuneSettings, run_tune};
 use report::{TuneSeries, TuneTrajectory, draw_tune};
 
 /// Arguments of `arena tune`.
@@ -13,12 +14,17 @@ use report::{TuneSeries, TuneTrajectory, draw_tune};
 Examples:
   arena tune experiments/tune-mcts-c.toml
   arena tune my-tune.toml --out results/my-tune --threads 2
+  arena tune my-tune.toml --out results/my-tune --shard 0/4   # with 1/4, 2/4, 3/4 at the same time
 
 The tune file names the variant, the agent spec with a {name} placeholder per parameter, and a
 [params.NAME] table per parameter (start, min, max, c_end, r_end): see the book's \"Tuning
 parameters\" page. Each iteration plays theta+c_k*flip against theta-c_k*flip in game pairs and
 moves theta as fishtest's SPSA does. Killed, it resumes from games.csv and ends with the same
-trajectory and tuned spec.")]
+trajectory and tuned spec.
+
+With --shard I/N a tune plays only its games whose index is I modulo N (games.shard-I-of-N.csv)
+and waits, after its part of each iteration, for the other shards' games in the same folder:
+start all N at once (on Slurm, one job of N tasks: see the book), then `arena merge DIR`.")]
 pub struct TuneArgs {
     /// The tune file (TOML).
     #[arg(value_name = "FILE")]
@@ -35,6 +41,11 @@ pub struct TuneArgs {
     /// Start over: move the old games aside (never deleting them).
     #[arg(long)]
     pub fresh: bool,
+
+    /// Play only shard I of N (the games whose index is I modulo N), with the other shards
+    /// running at the same time into the same folder; `arena merge` joins them.
+    #[arg(long, value_name = "I/N", value_parser = crate::run_cmd::parse_shard)]
+    pub shard: Option<Shard>,
 }
 
 /// The parameters as `name=value`, as the agent gets them.
@@ -62,6 +73,7 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
         crate::plural(settings.iterations, "iteration"),
         crate::plural(settings.pairs, "game pair"),
     );
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
     let every = (settings.iterations / 10).max(1);
     let summary = run_tune(
         &settings,
@@ -69,16 +81,36 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             out_dir: out.clone(),
             threads: args.threads,
             fresh: args.fresh,
+            shard,
         },
-        |iteration: &Iteration| {
-            if iteration.number.is_multiple_of(every) || iteration.number == settings.iterations {
-                println!(
-                    "  iteration {}/{}: {}",
-                    iteration.number,
-                    settings.iterations,
-                    values(&settings, &iteration.theta)
-                );
+        |event: TuneEvent<'_>| match event {
+            TuneEvent::Iteration(iteration) => {
+                if iteration.number.is_multiple_of(every) || iteration.number == settings.iterations
+                {
+                    println!(
+                        "  iteration {}/{}: {}",
+                        iteration.number,
+                        settings.iterations,
+                        values(&settings, &iteration.theta)
+                    );
+                }
             }
+            TuneEvent::Waiting {
+                iteration,
+                shards,
+                waited,
+            } => eprintln!(
+                "  waiting {:.0} s for shard{} {} of {} to record iteration {iteration} \
+                 (the shards of a tune run at the same time)",
+                waited.as_secs_f64(),
+                if shards.len() == 1 { "" } else { "s" },
+                shards
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                shard.count,
+            ),
         },
     )?;
     if let Some(aside) = &summary.moved_aside {
@@ -129,10 +161,19 @@ pub fn tune(args: TuneArgs) -> anyhow::Result<()> {
             .map(Iteration::plus_score)
             .collect(),
     };
-    let files = draw_tune(&out, "tune", &trajectory)?;
     println!("games in {}", summary.csv.display());
-    println!("trajectory in {}", summary.trajectory.display());
-    println!("chart in {}", files[0].display());
+    // The shards compute the same trajectory; shard 0 alone writes it and draws it.
+    if shard.index == 0 {
+        let files = draw_tune(&out, "tune", &trajectory)?;
+        println!("trajectory in {}", summary.trajectory.display());
+        println!("chart in {}", files[0].display());
+    }
+    if shard != Shard::WHOLE {
+        println!(
+            "when every shard is done: arena merge {}   (the games.csv of an unsharded tune)",
+            out.display()
+        );
+    }
     println!("tuned: {}", values(&settings, &summary.theta));
     println!("tuned spec: {}", summary.spec);
     Ok(())

@@ -142,6 +142,7 @@ fn options(out: &std::path::Path, threads: usize) -> TuneOptions {
         out_dir: out.to_path_buf(),
         threads: Some(threads),
         fresh: false,
+        shard: arena::schedule::Shard::WHOLE,
     }
 }
 
@@ -227,4 +228,91 @@ fn a_tune_does_not_depend_on_threads_nor_on_interruptions() {
 
 fn settings_with_r_end(text: &str) -> TuneSettings {
     settings(&text.replacen("r_end = 0.05", "r_end = 0.04", 1))
+}
+
+fn shard_options(out: &std::path::Path, index: u32, count: u32) -> TuneOptions {
+    TuneOptions {
+        shard: arena::schedule::Shard { index, count },
+        ..options(out, 1)
+    }
+}
+
+/// Plays every shard of `settings` at once into `out`, each on a thread of its own; returns
+/// each shard's tuned spec.
+fn play_shards(settings: &TuneSettings, out: &std::path::Path, count: u32) -> Vec<String> {
+    std::thread::scope(|scope| {
+        let shards: Vec<_> = (0..count)
+            .map(|index| {
+                scope.spawn(move || {
+                    run_tune(settings, &shard_options(out, index, count), |_| {})
+                        .unwrap()
+                        .spec
+                })
+            })
+            .collect();
+        shards.into_iter().map(|s| s.join().unwrap()).collect()
+    })
+}
+
+#[test]
+fn a_tune_in_shards_merges_to_the_whole_tune_and_resumes_a_cut_shard() {
+    let text = TUNE.replace("iterations = 200", "iterations = 30");
+    let settings = settings(&text);
+    let whole = common::scratch("tune-unsharded");
+    let first = run_tune(&settings, &options(&whole, 2), |_| {}).unwrap();
+    let games = common::without_timing(&whole.join("games.csv"));
+    let trajectory = std::fs::read_to_string(whole.join("trajectory.csv")).unwrap();
+
+    let out = common::scratch("tune-sharded");
+    // Every shard moves the parameters as the whole tune does.
+    assert_eq!(play_shards(&settings, &out, 3), vec![first.spec.clone(); 3]);
+    // Before the merge there is no games.csv to verify.
+    let error = arena::tune::verify_with(&out, &settings)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("arena merge"), "{error}");
+    let merged = arena::tune::merge_with(&out, &settings).unwrap();
+    assert_eq!((merged.games, merged.shards), (120, 3));
+    assert_eq!(merged.spec, first.spec);
+    assert_eq!(common::without_timing(&out.join("games.csv")), games);
+    assert_eq!(
+        std::fs::read_to_string(out.join("trajectory.csv")).unwrap(),
+        trajectory
+    );
+    assert_eq!(
+        arena::tune::verify_with(&out, &settings).unwrap().spec,
+        first.spec
+    );
+
+    // Shard 1 cut after 10 of its 40 games, a half row left: the merge names the first game
+    // missing, and the three shards started again finish the tune as before.
+    let shard1 = out.join("games.shard-1-of-3.csv");
+    let text = std::fs::read_to_string(&shard1).unwrap();
+    let cut: usize = text.match_indices('\n').nth(10).unwrap().0 + 1;
+    std::fs::write(&shard1, &text.as_bytes()[..cut + 20]).unwrap();
+    let error = arena::tune::merge_with(&out, &settings)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("game 31 (shard 1/3) is not recorded"),
+        "{error}"
+    );
+    assert_eq!(play_shards(&settings, &out, 3), vec![first.spec.clone(); 3]);
+    arena::tune::merge_with(&out, &settings).unwrap();
+    assert_eq!(common::without_timing(&out.join("games.csv")), games);
+
+    // A shard's row edited to another result is caught at the merge, naming its file and line.
+    let text = std::fs::read_to_string(&shard1).unwrap();
+    let mut rows: Vec<String> = text.lines().map(String::from).collect();
+    let result = ["1-0", "0-1", "1/2-1/2"]
+        .into_iter()
+        .find(|r| rows[3].contains(&format!(",{r},")))
+        .unwrap();
+    let other = if result == "1-0" { "0-1" } else { "1-0" };
+    rows[3] = rows[3].replacen(&format!(",{result},"), &format!(",{other},"), 1);
+    std::fs::write(&shard1, rows.join("\n") + "\n").unwrap();
+    let error = arena::tune::merge_with(&out, &settings)
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("games.shard-1-of-3.csv:4"), "{error}");
 }

@@ -1,6 +1,6 @@
 //! `arena tune` through the binary: killed with SIGKILL at several moments and resumed, it ends
 //! with the games, trajectory and tuned spec of an uninterrupted tune; a bad tune file is
-//! refused with its key and line.
+//! refused with its key and line; a tune in shard processes merges to the unsharded tune.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -262,4 +262,173 @@ fn a_tune_of_an_outside_agent_keeps_only_the_current_iteration_s_processes() {
         .count()
         - 1;
     assert_eq!(games, 16, "8 iterations of a pair of games");
+}
+
+/// A tune in two shards, each its own `arena tune --shard I/2` process running at the same
+/// time, merged by `arena merge`: the games, trajectory and tuned spec of the unsharded tune,
+/// and `arena verify` checks the merged folder against it.
+#[test]
+fn a_tune_in_two_shard_processes_merges_to_the_unsharded_tune() {
+    let dir = scratch("shards");
+    let file = dir.join("tune.toml");
+    fs::write(&file, TUNE).unwrap();
+    let reference = dir.join("reference");
+    let whole = to_end(&file, &reference);
+
+    let out = dir.join("sharded");
+    let shards: Vec<Child> = (0..2)
+        .map(|index| {
+            Command::new(env!("CARGO_BIN_EXE_arena"))
+                .env_remove("SLURM_CPUS_PER_TASK")
+                .args(["tune", file.to_str().unwrap(), "--out"])
+                .arg(&out)
+                .args(["--threads", "1", "--shard", &format!("{index}/2")])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for (index, shard) in shards.into_iter().enumerate() {
+        let output = shard.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(tuned_spec(&output), tuned_spec(&whole));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains("when every shard is done: arena merge"),
+            "{stdout}"
+        );
+        // Shard 0 alone draws the chart.
+        assert_eq!(stdout.contains("chart in"), index == 0, "{stdout}");
+    }
+    let merge = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .arg("merge")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&merge.stdout);
+    assert!(
+        merge.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&merge.stderr)
+    );
+    assert!(
+        stdout.contains("merged 120 games of the tune's 2 shards"),
+        "{stdout}"
+    );
+    assert_eq!(tuned_spec(&merge), tuned_spec(&whole));
+    assert_eq!(
+        without_timing(&out.join("games.csv")),
+        without_timing(&reference.join("games.csv"))
+    );
+    assert_eq!(
+        fs::read_to_string(out.join("trajectory.csv")).unwrap(),
+        fs::read_to_string(reference.join("trajectory.csv")).unwrap()
+    );
+    let verify = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["verify", out.to_str().unwrap(), "--against"])
+        .arg(&reference)
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&verify.stdout),
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+/// `arena slurm` on a tune file writes one job of N tasks started together (a tune's shards
+/// wait for each other), run here as written with an `srun` that starts the N tasks as Slurm
+/// does (each with its SLURM_PROCID; CI's Slurm test runs them on a real cluster), then the
+/// merge job's script: the games of the unsharded tune.
+#[test]
+fn arena_slurm_on_a_tune_file_writes_a_job_whose_tasks_play_the_tune_s_shards() {
+    let dir = scratch("slurm");
+    let file = dir.join("tune.toml");
+    fs::write(&file, TUNE).unwrap();
+    let reference = dir.join("reference");
+    to_end(&file, &reference);
+
+    let out = dir.join("sharded");
+    let arena = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arena"));
+        command.env_remove("SLURM_CPUS_PER_TASK");
+        command
+    };
+    // More shards than an iteration has games: refused, nothing written.
+    let refused = arena()
+        .args(["slurm", file.to_str().unwrap(), "--shards", "5", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("--shards 5: give 1 to 4"), "{stderr}");
+    assert!(!out.exists());
+
+    let wrote = arena()
+        .args(["slurm", file.to_str().unwrap(), "--shards", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        wrote.status.success(),
+        "{}",
+        String::from_utf8_lossy(&wrote.stderr)
+    );
+    let job = fs::read_to_string(out.join("slurm/tune.sbatch")).unwrap();
+    assert!(job.contains("#SBATCH --ntasks=2"), "{job}");
+    assert!(!job.contains("--array"), "{job}");
+    let submit = fs::read_to_string(out.join("slurm/submit.sh")).unwrap();
+    assert!(submit.contains("/tune.sbatch)"), "{submit}");
+
+    let bin = dir.join("bin");
+    fs::create_dir_all(&bin).unwrap();
+    let srun = bin.join("srun");
+    fs::write(
+        &srun,
+        "#!/bin/bash\n\
+         n=1\n\
+         while [ $# -gt 0 ]; do case \"$1\" in --ntasks=*) n=${1#--ntasks=}; shift;; \
+         --*) shift;; *) break;; esac; done\n\
+         pids=()\n\
+         for i in $(seq 0 $((n - 1))); do SLURM_PROCID=$i \"$@\" & pids+=($!); done\n\
+         status=0\n\
+         for p in \"${pids[@]}\"; do wait \"$p\" || status=1; done\n\
+         exit $status\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&srun, fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for script in ["tune.sbatch", "merge.sbatch"] {
+        let ran = Command::new("bash")
+            .arg(out.join("slurm").join(script))
+            .env("PATH", &path)
+            .env("ARENA", env!("CARGO_BIN_EXE_arena"))
+            .env("ARENA_WORKDIR", &dir)
+            .env_remove("SLURM_CPUS_PER_TASK")
+            .output()
+            .unwrap();
+        assert!(
+            ran.status.success(),
+            "{script}: {}{}",
+            String::from_utf8_lossy(&ran.stdout),
+            String::from_utf8_lossy(&ran.stderr)
+        );
+    }
+    assert!(out.join("games.shard-1-of-2.csv").exists());
+    assert_eq!(
+        without_timing(&out.join("games.csv")),
+        without_timing(&reference.join("games.csv"))
+    );
 }

@@ -43,7 +43,8 @@ pub(crate) const KIND: Kind = Kind {
             name: "nodes",
             default: "auto",
             doc: "node budget per move, threat searches included (reproducible); auto = 200000 \
-                  unless depth or time_ms is given, then none",
+                  unless depth or time_ms is given or the game has a time control (the arena's \
+                  st/tc, an engine's timeout), then none: the time given is the budget",
         },
         ParamDoc {
             name: "time_ms",
@@ -116,6 +117,9 @@ const SIMULATION_NODES: u64 = 10;
 pub struct ThreatConfig {
     /// The node budget per move, if any.
     pub nodes: Option<u64>,
+    /// Whether `nodes` is the default budget ([`DEFAULT_NODES`], `auto`) rather than one given:
+    /// a move with a deadline (a time control) then has no node budget, only the time.
+    pub nodes_auto: bool,
     /// The time budget per move, if any.
     pub time: Option<Duration>,
     /// The deepest alpha-beta iteration.
@@ -139,10 +143,25 @@ pub enum MainSearch {
     Mcts,
 }
 
+impl ThreatConfig {
+    /// The node budget of a move whose time control gives `deadline`, if any: the budget given,
+    /// and the default one ([`DEFAULT_NODES`]) only when the move has no deadline. Under a time
+    /// control the default budget would end the move long before its time (200,000 nodes take
+    /// about 0.2 s here, a fifth of a move at 1 s a move): the time is the budget.
+    pub fn node_budget(&self, deadline: Option<Instant>) -> Option<u64> {
+        if deadline.is_some() && self.nodes_auto {
+            None
+        } else {
+            self.nodes
+        }
+    }
+}
+
 impl Default for ThreatConfig {
     fn default() -> Self {
         ThreatConfig {
             nodes: Some(DEFAULT_NODES),
+            nodes_auto: true,
             time: None,
             depth: 64,
             vct: true,
@@ -194,11 +213,11 @@ impl ThreatAgent {
         let depth = params.u64("depth", 64, 1..=64)?;
         let time_ms = params.u64("time_ms", 0, 0..=86_400_000)?;
         let explicit = params.text("depth").is_some() || time_ms > 0;
-        let nodes = params
-            .u64_or_auto("nodes", 1..=u64::MAX)?
-            .or((!explicit).then_some(DEFAULT_NODES));
+        let given = params.u64_or_auto("nodes", 1..=u64::MAX)?;
+        let nodes = given.or((!explicit).then_some(DEFAULT_NODES));
         ThreatAgent::new(ThreatConfig {
             nodes,
+            nodes_auto: given.is_none() && !explicit,
             time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
             depth: depth as u32,
             vct: params.bool("vct", true)?,
@@ -341,7 +360,7 @@ impl Agent<Mnk> for ThreatAgent {
             (a, b) => a.or(b),
         };
         let mut budget = Budget {
-            nodes: self.config.nodes,
+            nodes: self.config.node_budget(ctx.deadline),
             deadline,
             used: 0,
         };
@@ -539,5 +558,31 @@ impl Agent<Mnk> for ThreatAgent {
         }
         let line = search.line(position, mv);
         Ok(choice(mv, nodes, Some(f64::from(value)), Some(depth), reason).with_pv(line))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(spec: &str) -> ThreatConfig {
+        let spec: crate::AgentSpec = spec.parse().unwrap();
+        let params = Params::new(&spec, KIND.params).unwrap();
+        ThreatAgent::from_params(&params).unwrap().config
+    }
+
+    #[test]
+    fn the_default_node_budget_holds_only_without_a_time_control() {
+        let deadline = Some(Instant::now() + Duration::from_secs(1));
+        let default = config("threat");
+        assert_eq!(default.node_budget(None), Some(DEFAULT_NODES));
+        assert_eq!(default.node_budget(deadline), None);
+        // A budget given is kept under a clock too, and the default agent is the spec's.
+        let given = config("threat:nodes=5000");
+        assert_eq!(given.node_budget(deadline), Some(5000));
+        assert_eq!(given.node_budget(None), Some(5000));
+        assert_eq!(config("threat:time_ms=100").node_budget(None), None);
+        assert_eq!(config("threat:depth=4").node_budget(deadline), None);
+        assert_eq!(ThreatConfig::default(), default);
     }
 }

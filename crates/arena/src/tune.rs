@@ -818,27 +818,103 @@ fn read_shard(
     Ok(position)
 }
 
-/// Reads the games the other shards of `shard` have recorded in `out` so far, from game `from`
-/// on, into `pending`. A shard whose file is not there, or holds no whole line yet, has
-/// recorded none.
-fn read_other_shards(
-    out: &Path,
+/// What a shard has read of another shard's file: the rows after `offset` are read at the next
+/// look, so a shard that waits for the others reads each of their rows once.
+struct PeerFile {
     shard: Shard,
-    from: u64,
-    pending: &mut Pending,
-) -> Result<(), ArenaError> {
-    for index in (0..shard.count).filter(|&i| i != shard.index) {
-        let other = Shard {
-            index,
-            count: shard.count,
-        };
-        let path = out.join(other.csv_name());
-        let started = fs::read(&path).is_ok_and(|bytes| bytes.contains(&b'\n'));
-        if started {
-            read_shard(&path, other, from, true, pending)?;
-        }
+    path: PathBuf,
+    /// The header line (with its newline), once read.
+    header: Vec<u8>,
+    /// Bytes read: the header and the whole rows so far.
+    offset: u64,
+    /// Rows read.
+    rows: u64,
+}
+
+impl PeerFile {
+    /// The other shards of `shard`, in `out`, none read yet.
+    fn others(out: &Path, shard: Shard) -> Vec<PeerFile> {
+        (0..shard.count)
+            .filter(|&index| index != shard.index)
+            .map(|index| {
+                let other = Shard {
+                    index,
+                    count: shard.count,
+                };
+                PeerFile {
+                    shard: other,
+                    path: out.join(other.csv_name()),
+                    header: Vec::new(),
+                    offset: 0,
+                    rows: 0,
+                }
+            })
+            .collect()
     }
-    Ok(())
+
+    /// Reads the whole rows written since the last look (a row being written this moment left
+    /// out) into `pending`, those from game `from` on, checking that they are this shard's games
+    /// in order. A file not there yet holds none; one that shrank was started again
+    /// (`--fresh`), and is read again from its start.
+    fn read_new(&mut self, from: u64, pending: &mut Pending) -> Result<(), ArenaError> {
+        use std::io::{BufRead as _, Read as _, Seek as _};
+        let Ok(mut file) = fs::File::open(&self.path) else {
+            return Ok(());
+        };
+        let whole = csv_schema::complete_length(&mut file)
+            .map_err(|e| io_error(&self.path, "read the CSV", e))?;
+        if whole < self.offset {
+            self.header.clear();
+            self.offset = 0;
+            self.rows = 0;
+        }
+        if whole == 0 || whole == self.offset {
+            return Ok(());
+        }
+        let read_error = |e| io_error(&self.path, "read the CSV", e);
+        if self.header.is_empty() {
+            file.seek(std::io::SeekFrom::Start(0)).map_err(read_error)?;
+            std::io::BufReader::new(&mut file)
+                .read_until(b'\n', &mut self.header)
+                .map_err(read_error)?;
+            self.offset = self.header.len() as u64;
+        }
+        file.seek(std::io::SeekFrom::Start(self.offset))
+            .map_err(read_error)?;
+        let body = file.take(whole.saturating_sub(self.offset));
+        let (shard, before) = (self.shard, self.rows);
+        let mut position = self.rows;
+        crate::record::read_rows_from(
+            &self.path,
+            std::io::Cursor::new(self.header.clone()).chain(body),
+            |line, row| {
+                // The line in the file: the rows before this look come between.
+                let line = line + before;
+                let expected = u64::from(shard.index) + position * u64::from(shard.count);
+                if row.game != expected {
+                    return Err(ArenaError::Csv {
+                        path: self.path.clone(),
+                        line,
+                        message: format!(
+                            "expected game {expected} here: shard {shard} of a tune records its \
+                             own games in schedule order, one after another"
+                        ),
+                    });
+                }
+                position += 1;
+                if row.game >= from {
+                    pending.entry(row.game).or_insert(Recorded {
+                        row,
+                        source: Some((self.path.clone(), line)),
+                    });
+                }
+                Ok(())
+            },
+        )?;
+        self.rows = position;
+        self.offset = whole;
+        Ok(())
+    }
 }
 
 /// Counts the games of `pending` that follow the state's last one, in game order, each read
@@ -930,7 +1006,10 @@ pub fn run_tune(
     } else {
         0
     };
-    read_other_shards(out, shard, 0, &mut pending)?;
+    let mut others = PeerFile::others(out, shard);
+    for other in &mut others {
+        other.read_new(0, &mut pending)?;
+    }
     count_pending(
         &mut state,
         &schedule,
@@ -998,7 +1077,9 @@ pub fn run_tune(
         let mut said = Duration::ZERO;
         while state.counted() < end {
             std::thread::sleep(POLL);
-            read_other_shards(out, shard, state.counted(), &mut pending)?;
+            for other in &mut others {
+                other.read_new(state.counted(), &mut pending)?;
+            }
             count_pending(
                 &mut state,
                 &schedule,

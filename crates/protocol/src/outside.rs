@@ -69,6 +69,20 @@ pub enum SetupError {
     },
 }
 
+/// A set-up that failed on `process`: the fault logged with the last lines exchanged, the
+/// process killed. A limit of the sandbox hit while it starts is named as in a game
+/// (`memory limit: ...`), and the message ends with its last stderr line and its log's place.
+pub(crate) fn setup_fault(process: &mut Process, message: String) -> SetupError {
+    let message = format!(
+        "{}{}",
+        process.with_verdict(&message),
+        process.fault_context()
+    );
+    process.log_fault(&message);
+    process.kill();
+    SetupError::Protocol(message)
+}
+
 /// How to start an outside agent and the time it has, read from its spec.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Launch {

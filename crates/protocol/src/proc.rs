@@ -19,6 +19,7 @@ use crate::game::write_board;
 use crate::line::{Quoted, quote};
 use crate::outside::{
     ARGS, CMD, DIR, Idle, LOG, Launch, MARGIN, Pool, START, SetupError, TIMEOUT, rng_state,
+    setup_fault,
 };
 use crate::wire::{FromAgent, GameStart, GoClock, Info, ToAgent, VERSION};
 
@@ -82,19 +83,8 @@ impl Session {
 /// Starts a process and reads its answer to `arena 1`: the features it announced.
 fn handshake(launch: &Launch) -> Result<Session, SetupError> {
     let mut process = launch.start(ROLE)?;
-    let fail = |process: &mut Process, message: String| {
-        // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
-        let message = format!(
-            "{}{}",
-            process.with_verdict(&message),
-            process.fault_context()
-        );
-        process.log_fault(&message);
-        process.kill();
-        SetupError::Protocol(message)
-    };
     if let Err(error) = process.send(&ToAgent::Hello { version: VERSION }.to_string()) {
-        return Err(fail(&mut process, error));
+        return Err(setup_fault(&mut process, error));
     }
     let deadline = launch.start_deadline();
     let mut features = Vec::new();
@@ -107,7 +97,7 @@ fn handshake(launch: &Launch) -> Result<Session, SetupError> {
                 Ok(FromAgent::Id { key, text }) => process.log_line(&format!("id {key} {text}")),
                 Ok(FromAgent::Info(_)) => process.log_line(&line),
                 Ok(other) => {
-                    return Err(fail(
+                    return Err(setup_fault(
                         &mut process,
                         format!(
                             "it answered {} to `arena {VERSION}`; expected `id`, `feature` and \
@@ -125,20 +115,20 @@ fn handshake(launch: &Launch) -> Result<Session, SetupError> {
                     } else {
                         ""
                     };
-                    return Err(fail(
+                    return Err(setup_fault(
                         &mut process,
                         format!("it answered `arena {VERSION}` with {error}{hint}"),
                     ));
                 }
             },
             Received::Bad(bad) => {
-                return Err(fail(
+                return Err(setup_fault(
                     &mut process,
                     format!("it answered `arena {VERSION}` with {bad}"),
                 ));
             }
             Received::Timeout => {
-                return Err(fail(
+                return Err(setup_fault(
                     &mut process,
                     format!(
                         "no `ready` within {} ms of `arena {VERSION}` (start_ms)",
@@ -147,7 +137,7 @@ fn handshake(launch: &Launch) -> Result<Session, SetupError> {
                 ));
             }
             Received::Closed(closed) => {
-                return Err(fail(
+                return Err(setup_fault(
                     &mut process,
                     format!("it {closed} before answering `arena {VERSION}`"),
                 ));

@@ -19,7 +19,7 @@ use rules::{Cell, Game, Mnk, MnkConfig, Outcome, Player};
 use super::{EngineConfig, ROLE, rule_bits};
 use crate::child::{Process, Received};
 use crate::line::{Quoted, quote};
-use crate::outside::{Idle, Launch, Pool, SetupError, rng_state};
+use crate::outside::{Idle, Launch, Pool, SetupError, rng_state, setup_fault};
 
 /// A running engine.
 struct Session {
@@ -193,19 +193,8 @@ fn expect_ok(
     config: &MnkConfig,
     command: &str,
 ) -> Result<(), SetupError> {
-    let fail = |process: &mut Process, message: String| {
-        // A limit of the sandbox hit while it starts is named as in a game (`memory limit: ...`).
-        let message = format!(
-            "{}{}",
-            process.with_verdict(&message),
-            process.fault_context()
-        );
-        process.log_fault(&message);
-        process.kill();
-        SetupError::Protocol(message)
-    };
     if let Err(error) = process.send(command) {
-        return Err(fail(process, error));
+        return Err(setup_fault(process, error));
     }
     let mut message = None;
     match answer(
@@ -217,7 +206,7 @@ fn expect_ok(
         &mut None,
     ) {
         Answer::Line(ok) if ok.eq_ignore_ascii_case("OK") => Ok(()),
-        Answer::Line(other) => Err(fail(
+        Answer::Line(other) => Err(setup_fault(
             process,
             format!(
                 "it answered `{}` to `{command}` instead of OK",
@@ -237,7 +226,7 @@ fn expect_ok(
                 answer: format!("{text}` to `{command}"),
             })
         }
-        Answer::Fault(error) => Err(fail(process, error.message().to_string())),
+        Answer::Fault(error) => Err(setup_fault(process, error.message().to_string())),
     }
 }
 

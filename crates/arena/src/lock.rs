@@ -11,7 +11,10 @@
 //!
 //! Both are the kernel's locks (`flock` on Unix, `LockFileEx` on Windows, through
 //! [`std::fs::File::try_lock`]): they go when the process goes, however it ends, so a
-//! `kill -9` never leaves a stale lock behind. The lock file is never deleted by us.
+//! `kill -9` never leaves a stale lock behind. An agent process the writer was starting
+//! shares them from its fork to its exec (milliseconds; tens of them where a sandboxed child
+//! first moves itself into its cgroup), so a newcomer right after a `kill -9` waits for that
+//! when the PID the lock file names is gone. The lock file is never deleted by us.
 //!
 //! Readers (`arena report`, `arena verify`) take no lock: rows are appended whole and readers
 //! ignore an unterminated last line, so they never see half a row.
@@ -98,6 +101,24 @@ fn lock_target(target: &Path) -> Result<Option<File>, ArenaError> {
     ))
 }
 
+/// How long a newcomer waits for a lock whose holder, as its lock file names it, has ended:
+/// what holds it then is a process the holder was starting (see [`lock_writer`]).
+const ENDING_PATIENCE: Duration = Duration::from_secs(5);
+
+/// Whether the process `pid` exists (a signal 0 reaches it, or it is someone else's).
+fn alive(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
+}
+
 /// The lock file of `target`: `<target>.lock`.
 pub fn lock_path(target: &Path) -> PathBuf {
     let mut name = target.as_os_str().to_os_string();
@@ -107,7 +128,9 @@ pub fn lock_path(target: &Path) -> PathBuf {
 
 /// Takes the exclusive writer lock on `target` (the file about to be written), or fails at once
 /// with [`ArenaError::Locked`] naming the PID and command of the process that holds it.
-/// `command` (like `arena run`) is recorded for that message. The folder must exist.
+/// `command` (like `arena run`) is recorded for that message. The folder must exist. When the
+/// PID its lock file names has ended, the lock is held by a process that writer was starting
+/// (a fork shares its parent's locks until its exec): waits for it, up to 5 s.
 pub fn lock_writer(target: &Path, command: &str) -> Result<WriterLock, ArenaError> {
     let path = lock_path(target);
     let io = |action: &'static str, error: std::io::Error| ArenaError::Io {
@@ -123,17 +146,29 @@ pub fn lock_writer(target: &Path, command: &str) -> Result<WriterLock, ArenaErro
         .truncate(false)
         .open(&path)
         .map_err(|e| io("open the lock file", e))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            let mut text = String::new();
-            let _ = file.read_to_string(&mut text);
-            return Err(ArenaError::Locked {
-                target: target.to_path_buf(),
-                holder: Holder::parse(&text),
-            });
+    let waited = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(TryLockError::WouldBlock) => {
+                let mut text = String::new();
+                let _ = file.seek(SeekFrom::Start(0));
+                let _ = file.read_to_string(&mut text);
+                let holder = Holder::parse(&text);
+                // A writer killed while it started an agent: the child, between its fork and
+                // its exec, still shares the writer's locks (a sandboxed one moves itself into
+                // its cgroup first, which can take tens of milliseconds). They go at its exec.
+                if holder.pid.is_some_and(|pid| !alive(pid)) && waited.elapsed() < ENDING_PATIENCE {
+                    std::thread::sleep(Duration::from_millis(5));
+                    continue;
+                }
+                return Err(ArenaError::Locked {
+                    target: target.to_path_buf(),
+                    holder,
+                });
+            }
+            Err(TryLockError::Error(error)) => return Err(io("lock the lock file", error)),
         }
-        Err(TryLockError::Error(error)) => return Err(io("lock the lock file", error)),
     }
     let target_lock = lock_target(target)?;
     let holder = Holder {
@@ -273,6 +308,48 @@ mod tests {
         first.hold(&target).unwrap();
         drop((first, other));
         drop(lock_writer(&target, "arena run").unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_lock_whose_named_writer_has_ended_is_waited_for_until_its_last_sharer_lets_go() {
+        let dir = std::env::temp_dir().join(format!("arena-lock-ended-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("games.csv");
+        // The writer: a process that has ended (reaped), named by the lock file.
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let pid = ended.id();
+        ended.wait().unwrap();
+        assert!(!alive(pid) && alive(std::process::id()));
+        let dead = Holder {
+            pid: Some(pid),
+            command: "arena run".into(),
+            lock_file_removed: false,
+        };
+        std::fs::write(lock_path(&target), dead.text()).unwrap();
+        // What still shares its lock (a child between fork and exec): another open file
+        // description of the lock file, locked, let go a moment later.
+        let sharer = File::open(lock_path(&target)).unwrap();
+        sharer.try_lock().unwrap();
+        let letting_go = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            drop(sharer);
+        });
+        let lock = lock_writer(&target, "arena run").unwrap();
+        letting_go.join().unwrap();
+        let text = std::fs::read_to_string(lock.path()).unwrap();
+        assert!(
+            text.contains(&format!("pid = {}", std::process::id())),
+            "{text}"
+        );
+        drop(lock);
+        // A holder that is alive is refused at once, as before.
+        let held = lock_writer(&target, "arena run").unwrap();
+        assert!(matches!(
+            lock_writer(&target, "arena run"),
+            Err(ArenaError::Locked { .. })
+        ));
+        drop(held);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -102,19 +102,22 @@ fi
 echo "slurm-test: single-node cluster up ($host, $cpus CPUs)"
 
 cd "$work"
+# Waits up to 5 minutes for the queue to empty; WHAT names the jobs in the failure.
+wait_for_queue() {
+  for _ in $(seq 600); do
+    [ -z "$(squeue -h -o %i 2>/dev/null)" ] && return 0
+    sleep 0.5
+  done
+  echo "slurm-test: $1 still queued after 5 minutes:"; squeue
+  exit 1
+}
+
 "$arena" run "$experiment" --out single --threads 2 --no-report >single.log 2>&1
 "$arena" slurm "$experiment" --shards 4 --out sharded --cpus-per-task 1 --submit | tee submit.log
 merge_job=$(sed -n 's/^merge job: //p' submit.log)
 
 # Wait for every job (the four shards and the merge) to leave the queue.
-for _ in $(seq 600); do
-  [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
-  sleep 0.5
-done
-if [ -n "$(squeue -h -o %i)" ]; then
-  echo "slurm-test: jobs still queued after 5 minutes:"; squeue
-  exit 1
-fi
+wait_for_queue "jobs"
 for i in 0 1 2 3; do
   [ -s "sharded/games.shard-$i-of-4.csv" ] || { echo "slurm-test: shard $i wrote no CSV"; exit 1; }
 done
@@ -137,14 +140,7 @@ EOF
 # The tune: one job of two tasks (tune.sbatch, srun), then the merge job.
 "$arena" tune "$tune" --out tune-single --threads 2 >tune-single.log 2>&1
 "$arena" slurm "$tune" --shards 2 --out tuned --cpus-per-task 1 --submit | tee tune-submit.log
-for _ in $(seq 600); do
-  [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
-  sleep 0.5
-done
-if [ -n "$(squeue -h -o %i)" ]; then
-  echo "slurm-test: tune jobs still queued after 5 minutes:"; squeue
-  exit 1
-fi
+wait_for_queue "tune jobs"
 [ -s tuned/games.csv ] || { echo "slurm-test: the tune's merge job wrote no games.csv"; exit 1; }
 cmp tuned/trajectory.csv tune-single/trajectory.csv \
   || { echo "slurm-test: the sharded tune's trajectory differs from the unsharded one"; exit 1; }

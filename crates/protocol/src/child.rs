@@ -527,6 +527,16 @@ impl Process {
         }
     }
 
+    /// Whether it has used half or more of the CPU time its sandbox gives it (`sandbox_cpu_s`,
+    /// every game it played together): a process kept between games is not given another
+    /// then, so that the limit ends a runaway game, not the hundredth game of a long match.
+    pub fn worn(&self) -> bool {
+        let Some(limit) = self.sandbox.as_ref().and_then(|p| p.cpu_limit_s()) else {
+            return false;
+        };
+        cpu_seconds(self.id()).is_some_and(|used| used * 2.0 >= limit as f64)
+    }
+
     /// The limit of its sandbox it ran into, if one stopped it, with what it tried.
     pub fn verdict(&self) -> Option<(Verdict, String)> {
         if let Some(verdict) = &self.output_verdict {
@@ -810,6 +820,19 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
             Some(Some(_))
         )
     }
+}
+
+/// The CPU time (user and system, all its threads) process `pid` has used, in seconds, from
+/// `/proc/PID/stat`; `None` where it cannot be read.
+pub fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ...`: the command may hold spaces and parentheses.
+    let (_, rest) = stat.rsplit_once(") ")?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are the 14th and 15th fields, the 12th and 13th after the command.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let per_second = rustix::param::clock_ticks_per_second();
+    (per_second > 0).then(|| ticks as f64 / per_second as f64)
 }
 
 #[cfg(test)]

@@ -303,9 +303,11 @@ impl Pool {
     }
 
     /// Puts a process back for the next game, or stops it (with `farewell`) when no pool
-    /// keeps it.
+    /// keeps it or it has used half its sandbox's CPU time ([`Process::worn`]: the next game
+    /// gets a new process).
     pub fn put(&self, key: &str, mut idle: Idle, farewell: &str) {
-        if let Some(shelf) = self.0.as_ref().and_then(Weak::upgrade)
+        if !idle.process.worn()
+            && let Some(shelf) = self.0.as_ref().and_then(Weak::upgrade)
             && let Ok(mut map) = shelf.lock()
         {
             map.entry(key.to_string()).or_default().push(idle);
@@ -364,5 +366,58 @@ mod tests {
             ["agent.py", "--name", "my agent", "-x"]
         );
         assert!(split_args("  ").is_empty());
+    }
+
+    #[test]
+    fn a_process_that_used_half_its_cpu_time_is_not_kept_for_another_game() {
+        use crate::child::{Process, Stderr};
+        use crate::sandbox::{Layer, Limits, Mode, Sandbox};
+        let sandbox = Sandbox {
+            limits: Limits {
+                cpu_s: 2,
+                ..Limits::default()
+            },
+            // The limits only: the script reads its own CPU time in /proc.
+            disabled: vec![
+                Layer::Files,
+                Layer::Network,
+                Layer::NetNamespace,
+                Layer::Seccomp,
+            ],
+            ..Sandbox::new(Mode::BestEffort)
+        };
+        if sandbox.disabled(Layer::Limits) {
+            return;
+        }
+        let owner = PoolOwner::new();
+        let pool = owner.pool();
+        // One spins until it has used a second of CPU time (half its 2 s), then waits; the
+        // other only waits.
+        let spin = "t=$(getconf CLK_TCK); while :; do i=0; while [ $i -lt 20000 ]; \
+                    do i=$((i+1)); done; set -- $(cat /proc/$$/stat); \
+                    [ $(( ${14} + ${15} )) -gt $t ] && break; done; echo spent; read x";
+        for (script, kept) in [(spin, false), ("echo idle; read x", true)] {
+            let args = ["-c".to_string(), script.to_string()];
+            let mut process =
+                Process::start_in("sh", &args, &Stderr::Discard, "x", None, &sandbox).unwrap();
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            assert!(matches!(
+                process.receive(deadline),
+                crate::child::Received::Line(_)
+            ));
+            let pid = process.id();
+            let idle = Idle {
+                process,
+                board: None,
+                features: Vec::new(),
+            };
+            pool.put("key", idle, "quit");
+            let back = pool.take("key");
+            assert_eq!(back.is_some(), kept, "{script}");
+            if !kept {
+                // Stopped, not left running.
+                assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists());
+            }
+        }
     }
 }

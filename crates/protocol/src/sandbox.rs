@@ -716,6 +716,12 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The CPU time (seconds) its process may use, all its games together, where the limits
+    /// apply.
+    pub fn cpu_limit_s(&self) -> Option<u64> {
+        self.limits.is_some().then_some(self.cpu_s)
+    }
+
     /// Sets the child's environment and the hook that applies the layers after the fork.
     pub fn install(self: &Arc<Self>, command: &mut std::process::Command) {
         command

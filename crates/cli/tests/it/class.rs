@@ -396,6 +396,67 @@ fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_it
     assert!(error.contains("--fresh"), "{error}");
 }
 
+#[test]
+fn a_second_run_into_a_class_run_that_plays_is_refused_before_it_builds_or_rewrites_its_table() {
+    let dir = scratch("second");
+    let file = class(&dir, 4);
+    let slow = "__import__(\"time\").sleep(0.05)";
+    let subs = dir.join("submissions");
+    for (name, pick) in [("first", 0), ("middle", 1)] {
+        write(
+            &subs.join(format!("{name}/main.py")),
+            &agent_doing(pick, slow),
+        );
+    }
+    let out = dir.join("out");
+    let csv = out.join("games.csv");
+    let mut first = spawn_run(&file, &out, false);
+    let waited = Instant::now();
+    while fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the first run ended early"
+        );
+        assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let table = out.join(arena::admission::TABLE);
+    let build_log = out.join(arena::admission::BUILD_LOGS).join("nobuild.log");
+    let before = (
+        fs::read(&table).unwrap(),
+        fs::metadata(&build_log).unwrap().modified().unwrap(),
+    );
+    let second = arena()
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--fresh", "--no-report"])
+        .output()
+        .unwrap();
+    let error = String::from_utf8_lossy(&second.stderr);
+    let still = first.try_wait().unwrap().is_none();
+    let _ = first.kill();
+    let _ = first.wait();
+    assert!(still, "the first run ended before the second was tried");
+    assert!(!second.status.success());
+    assert!(
+        error.contains("is being written by another arena process"),
+        "{error}"
+    );
+    assert!(!String::from_utf8_lossy(&second.stdout).contains("built"));
+    let after = (
+        fs::read(&table).unwrap(),
+        fs::metadata(&build_log).unwrap().modified().unwrap(),
+    );
+    assert_eq!(
+        before, after,
+        "the second run rewrote the first's admissions"
+    );
+}
+
 /// The committed class run (`results/class`, the guide's worked example) is what
 /// `experiments/class/class.toml` admits and what the current code reports: its class report
 /// and standings CSV, rewritten from its files, are the committed ones byte for byte.

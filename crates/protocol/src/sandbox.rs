@@ -431,18 +431,11 @@ impl PidsCgroup {
         found
     }
 
-    /// A cgroup of its own for one process, limited to `max` processes and threads.
-    fn make(&self, max: u64) -> std::io::Result<Cgroup> {
-        let dir = loop {
-            let dir = self
-                .dir
-                .join(format!("arena-sandbox-{:016x}", rand::random::<u64>()));
-            match std::fs::create_dir(&dir) {
-                Ok(()) => break dir,
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        };
+    /// A cgroup of its own for one process, limited to `max` processes and threads, named
+    /// `name` (its private folder's: [`sweep`] finds it by that name).
+    fn make(&self, max: u64, name: &std::ffi::OsStr) -> std::io::Result<Cgroup> {
+        let dir = self.dir.join(name);
+        std::fs::create_dir(&dir)?;
         // Removed again if what follows fails.
         let mut cgroup = Cgroup { procs: None, dir };
         std::fs::write(cgroup.dir.join("pids.max"), max.to_string())?;
@@ -606,7 +599,9 @@ impl Sandbox {
         if let Err(missing) = self.check() {
             return Err(missing.to_string());
         }
-        let root = private_dir().map_err(|e| format!("cannot make its private folder: {e}"))?;
+        sweep(support.cgroup.as_ref().map(|c| c.dir.as_path()));
+        let (root, owner) =
+            private_dir().map_err(|e| format!("cannot make its private folder: {e}"))?;
         let temp = root.join("tmp");
         let own = own_folder(command, args, folder);
         let copy = if scratch {
@@ -623,6 +618,7 @@ impl Sandbox {
             limits: None,
             netns: false,
             root,
+            _owner: owner,
             temp,
             own,
             copy,
@@ -683,10 +679,10 @@ impl Sandbox {
         // A cgroup where one can be made: the process limit for root too, and a net for what
         // leaves the process group. Best effort: without it the rlimits stand.
         if limits.is_some() && !cgroup_disabled() {
-            prepared.cgroup = support
-                .cgroup
-                .as_ref()
-                .and_then(|base| base.make(self.limits.processes + 1).ok());
+            prepared.cgroup = support.cgroup.as_ref().and_then(|base| {
+                let name = prepared.root.file_name()?;
+                base.make(self.limits.processes + 1, name).ok()
+            });
         }
         prepared.limits = limits;
         prepared.netns = self.network_by(support) == Some(Layer::NetNamespace);
@@ -704,6 +700,8 @@ pub struct Prepared {
     netns: bool,
     /// Its private folder, unpredictably named (removed when it stops): `tmp/` and `work/`.
     root: PathBuf,
+    /// The private folder, locked while this process lives (see [`sweep`]).
+    _owner: std::fs::File,
     /// Its temporary folder, in the private one.
     pub temp: PathBuf,
     /// Its own folder (read-write to a build; read-only to a game's process that has a copy).
@@ -884,16 +882,33 @@ fn is_allocation_failure(line: &str) -> bool {
     .any(|word| line.contains(word))
 }
 
+/// The start of the names of private folders and of cgroups: [`PRIVATE_PREFIX`] and 16 hex
+/// digits.
+const PRIVATE_PREFIX: &str = "arena-box-";
+
 /// A private folder under the system's temporary one, as `mkdtemp` makes them: named with 64
-/// random bits (`arena-sandbox-` and 16 hex digits), mode 0700, and made new (a name that
-/// exists, even a link someone planted, is never used: another name is drawn).
-fn private_dir() -> std::io::Result<PathBuf> {
+/// random bits (`arena-box-` and 16 hex digits), mode 0700, and made new (a name that exists,
+/// even a link someone planted, is never used: another name is drawn). With it, the folder
+/// open and locked (`flock`) for as long as its owner lives: a folder whose lock is free was
+/// left by an arena that was killed ([`sweep`]).
+fn private_dir() -> std::io::Result<(PathBuf, std::fs::File)> {
     use std::os::unix::fs::DirBuilderExt as _;
     let base = std::env::temp_dir();
     for _ in 0..16 {
-        let dir = base.join(format!("arena-sandbox-{:016x}", rand::random::<u64>()));
+        let dir = base.join(format!("{PRIVATE_PREFIX}{:016x}", rand::random::<u64>()));
         match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-            Ok(()) => return Ok(dir),
+            Ok(()) => {
+                let owner = std::fs::File::open(&dir).and_then(|f| f.lock().map(|()| f));
+                return match owner {
+                    Ok(owner) => Ok((dir, owner)),
+                    Err(e) => {
+                        let _ = std::fs::remove_dir(&dir);
+                        Err(std::io::Error::other(format!(
+                            "cannot lock its private folder: {e}"
+                        )))
+                    }
+                };
+            }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
         }
@@ -902,6 +917,61 @@ fn private_dir() -> std::io::Result<PathBuf> {
         std::io::ErrorKind::AlreadyExists,
         format!("16 random names under {} were taken", base.display()),
     ))
+}
+
+/// How old a private folder must be before [`sweep`] looks at its lock: one just made is
+/// locked a moment after it exists.
+const SWEEP_AGE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes what sandboxed processes of a killed arena left (once per process, before its first
+/// sandboxed process): each private folder under the system's temporary folder whose lock no
+/// process holds, older than a minute, with its copy, and the cgroup of the same name under
+/// `cgroups` (what is still in it killed). A `kill -9` of the arena gives it no chance to
+/// remove them itself; folders of another user's arena cannot be opened and are left.
+fn sweep(cgroups: Option<&Path>) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| sweep_in(&std::env::temp_dir(), cgroups, SWEEP_AGE));
+}
+
+fn sweep_in(base: &Path, cgroups: Option<&Path>, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(hex) = name.strip_prefix(PRIVATE_PREFIX) else {
+            continue;
+        };
+        if hex.len() != 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        // A plain folder of ours, old enough to have been locked if its owner lives.
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_some_and(|elapsed| elapsed >= age);
+        if !meta.is_dir() || !old {
+            continue;
+        }
+        let Ok(folder) = std::fs::File::open(entry.path()) else {
+            continue;
+        };
+        if folder.try_lock().is_err() {
+            continue;
+        }
+        if let Some(cgroups) = cgroups {
+            let dir = cgroups.join(name);
+            if dir.is_dir() {
+                drop(Cgroup { procs: None, dir });
+            }
+        }
+        let _ = std::fs::remove_dir_all(entry.path());
+    }
 }
 
 /// The most a submission's folder may hold to be copied for each process: bigger ones (a
@@ -1415,6 +1485,7 @@ mod sys {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn a_pids_cgroup_is_found_in_either_version_from_the_mount_and_the_own_path() {
@@ -1502,13 +1573,47 @@ mod tests {
     }
 
     #[test]
+    fn a_sweep_removes_the_private_folders_and_cgroups_no_live_owner_holds() {
+        let base = std::env::temp_dir().join(format!("arena-sweep-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let cgroups = base.join("cgroups");
+        std::fs::create_dir_all(&cgroups).unwrap();
+        let folder = |hex: &str| {
+            let dir = base.join(format!("{PRIVATE_PREFIX}{hex}"));
+            std::fs::create_dir_all(dir.join("work/sub")).unwrap();
+            std::fs::write(dir.join("work/sub/copy.py"), "x").unwrap();
+            std::fs::create_dir(cgroups.join(dir.file_name().unwrap())).unwrap();
+            dir
+        };
+        // Left by a killed arena (no lock); owned by a live one (locked); not ours by name.
+        let left = folder("00000000000000aa");
+        let live = folder("00000000000000bb");
+        let owner = std::fs::File::open(&live).unwrap();
+        owner.lock().unwrap();
+        let other = folder("not-hex-at-all!!");
+        // Younger than the age asked: left, even unlocked.
+        sweep_in(&base, Some(&cgroups), Duration::from_secs(3600));
+        assert!(left.exists());
+        sweep_in(&base, Some(&cgroups), Duration::ZERO);
+        let name = |dir: &Path| cgroups.join(dir.file_name().unwrap());
+        assert!(!left.exists() && !name(&left).exists());
+        assert!(live.join("work/sub/copy.py").exists() && name(&live).exists());
+        assert!(other.exists() && name(&other).exists());
+        // Its owner gone, the next sweep takes it.
+        drop(owner);
+        sweep_in(&base, Some(&cgroups), Duration::ZERO);
+        assert!(!live.exists() && !name(&live).exists());
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
     fn the_private_folder_is_unpredictable_and_the_copy_bounded() {
         use std::os::unix::fs::PermissionsExt as _;
-        let (a, b) = (private_dir().unwrap(), private_dir().unwrap());
+        let ((a, _a), (b, _b)) = (private_dir().unwrap(), private_dir().unwrap());
         assert_ne!(a, b);
         for dir in [&a, &b] {
             let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-            let suffix = name.strip_prefix("arena-sandbox-").unwrap();
+            let suffix = name.strip_prefix(PRIVATE_PREFIX).unwrap();
             assert_eq!(suffix.len(), 16, "{name}");
             assert!(u64::from_str_radix(suffix, 16).is_ok(), "{name}");
             assert!(!name.contains(&std::process::id().to_string()), "{name}");

@@ -1706,6 +1706,37 @@ test("34.5: Live shows a real arena run as it plays: standings filling in, games
   }
 });
 
+test("34.5 (variants): Live shows the whole run's standings or one variant's, picked by a button", async () => {
+  const experiment = join(results, "live-variants.toml");
+  writeFileSync(experiment, [
+    'name = "live-variants"', "seed = 345", "games_per_pair = 10", 'variants = ["mnk-4x4k3", "mnk-5x5k4"]',
+    '[[agents]]', 'name = "random"', 'spec = "random"',
+    '[[agents]]', 'name = "mcts"', 'spec = "mcts:iterations=50"', ""].join("\n"));
+  const made = spawnSync(bin, ["run", experiment, "--out", join(results, "live-variants"), "--no-report"], { encoding: "utf8" });
+  assert.equal(made.status, 0, made.stderr);
+  const games = (page) => page.$$eval("#lv-standings tbody tr", (rows) => rows.map((r) => Number(r.children[3].textContent)));
+  for (const width of [1280, 390]) {
+    const page = await open(width, width === 390 ? 844 : 860);
+    await page.goto(`${url}#live`);
+    await page.waitForSelector("#lv-dir option[value='live-variants']", { state: "attached" });
+    await page.selectOption("#lv-dir", "live-variants");
+    await page.waitForFunction(() => document.querySelectorAll("#lv-pools button").length === 3);
+    assert.deepEqual(await page.$$eval("#lv-pools button", (b) => b.map((x) => x.textContent)), ["every variant", "mnk-4x4k3", "mnk-5x5k4"]);
+    assert.equal(await page.getAttribute("#lv-pools button[data-pool='']", "aria-pressed"), "true");
+    assert.match(await page.textContent("#lv-pool"), /every variant/);
+    assert.deepEqual(await games(page), [20, 20]);
+    await page.click("#lv-pools button[data-pool='mnk-5x5k4']");
+    await page.waitForFunction(() => document.querySelector("#lv-pool").textContent === "(mnk-5x5k4)");
+    assert.deepEqual(await games(page), [10, 10]);
+    assert.equal(await page.getAttribute("#lv-pools button[data-pool='mnk-5x5k4']", "aria-pressed"), "true");
+    assert.ok(await page.isVisible("#lv-cross"), "the variant's crosstable");
+    assert.deepEqual(await axeViolations(page), []);
+    await page.screenshot({ path: join(shots, `live-variants-${width}.png`), fullPage: true });
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test("35: Othello in Analyse: where Black cannot move the pass is a button, and it is written as a move", async () => {
   const page = await open();
   await page.goto(`${url}#analyse`);

@@ -16,9 +16,13 @@ export const Live = {
   version: null,
   dir: null,
   asked: 0,
+  // The pool the standings show: null for the whole run's, else a variant's (its id); and the
+  // last answer drawn, drawn again when another pool is picked.
+  pool: null,
+  last: null,
 
   init() {
-    $("lv-dir").addEventListener("change", () => { this.dir = $("lv-dir").value; this.version = null; this.poll(); });
+    $("lv-dir").addEventListener("change", () => { this.dir = $("lv-dir").value; this.version = null; this.pool = null; this.poll(); });
   },
 
   async open() {
@@ -76,10 +80,28 @@ export const Live = {
     $("lv-status").dataset.status = state.status;
     $("lv-bar").hidden = !total;
     if (total) $("lv-bar-done").style.width = `${Math.min(100, (100 * state.done) / total).toFixed(1)}%`;
-    this.standings(state);
-    this.crosstable(state.crosstable);
+    this.last = state;
+    this.pools(state);
     this.playing(state.playing);
     this.finished(state);
+  },
+
+  // Where the run has several variants, a button for the whole run's standings and one for each
+  // variant's; the standings and the crosstable are the picked one's.
+  pools(state) {
+    const variants = state.variants || [];
+    const shown = variants.find((v) => v.variant === this.pool);
+    if (!shown) this.pool = null;
+    const chips = $("lv-pools");
+    chips.hidden = variants.length < 2;
+    const chip = (label, pool) => h("button", {
+      type: "button", class: this.pool === pool ? "on" : "", "aria-pressed": String(this.pool === pool), "data-pool": pool || "",
+      onclick: () => { this.pool = pool; this.pools(this.last); },
+    }, label);
+    chips.replaceChildren(...(variants.length < 2 ? [] : [chip("every variant", null), ...variants.map((v) => chip(v.variant, v.variant))]));
+    const pool = shown ? { ...state, pool: shown.variant, standings: shown.standings, crosstable: shown.crosstable } : state;
+    this.standings(pool);
+    this.crosstable(pool.crosstable);
   },
 
   standings(state) {

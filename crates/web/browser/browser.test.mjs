@@ -828,6 +828,9 @@ test("11: a hint says why in words", async () => {
   await page.waitForFunction(() => /blocks/.test(document.querySelector("#hint-text").textContent));
   const text = await page.textContent("#hint-text");
   assert.match(text, /^Hint: h(9|5|10|4) — .*blocks an? (open )?three/, text);
+  // The line the hint agent expects, from the hinted move on.
+  const hinted = text.match(/^Hint: (\w+)/)[1];
+  assert.match(text, new RegExp(`; expected line ${hinted}( [a-o]\\d+)+$`), text);
   assert.doesNotMatch(text, /depth|nodes|best of/, "no engine words");
   await page.screenshot({ path: join(shots, "hint-blocks.png") });
   assert.deepEqual(page.errors, []);

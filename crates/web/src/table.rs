@@ -305,6 +305,8 @@ impl<G: AgentGame> WebTable<G> {
                     "search": choice.stats.reason,
                     "agent": agent,
                     "stats": stats_json(&choice.stats, time),
+                    // The line it expects, from the hinted move on (as Analyse shows it).
+                    "pv": agents::pv::texts(position, &choice.pv),
                 })
             }
             Err(fault) => json!({

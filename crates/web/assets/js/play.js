@@ -691,7 +691,9 @@ export const Play = {
       const box = $("hint-text");
       box.hidden = false;
       if (hint.move) {
-        box.replaceChildren(h("strong", {}, `Hint: ${hint.move}`), ` — ${hint.reason}`);
+        // The line the hint agent expects (its principal variation), where it sees past the move.
+        const line = (hint.pv || []).length > 1 ? `; expected line ${hint.pv.join(" ")}` : "";
+        box.replaceChildren(h("strong", {}, `Hint: ${hint.move}`), ` — ${hint.reason}${line}`);
         box.title = `${hint.agent}: ${statsText(hint.stats, false)}${hint.search ? `; ${hint.search}` : ""}`;
       } else {
         box.textContent = hint.reason;

@@ -204,6 +204,8 @@ fn hints_undo_resign_and_the_clock() {
         .post(&format!("/api/games/{id}/hint"), &json!({ "ply": 4 }))
         .json();
     assert_eq!(hint["hint"]["move"], "c2", "{hint}");
+    // The line it expects starts with the move (and ends there: it wins).
+    assert_eq!(hint["hint"]["pv"], json!(["c2"]), "{hint}");
     assert!(
         hint["hint"]["reason"].as_str().unwrap().contains("win"),
         "{hint}"

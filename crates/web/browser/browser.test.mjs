@@ -2019,6 +2019,8 @@ test("36.24: Stats counts a middle place at four seats as placed, W-D-L unbroken
   await page.goto(`${url}#stats`);
   await page.waitForSelector("#st-name option[value='browser']", { state: "attached" });
   await page.selectOption("#st-name", "browser");
+  // The person's tables (the page's first answer, for everyone, may come after them).
+  await page.waitForFunction(() => / of browser$/.test(document.querySelector("#st-body h2")?.textContent || ""));
   await page.waitForSelector("#st-body table th:has-text('placed')");
   // Each number's text on one line: a text node broken over two lines has two boxes.
   const lines = await page.$$eval("#st-body td.num", (cells) => cells.flatMap((cell) => [...cell.childNodes].filter((node) => node.nodeType === 3).map((node) => {

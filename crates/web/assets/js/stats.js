@@ -3,14 +3,20 @@ import { api } from "./api.js";
 import { $, h } from "./dom.js";
 
 export const Stats = {
+  // The latest question asked: an answer to an earlier one (the page's first, for everyone,
+  // overtaken by a name picked meanwhile) is dropped, not drawn over the later one.
+  asked: 0,
+
   init() {
     $("st-name").addEventListener("change", () => this.open());
   },
 
   async open() {
     const name = $("st-name").value;
+    const asked = ++this.asked;
     try {
       const answer = await api("GET", `/api/stats${name ? `?name=${encodeURIComponent(name)}` : ""}`);
+      if (asked !== this.asked) return;
       const select = $("st-name");
       const current = select.value;
       select.replaceChildren(h("option", { value: "" }, "everyone"), ...answer.people.map((p) => h("option", { value: p }, p)));
@@ -42,6 +48,7 @@ export const Stats = {
         placed ? h("p", { class: "note" }, "Placed (P): second or third at a table of three or four, counted neither won nor lost.") : null,
         h("p", { class: "note" }, "The ratings of people against each agent: Report, or arena report on the play record.")].filter(Boolean));
     } catch (error) {
+      if (asked !== this.asked) return;
       $("st-body").replaceChildren(h("p", { class: "note bad" }, error.message));
     }
   },

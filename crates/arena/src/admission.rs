@@ -107,11 +107,7 @@ pub fn admit(experiment: &Experiment, out: &Path, fresh: bool) -> Result<Admissi
         // for its games): a second run into this folder, one started with --fresh while this
         // one plays, is refused before it builds in the submissions' folders or rewrites the
         // table of the run that holds it.
-        fs::create_dir_all(out).map_err(|e| ArenaError::Io {
-            path: out.to_path_buf(),
-            action: "create the run's folder",
-            error: e.to_string(),
-        })?;
+        crate::run::create_out_dir(out)?;
         let lock = crate::lock::lock_writer(&out.join("games.csv"), "arena run")?;
         let rows = build_and_check(experiment, submissions, out)?;
         write_table(out, &rows)?;

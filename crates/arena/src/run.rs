@@ -396,11 +396,7 @@ pub fn run(experiment: &Experiment, options: &RunOptions) -> Result<RunSummary, 
     let schedule = Schedule::new(experiment);
     let shard = options.shard;
     let out = &options.out_dir;
-    fs::create_dir_all(out).map_err(|e| ArenaError::Io {
-        path: out.clone(),
-        action: "create the output folder",
-        error: e.to_string(),
-    })?;
+    create_out_dir(out)?;
     let csv = out.join(shard.csv_name());
     let mut file = ResultsFile::open(
         &csv,
@@ -727,4 +723,13 @@ pub fn idle_agents(experiment: &Experiment, variant: &Variant) -> Vec<String> {
         .filter(|a| !a.plays(variant))
         .map(|a| a.name.clone())
         .collect()
+}
+
+/// Makes the run's output folder (and its parents) where it does not exist.
+pub(crate) fn create_out_dir(out: &Path) -> Result<(), ArenaError> {
+    fs::create_dir_all(out).map_err(|e| ArenaError::Io {
+        path: out.to_path_buf(),
+        action: "create the output folder",
+        error: e.to_string(),
+    })
 }

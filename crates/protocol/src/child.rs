@@ -825,12 +825,10 @@ for group in $groups; do kill -KILL -"$group" 2>/dev/null; done
 /// The CPU time (user and system, all its threads) process `pid` has used, in seconds, from
 /// `/proc/PID/stat`; `None` where it cannot be read.
 pub fn cpu_seconds(pid: u32) -> Option<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // `pid (comm) state ...`: the command may hold spaces and parentheses.
-    let (_, rest) = stat.rsplit_once(") ")?;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are the 14th and 15th fields, the 12th and 13th after the command.
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // utime and stime are the kernel's 14th and 15th fields.
+    let ticks = orphans::with_stat(pid, |fields| {
+        Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+    })?;
     let per_second = rustix::param::clock_ticks_per_second();
     (per_second > 0).then(|| ticks as f64 / per_second as f64)
 }

@@ -207,19 +207,18 @@ mod tests {
         // is delivered when its target next runs, which on a loaded machine can be a while after
         // the kill (CI saw it still `R`): it is given 10 s, a third of the sleep it would
         // otherwise finish.
-        let pid = std::fs::read_to_string(dir.join("bg.pid")).unwrap();
-        let gone = || {
-            let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim()));
-            let dead = stat.as_deref().map_or(true, |s| s.contains(") Z "));
-            (dead, stat)
-        };
-        let waited = Instant::now();
-        let mut seen = gone();
-        while !seen.0 && waited.elapsed() < Duration::from_secs(10) {
+        let pid: u32 = std::fs::read_to_string(dir.join("bg.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let state = || orphans::with_stat(pid, |fields| Some(fields.first()?.to_string()));
+        let give_up = Instant::now() + Duration::from_secs(10);
+        while state().is_some_and(|s| s != "Z") && Instant::now() < give_up {
             std::thread::sleep(Duration::from_millis(20));
-            seen = gone();
         }
-        assert!(seen.0, "{:?}", seen.1);
+        let left = state();
+        assert!(left.as_deref().is_none_or(|s| s == "Z"), "{pid}: {left:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -90,19 +90,26 @@ fn table() -> Vec<Entry> {
     dir.flatten()
         .filter_map(|entry| {
             let pid = entry.file_name().to_str()?.parse().ok()?;
-            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
-            // `pid (comm) state ppid pgrp ...`: the command may hold spaces and parentheses.
-            let (_, rest) = stat.rsplit_once(") ")?;
-            let mut fields = rest.split_whitespace();
-            let state = fields.next()?;
-            Some(Entry {
-                pid,
-                ppid: fields.next()?.parse().ok()?,
-                pgrp: fields.next()?.parse().ok()?,
-                zombie: state == "Z" || state == "X",
+            with_stat(pid, |fields| {
+                Some(Entry {
+                    pid,
+                    ppid: fields.get(1)?.parse().ok()?,
+                    pgrp: fields.get(2)?.parse().ok()?,
+                    zombie: matches!(fields.first(), Some(&("Z" | "X"))),
+                })
             })
         })
         .collect()
+}
+
+/// `read` of the fields of `/proc/PID/stat` after the command (`state ppid pgrp ...`, the
+/// kernel's numbering less 3); `None` where the file cannot be read.
+pub(crate) fn with_stat<T>(pid: u32, read: impl FnOnce(&[&str]) -> Option<T>) -> Option<T> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ...`: the command may hold spaces and parentheses.
+    let (_, rest) = stat.rsplit_once(") ")?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    read(&fields)
 }
 
 /// The descendants of `root` in `table`, nearest first.

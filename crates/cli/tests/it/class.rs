@@ -159,6 +159,21 @@ fn run_to_end(file: &Path, out: &Path, report: bool) -> Output {
     output
 }
 
+/// The lines of the CSV at `csv`, its header included (0 while it does not exist).
+fn lines(csv: &Path) -> usize {
+    fs::read_to_string(csv).map_or(0, |t| t.lines().count())
+}
+
+/// Waits until the CSV at `csv` holds `target` lines or the run `child` has ended, 120 s at
+/// most.
+fn until_lines(child: &mut Child, csv: &Path, target: usize) {
+    let waited = Instant::now();
+    while lines(csv) < target && child.try_wait().unwrap().is_none() {
+        assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 fn records(csv: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let mut reader = csv::Reader::from_path(csv).unwrap();
     let header = reader.headers().unwrap().iter().map(String::from).collect();
@@ -355,14 +370,10 @@ fn a_class_run_killed_with_sigkill_resumes_to_the_uninterrupted_csv_and_keeps_it
 
     let out = dir.join("killed");
     let csv = out.join("games.csv");
-    let rows = || fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
+    let rows = || lines(&csv);
     for target in [4, 20] {
         let mut child = spawn_run(&file, &out, false);
-        let waited = Instant::now();
-        while rows() < target && child.try_wait().unwrap().is_none() {
-            assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
-            std::thread::sleep(Duration::from_millis(2));
-        }
+        until_lines(&mut child, &csv, target);
         if child.try_wait().unwrap().is_some() {
             let output = child.wait_with_output().unwrap();
             panic!(
@@ -411,15 +422,11 @@ fn a_second_run_into_a_class_run_that_plays_is_refused_before_it_builds_or_rewri
     let out = dir.join("out");
     let csv = out.join("games.csv");
     let mut first = spawn_run(&file, &out, false);
-    let waited = Instant::now();
-    while fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(
-            first.try_wait().unwrap().is_none(),
-            "the first run ended early"
-        );
-        assert!(waited.elapsed() < Duration::from_secs(120), "no progress");
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    until_lines(&mut first, &csv, 2);
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "the first run ended early"
+    );
     let table = out.join(arena::admission::TABLE);
     let build_log = out.join(arena::admission::BUILD_LOGS).join("nobuild.log");
     let before = (

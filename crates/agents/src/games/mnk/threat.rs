@@ -340,6 +340,47 @@ fn plies(line: &[Cell]) -> String {
     }
 }
 
+/// Share of the time (or nodes) left that the opponent's VCT takes, and each check of a
+/// defence.
+const VCT_DEFENCE_SHARE: (f64, f64) = (0.1, 0.03);
+
+/// The moves of the side to move of `board` (among `legal`) after which the opponent has no
+/// VCT, when the opponent has one as if the side to move passed; `None` when it has none, or
+/// when no candidate stops it (the main search then chooses among every move).
+fn vct_defences(board: &mut Board, budget: &mut Budget, legal: &CellSet) -> Option<CellSet> {
+    let me = board.to_move();
+    let them = Mnk::opponent(me);
+    board.pass();
+    let mut threat = ThreatSearch::new(budget.threat_limits(VCT_DEFENCE_SHARE.0, VCT_DEPTH));
+    let result = threat.vct(board);
+    board.pass();
+    budget.used += threat.nodes;
+    let ThreatResult::Win(line) = result else {
+        return None;
+    };
+    let (mine, theirs) = (*board.patterns().sets(me), *board.patterns().sets(them));
+    let mut candidates = theirs
+        .four
+        .or(&theirs.open_three)
+        .or(&mine.four)
+        .or(&mine.open_three);
+    for &cell in &line {
+        candidates.insert(cell);
+    }
+    let mut safe = CellSet::EMPTY;
+    for cell in candidates.and(legal).iter() {
+        board.play(cell);
+        let mut check = ThreatSearch::new(budget.threat_limits(VCT_DEFENCE_SHARE.1, VCT_DEPTH));
+        let answer = check.vct(board);
+        board.undo();
+        budget.used += check.nodes;
+        if !answer.is_win() {
+            safe.insert(cell);
+        }
+    }
+    (!safe.is_empty()).then_some(safe)
+}
+
 impl Agent<Mnk> for ThreatAgent {
     fn choose(
         &mut self,
@@ -432,7 +473,7 @@ impl Agent<Mnk> for ThreatAgent {
             .with_pv(forcing_line(position, line)));
         }
         // 4. The opponent's VCF, as if we passed.
-        let mut defending = false;
+        let mut defending: Option<&str> = None;
         if restrict.is_none() {
             board.pass();
             let mut threat = ThreatSearch::new(budget.threat_limits(0.1, VCF_DEPTH));
@@ -458,7 +499,7 @@ impl Agent<Mnk> for ThreatAgent {
                 }
                 if !safe.is_empty() {
                     restrict = Some(safe);
-                    defending = true;
+                    defending = Some("VCF");
                 }
             }
         }
@@ -480,6 +521,15 @@ impl Agent<Mnk> for ThreatAgent {
                     format!("VCT: a win by threats in {}", plies(&line)),
                 )
                 .with_pv(forcing_line(position, line)));
+            }
+            // 5b. The opponent's VCT, as if we passed: only the moves after which the
+            // opponent has none stay root moves (among the cells of its line, its fours and
+            // threes, and our own fours and threes, which may answer by a threat).
+            if restrict.is_none()
+                && let Some(safe) = vct_defences(&mut board, &mut budget, &legal_set)
+            {
+                restrict = Some(safe);
+                defending = Some("VCT");
             }
         }
         // 6. The main search.
@@ -510,8 +560,8 @@ impl Agent<Mnk> for ThreatAgent {
                 moves.len(),
                 mcts.simulations
             );
-            if defending {
-                reason = format!("stops the opponent's VCF; {reason}");
+            if let Some(kind) = defending {
+                reason = format!("stops the opponent's {kind}; {reason}");
             }
             return Ok(choice(
                 mv,
@@ -553,8 +603,8 @@ impl Agent<Mnk> for ThreatAgent {
             Some(words) => words,
             None => format!("best of {} moves at depth {depth}", moves.len()),
         };
-        if defending {
-            reason = format!("stops the opponent's VCF; {reason}");
+        if let Some(kind) = defending {
+            reason = format!("stops the opponent's {kind}; {reason}");
         }
         let line = search.line(position, mv);
         Ok(choice(mv, nodes, Some(f64::from(value)), Some(depth), reason).with_pv(line))

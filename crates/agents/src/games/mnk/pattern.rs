@@ -400,15 +400,24 @@ pub const WEIGHTS: [i32; PATTERNS] = [0, 1, 4, 12, 20, 90, 110, 500, 5000];
 pub const MAX_WEIGHT: i32 = 100_000;
 
 /// How good a stone of a player on a cell is, from its four line patterns: the sum of their
-/// weights, plus a bonus for two threats at once (a double four, a four and an open three,
-/// two open threes), which win unless the opponent has faster threats.
+/// weights, plus [`double_threat_bonus`].
 #[inline]
 pub fn cell_value(patterns: [u8; 4]) -> i32 {
-    let mut sum = 0;
+    patterns
+        .iter()
+        .map(|&p| WEIGHTS[usize::from(p)])
+        .sum::<i32>()
+        + double_threat_bonus(patterns)
+}
+
+/// The bonus of a cell where a stone makes two threats at once (a double four, a four and an
+/// open three, two open threes), which win unless the opponent has faster threats: in the
+/// move ordering ([`cell_value`]) and in the evaluation, on top of the patterns' weights.
+#[inline]
+pub fn double_threat_bonus(patterns: [u8; 4]) -> i32 {
     let mut fours = 0;
     let mut threes = 0;
     for &p in &patterns {
-        sum += WEIGHTS[usize::from(p)];
         if p >= CLOSED1 {
             fours += 1;
         } else if p == OPEN2 {
@@ -416,13 +425,14 @@ pub fn cell_value(patterns: [u8; 4]) -> i32 {
         }
     }
     if fours >= 2 {
-        sum += 2000;
+        2000
     } else if fours == 1 && threes >= 1 {
-        sum += 1200;
+        1200
     } else if threes >= 2 {
-        sum += 600;
+        600
+    } else {
+        0
     }
-    sum
 }
 
 /// The best of a cell's four patterns.
@@ -460,7 +470,8 @@ pub(crate) fn key_patterns(key: usize) -> [u8; 4] {
 pub(crate) struct CellTables {
     /// [`cell_value`].
     value: Vec<i32>,
-    /// The sum of the four [`WEIGHTS`]: the cell's share of the evaluation.
+    /// The sum of the four [`WEIGHTS`] plus [`double_threat_bonus`]: the cell's share of the
+    /// evaluation.
     weight: Vec<i32>,
     /// [`threat_rank`] of the best pattern.
     rank: Vec<u8>,
@@ -478,15 +489,7 @@ fn cell_tables() -> Arc<CellTables> {
         let keys = 0..CELL_KEYS;
         CellTables {
             value: keys.clone().map(|k| cell_value(key_patterns(k))).collect(),
-            weight: keys
-                .clone()
-                .map(|k| {
-                    key_patterns(k)
-                        .iter()
-                        .map(|&p| WEIGHTS[usize::from(p)])
-                        .sum()
-                })
-                .collect(),
+            weight: keys.clone().map(|k| cell_value(key_patterns(k))).collect(),
             rank: keys
                 .map(|k| threat_rank(best_of(key_patterns(k))))
                 .collect(),
@@ -513,10 +516,12 @@ fn weighted_tables(weights: [i32; PATTERNS]) -> Arc<CellTables> {
         value: base.value.clone(),
         weight: (0..CELL_KEYS)
             .map(|k| {
-                key_patterns(k)
+                let patterns = key_patterns(k);
+                patterns
                     .iter()
                     .map(|&p| weights[usize::from(p)])
-                    .sum()
+                    .sum::<i32>()
+                    + double_threat_bonus(patterns)
             })
             .collect(),
         rank: base.rank.clone(),

@@ -24,6 +24,12 @@ use crate::tt::{Bound, Table};
 /// Moves searched at a quiet node below the root.
 pub const WIDTH: usize = 12;
 
+/// Moves searched at a quiet node of [`FRONTIER_DEPTH`] plies or less to go.
+pub const FRONTIER_WIDTH: usize = 8;
+
+/// The depth to go at and below which a quiet node searches [`FRONTIER_WIDTH`] moves.
+const FRONTIER_DEPTH: i32 = 2;
+
 /// Plies past which forced replies stop extending the search.
 const MAX_PLY: u32 = 100;
 
@@ -221,7 +227,12 @@ impl<'a> PatternSearch<'a> {
         }
         let extend = forced && ply < MAX_PLY;
         if !forced {
-            moves = self.quiet_moves(me, table_move, ply, WIDTH);
+            let width = if depth <= FRONTIER_DEPTH {
+                FRONTIER_WIDTH
+            } else {
+                WIDTH
+            };
+            moves = self.quiet_moves(me, table_move, ply, width);
         }
         let child_depth = if extend { depth } else { depth - 1 };
         let alpha_start = alpha;

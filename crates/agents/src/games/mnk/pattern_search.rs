@@ -27,6 +27,10 @@ pub const WIDTH: usize = 12;
 /// Plies past which forced replies stop extending the search.
 const MAX_PLY: u32 = 100;
 
+/// How far past the horizon (in plies below depth 0) a side facing an open three still
+/// answers it before the evaluation.
+const QUIET_LIMIT: i32 = -2;
+
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -202,7 +206,18 @@ impl<'a> PatternSearch<'a> {
             return value;
         }
         let forced = !moves.is_empty();
-        if !forced && (depth <= 0 || ply >= MAX_PLY) {
+        // At the horizon, a side facing an open three (the opponent can make an open four)
+        // is not evaluated as it stands: it answers with its fours or the three's defences
+        // (one reply, and one more to a three that reply makes), then the evaluation.
+        let threatened = !forced
+            && depth > QUIET_LIMIT
+            && !self
+                .board
+                .patterns()
+                .sets(Mnk::opponent(me))
+                .open_four
+                .is_empty();
+        if !forced && ((depth <= 0 && !threatened) || ply >= MAX_PLY) {
             return self.board.patterns().evaluate(me);
         }
         let key = self.board.key();
@@ -222,6 +237,9 @@ impl<'a> PatternSearch<'a> {
         let extend = forced && ply < MAX_PLY;
         if !forced {
             moves = self.quiet_moves(me, table_move, ply, WIDTH);
+            if moves.is_empty() {
+                return self.board.patterns().evaluate(me);
+            }
         }
         let child_depth = if extend { depth } else { depth - 1 };
         let alpha_start = alpha;

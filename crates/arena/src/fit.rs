@@ -66,6 +66,28 @@ pub fn read_samples(
     seed: u64,
     validation: f64,
 ) -> Result<(Variant, Vec<Sample>), ArenaError> {
+    let (variant, read) = read_positions(files, seed, validation, features)?;
+    let samples = read
+        .into_iter()
+        .map(|(features, result, validation)| Sample {
+            features,
+            result,
+            validation,
+        })
+        .collect();
+    Ok((variant, samples))
+}
+
+/// Reads the positions of `files` (one m,n,k variant), each as what `describe` makes of it
+/// (the position and the side to move), its side to move's final score, and whether it is held
+/// out: a game goes to validation when a hash of `seed` and its number falls in the
+/// `validation` share.
+pub fn read_positions<F>(
+    files: &[PathBuf],
+    seed: u64,
+    validation: f64,
+    mut describe: impl FnMut(&Mnk, Player) -> F,
+) -> Result<(Variant, Vec<(F, f64, bool)>), ArenaError> {
     let mut variant: Option<Variant> = None;
     let mut samples = Vec::new();
     for (number, file) in files.iter().enumerate() {
@@ -145,11 +167,11 @@ pub fn read_samples(
                 }
             }
             let key = rules::splitmix64(seed ^ rules::splitmix64(number as u64) ^ game[i] as u64);
-            samples.push(Sample {
-                features: features(&position, mover),
-                result: result[i],
-                validation: ((key >> 11) as f64 / (1u64 << 53) as f64) < validation,
-            });
+            samples.push((
+                describe(&position, mover),
+                result[i],
+                ((key >> 11) as f64 / (1u64 << 53) as f64) < validation,
+            ));
         }
     }
     let variant = variant.ok_or_else(|| ArenaError::Export("no positions files".into()))?;

@@ -33,6 +33,7 @@ mod dispatch;
 mod error;
 pub mod experiment;
 pub mod fit;
+pub mod fit_cells;
 mod hash;
 pub mod live;
 pub mod lock;

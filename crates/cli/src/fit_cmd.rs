@@ -40,6 +40,10 @@ pub struct FitArgs {
     /// Replaces FILE if it exists.
     #[arg(long)]
     pub force: bool,
+    /// Fits a weight per cell class (a cell's four patterns as a multiset) for each side
+    /// instead of the eight pattern weights.
+    #[arg(long)]
+    pub cells: bool,
 }
 
 /// `arena fit`.
@@ -49,6 +53,15 @@ pub fn fit(args: FitArgs) -> Result<()> {
             "`{}` exists: give another --out, or --force to replace it",
             args.out.display()
         );
+    }
+    if args.cells {
+        let fitted =
+            arena::fit_cells::fit_cells(&args.positions, args.seed, args.validation, args.ridge)?;
+        let text = fitted.to_toml(args.seed, args.ridge);
+        std::fs::write(&args.out, &text)
+            .with_context(|| format!("cannot write `{}`", args.out.display()))?;
+        println!("{}", args.out.display());
+        return Ok(());
     }
     let fitted = arena::fit::fit(&args.positions, args.seed, args.validation, args.ridge)?;
     let text = fitted.to_toml(&args.positions, args.seed, args.ridge);

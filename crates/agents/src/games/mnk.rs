@@ -8,6 +8,7 @@
 
 pub mod dfpn;
 pub mod easy;
+mod cell_weights;
 mod geometry;
 pub mod neighbor;
 pub mod pattern;

@@ -456,6 +456,49 @@ pub(crate) fn key_patterns(key: usize) -> [u8; 4] {
     std::array::from_fn(|d| ((key / KEY_STEP[d]) % PATTERNS) as u8)
 }
 
+/// The number of cell classes: a cell's four line patterns as a multiset, the directions
+/// forgotten (the board's symmetries exchange them).
+pub const CELL_CLASSES: usize = 495;
+
+/// Each cell class's four patterns, highest first, in the classes' order.
+pub fn class_patterns() -> &'static [[u8; 4]] {
+    static CLASSES: OnceLock<Vec<[u8; 4]>> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let mut out = Vec::with_capacity(CELL_CLASSES);
+        for a in 0..PATTERNS as u8 {
+            for b in 0..=a {
+                for c in 0..=b {
+                    for d in 0..=c {
+                        out.push([a, b, c, d]);
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(out.len(), CELL_CLASSES);
+        out
+    })
+}
+
+/// The class of a cell's four patterns (an index into [`class_patterns`]).
+pub fn cell_class(patterns: [u8; 4]) -> usize {
+    static BY_KEY: OnceLock<Vec<u16>> = OnceLock::new();
+    let table = BY_KEY.get_or_init(|| {
+        let classes = class_patterns();
+        (0..CELL_KEYS)
+            .map(|key| {
+                let mut sorted = key_patterns(key);
+                sorted.sort_unstable_by(|x, y| y.cmp(x));
+                classes
+                    .iter()
+                    .position(|c| *c == sorted)
+                    .expect("every sorted pattern quadruple is a class") as u16
+            })
+            .collect()
+    });
+    let key: usize = (0..4).map(|d| usize::from(patterns[d]) * KEY_STEP[d]).sum();
+    usize::from(table[key])
+}
+
 /// What the search asks of a cell's four patterns, per cell key.
 pub(crate) struct CellTables {
     /// [`cell_value`].
@@ -464,6 +507,11 @@ pub(crate) struct CellTables {
     weight: Vec<i32>,
     /// [`threat_rank`] of the best pattern.
     rank: Vec<u8>,
+    /// The learned evaluation's weight of the cell for the side to move
+    /// ([`super::cell_weights::OWN`] by the key's class).
+    own: Vec<i32>,
+    /// The same for the opponent's cells ([`super::cell_weights::OPPONENT`]).
+    opp: Vec<i32>,
 }
 
 impl std::fmt::Debug for CellTables {
@@ -488,7 +536,15 @@ fn cell_tables() -> Arc<CellTables> {
                 })
                 .collect(),
             rank: keys
+                .clone()
                 .map(|k| threat_rank(best_of(key_patterns(k))))
+                .collect(),
+            own: keys
+                .clone()
+                .map(|k| super::cell_weights::OWN[cell_class(key_patterns(k))])
+                .collect(),
+            opp: keys
+                .map(|k| super::cell_weights::OPPONENT[cell_class(key_patterns(k))])
                 .collect(),
         }
         .into()
@@ -520,6 +576,8 @@ fn weighted_tables(weights: [i32; PATTERNS]) -> Arc<CellTables> {
             })
             .collect(),
         rank: base.rank.clone(),
+        own: base.own.clone(),
+        opp: base.opp.clone(),
     });
     if recent.len() == KEEP {
         recent.remove(0);
@@ -641,6 +699,12 @@ pub struct Patterns {
     sets: [ThreatSets; 2],
     /// Per player, the sum of the weights of every empty cell's patterns.
     sums: [i32; 2],
+    /// Per player, the learned evaluation's sums over the empty cells: as the side to move's
+    /// cells, and as the opponent's.
+    evals: [[i32; 2]; 2],
+    /// Whether [`Patterns::with_weights`] replaced the evaluation's weights (the pattern sums
+    /// evaluate then, not the learned table).
+    weighted: bool,
 }
 
 impl Patterns {
@@ -666,6 +730,8 @@ impl Patterns {
             cells: cell_tables(),
             sets: [ThreatSets::default(); 2],
             sums: [0; 2],
+            evals: [[0; 2]; 2],
+            weighted: false,
         };
         let radius = table.radius();
         let board = patterns.board;
@@ -808,6 +874,8 @@ impl Patterns {
                 before + usize::from(pattern) * KEY_STEP[d] - usize::from(old) * KEY_STEP[d];
             self.keys[index][p] = after as u16;
             self.sums[p] += tables.weight[after] - tables.weight[before];
+            self.evals[p][0] += tables.own[after] - tables.own[before];
+            self.evals[p][1] += tables.opp[after] - tables.opp[before];
             // The sets follow the best pattern: only a change of it moves the cell.
             if tables.rank[after] != tables.rank[before] {
                 Self::place_in_sets(&mut self.sets[p], index, tables.rank[after]);
@@ -837,7 +905,10 @@ impl Patterns {
     fn clear_cell(&mut self, index: usize) {
         let tables = &*self.cells;
         for p in 0..2 {
-            self.sums[p] -= tables.weight[usize::from(self.keys[index][p])];
+            let key = usize::from(self.keys[index][p]);
+            self.sums[p] -= tables.weight[key];
+            self.evals[p][0] -= tables.own[key];
+            self.evals[p][1] -= tables.opp[key];
             Self::place_in_sets(&mut self.sets[p], index, 0);
         }
         self.patterns[index] = [[DEAD; 4]; 2];
@@ -896,6 +967,7 @@ impl Patterns {
             return self;
         }
         self.cells = weighted_tables(weights);
+        self.weighted = true;
         self.sums = [0; 2];
         for cell in self.board.iter() {
             for p in 0..2 {
@@ -908,6 +980,9 @@ impl Patterns {
     /// The evaluation from `to_move`'s view: own pattern weights against the opponent's, the
     /// side to move counting a little more (it plays next).
     pub fn evaluate(&self, to_move: Player) -> i32 {
+        if !self.weighted {
+            return self.evals[to_move.index()][0] + self.evals[Mnk::opponent(to_move).index()][1];
+        }
         let me = self.sums[to_move.index()];
         let them = self.sums[Mnk::opponent(to_move).index()];
         me * 6 / 5 - them
@@ -1064,6 +1139,7 @@ mod tests {
                     assert_eq!(patterns.codes, fresh.codes, "{id}");
                     assert_eq!(patterns.sets, fresh.sets, "{id}");
                     assert_eq!(patterns.sums, fresh.sums, "{id}");
+                    assert_eq!(patterns.evals, fresh.evals, "{id}");
                     assert_eq!(patterns.keys, fresh.keys, "{id}");
                 }
             }

@@ -5,7 +5,9 @@
 //!
 //! Buckets hold two entries: the first keeps the deepest result, the second always takes the
 //! newest. A slot of an earlier generation counts as empty in every lookup, so a table's
-//! behaviour depends only on what the current search stored.
+//! behaviour depends only on what the current search stored. The one exception is
+//! [`Table::keep_searching`], for a search under a clock (which no seed reproduces): it also
+//! reads the search before it, whose slots count as empty when a result is stored.
 //!
 //! A dropped table goes to a small pool of its thread, and the next table of the same size
 //! built on that thread takes it instead of fresh memory (see [`SPARE`]).
@@ -48,6 +50,9 @@ pub(crate) struct Table {
     mask: usize,
     megabytes: usize,
     generation: u8,
+    /// The oldest generation a lookup reads: the current one, or the one before it after
+    /// [`Table::keep_searching`].
+    readable: u8,
 }
 
 /// A table's memory between two owners, with the generation it reached.
@@ -98,12 +103,24 @@ impl Table {
             mask: 0,
             megabytes: megabytes.max(1),
             generation: 0,
+            readable: 0,
         }
     }
 
     /// Starts a search: allocates the table if needed (or takes a spare one of its size) and
     /// forgets every stored result. A table the allocator refuses is an error, not an abort.
     pub(crate) fn new_search(&mut self) -> Result<(), OutOfMemory> {
+        self.start_search(false)
+    }
+
+    /// Starts a search that may read what the search before it stored (the last move's, for
+    /// an agent that keeps its table between moves), though it replaces those results first:
+    /// a search under a clock, which no seed reproduces anyway, starts with what it knew.
+    pub(crate) fn keep_searching(&mut self) -> Result<(), OutOfMemory> {
+        self.start_search(true)
+    }
+
+    fn start_search(&mut self, keep: bool) -> Result<(), OutOfMemory> {
         let entries = ((self.megabytes << 20) / 16).max(2);
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
         if self.slots.is_empty() {
@@ -135,6 +152,11 @@ impl Table {
             self.mask = entries / 2 - 1;
             self.generation = 1;
         }
+        self.readable = if keep && self.generation > 1 {
+            self.generation - 1
+        } else {
+            self.generation
+        };
         Ok(())
     }
 
@@ -150,11 +172,16 @@ impl Table {
         ((key ^ (key >> 32)) as usize & self.mask) * 2
     }
 
+    /// Whether `slot` holds a result a lookup reads: of this search, or of the one before
+    /// after [`Table::keep_searching`].
+    #[inline]
+    fn readable(&self, slot: &[u64; 2]) -> bool {
+        let generation = (slot[1] >> 58) as u8;
+        generation >= self.readable && generation <= self.generation
+    }
+
     #[inline]
     fn unpack(&self, data: u64) -> Option<Entry> {
-        if (data >> 58) as u8 != self.generation {
-            return None;
-        }
         let mv = ((data >> 32) & 0xFFFF) as usize;
         Some(Entry {
             score: data as u32 as i32,
@@ -177,7 +204,7 @@ impl Table {
         let at = self.bucket(key);
         self.slots[at..at + 2]
             .iter()
-            .find(|slot| slot[0] == key && self.current(slot))
+            .find(|slot| slot[0] == key && self.readable(slot))
             .and_then(|slot| self.unpack(slot[1]))
     }
 
@@ -262,6 +289,30 @@ mod tests {
         table.store(42, 5, 300, Bound::Exact, None);
         let entry = table.probe(42).unwrap();
         assert_eq!((entry.score, entry.depth, entry.mv), (5, 255, None));
+    }
+
+    #[test]
+    fn a_kept_search_reads_the_one_before_and_replaces_it_first() {
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        table.store(42, 17, 9, Bound::Exact, Some(3));
+        table.keep_searching().unwrap();
+        let entry = table.probe(42).expect("the last search's result is read");
+        assert_eq!((entry.score, entry.depth, entry.mv), (17, 9, Some(3)));
+        // Two searches back is forgotten, and so is everything after a new search.
+        table.keep_searching().unwrap();
+        assert!(table.probe(42).is_none(), "only the search before is read");
+        table.store(7, 2, 2, Bound::Exact, None);
+        table.new_search().unwrap();
+        assert!(table.probe(7).is_none(), "a new search starts empty");
+        // A result of the search before gives way to this search's, however shallow: a key
+        // of the same bucket (the low bits beyond the mask) takes its slot.
+        table.store(42, 17, 9, Bound::Exact, Some(3));
+        table.keep_searching().unwrap();
+        let same_bucket = 42 + (table.mask as u64 + 1);
+        table.store(same_bucket, 1, 1, Bound::Upper, None);
+        assert_eq!(table.probe(same_bucket).map(|e| e.score), Some(1));
+        assert!(table.probe(42).is_none(), "the older result was replaced");
     }
 
     /// The same searches on a table, as (store: key, score, depth, bound, move) and probes.

@@ -13,8 +13,10 @@
 //!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
 //!    (`search=mcts`), which measured weaker (see the book's strength page).
 //!
-//! With a node budget (the default) the agent is reproducible; with `time_ms` it is not. With
-//! `search=ab` it draws nothing from its RNG: the position decides the move.
+//! With a node budget (the default) the agent is reproducible; with `time_ms` or under a time
+//! control it is not, and its alpha-beta then starts from what its last move's search stored
+//! in the table ([`crate::tt::Table::keep_searching`]). With `search=ab` it draws nothing from
+//! its RNG: with a node budget the position decides the move.
 
 use std::time::{Duration, Instant};
 
@@ -523,7 +525,11 @@ impl Agent<Mnk> for ThreatAgent {
         }
         let tt_mb = self.config.tt_mb;
         let table = self.table.get_or_insert_with(|| Table::new(tt_mb));
-        table.new_search().map_err(table_error)?;
+        if budget.deadline.is_some() {
+            table.keep_searching().map_err(table_error)?;
+        } else {
+            table.new_search().map_err(table_error)?;
+        }
         let mut search = PatternSearch::new(board, table, budget.nodes_left(), budget.deadline);
         let within = restrict.map(|set| set.and(&legal_set));
         let mut moves = search.root_moves(within.as_ref());

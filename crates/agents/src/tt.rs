@@ -121,6 +121,9 @@ impl Table {
     }
 
     fn start_search(&mut self, keep: bool) -> Result<(), OutOfMemory> {
+        // A table without slots is new or takes a spare from the pool: what a spare holds is
+        // another table's (another game's, maybe another rule's), so nothing is kept.
+        let keep = keep && !self.slots.is_empty();
         let entries = ((self.megabytes << 20) / 16).max(2);
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
         if self.slots.is_empty() {
@@ -313,6 +316,28 @@ mod tests {
         table.store(same_bucket, 1, 1, Bound::Upper, None);
         assert_eq!(table.probe(same_bucket).map(|e| e.score), Some(1));
         assert!(table.probe(42).is_none(), "the older result was replaced");
+    }
+
+    #[test]
+    fn a_kept_search_on_a_spare_table_reads_nothing_of_its_last_owner() {
+        let mut before = Table::new(1);
+        before.new_search().unwrap();
+        before.store(42, 17, 9, Bound::Exact, Some(3));
+        drop(before);
+        // The next table of that size takes the spare (same thread, same size).
+        let mut after = Table::new(1);
+        after.keep_searching().unwrap();
+        assert!(
+            after.probe(42).is_none(),
+            "a spare's results are another table's"
+        );
+        after.store(43, 5, 1, Bound::Exact, None);
+        after.keep_searching().unwrap();
+        assert_eq!(
+            after.probe(43).map(|e| e.score),
+            Some(5),
+            "its own are kept"
+        );
     }
 
     /// The same searches on a table, as (store: key, score, depth, bound, move) and probes.

@@ -178,6 +178,9 @@ impl Default for ThreatConfig {
 pub struct ThreatAgent {
     config: ThreatConfig,
     table: Option<Table>,
+    /// The game of the last alpha-beta search: its table is kept for the next move only in
+    /// the same game (board, line and rule), where every stored result still holds.
+    last_game: Option<rules::MnkConfig>,
 }
 
 impl ThreatAgent {
@@ -208,6 +211,7 @@ impl ThreatAgent {
         Ok(ThreatAgent {
             config,
             table: None,
+            last_game: None,
         })
     }
 
@@ -525,7 +529,8 @@ impl Agent<Mnk> for ThreatAgent {
         }
         let tt_mb = self.config.tt_mb;
         let table = self.table.get_or_insert_with(|| Table::new(tt_mb));
-        if budget.deadline.is_some() {
+        let same_game = self.last_game.replace(*position.config()) == Some(*position.config());
+        if budget.deadline.is_some() && same_game {
             table.keep_searching().map_err(table_error)?;
         } else {
             table.new_search().map_err(table_error)?;

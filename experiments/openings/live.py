@@ -35,15 +35,17 @@ RUNS = [
 
 
 def read_suite(path):
-    lines = open(path, encoding="utf-8").read().splitlines()
-    return [line.split() for line in lines if line.strip() and line[0] not in "#["]
+    # One opening a line; `#` starts a comment; a `[variant]` line opens the (only) section.
+    lines = (line.split("#")[0].strip() for line in open(path, encoding="utf-8"))
+    return [line.split() for line in lines if line and not line.startswith("[")]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--low", type=float, default=0.15)
     parser.add_argument("--high", type=float, default=0.85)
-    parser.add_argument("runs", nargs="*", default=[os.path.join(ROOT, "results", "strength", r) for r in RUNS])
+    parser.add_argument("runs", nargs="*", default=[os.path.join(ROOT, "results", "strength", r) for r in RUNS],
+                        help="results folders of threat-against-threat runs at a time control (default: RUNS)")
     args = parser.parse_args()
     suite = read_suite(os.path.join(HERE, "gomoku.txt"))
     score = {tuple(o): [0.0, 0] for o in suite}
@@ -66,6 +68,8 @@ def main():
         print(f"{share:6.1%} of {games:4} games  {'kept' if keep else '    '}  {' '.join(o)}")
         if keep:
             kept.append((o, share))
+    if not kept:
+        raise SystemExit(f"no opening's first player scored {args.low:.0%} to {args.high:.0%}: nothing written")
     mean = sum(s for _, s in kept) / len(kept)
     games = sum(score[tuple(o)][1] for o in suite)
     out = os.path.join(HERE, "gomoku-live.txt")
@@ -73,7 +77,8 @@ def main():
         f.write(
             f"# gomoku: the {len(kept)} openings of gomoku.txt whose first player scored "
             f"{args.low:.0%} to {args.high:.0%} in {games} games of threat against threat "
-            f"at 0.2 to 1 s a move ({mean:.1%} on average); built by experiments/openings/live.py\n"
+            f"({mean:.1%} on average); built by experiments/openings/live.py from\n"
+            f"# {', '.join(os.path.basename(os.path.normpath(r)) for r in args.runs)}\n"
         )
         f.write("[gomoku]\n")
         for o, _ in kept:

@@ -183,10 +183,11 @@ impl Table {
         generation >= self.readable && generation <= self.generation
     }
 
+    /// The entry packed in a slot's data word.
     #[inline]
-    fn unpack(&self, data: u64) -> Option<Entry> {
+    fn unpack(data: u64) -> Entry {
         let mv = ((data >> 32) & 0xFFFF) as usize;
-        Some(Entry {
+        Entry {
             score: data as u32 as i32,
             depth: ((data >> 48) & 0xFF) as u32,
             bound: match (data >> 56) & 3 {
@@ -195,10 +196,11 @@ impl Table {
                 _ => Bound::Upper,
             },
             mv: mv.checked_sub(1),
-        })
+        }
     }
 
-    /// The result stored for `key` in this search, if any.
+    /// The result stored for `key` in this search (or the one before it, after
+    /// [`Table::keep_searching`]), if any.
     #[inline]
     pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
         if self.slots.is_empty() {
@@ -208,7 +210,7 @@ impl Table {
         self.slots[at..at + 2]
             .iter()
             .find(|slot| slot[0] == key && self.readable(slot))
-            .and_then(|slot| self.unpack(slot[1]))
+            .map(|slot| Self::unpack(slot[1]))
     }
 
     /// Stores a result for `key`.

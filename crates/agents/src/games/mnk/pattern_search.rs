@@ -27,6 +27,12 @@ pub const WIDTH: usize = 12;
 /// Plies past which forced replies stop extending the search.
 const MAX_PLY: u32 = 100;
 
+/// Fours in a row the quiescence search past the horizon plays at most.
+const QUIESCENCE_FOURS: i32 = 8;
+
+/// Fours the quiescence search tries at a node, best first.
+const QUIESCENCE_WIDTH: usize = 8;
+
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -202,8 +208,11 @@ impl<'a> PatternSearch<'a> {
             return value;
         }
         let forced = !moves.is_empty();
-        if !forced && (depth <= 0 || ply >= MAX_PLY) {
+        if !forced && ply >= MAX_PLY {
             return self.board.patterns().evaluate(me);
+        }
+        if !forced && depth <= 0 {
+            return self.quiescence(me, depth, ply, alpha, beta);
         }
         let key = self.board.key();
         let mut table_move = None;
@@ -273,6 +282,53 @@ impl<'a> PatternSearch<'a> {
             bound,
             best_move.map(|c| c.index()),
         );
+        best
+    }
+
+    /// The value of a quiet node past the horizon (`depth` <= 0): the evaluation as it stands
+    /// (the side to move may stop here), or better, what its own fours reach: each four forces
+    /// the opponent's reply (searched without spending depth, as every forced reply), so a
+    /// win by continuous fours at the horizon is found, and a four that only changes the
+    /// evaluation is weighed too. At most [`QUIESCENCE_FOURS`] fours in a row, the
+    /// [`QUIESCENCE_WIDTH`] best at a node.
+    fn quiescence(&mut self, me: Player, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+        let stand = self.board.patterns().evaluate(me);
+        if stand >= beta || depth <= -QUIESCENCE_FOURS {
+            return stand;
+        }
+        let fours = self.board.patterns().sets(me).four.and(self.board.empty());
+        if fours.is_empty() {
+            return stand;
+        }
+        let mut moves = Keyed::new();
+        for cell in fours.iter() {
+            moves.push((move_score(&self.board, cell, me), cell));
+        }
+        let order = |a: &(i32, Cell), b: &(i32, Cell)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        if moves.len() > QUIESCENCE_WIDTH {
+            moves.select_nth_unstable_by(QUIESCENCE_WIDTH - 1, order);
+            moves.truncate(QUIESCENCE_WIDTH);
+        }
+        moves.sort_unstable_by(order);
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        for &(_, cell) in &moves {
+            self.board.play(cell);
+            let value = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
         best
     }
 

@@ -10,7 +10,10 @@
 //! - facing an open three, a side plays only its own fours and the cells where the opponent
 //!   would make a four (which hold every defence of the three);
 //! - otherwise the cells within two of a stone, best patterns first (own value plus the
-//!   opponent's value there), at most [`WIDTH`] of them below the root.
+//!   opponent's value there), at most [`WIDTH`] of them below the root;
+//! - past the horizon a quiet node is not only its evaluation: the side to move stands pat or
+//!   plays its fours, each forcing the reply (a quiescence search of fours), so a win by
+//!   continuous fours just beyond the horizon counts as the win it is.
 
 use std::time::Instant;
 
@@ -407,5 +410,71 @@ impl<'a> PatternSearch<'a> {
             out = set.iter().collect();
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rules::Game;
+
+    use super::*;
+    use crate::AgentRng;
+    use crate::games::mnk::threats::{ThreatLimits, ThreatResult, vcf};
+
+    /// Positions of random play near the centre of gomoku where the side to move has a win by
+    /// one to three fours and the five (a VCF of 3 to 7 plies, as the threat search finds it),
+    /// and nothing settles the board before a search (no win at once, no open four, no four of
+    /// the opponent to answer).
+    fn vcf_positions(count: usize) -> Vec<(Mnk, usize)> {
+        let mut rng = AgentRng::seed_from_u64(11);
+        let mut found = Vec::new();
+        while found.len() < count {
+            let mut game = "gomoku"
+                .parse::<rules::Variant>()
+                .unwrap()
+                .rules::<rules::MnkConfig>()
+                .unwrap()
+                .start();
+            for _ in 0..40 {
+                let (row, col) = (rng.random_range(4..11u8), rng.random_range(4..11u8));
+                let cell = game.config().cell(row, col).unwrap();
+                if !game.is_legal(cell) {
+                    continue;
+                }
+                game.play_unchecked(cell);
+                if game.outcome().is_some() {
+                    break;
+                }
+                let board = Board::new(&game);
+                let mut forced = Keyed::new();
+                if settled(&board, 0, &mut forced).is_some() || !forced.is_empty() {
+                    continue;
+                }
+                if let (ThreatResult::Win(line), _) = vcf(&game, ThreatLimits::default())
+                    && (3..=7).contains(&line.len())
+                {
+                    found.push((game.clone(), line.len()));
+                    break;
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_horizon_sees_a_win_by_fours() {
+        // A node with no depth left is not only its evaluation: the side to move's fours are
+        // searched past the horizon, so a win by continuous fours there scores as a win.
+        for (game, plies) in vcf_positions(8) {
+            let mut table = Table::new(1);
+            table.new_search().unwrap();
+            let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+            let value = search.negamax(0, 0, -INFINITY, INFINITY);
+            assert!(
+                value >= MATE_BOUND,
+                "a VCF of {plies} plies, scored {value} at the horizon\n{game}"
+            );
+        }
     }
 }

@@ -10,7 +10,10 @@
 //! - facing an open three, a side plays only its own fours and the cells where the opponent
 //!   would make a four (which hold every defence of the three);
 //! - otherwise the cells within two of a stone, best patterns first (own value plus the
-//!   opponent's value there), at most [`WIDTH`] of them below the root;
+//!   opponent's value there), at most [`WIDTH`] of them below the root and [`ROOT_WIDTH`] at
+//!   the root; from the 4th of them, at depth 3 and more, a cell that makes no open three for
+//!   either side is searched a ply shallower first (two from the 7th at depth 5 and more: late
+//!   move reductions), and again at full depth when it beats alpha;
 //! - past the horizon a quiet node is not only its evaluation: the side to move stands pat or
 //!   plays its fours, each forcing the reply (a quiescence search of fours), so a win by
 //!   continuous fours just beyond the horizon counts as the win it is.
@@ -487,6 +490,45 @@ mod tests {
             }
         }
         found
+    }
+
+    #[test]
+    fn the_root_searches_its_best_cells_and_every_forced_reply() {
+        let gomoku = |line: &str| {
+            "gomoku"
+                .parse::<rules::Variant>()
+                .unwrap()
+                .rules::<rules::MnkConfig>()
+                .unwrap()
+                .start()
+                .play_line(line)
+                .unwrap()
+        };
+        let mut table = Table::new(1);
+        // Scattered stones, nothing forced: more cells within two of a stone than the root searches.
+        let game = gomoku("h8 h10 j9 f8 k6 e11 c4 m12");
+        let board = Board::new(&game);
+        let near = near_cells(&board).len() as usize;
+        let search = PatternSearch::new(board.clone(), &mut table, 1, None);
+        let moves = search.root_moves(None);
+        assert!(near > ROOT_WIDTH, "{near} near cells");
+        assert_eq!(moves.len(), ROOT_WIDTH);
+        let me = board.to_move();
+        let best = near_cells(&board)
+            .iter()
+            .map(|cell| move_score(&board, cell, me))
+            .max()
+            .unwrap();
+        assert_eq!(move_score(&board, moves[0], me), best);
+        // Facing a four (g8 is O's), the stopping cell alone, however wide the root.
+        let game = gomoku("h8 g8 i8 a1 j8 a3 k8");
+        let search = PatternSearch::new(Board::new(&game), &mut table, 1, None);
+        let moves = search.root_moves(None);
+        let blocks = ["g8", "l8"].map(|text| game.config().parse_cell(text).unwrap());
+        assert!(
+            !moves.is_empty() && moves.iter().all(|cell| blocks.contains(cell)),
+            "{moves:?}"
+        );
     }
 
     #[test]

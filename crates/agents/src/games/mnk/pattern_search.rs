@@ -27,6 +27,12 @@ pub const WIDTH: usize = 12;
 /// Plies past which forced replies stop extending the search.
 const MAX_PLY: u32 = 100;
 
+/// The least depth of a null-move test, in plies.
+const NULL_MIN_DEPTH: i32 = 3;
+
+/// How much shallower the search after a pass is (one more from depth 7).
+const NULL_REDUCTION: i32 = 2;
+
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -118,6 +124,8 @@ pub(crate) struct PatternSearch<'a> {
     pub board: Board,
     table: &'a mut Table,
     killers: Vec<[Option<Cell>; 2]>,
+    /// Whether the move at each ply is a pass of the null-move test (no two in a row).
+    passed: Vec<bool>,
     /// Nodes searched so far.
     pub nodes: u64,
     node_limit: u64,
@@ -139,6 +147,7 @@ impl<'a> PatternSearch<'a> {
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
+            passed: vec![false; MAX_PLY as usize + 2],
             nodes: 0,
             node_limit,
             deadline,
@@ -219,6 +228,9 @@ impl<'a> PatternSearch<'a> {
                 }
             }
         }
+        if let Some(value) = self.null_move(me, forced, depth, ply, alpha, beta) {
+            return value;
+        }
         let extend = forced && ply < MAX_PLY;
         if !forced {
             moves = self.quiet_moves(me, table_move, ply, WIDTH);
@@ -274,6 +286,46 @@ impl<'a> PatternSearch<'a> {
             best_move.map(|c| c.index()),
         );
         best
+    }
+
+    /// The null-move test of a quiet node off the principal variation: when the side to move
+    /// stands at or above `beta` even after passing (the opponent moves twice, searched
+    /// [`NULL_REDUCTION`] plies shallower), the node fails high without a search of its own.
+    /// Not where the opponent has an open three or a four to make (a pass would hand it a
+    /// winning threat the shallow search may not see through), nor after a pass, nor for a
+    /// mate bound; a mate found after the pass is not returned as one.
+    fn null_move(
+        &mut self,
+        me: Player,
+        forced: bool,
+        depth: i32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        if forced
+            || depth < NULL_MIN_DEPTH
+            || beta - alpha != 1
+            || beta.abs() >= MATE_BOUND
+            || ply + 1 >= MAX_PLY
+            || ply > 0 && self.passed[ply as usize - 1]
+        {
+            return None;
+        }
+        let patterns = self.board.patterns();
+        if !patterns.sets(Mnk::opponent(me)).four.is_empty() || patterns.evaluate(me) < beta {
+            return None;
+        }
+        let reduction = NULL_REDUCTION + i32::from(depth >= 7);
+        self.passed[ply as usize] = true;
+        self.board.pass();
+        let value = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1);
+        self.board.pass();
+        self.passed[ply as usize] = false;
+        if self.aborted || value < beta {
+            return None;
+        }
+        Some(value.min(MATE_BOUND - 1))
     }
 
     /// Searches the root `moves` to `depth` and moves the best to the front. Returns the value,

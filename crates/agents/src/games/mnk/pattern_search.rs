@@ -30,6 +30,10 @@ const MAX_PLY: u32 = 100;
 /// Fours in a row the quiescence search past the horizon plays at most.
 const QUIESCENCE_FOURS: i32 = 8;
 
+/// How far below alpha the evaluation of a null-window node may stand for the quiescence
+/// search to try its fours.
+const QUIESCENCE_DELTA: i32 = 600;
+
 /// Fours the quiescence search tries at a node, best first.
 const QUIESCENCE_WIDTH: usize = 8;
 
@@ -294,6 +298,11 @@ impl<'a> PatternSearch<'a> {
     fn quiescence(&mut self, me: Player, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         let stand = self.board.patterns().evaluate(me);
         if stand >= beta || depth <= -QUIESCENCE_FOURS {
+            return stand;
+        }
+        // Off the principal variation, far below alpha: fours that only move the evaluation
+        // would not reach it; give them up (and the rare win by fours with them).
+        if beta - alpha == 1 && stand + QUIESCENCE_DELTA < alpha {
             return stand;
         }
         let fours = self.board.patterns().sets(me).four.and(self.board.empty());

@@ -24,6 +24,9 @@ use crate::tt::{Bound, Table};
 /// Moves searched at a quiet node below the root.
 pub const WIDTH: usize = 12;
 
+/// Moves searched at the root when nothing forces the move (the best by pattern value).
+pub const ROOT_WIDTH: usize = 24;
+
 /// Plies past which forced replies stop extending the search.
 const MAX_PLY: u32 = 100;
 
@@ -387,19 +390,23 @@ impl<'a> PatternSearch<'a> {
         })
     }
 
-    /// The root moves: every legal cell worth a look, best first (the forced replies when
-    /// the opponent threatens to win at once).
+    /// The root moves, best first: the forced replies when the opponent threatens to win at
+    /// once, else the [`ROOT_WIDTH`] best cells worth a look (of those `within`, if given).
     pub(crate) fn root_moves(&self, within: Option<&CellSet>) -> Vec<Cell> {
         let me = self.board.to_move();
         let mut moves = Keyed::new();
         self.settled(0, &mut moves);
-        if moves.is_empty() {
+        let width = if moves.is_empty() {
             moves = self.quiet_moves(me, None, 0, MAX_MOVES);
-        }
+            ROOT_WIDTH
+        } else {
+            MAX_MOVES
+        };
         let mut out: Vec<Cell> = moves
             .iter()
             .map(|&(_, cell)| cell)
             .filter(|cell| within.is_none_or(|set| set.contains(*cell)))
+            .take(width)
             .collect();
         if out.is_empty()
             && let Some(set) = within

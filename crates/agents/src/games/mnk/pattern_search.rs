@@ -239,12 +239,32 @@ impl<'a> PatternSearch<'a> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_move = None;
+        let them = Mnk::opponent(me);
         for (i, &(_, cell)) in moves.iter().enumerate() {
+            // Late moves of a quiet node are searched shallower first (late move reductions),
+            // never a cell of either side's open three or better.
+            let reduction = if !forced && depth >= 3 && i >= 3 {
+                let patterns = self.board.patterns();
+                if patterns.sets(me).open_three.contains(cell)
+                    || patterns.sets(them).open_three.contains(cell)
+                {
+                    0
+                } else if i >= 6 && depth >= 5 {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                0
+            };
             self.board.play(cell);
             let value = if i == 0 {
                 -self.negamax(child_depth, ply + 1, -beta, -alpha)
             } else {
-                let probe = -self.negamax(child_depth, ply + 1, -alpha - 1, -alpha);
+                let mut probe = -self.negamax(child_depth - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && probe > alpha {
+                    probe = -self.negamax(child_depth, ply + 1, -alpha - 1, -alpha);
+                }
                 if probe > alpha && probe < beta {
                     -self.negamax(child_depth, ply + 1, -beta, -alpha)
                 } else {

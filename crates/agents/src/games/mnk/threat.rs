@@ -15,8 +15,8 @@
 //!
 //! With a node budget (the default) the agent is reproducible; with `time_ms` or under a time
 //! control it is not, and its alpha-beta then starts from what its last move's search in the
-//! same game stored in the table ([`crate::tt::Table::keep_searching`]). With `search=ab` it draws nothing from
-//! its RNG: with a node budget the position decides the move.
+//! same game stored in the table ([`crate::tt::Table::keep_searching`]). With `search=ab` it
+//! draws nothing from its RNG: with a node budget the position decides the move.
 
 use std::time::{Duration, Instant};
 

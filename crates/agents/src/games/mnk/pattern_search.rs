@@ -16,7 +16,8 @@
 //!   move reductions), and again at full depth when it beats alpha;
 //! - past the horizon a quiet node is not only its evaluation: the side to move stands pat or
 //!   plays its fours, each forcing the reply (a quiescence search of fours), so a win by
-//!   continuous fours just beyond the horizon counts as the win it is.
+//!   continuous fours just beyond the horizon counts as the win it is (at most 8 fours in a
+//!   row; 4 under caro, where each four has two defences).
 
 use std::time::Instant;
 
@@ -327,8 +328,8 @@ impl<'a> PatternSearch<'a> {
     /// (the side to move may stop here), or better, what its own fours reach: each four forces
     /// the opponent's reply (searched without spending depth, as every forced reply), so a
     /// win by continuous fours at the horizon is found, and a four that only changes the
-    /// evaluation is weighed too. At most [`QUIESCENCE_FOURS`] fours in a row, the
-    /// [`QUIESCENCE_WIDTH`] best at a node.
+    /// evaluation is weighed too. At most [`QUIESCENCE_FOURS`] fours in a row
+    /// ([`QUIESCENCE_FOURS_CARO`] under caro), the [`QUIESCENCE_WIDTH`] best at a node.
     fn quiescence(&mut self, me: Player, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         let stand = self.board.patterns().evaluate(me);
         let limit = if self.board.rule() == WinRule::Caro {
@@ -463,25 +464,28 @@ mod tests {
 
     /// Gomoku after the moves of `line`.
     fn gomoku(line: &str) -> Mnk {
-        "gomoku"
+        start("gomoku").play_line(line).unwrap()
+    }
+
+    /// The start of a variant.
+    fn start(variant: &str) -> Mnk {
+        variant
             .parse::<rules::Variant>()
             .unwrap()
             .rules::<rules::MnkConfig>()
             .unwrap()
             .start()
-            .play_line(line)
-            .unwrap()
     }
 
-    /// Positions of random play near the centre of gomoku where the side to move has a win by
-    /// one to three fours and the five (a VCF of 3 to 7 plies, as the threat search finds it),
-    /// and nothing settles the board before a search (no win at once, no open four, no four of
-    /// the opponent to answer).
-    fn vcf_positions(count: usize) -> Vec<(Mnk, usize)> {
+    /// Positions of random play near the centre of `variant` where the side to move has a win
+    /// by one to three fours and the five (a VCF of 3 to 7 plies, as the threat search finds
+    /// it), and nothing settles the board before a search (no win at once, no open four, no
+    /// four of the opponent to answer).
+    fn vcf_positions(variant: &str, count: usize) -> Vec<(Mnk, usize)> {
         let mut rng = AgentRng::seed_from_u64(11);
         let mut found = Vec::new();
         while found.len() < count {
-            let mut game = gomoku("");
+            let mut game = start(variant);
             for _ in 0..40 {
                 let (row, col) = (rng.random_range(4..11u8), rng.random_range(4..11u8));
                 let cell = game.config().cell(row, col).unwrap();
@@ -536,8 +540,12 @@ mod tests {
     #[test]
     fn the_horizon_sees_a_win_by_fours() {
         // A node with no depth left is not only its evaluation: the side to move's fours are
-        // searched past the horizon, so a win by continuous fours there scores as a win.
-        for (game, plies) in vcf_positions(8) {
+        // searched past the horizon, so a win by continuous fours there scores as a win; under
+        // caro too, where each four has two defences and the search stops at fewer fours.
+        for (game, plies) in vcf_positions("gomoku", 8)
+            .into_iter()
+            .chain(vcf_positions("caro", 8))
+        {
             let mut table = Table::new(1);
             table.new_search().unwrap();
             let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);

@@ -404,11 +404,21 @@ pub const MAX_WEIGHT: i32 = 100_000;
 /// two open threes), which win unless the opponent has faster threats.
 #[inline]
 pub fn cell_value(patterns: [u8; 4]) -> i32 {
-    let mut sum = 0;
+    patterns.iter().map(|&p| WEIGHTS[usize::from(p)]).sum::<i32>() + combination_bonus(patterns)
+}
+
+/// A cell's share of the evaluation for one player: the weights of its four patterns, plus
+/// [`combination_bonus`].
+fn cell_weight(patterns: [u8; 4], weights: &[i32; PATTERNS]) -> i32 {
+    patterns.iter().map(|&p| weights[usize::from(p)]).sum::<i32>() + combination_bonus(patterns)
+}
+
+/// The bonus of a cell where one stone makes two threats at once (see [`cell_value`]).
+#[inline]
+fn combination_bonus(patterns: [u8; 4]) -> i32 {
     let mut fours = 0;
     let mut threes = 0;
     for &p in &patterns {
-        sum += WEIGHTS[usize::from(p)];
         if p >= CLOSED1 {
             fours += 1;
         } else if p == OPEN2 {
@@ -416,13 +426,14 @@ pub fn cell_value(patterns: [u8; 4]) -> i32 {
         }
     }
     if fours >= 2 {
-        sum += 2000;
+        2000
     } else if fours == 1 && threes >= 1 {
-        sum += 1200;
+        1200
     } else if threes >= 2 {
-        sum += 600;
+        600
+    } else {
+        0
     }
-    sum
 }
 
 /// The best of a cell's four patterns.
@@ -480,12 +491,7 @@ fn cell_tables() -> Arc<CellTables> {
             value: keys.clone().map(|k| cell_value(key_patterns(k))).collect(),
             weight: keys
                 .clone()
-                .map(|k| {
-                    key_patterns(k)
-                        .iter()
-                        .map(|&p| WEIGHTS[usize::from(p)])
-                        .sum()
-                })
+                .map(|k| cell_weight(key_patterns(k), &WEIGHTS))
                 .collect(),
             rank: keys
                 .map(|k| threat_rank(best_of(key_patterns(k))))
@@ -512,12 +518,7 @@ fn weighted_tables(weights: [i32; PATTERNS]) -> Arc<CellTables> {
     let tables = Arc::new(CellTables {
         value: base.value.clone(),
         weight: (0..CELL_KEYS)
-            .map(|k| {
-                key_patterns(k)
-                    .iter()
-                    .map(|&p| weights[usize::from(p)])
-                    .sum()
-            })
+            .map(|k| cell_weight(key_patterns(k), &weights))
             .collect(),
         rank: base.rank.clone(),
     });

@@ -28,7 +28,7 @@ use crate::score::{self, INFINITY, MATE, MATE_BOUND};
 use crate::tt::{Bound, Table};
 
 /// Moves searched at a quiet node below the root.
-pub const WIDTH: usize = 12;
+pub const WIDTH: usize = 16;
 
 /// Moves searched at the root when nothing forces the move (the best by pattern value).
 pub const ROOT_WIDTH: usize = 24;

@@ -39,6 +39,10 @@ const MAX_PLY: u32 = 100;
 /// Fours in a row the quiescence search past the horizon plays at most.
 const QUIESCENCE_FOURS: i32 = 8;
 
+/// The same under caro, where a four has two defences (its cell, and the cell past it that
+/// leaves the five blocked at both ends): the quiescence tree doubles with each four.
+const QUIESCENCE_FOURS_CARO: i32 = 4;
+
 /// Fours the quiescence search tries at a node, best first.
 const QUIESCENCE_WIDTH: usize = 8;
 
@@ -327,7 +331,12 @@ impl<'a> PatternSearch<'a> {
     /// [`QUIESCENCE_WIDTH`] best at a node.
     fn quiescence(&mut self, me: Player, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         let stand = self.board.patterns().evaluate(me);
-        if stand >= beta || depth <= -QUIESCENCE_FOURS {
+        let limit = if self.board.rule() == WinRule::Caro {
+            QUIESCENCE_FOURS_CARO
+        } else {
+            QUIESCENCE_FOURS
+        };
+        if stand >= beta || depth <= -limit {
             return stand;
         }
         let fours = self.board.patterns().sets(me).four.and(self.board.empty());

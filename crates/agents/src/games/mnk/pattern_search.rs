@@ -471,25 +471,28 @@ mod tests {
 
     /// Gomoku after the moves of `line`.
     fn gomoku(line: &str) -> Mnk {
-        "gomoku"
+        start("gomoku").play_line(line).unwrap()
+    }
+
+    /// The start of a variant.
+    fn start(variant: &str) -> Mnk {
+        variant
             .parse::<rules::Variant>()
             .unwrap()
             .rules::<rules::MnkConfig>()
             .unwrap()
             .start()
-            .play_line(line)
-            .unwrap()
     }
 
-    /// Positions of random play near the centre of gomoku where the side to move has a win by
-    /// one to three fours and the five (a VCF of 3 to 7 plies, as the threat search finds it),
-    /// and nothing settles the board before a search (no win at once, no open four, no four of
-    /// the opponent to answer).
-    fn vcf_positions(count: usize) -> Vec<(Mnk, usize)> {
+    /// Positions of random play near the centre of `variant` where the side to move has a win
+    /// by one to three fours and the five (a VCF of 3 to 7 plies, as the threat search finds
+    /// it), and nothing settles the board before a search (no win at once, no open four, no
+    /// four of the opponent to answer).
+    fn vcf_positions(variant: &str, count: usize) -> Vec<(Mnk, usize)> {
         let mut rng = AgentRng::seed_from_u64(11);
         let mut found = Vec::new();
         while found.len() < count {
-            let mut game = gomoku("");
+            let mut game = start(variant);
             for _ in 0..40 {
                 let (row, col) = (rng.random_range(4..11u8), rng.random_range(4..11u8));
                 let cell = game.config().cell(row, col).unwrap();
@@ -544,8 +547,12 @@ mod tests {
     #[test]
     fn the_horizon_sees_a_win_by_fours() {
         // A node with no depth left is not only its evaluation: the side to move's fours are
-        // searched past the horizon, so a win by continuous fours there scores as a win.
-        for (game, plies) in vcf_positions(8) {
+        // searched past the horizon, so a win by continuous fours there scores as a win; under
+        // caro too, where each four has two defences and the search stops at fewer fours.
+        for (game, plies) in vcf_positions("gomoku", 8)
+            .into_iter()
+            .chain(vcf_positions("caro", 8))
+        {
             let mut table = Table::new(1);
             table.new_search().unwrap();
             let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);

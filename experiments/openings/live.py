@@ -4,13 +4,14 @@ caro.txt) that `threat` does not decide by colour at a time control.
 
 The suites were balanced at 5,000 to 15,000 nodes a move (build.py). At 0.2 to 1 s a move
 (200,000 to 1,000,000 nodes) `threat` against itself wins about half of those openings with
-the same colour nearly every time: a game pair from such an opening scores 1-1 whichever side is
-stronger, and tells an SPRT nothing. This script reads the games of committed `arena sprt`
-and `arena run` runs between versions of `threat` (results/strength/, all at a time control), scores each
-opening by its first player's result over every game played from it, and keeps the openings
-whose first player scored from LOW to HIGH (15% to 85%), in the suite's order.
+the same colour nearly every time: a game pair from such an opening scores 1-1 whichever side
+is stronger, and tells an SPRT nothing. This script reads the games of committed `arena sprt`
+and `arena run` runs between versions of `threat` (results/strength/, all at a time control),
+scores each opening by its first player's result over every game played from it, and keeps
+the openings whose first player scored from LOW to HIGH (15% to 85%), in the suite's order.
 
-    python3 experiments/openings/live.py [--variant gomoku|caro] [--low 0.15] [--high 0.85] [RESULTS...]
+    python3 experiments/openings/live.py [--variant gomoku|caro] [--low 0.15] [--high 0.85]
+                                         [RESULTS...]
 
 Reads only committed files, draws nothing at random: a rerun on the same results writes the same
 suite. Prints each opening's score and games, and the suite's first-player score.
@@ -47,8 +48,9 @@ def read_suite(path):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", choices=sorted(RUNS), default="gomoku")
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--variant", choices=sorted(RUNS), default="gomoku",
+                        help="the suite: reads VARIANT.txt, writes VARIANT-live.txt (default gomoku)")
     parser.add_argument("--low", type=float, default=0.15)
     parser.add_argument("--high", type=float, default=0.85)
     parser.add_argument("runs", nargs="*",

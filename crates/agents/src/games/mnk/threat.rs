@@ -8,7 +8,8 @@
 //! 3. a VCF (victory by continuous fours) of its own: its first move;
 //! 4. the opponent's VCF, as if the opponent moved now: only the moves after which the
 //!    opponent has none (among the cells of its line and our own fours) stay root moves;
-//! 5. a VCT (fours and open threes) of its own, when `vct` is on: its first move;
+//! 5. a VCT (fours and open threes) of its own, when `vct` is on (by default everywhere but
+//!    under caro): its first move;
 //! 6. otherwise the main search over the root moves until the budget ends: the pattern
 //!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
 //!    (`search=mcts`), which measured weaker (see the book's strength page).
@@ -21,7 +22,7 @@
 use std::time::{Duration, Instant};
 
 use rules::mnk::CellSet;
-use rules::{Cell, Game, Mnk, MoveList, TwoPlayer};
+use rules::{Cell, Game, Mnk, MoveList, TwoPlayer, WinRule};
 
 use super::pattern::{PATTERNS, WEIGHTS};
 use super::pattern_mcts::PatternMcts;
@@ -61,8 +62,10 @@ pub(crate) const KIND: Kind = Kind {
         },
         ParamDoc {
             name: "vct",
-            default: "true",
-            doc: "search for a win by fours and open threes (VCT) before the alpha-beta",
+            default: "auto",
+            doc: "search for a win by fours and open threes (VCT) before the alpha-beta: true, \
+                  false, or auto = true except under caro (where the time it takes measured \
+                  weaker than giving it to the alpha-beta)",
         },
         ParamDoc {
             name: "tt_mb",
@@ -126,8 +129,8 @@ pub struct ThreatConfig {
     pub time: Option<Duration>,
     /// The deepest alpha-beta iteration.
     pub depth: u32,
-    /// Whether to look for a VCT.
-    pub vct: bool,
+    /// Whether to look for a VCT; `None`: by the rule ([`ThreatConfig::vct_under`]).
+    pub vct: Option<bool>,
     /// The table size in MiB.
     pub tt_mb: usize,
     /// The main search after the threat searches.
@@ -159,6 +162,17 @@ impl ThreatConfig {
     }
 }
 
+impl ThreatConfig {
+    /// Whether the VCT step runs under `rule`: as given, else everywhere but under caro. Under
+    /// caro a four has two defences and a three more, so a VCT search that finds nothing is
+    /// dear, and the alpha-beta with the quiescence search of fours finds most of what it would:
+    /// `arena sprt caro` at 0.2 s a move accepted `vct=false` there (+40 Elo, the strength
+    /// page's history).
+    pub fn vct_under(&self, rule: WinRule) -> bool {
+        self.vct.unwrap_or(rule != WinRule::Caro)
+    }
+}
+
 impl Default for ThreatConfig {
     fn default() -> Self {
         ThreatConfig {
@@ -166,7 +180,7 @@ impl Default for ThreatConfig {
             nodes_auto: true,
             time: None,
             depth: 64,
-            vct: true,
+            vct: None,
             tt_mb: 32,
             search: MainSearch::AlphaBeta,
             weights: WEIGHTS,
@@ -226,7 +240,14 @@ impl ThreatAgent {
             nodes_auto: given.is_none() && !explicit,
             time: (time_ms > 0).then(|| Duration::from_millis(time_ms)),
             depth: depth as u32,
-            vct: params.bool("vct", true)?,
+            vct: match params.text("vct") {
+                None | Some("auto") => None,
+                Some(text) => Some(
+                    params
+                        .bool("vct", true)
+                        .map_err(|_| bad_value(KIND.name, "vct", text, "auto, true or false"))?,
+                ),
+            },
             tt_mb: {
                 let tt_mb = params.u64("tt_mb", 32, 1..=65536)?;
                 crate::memory::check_fits(KIND.name, "tt_mb", tt_mb)?;
@@ -469,7 +490,7 @@ impl Agent<Mnk> for ThreatAgent {
             }
         }
         // 5. Our VCT.
-        if self.config.vct {
+        if self.config.vct_under(board.rule()) {
             let mut threat = ThreatSearch::new(budget.threat_limits(0.2, VCT_DEPTH));
             let result = threat.vct(&mut board);
             budget.used += threat.nodes;
@@ -595,5 +616,23 @@ mod tests {
         assert_eq!(config("threat:time_ms=100").node_budget(None), None);
         assert_eq!(config("threat:depth=4").node_budget(deadline), None);
         assert_eq!(ThreatConfig::default(), default);
+    }
+
+    #[test]
+    fn the_vct_step_is_off_under_caro_unless_asked_for() {
+        let auto = config("threat");
+        assert_eq!(auto.vct, None);
+        assert!(auto.vct_under(WinRule::Freestyle));
+        assert!(auto.vct_under(WinRule::Exact));
+        assert!(!auto.vct_under(WinRule::Caro));
+        assert_eq!(config("threat:vct=auto"), auto);
+        let on = config("threat:vct=true");
+        assert!(on.vct_under(WinRule::Caro) && on.vct_under(WinRule::Freestyle));
+        let off = config("threat:vct=no");
+        assert!(!off.vct_under(WinRule::Caro) && !off.vct_under(WinRule::Freestyle));
+        let spec: crate::AgentSpec = "threat:vct=maybe".parse().unwrap();
+        let params = Params::new(&spec, KIND.params).unwrap();
+        let error = ThreatAgent::from_params(&params).err().unwrap().to_string();
+        assert!(error.contains("auto, true or false"), "{error}");
     }
 }

@@ -64,8 +64,8 @@ pub(crate) const KIND: Kind = Kind {
             name: "vct",
             default: "auto",
             doc: "search for a win by fours and open threes (VCT) before the alpha-beta: true, \
-                  false, or auto = true except under caro (where the time it takes measured \
-                  weaker than giving it to the alpha-beta)",
+                  false, or auto = true except under caro (where the agent measured stronger \
+                  without it)",
         },
         ParamDoc {
             name: "tt_mb",
@@ -163,11 +163,10 @@ impl ThreatConfig {
 }
 
 impl ThreatConfig {
-    /// Whether the VCT step runs under `rule`: as given, else everywhere but under caro. Under
-    /// caro a four has two defences and a three more, so a VCT search that finds nothing is
-    /// dear, and the alpha-beta with the quiescence search of fours finds most of what it would:
-    /// `arena sprt caro` at 0.2 s a move accepted `vct=false` there (+40 Elo, the strength
-    /// page's history).
+    /// Whether the VCT step runs under `rule`: as given, else everywhere but under caro, where
+    /// `arena sprt caro` at 0.2 s a move accepted `vct=false` (+40 Elo; on gomoku the same test
+    /// stood at 0): results/strength/README.md. Whether the time the step takes (a caro four
+    /// has two defences) or the threats it plays cost more was not measured.
     pub fn vct_under(&self, rule: WinRule) -> bool {
         self.vct.unwrap_or(rule != WinRule::Caro)
     }

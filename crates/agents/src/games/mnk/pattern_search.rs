@@ -50,6 +50,14 @@ const QUIESCENCE_WIDTH: usize = 8;
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
+/// The largest a cell's history score grows (either sign): half of it is added to the cell's
+/// ordering key at a quiet node, so it orders cells of like pattern value and never a four
+/// below a quiet cell.
+const HISTORY_MAX: i32 = 1024;
+
+/// Cells a board has at most (a [`CellSet`]'s bits).
+const CELLS: usize = CellSet::WORDS * 64;
+
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
 
@@ -150,6 +158,10 @@ pub(crate) struct PatternSearch<'a> {
     pub board: Board,
     table: &'a mut Table,
     killers: Vec<[Option<Cell>; 2]>,
+    /// The history score of each player's cells: raised for a quiet move that cut off, lowered
+    /// for those searched before it at the node (the history heuristic, with the gravity of
+    /// Stockfish's: a score moves a fraction of the way to its bound).
+    history: Vec<i32>,
     /// Nodes searched so far.
     pub nodes: u64,
     node_limit: u64,
@@ -171,6 +183,7 @@ impl<'a> PatternSearch<'a> {
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
+            history: vec![0; 2 * CELLS],
             nodes: 0,
             node_limit,
             deadline,
@@ -201,7 +214,7 @@ impl<'a> PatternSearch<'a> {
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
             } else {
-                move_score(&self.board, cell, me)
+                move_score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             };
             out.push((key, cell));
         }
@@ -211,6 +224,19 @@ impl<'a> PatternSearch<'a> {
 
     fn settled(&self, ply: u32, forced: &mut Keyed) -> Option<i32> {
         settled(&self.board, ply, forced)
+    }
+
+    /// The index of `cell` of `player` in the history scores.
+    #[inline]
+    fn slot(player: Player, cell: Cell) -> usize {
+        player.index() * CELLS + cell.index() as usize
+    }
+
+    /// Moves the history score of `cell` of `player` by `bonus`, a fraction of the way to its
+    /// bound.
+    fn reward(&mut self, player: Player, cell: Cell, bonus: i32) {
+        let score = &mut self.history[Self::slot(player, cell)];
+        *score += bonus - *score * bonus.abs() / HISTORY_MAX;
     }
 
     /// The negamax value of the board (`ply` plies below the root) to `depth` plies, within
@@ -301,6 +327,13 @@ impl<'a> PatternSearch<'a> {
                         if slot[0] != Some(cell) {
                             slot[1] = slot[0];
                             slot[0] = Some(cell);
+                        }
+                        if !forced {
+                            let bonus = (16 * depth * depth).min(HISTORY_MAX);
+                            self.reward(me, cell, bonus);
+                            for &(_, tried) in &moves[..i] {
+                                self.reward(me, tried, -bonus);
+                            }
                         }
                         break;
                     }

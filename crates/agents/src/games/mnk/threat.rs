@@ -114,6 +114,10 @@ pub const VCF_DEPTH: u32 = 20;
 /// The deepest VCT, in its own moves.
 pub const VCT_DEPTH: u32 = 8;
 
+/// The share of a move's hard limit the agent leaves unused (the arena's plan leaves
+/// [`crate::clock::SAFETY_SHARE`]).
+const SAFETY_SHARE: f64 = 0.05;
+
 /// Nodes a simulation of `search=mcts` counts for in the node budget.
 const SIMULATION_NODES: u64 = 10;
 
@@ -382,7 +386,20 @@ impl Agent<Mnk> for ThreatAgent {
         if legal.len() == 1 {
             return Ok(choice(legal[0], 1, None, None, "only move".into()));
         }
-        let deadline = match (ctx.deadline, self.config.time.map(|t| started + t)) {
+        // Under a move limit the agent plans its own deadline, closer to the limit than the
+        // arena's plan: its searches read the clock every few hundred nodes (well under a
+        // millisecond) and return at once.
+        let planned = match ctx.move_time {
+            Some(limit) => crate::clock::plan_with(
+                started,
+                Some(limit),
+                ctx.clock.as_ref(),
+                crate::clock::MOVES_TO_GO,
+                SAFETY_SHARE,
+            ),
+            None => ctx.deadline,
+        };
+        let deadline = match (planned, self.config.time.map(|t| started + t)) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };

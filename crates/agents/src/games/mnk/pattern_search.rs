@@ -47,6 +47,9 @@ const QUIESCENCE_FOURS_CARO: i32 = 4;
 /// Fours the quiescence search tries at a node, best first.
 const QUIESCENCE_WIDTH: usize = 8;
 
+/// The same under caro, where each four searched has two replies.
+const QUIESCENCE_WIDTH_CARO: usize = 4;
+
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -332,10 +335,10 @@ impl<'a> PatternSearch<'a> {
     /// ([`QUIESCENCE_FOURS_CARO`] under caro), the [`QUIESCENCE_WIDTH`] best at a node.
     fn quiescence(&mut self, me: Player, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         let stand = self.board.patterns().evaluate(me);
-        let limit = if self.board.rule() == WinRule::Caro {
-            QUIESCENCE_FOURS_CARO
+        let (limit, width) = if self.board.rule() == WinRule::Caro {
+            (QUIESCENCE_FOURS_CARO, QUIESCENCE_WIDTH_CARO)
         } else {
-            QUIESCENCE_FOURS
+            (QUIESCENCE_FOURS, QUIESCENCE_WIDTH)
         };
         if stand >= beta || depth <= -limit {
             return stand;
@@ -348,7 +351,7 @@ impl<'a> PatternSearch<'a> {
             .iter()
             .map(|cell| (move_score(&self.board, cell, me), cell))
             .collect();
-        keep_best(&mut moves, QUIESCENCE_WIDTH);
+        keep_best(&mut moves, width);
         let mut best = stand;
         alpha = alpha.max(stand);
         for &(_, cell) in &moves {

@@ -13,7 +13,9 @@
 //!   opponent's value there), at most [`WIDTH`] of them below the root and [`ROOT_WIDTH`] at
 //!   the root; from the 4th of them, at depth 3 and more, a cell that makes no open three for
 //!   either side is searched a ply shallower first (two from the 7th at depth 5 and more: late
-//!   move reductions), and again at full depth when it beats alpha;
+//!   move reductions), and again at full depth when it beats alpha; a cell that cut off
+//!   elsewhere in the search rises among them (the history heuristic; not under caro, where
+//!   it was not tested to the end);
 //! - past the horizon a quiet node is not only its evaluation: the side to move stands pat or
 //!   plays its fours, each forcing the reply (a quiescence search of fours), so a win by
 //!   continuous fours just beyond the horizon counts as the win it is (at most 8 fours in a
@@ -49,6 +51,13 @@ const QUIESCENCE_WIDTH: usize = 8;
 
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
+
+/// The largest a cell's history score grows (either sign): half of it is added to the cell's
+/// ordering key at a quiet node, so it reorders cells of like pattern value.
+const HISTORY_MAX: i32 = 1024;
+
+/// Cells a board has at most (a [`CellSet`]'s bits).
+const CELLS: usize = CellSet::WORDS * 64;
 
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
@@ -150,6 +159,11 @@ pub(crate) struct PatternSearch<'a> {
     pub board: Board,
     table: &'a mut Table,
     killers: Vec<[Option<Cell>; 2]>,
+    /// The history score of each player's cells: raised for a quiet move that cut off, lowered
+    /// for those searched before it at the node (the history heuristic, with the gravity
+    /// Stockfish gives it: a score moves a fraction of the way to its bound). Never moved under
+    /// caro, where its test was stopped without a decision: the scores stay 0.
+    history: Vec<i32>,
     /// Nodes searched so far.
     pub nodes: u64,
     node_limit: u64,
@@ -171,6 +185,7 @@ impl<'a> PatternSearch<'a> {
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
+            history: vec![0; 2 * CELLS],
             nodes: 0,
             node_limit,
             deadline,
@@ -201,7 +216,7 @@ impl<'a> PatternSearch<'a> {
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
             } else {
-                move_score(&self.board, cell, me)
+                move_score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             };
             out.push((key, cell));
         }
@@ -211,6 +226,19 @@ impl<'a> PatternSearch<'a> {
 
     fn settled(&self, ply: u32, forced: &mut Keyed) -> Option<i32> {
         settled(&self.board, ply, forced)
+    }
+
+    /// The index of `cell` of `player` in the history scores.
+    #[inline]
+    fn slot(player: Player, cell: Cell) -> usize {
+        player.index() * CELLS + cell.index()
+    }
+
+    /// Moves the history score of `cell` of `player` by `bonus`, a fraction of the way to its
+    /// bound.
+    fn reward(&mut self, player: Player, cell: Cell, bonus: i32) {
+        let score = &mut self.history[Self::slot(player, cell)];
+        *score += bonus - *score * bonus.abs() / HISTORY_MAX;
     }
 
     /// The negamax value of the board (`ply` plies below the root) to `depth` plies, within
@@ -301,6 +329,13 @@ impl<'a> PatternSearch<'a> {
                         if slot[0] != Some(cell) {
                             slot[1] = slot[0];
                             slot[0] = Some(cell);
+                        }
+                        if !forced && self.board.rule() != WinRule::Caro {
+                            let bonus = (16 * depth * depth).min(HISTORY_MAX);
+                            self.reward(me, cell, bonus);
+                            for &(_, tried) in &moves[..i] {
+                                self.reward(me, tried, -bonus);
+                            }
                         }
                         break;
                     }
@@ -535,6 +570,41 @@ mod tests {
         let search = PatternSearch::new(Board::new(&game), &mut table, 1, None);
         let moves = search.root_moves(None);
         assert_eq!(moves, vec![game.config().parse_cell("l8").unwrap()]);
+    }
+
+    #[test]
+    fn history_scores_stay_in_their_bound_and_stay_zero_under_caro() {
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        // A search of a middle game moves the scores (gomoku), or leaves them all 0 (caro).
+        for (variant, moved) in [("gomoku", true), ("caro", false)] {
+            let game = start(variant)
+                .play_line("h8 h10 j9 f8 k6 e11 i9 g9")
+                .unwrap();
+            let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+            let mut moves = search.root_moves(None);
+            for depth in 1..=4 {
+                search.root(&mut moves, depth).unwrap();
+            }
+            assert_eq!(search.history.iter().any(|&h| h != 0), moved, "{variant}");
+            assert!(search.history.iter().all(|h| h.abs() <= HISTORY_MAX));
+        }
+        // Rewarded again and again, a score nears its bound and never passes it.
+        let game = start("gomoku");
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let cell = game.config().center_cell();
+        for (bonus, toward) in [(HISTORY_MAX, HISTORY_MAX), (-64, -HISTORY_MAX)] {
+            for _ in 0..1000 {
+                search.reward(Player::First, cell, bonus);
+                let score = search.history[PatternSearch::slot(Player::First, cell)];
+                assert!(score.abs() <= HISTORY_MAX, "{score}");
+            }
+            let score = search.history[PatternSearch::slot(Player::First, cell)];
+            assert!(
+                (score - toward).abs() <= HISTORY_MAX / 10,
+                "{score} {toward}"
+            );
+        }
     }
 
     #[test]

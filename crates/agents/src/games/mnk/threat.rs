@@ -160,9 +160,7 @@ impl ThreatConfig {
             self.nodes
         }
     }
-}
 
-impl ThreatConfig {
     /// Whether the VCT step runs under `rule`: as given, else everywhere but under caro, where
     /// `arena sprt caro` at 0.2 s a move accepted `vct=false` (+40 Elo; on gomoku the same test
     /// stood at 0): results/strength/README.md. Whether the time the step takes (a caro four

@@ -59,6 +59,14 @@ const HISTORY_MAX: i32 = 1024;
 /// Cells a board has at most (a [`CellSet`]'s bits).
 const CELLS: usize = CellSet::WORDS * 64;
 
+/// How many plies shallower the `index`-th move (from 0) of a quiet node `depth` plies from
+/// the horizon is searched first: ln(depth)·ln(index + 1) / 1.75, rounded, at least 1 (late
+/// move reductions that grow with the depth and the move's rank, as Stockfish's do).
+fn reduction(depth: i32, index: usize) -> i32 {
+    let r = f64::from(depth).ln() * ((index + 1) as f64).ln() / 1.75;
+    (r.round() as i32).max(1)
+}
+
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
 
@@ -293,10 +301,8 @@ impl<'a> PatternSearch<'a> {
                     || patterns.sets(them).open_three.contains(cell)
                 {
                     0
-                } else if i >= 6 && depth >= 5 {
-                    2
                 } else {
-                    1
+                    reduction(depth, i).min(child_depth - 1)
                 }
             } else {
                 0

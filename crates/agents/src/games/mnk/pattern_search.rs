@@ -46,8 +46,10 @@ const QUIESCENCE_FOURS: i32 = 8;
 /// leaves the five blocked at both ends): the quiescence tree doubles with each four.
 const QUIESCENCE_FOURS_CARO: i32 = 4;
 
-/// Fours the quiescence search tries at a node, best first.
+/// Fours the quiescence search tries at a node, best first: at its first node, and at the
+/// nodes after a four of its own (deeper in a chain of fours).
 const QUIESCENCE_WIDTH: usize = 8;
+const QUIESCENCE_WIDTH_DEEP: usize = 3;
 
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
@@ -404,7 +406,14 @@ impl<'a> PatternSearch<'a> {
                 (key, cell)
             })
             .collect();
-        keep_best(&mut moves, QUIESCENCE_WIDTH);
+        keep_best(
+            &mut moves,
+            if depth < 0 {
+                QUIESCENCE_WIDTH_DEEP
+            } else {
+                QUIESCENCE_WIDTH
+            },
+        );
         let alpha_start = alpha;
         let mut best = stand;
         let mut best_move = None;

@@ -59,6 +59,8 @@ const HISTORY_MAX: i32 = 1024;
 /// Cells a board has at most (a [`CellSet`]'s bits).
 const CELLS: usize = CellSet::WORDS * 64;
 
+pub static PROF: [std::sync::atomic::AtomicU64; 32] = [const { std::sync::atomic::AtomicU64::new(0) }; 32];
+
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
 
@@ -245,6 +247,7 @@ impl<'a> PatternSearch<'a> {
     /// `(alpha, beta)`, fail-soft.
     pub(crate) fn negamax(&mut self, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
+        PROF[(depth + 12).clamp(0, 31) as usize].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.check_budget();
         if self.aborted {
             return 0;

@@ -577,6 +577,16 @@ impl Agent<Mnk> for ThreatAgent {
             }
         }
         let (mv, value, depth) = result;
+        {
+            let mut parts = Vec::new();
+            for (i, c) in super::pattern_search::PROF.iter().enumerate() {
+                let n = c.swap(0, std::sync::atomic::Ordering::Relaxed);
+                if n > 0 {
+                    parts.push(format!("{}:{}", i as i32 - 12, n));
+                }
+            }
+            eprintln!("PROF depth {depth} nodes {} {}", search.nodes, parts.join(" "));
+        }
         let nodes = budget.used + search.nodes;
         let mut reason = match score::describe(value) {
             Some(words) => words,

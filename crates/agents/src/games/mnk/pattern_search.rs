@@ -388,9 +388,30 @@ impl<'a> PatternSearch<'a> {
         if fours.is_empty() {
             return stand;
         }
+        // The fours' results are kept in the table as a horizon node's (depth 0): the same
+        // fours played in another order reach the same position.
+        let key = self.board.key();
+        let mut table_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            table_move = entry.mv.map(|index| Cell(index as u16));
+            let stored = score::from_node(entry.score, ply);
+            match entry.bound {
+                Bound::Exact => return stored,
+                Bound::Lower if stored >= beta => return stored,
+                Bound::Upper if stored <= alpha => return stored,
+                _ => {}
+            }
+        }
         let mut moves: Keyed = fours
             .iter()
-            .map(|cell| (move_score(&self.board, cell, me), cell))
+            .map(|cell| {
+                let key = if Some(cell) == table_move {
+                    i32::MAX
+                } else {
+                    move_score(&self.board, cell, me)
+                };
+                (key, cell)
+            })
             .collect();
         keep_best(
             &mut moves,
@@ -400,7 +421,9 @@ impl<'a> PatternSearch<'a> {
                 QUIESCENCE_WIDTH
             },
         );
+        let alpha_start = alpha;
         let mut best = stand;
+        let mut best_move = None;
         alpha = alpha.max(stand);
         for &(_, cell) in &moves {
             self.board.play(cell);
@@ -411,6 +434,7 @@ impl<'a> PatternSearch<'a> {
             }
             if value > best {
                 best = value;
+                best_move = Some(cell);
                 if value > alpha {
                     alpha = value;
                     if alpha >= beta {
@@ -419,6 +443,20 @@ impl<'a> PatternSearch<'a> {
                 }
             }
         }
+        let bound = if best <= alpha_start {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.store(
+            key,
+            score::to_node(best, ply),
+            0,
+            bound,
+            best_move.map(|c| c.index()),
+        );
         best
     }
 

@@ -52,7 +52,7 @@ const QUIESCENCE_WIDTH: usize = 8;
 
 /// Fours it tries at a node deeper in a chain of fours (after a four of its own and the
 /// reply): most of a search's nodes are in these chains.
-const QUIESCENCE_WIDTH_DEEP: usize = 3;
+const QUIESCENCE_WIDTH_DEEP: usize = 2;
 
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;

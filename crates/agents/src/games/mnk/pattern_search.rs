@@ -48,7 +48,7 @@ const QUIESCENCE_FOURS: i32 = 8;
 const QUIESCENCE_FOURS_CARO: i32 = 4;
 
 /// Fours the quiescence search tries at its first node, best first.
-const QUIESCENCE_WIDTH: usize = 8;
+const QUIESCENCE_WIDTH: usize = 5;
 
 /// Fours it tries at a node deeper in a chain of fours (after a four of its own and the
 /// reply): most of a search's nodes are in these chains.

@@ -338,7 +338,7 @@ impl<'a> PatternSearch<'a> {
                             slot[1] = slot[0];
                             slot[0] = Some(cell);
                         }
-                        if !forced && self.board.rule() != WinRule::Caro {
+                        if !forced {
                             let bonus = (16 * depth * depth).min(HISTORY_MAX);
                             self.reward(me, cell, bonus);
                             for &(_, tried) in &moves[..i] {

@@ -41,7 +41,7 @@ pub const ROOT_WIDTH: usize = 24;
 const MAX_PLY: u32 = 100;
 
 /// Fours in a row the quiescence search past the horizon plays at most.
-const QUIESCENCE_FOURS: i32 = 8;
+const QUIESCENCE_FOURS: i32 = 12;
 
 /// The same under caro, where a four has two defences (its cell, and the cell past it that
 /// leaves the five blocked at both ends): the quiescence tree doubles with each four.

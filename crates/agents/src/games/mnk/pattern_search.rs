@@ -64,6 +64,10 @@ const HISTORY_MAX: i32 = 1024;
 /// Cells a board has at most (a [`CellSet`]'s bits).
 const CELLS: usize = CellSet::WORDS * 64;
 
+/// The moves a quiet node searches at most, by the plies left to the horizon (1 and 2; the
+/// cells of an open three or better are searched whatever their rank).
+const LATE_MOVES: [usize; 3] = [WIDTH, 6, 8];
+
 /// The moves of a node with their ordering keys.
 pub(crate) type Keyed = ArrayVec<(i32, Cell), MAX_MOVES>;
 
@@ -293,6 +297,16 @@ impl<'a> PatternSearch<'a> {
         let mut best_move = None;
         let them = Mnk::opponent(me);
         for (i, &(_, cell)) in moves.iter().enumerate() {
+            // Near the horizon only the best of them are searched at all (late move pruning),
+            // and never a cell of either side's open three or better is left out.
+            if !forced && depth <= 2 && i >= LATE_MOVES[depth as usize] {
+                let patterns = self.board.patterns();
+                if !patterns.sets(me).open_three.contains(cell)
+                    && !patterns.sets(them).open_three.contains(cell)
+                {
+                    continue;
+                }
+            }
             // Late moves of a quiet node are searched shallower first (late move reductions),
             // never a cell of either side's open three or better.
             let reduction = if !forced && depth >= 3 && i >= 3 {

@@ -45,7 +45,7 @@ const QUIESCENCE_FOURS: i32 = 8;
 
 /// The same under caro, where a four has two defences (its cell, and the cell past it that
 /// leaves the five blocked at both ends): the quiescence tree doubles with each four.
-const QUIESCENCE_FOURS_CARO: i32 = 4;
+const QUIESCENCE_FOURS_CARO: i32 = 3;
 
 /// Fours the quiescence search tries at its first node, best first.
 const QUIESCENCE_WIDTH: usize = 8;

@@ -641,6 +641,23 @@ pub struct Patterns {
     sets: [ThreatSets; 2],
     /// Per player, the sum of the weights of every empty cell's patterns.
     sums: [i32; 2],
+    /// Per stone [`Patterns::play`] put and [`Patterns::undo`] has not taken back, what it
+    /// changed, for the undo to put back without classifying the windows again.
+    undo_log: Vec<Saved>,
+    /// The patterns and keys of the empty cells the stones of `undo_log` reached, before each
+    /// stone, in the order of [`Patterns::update_lines`].
+    saved_cells: Vec<([[u8; 4]; 2], [u16; 2])>,
+}
+
+/// The state one stone changes beyond the window codes (which the undo clears bit by bit).
+#[derive(Clone, Debug)]
+struct Saved {
+    sets: [ThreatSets; 2],
+    sums: [i32; 2],
+    /// The patterns and keys of the stone's own cell.
+    own: ([[u8; 4]; 2], [u16; 2]),
+    /// Where this stone's cells start in `saved_cells`.
+    cells: usize,
 }
 
 impl Patterns {
@@ -666,6 +683,8 @@ impl Patterns {
             cells: cell_tables(),
             sets: [ThreatSets::default(); 2],
             sums: [0; 2],
+            undo_log: Vec::new(),
+            saved_cells: Vec::new(),
         };
         let radius = table.radius();
         let board = patterns.board;
@@ -848,39 +867,57 @@ impl Patterns {
     pub fn play(&mut self, cell: Cell, player: Player) {
         let index = cell.index();
         debug_assert!(!self.stones[0].contains(cell) && !self.stones[1].contains(cell));
+        self.undo_log.push(Saved {
+            sets: self.sets,
+            sums: self.sums,
+            own: (self.patterns[index], self.keys[index]),
+            cells: self.saved_cells.len(),
+        });
         self.clear_cell(index);
         self.stones[player.index()].insert(cell);
         self.filled.insert(cell);
         let value = if player == Player::First { OWN } else { OPP };
-        self.update_lines(index, value, true);
+        self.update_lines(index, value);
     }
 
-    /// Takes back the stone of `player` on `cell` (the last one [`Patterns::play`] put).
+    /// Takes back the stone of `player` on `cell` (the last one [`Patterns::play`] put): the
+    /// codes cleared, the patterns, keys, sums and sets put back as they were before it.
     pub fn undo(&mut self, cell: Cell, player: Player) {
         let index = cell.index();
         self.stones[player.index()].remove(cell);
         self.filled.remove(cell);
         let value = if player == Player::First { OWN } else { OPP };
-        self.update_lines(index, value, false);
-        // The cell's own codes never changed while it held the stone.
-        self.refresh_cell(index);
-    }
-
-    /// Sets (or clears) `value` in the window codes of every cell within the radius of
-    /// `index` along the four lines, and refreshes the empty ones.
-    #[inline]
-    fn update_lines(&mut self, index: usize, value: u64, set: bool) {
+        let saved = self.undo_log.pop().expect("a stone played to take back");
+        let mut next = saved.cells;
         for d in 0..4 {
             for j in 0..self.reach.count(index, d) {
                 let Reach { at, shift } = self.reach.of(index, d)[j];
                 let at = usize::from(at);
-                let bits = value << shift;
-                if set {
-                    self.codes[at][d] |= bits;
-                } else {
-                    self.codes[at][d] &= !bits;
-                }
+                self.codes[at][d] &= !(value << shift);
                 if !self.filled.contains(Cell(at as u16)) {
+                    (self.patterns[at], self.keys[at]) = self.saved_cells[next];
+                    next += 1;
+                }
+            }
+        }
+        debug_assert_eq!(next, self.saved_cells.len());
+        self.saved_cells.truncate(saved.cells);
+        (self.patterns[index], self.keys[index]) = saved.own;
+        self.sets = saved.sets;
+        self.sums = saved.sums;
+    }
+
+    /// Sets `value` in the window codes of every cell within the radius of `index` along the
+    /// four lines, and refreshes the empty ones (their patterns and keys saved first).
+    #[inline]
+    fn update_lines(&mut self, index: usize, value: u64) {
+        for d in 0..4 {
+            for j in 0..self.reach.count(index, d) {
+                let Reach { at, shift } = self.reach.of(index, d)[j];
+                let at = usize::from(at);
+                self.codes[at][d] |= value << shift;
+                if !self.filled.contains(Cell(at as u16)) {
+                    self.saved_cells.push((self.patterns[at], self.keys[at]));
                     self.refresh_direction(at, d);
                 }
             }

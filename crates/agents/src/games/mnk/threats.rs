@@ -183,25 +183,27 @@ impl Board {
         let game = self.game();
         let config = game.config();
         let (rows, cols) = (i32::from(config.rows()), i32::from(config.cols()));
-        // Candidates: the win cells and the empty cells along the four lines through them,
-        // up to k + 1 away (the cell past the far end of a winning run).
+        // Candidates: the win cells, and the empty cell just past each end of the attacker's
+        // run through a win cell along each line. A stone elsewhere cannot stop that win: it
+        // neither shortens the run (all the attacker's stones) nor blocks one of its ends.
         let mut candidates = *wins;
-        let reach = self.k as i32 + 1;
+        let stones = game.stones(attacker);
         for win in wins.iter() {
             let (row, col) = config.row_col(win);
             for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
                 for sign in [-1, 1] {
-                    for distance in 1..=reach {
-                        let (r, c) = (
-                            i32::from(row) + sign * dr * distance,
-                            i32::from(col) + sign * dc * distance,
-                        );
+                    let (mut r, mut c) = (i32::from(row), i32::from(col));
+                    loop {
+                        (r, c) = (r + sign * dr, c + sign * dc);
                         if r < 0 || c < 0 || r >= rows || c >= cols {
                             break;
                         }
                         let cell = config.cell(r as u8, c as u8).expect("on the board");
-                        if game.empty_cells().contains(cell) {
-                            candidates.insert(cell);
+                        if !stones.contains(cell) {
+                            if game.empty_cells().contains(cell) {
+                                candidates.insert(cell);
+                            }
+                            break;
                         }
                     }
                 }
@@ -671,5 +673,54 @@ mod tests {
         let mut expected = cells(&game, "f1 g1");
         expected.sort();
         assert_eq!(defences.iter().collect::<Vec<_>>(), expected);
+    }
+
+    /// Under caro, the defences are every empty cell whose stone stops all the opponent's
+    /// wins, by the rules: the same as trying each empty cell of the board, on random
+    /// positions (overlines and runs blocked at one end included).
+    #[test]
+    fn caro_defences_are_every_stopping_cell() {
+        let mut rng = AgentRng::seed_from_u64(11);
+        let mut checked = 0;
+        for id in ["mnk-15x15k5-caro", "mnk-9x9k5-caro", "mnk-7x7k4-caro"] {
+            let start = start(id);
+            for _ in 0..300 {
+                let mut game = start.clone();
+                // Dense random boards, where wins with long runs are common.
+                let plies = rng.random_range(10..u32::from(start.config().cells()) / 2);
+                for _ in 0..plies {
+                    match game.random_move(&mut rng) {
+                        Some(cell) if !game.child(cell).is_over() => game.play_unchecked(cell),
+                        _ => break,
+                    }
+                }
+                if game.is_over() {
+                    continue;
+                }
+                let board = Board::new(&game);
+                let attacker = Mnk::opponent(board.to_move());
+                let wins = board.wins(attacker);
+                if wins.is_empty() {
+                    continue;
+                }
+                let mut expected = CellSet::EMPTY;
+                for cell in game.empty_cells().iter() {
+                    let mut after = game.clone();
+                    after.place(cell, board.to_move());
+                    if wins
+                        .iter()
+                        .all(|win| win == cell || !after.wins_at(win, attacker))
+                    {
+                        expected.insert(cell);
+                    }
+                }
+                assert_eq!(board.defences(&wins), expected, "{id}\n{game}");
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 100,
+            "too few positions with a win to check: {checked}"
+        );
     }
 }

@@ -570,6 +570,19 @@ mod tests {
             .collect()
     }
 
+    /// `start` after up to `plies` random moves, stopping before a move that would end the
+    /// game (so the game returned is never over).
+    fn random_game(start: &Mnk, plies: u32, rng: &mut AgentRng) -> Mnk {
+        let mut game = start.clone();
+        for _ in 0..plies {
+            match game.random_move(rng) {
+                Some(cell) if !game.child(cell).is_over() => game.play_unchecked(cell),
+                _ => break,
+            }
+        }
+        game
+    }
+
     #[test]
     fn a_four_three_is_found() {
         // X: h8 i8 j8 (row 8) and k10 k11 (column k); O elsewhere. X to move: k8 makes a
@@ -614,17 +627,8 @@ mod tests {
             let start = start(id);
             let mut checked = 0;
             while checked < 40 {
-                let mut game = start.clone();
                 let plies = rng.random_range(9..17);
-                for _ in 0..plies {
-                    match game.random_move(&mut rng) {
-                        Some(cell) if !game.child(cell).is_over() => game.play_unchecked(cell),
-                        _ => break,
-                    }
-                }
-                if game.is_over() {
-                    continue;
-                }
+                let game = random_game(&start, plies, &mut rng);
                 let (result, _) = vcf(&game, ThreatLimits::default());
                 if let ThreatResult::Win(line) = result {
                     let solution = solve(
@@ -685,18 +689,9 @@ mod tests {
         for id in ["mnk-15x15k5-caro", "mnk-9x9k5-caro", "mnk-7x7k4-caro"] {
             let start = start(id);
             for _ in 0..300 {
-                let mut game = start.clone();
                 // Dense random boards, where wins with long runs are common.
                 let plies = rng.random_range(10..u32::from(start.config().cells()) / 2);
-                for _ in 0..plies {
-                    match game.random_move(&mut rng) {
-                        Some(cell) if !game.child(cell).is_over() => game.play_unchecked(cell),
-                        _ => break,
-                    }
-                }
-                if game.is_over() {
-                    continue;
-                }
+                let game = random_game(&start, plies, &mut rng);
                 let board = Board::new(&game);
                 let attacker = Mnk::opponent(board.to_move());
                 let wins = board.wins(attacker);

@@ -117,6 +117,65 @@ pub const VCT_DEPTH: u32 = 8;
 /// Nodes a simulation of `search=mcts` counts for in the node budget.
 const SIMULATION_NODES: u64 = 10;
 
+/// Under a game clock, the most a move may take, as a multiple of its planned share of the
+/// clock (the arena's plan: what is left over the moves to go, plus the increment).
+const MAX_STRETCH: u32 = 3;
+
+/// Under a game clock, the alpha-beta starts no new iteration once this share of the move's
+/// planned time is spent (times the stretch the position asks for, [`TimePlan::stretch`]):
+/// the next iteration would take longer than all before it, and would be cut off.
+const NEW_ITERATION_SHARE: f64 = 0.5;
+
+/// The time of a move under a game clock: a planned time, and a hard end to spend more
+/// where the position is sharp (the best move changing between iterations, the score
+/// falling) and less where it is settled.
+#[derive(Clone, Copy, Debug)]
+struct TimePlan {
+    started: Instant,
+    /// The planned time: the arena's share of the clock ([`crate::clock::plan`]).
+    optimum: Duration,
+    /// The search stops here whatever it is doing.
+    hard: Instant,
+}
+
+impl TimePlan {
+    /// The plan of a move started at `started` with `ctx`'s deadline and clock; `None`
+    /// without a game clock (a move limit alone, `st=`, gives each move the same time: the
+    /// deadline holds as it is).
+    fn new(started: Instant, ctx: &Context<'_>) -> Option<TimePlan> {
+        ctx.clock.as_ref()?;
+        let planned = ctx.deadline?.saturating_duration_since(started);
+        let cap = ctx.move_time?.mul_f64(1.0 - crate::clock::SAFETY_SHARE);
+        Some(TimePlan {
+            started,
+            optimum: planned,
+            hard: started + (planned * MAX_STRETCH).min(cap).max(planned),
+        })
+    }
+
+    /// How much of the planned time the position asks for, from the iterations so far:
+    /// `changes`, the best move's changes between iterations, the recent ones weighing most;
+    /// `fall`, how far the score fell in the last iteration.
+    fn stretch(changes: f64, fall: i32) -> f64 {
+        let unsettled = 1.0 + changes.min(2.0) * 0.5;
+        let falling = if fall >= 150 {
+            1.5
+        } else if fall >= 50 {
+            1.2
+        } else {
+            1.0
+        };
+        unsettled * falling
+    }
+
+    /// Whether the alpha-beta should start another iteration now.
+    fn another_iteration(&self, changes: f64, fall: i32) -> bool {
+        let spent = self.started.elapsed();
+        spent.as_secs_f64()
+            < self.optimum.as_secs_f64() * NEW_ITERATION_SHARE * Self::stretch(changes, fall)
+    }
+}
+
 /// The settings of [`ThreatAgent`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreatConfig {
@@ -553,7 +612,11 @@ impl Agent<Mnk> for ThreatAgent {
         } else {
             table.new_search().map_err(table_error)?;
         }
-        let mut search = PatternSearch::new(board, table, budget.nodes_left(), budget.deadline);
+        // Under a game clock the alpha-beta may run past the planned time, to the plan's hard
+        // end, and decides between iterations whether to go on.
+        let plan = TimePlan::new(started, ctx).filter(|_| self.config.time.is_none());
+        let search_deadline = plan.map_or(budget.deadline, |plan| Some(plan.hard));
+        let mut search = PatternSearch::new(board, table, budget.nodes_left(), search_deadline);
         let within = restrict.map(|set| set.and(&legal_set));
         let mut moves = search.root_moves(within.as_ref());
         moves.retain(|cell| legal_set.contains(*cell));
@@ -561,10 +624,15 @@ impl Agent<Mnk> for ThreatAgent {
             moves = legal.iter().copied().collect();
         }
         let mut result = (moves[0], 0, 0);
+        let mut changes = 0.0;
         for depth in 1..=self.config.depth {
+            let before = result;
             match search.root(&mut moves, depth as i32) {
                 Some(value) => result = (moves[0], value, depth),
                 None => break,
+            }
+            if depth > 1 {
+                changes = changes * 0.5 + if result.0 == before.0 { 0.0 } else { 1.0 };
             }
             if search.aborted {
                 break;
@@ -573,6 +641,12 @@ impl Agent<Mnk> for ThreatAgent {
                 break;
             }
             if moves.len() == 1 && depth >= 2 {
+                break;
+            }
+            if let Some(plan) = &plan
+                && depth > 1
+                && !plan.another_iteration(changes, before.1.saturating_sub(result.1))
+            {
                 break;
             }
         }
@@ -613,6 +687,97 @@ mod tests {
         assert_eq!(config("threat:time_ms=100").node_budget(None), None);
         assert_eq!(config("threat:depth=4").node_budget(deadline), None);
         assert_eq!(ThreatConfig::default(), default);
+    }
+
+    /// A move's context under `control` with `left` on the clock (and `per_move`, if any),
+    /// the deadline the arena plans for it from `started`.
+    fn clocked(
+        rng: &mut crate::AgentRng,
+        started: Instant,
+        control: crate::clock::GameClock,
+        left: Duration,
+        per_move: Option<Duration>,
+    ) -> Context<'_> {
+        let clock = crate::clock::ClockState {
+            control,
+            left,
+            moves_to_go: None,
+            per_move,
+        };
+        let limit = per_move.map_or(left, |p| p.min(left));
+        Context::new(rng)
+            .with_deadline(crate::clock::plan(started, Some(limit), Some(&clock)))
+            .with_move_time(Some(limit))
+            .with_clock(Some(clock))
+    }
+
+    #[test]
+    fn under_a_game_clock_a_move_may_take_up_to_three_times_its_plan_within_its_limit() {
+        let mut rng = <crate::AgentRng as rand::SeedableRng>::seed_from_u64(1);
+        let started = Instant::now();
+        let secs = Duration::from_secs;
+        let control = crate::clock::GameClock {
+            moves: None,
+            time: secs(60),
+            increment: Duration::ZERO,
+        };
+        // 30 s left: the plan is a thirtieth, 1 s, and the move may stretch to 3 s.
+        let ctx = clocked(&mut rng, started, control, secs(30), None);
+        let plan = TimePlan::new(started, &ctx).expect("a plan under a clock");
+        assert_eq!(plan.optimum, secs(1));
+        assert_eq!(plan.hard - started, secs(3));
+        // A move limit under the clock caps the stretch inside it, by the arena's safety share.
+        let ctx = clocked(
+            &mut rng,
+            started,
+            control,
+            secs(30),
+            Some(Duration::from_millis(2000)),
+        );
+        let plan = TimePlan::new(started, &ctx).unwrap();
+        assert_eq!(plan.optimum, secs(1));
+        assert_eq!(plan.hard - started, Duration::from_millis(1600));
+        // Nearly out of time: the hard end stays inside what is left.
+        let ctx = clocked(&mut rng, started, control, Duration::from_millis(300), None);
+        let plan = TimePlan::new(started, &ctx).unwrap();
+        assert_eq!(plan.optimum, Duration::from_millis(10));
+        assert_eq!(plan.hard - started, Duration::from_millis(30));
+        assert!(plan.hard - started <= Duration::from_millis(240));
+        // A move limit alone (`st=`): every move has the same time, no plan.
+        let ctx = Context::new(&mut rng)
+            .with_deadline(Some(started + Duration::from_millis(800)))
+            .with_move_time(Some(secs(1)));
+        assert!(TimePlan::new(started, &ctx).is_none());
+    }
+
+    #[test]
+    fn a_sharp_position_stretches_the_time_a_settled_one_does_not() {
+        // Settled: the best move the same, the score holding.
+        assert_eq!(TimePlan::stretch(0.0, 0), 1.0);
+        assert_eq!(TimePlan::stretch(0.0, -300), 1.0);
+        // The best move changed in the last iteration, or in both of the last two.
+        assert_eq!(TimePlan::stretch(1.0, 0), 1.5);
+        assert_eq!(TimePlan::stretch(1.5, 0), 1.75);
+        // The score falling.
+        assert_eq!(TimePlan::stretch(0.0, 60), 1.2);
+        assert_eq!(TimePlan::stretch(0.0, 200), 1.5);
+        // Both, at most.
+        assert_eq!(TimePlan::stretch(5.0, 1000), 3.0);
+        // Another iteration while the spent time is under half the plan times the stretch: a
+        // plan of a day has just begun; one of nothing is over.
+        let started = Instant::now();
+        let long = TimePlan {
+            started,
+            optimum: Duration::from_secs(86_400),
+            hard: started + Duration::from_secs(3 * 86_400),
+        };
+        assert!(long.another_iteration(0.0, 0));
+        let over = TimePlan {
+            optimum: Duration::ZERO,
+            hard: started,
+            ..long
+        };
+        assert!(!over.another_iteration(2.0, 1000));
     }
 
     #[test]

@@ -16,7 +16,11 @@
 //!
 //! With a node budget (the default) the agent is reproducible; with `time_ms` or under a time
 //! control it is not, and its alpha-beta then starts from what its last move's search in the
-//! same game stored in the table ([`crate::tt::Table::keep_searching`]). With `search=ab` it
+//! same game stored in the table ([`crate::tt::Table::keep_searching`]). Under a game clock
+//! (`tc=`, an engine's match time) it manages the clock itself (`TimePlan`): the arena's
+//! share of the clock is the move's planned time, the alpha-beta starts no new iteration past
+//! half of it (more where the best move changes between iterations or the score falls, up to
+//! three times the plan) and stops at three times the plan, inside the move's limit. With `search=ab` it
 //! draws nothing from its RNG: with a node budget the position decides the move.
 
 use std::time::{Duration, Instant};

@@ -42,7 +42,7 @@
 // `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
 // server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
 // between fork and exec (crates/protocol/src/sandbox.rs).
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod alphabeta;
 pub mod clock;

@@ -647,17 +647,22 @@ pub struct Patterns {
     /// The patterns and keys of the empty cells the stones of `undo_log` reached, before each
     /// stone, in the order of [`Patterns::update_lines`].
     saved_cells: Vec<([[u8; 4]; 2], [u16; 2])>,
+    /// The cells the stones of `undo_log` moved between the threat sets, with the player and
+    /// the rank ([`threat_rank`]) each had before, in the order they moved: few cells change
+    /// rank with a stone, so the undo puts these back rather than a copy of every set.
+    saved_ranks: Vec<(u16, u8, u8)>,
 }
 
 /// The state one stone changes beyond the window codes (which the undo clears bit by bit).
 #[derive(Clone, Debug)]
 struct Saved {
-    sets: [ThreatSets; 2],
     sums: [i32; 2],
     /// The patterns and keys of the stone's own cell.
     own: ([[u8; 4]; 2], [u16; 2]),
     /// Where this stone's cells start in `saved_cells`.
     cells: usize,
+    /// Where this stone's moves between the sets start in `saved_ranks`.
+    ranks: usize,
 }
 
 impl Patterns {
@@ -685,6 +690,7 @@ impl Patterns {
             sums: [0; 2],
             undo_log: Vec::new(),
             saved_cells: Vec::new(),
+            saved_ranks: Vec::new(),
         };
         let radius = table.radius();
         let board = patterns.board;
@@ -714,6 +720,8 @@ impl Patterns {
             patterns.refresh_cell(cell.index());
         }
         patterns.reach = Arc::new(ReachTable::new(&patterns));
+        // Built from scratch: no stone to take back.
+        patterns.saved_ranks.clear();
         patterns
     }
 
@@ -829,6 +837,8 @@ impl Patterns {
             self.sums[p] += tables.weight[after] - tables.weight[before];
             // The sets follow the best pattern: only a change of it moves the cell.
             if tables.rank[after] != tables.rank[before] {
+                self.saved_ranks
+                    .push((index as u16, p as u8, tables.rank[before]));
                 Self::place_in_sets(&mut self.sets[p], index, tables.rank[after]);
             }
         }
@@ -856,8 +866,13 @@ impl Patterns {
     fn clear_cell(&mut self, index: usize) {
         let tables = &*self.cells;
         for p in 0..2 {
-            self.sums[p] -= tables.weight[usize::from(self.keys[index][p])];
-            Self::place_in_sets(&mut self.sets[p], index, 0);
+            let key = usize::from(self.keys[index][p]);
+            self.sums[p] -= tables.weight[key];
+            if tables.rank[key] != 0 {
+                self.saved_ranks
+                    .push((index as u16, p as u8, tables.rank[key]));
+                Self::place_in_sets(&mut self.sets[p], index, 0);
+            }
         }
         self.patterns[index] = [[DEAD; 4]; 2];
         self.keys[index] = [0; 2];
@@ -868,10 +883,10 @@ impl Patterns {
         let index = cell.index();
         debug_assert!(!self.stones[0].contains(cell) && !self.stones[1].contains(cell));
         self.undo_log.push(Saved {
-            sets: self.sets,
             sums: self.sums,
             own: (self.patterns[index], self.keys[index]),
             cells: self.saved_cells.len(),
+            ranks: self.saved_ranks.len(),
         });
         self.clear_cell(index);
         self.stones[player.index()].insert(cell);
@@ -903,7 +918,11 @@ impl Patterns {
         debug_assert_eq!(next, self.saved_cells.len());
         self.saved_cells.truncate(saved.cells);
         (self.patterns[index], self.keys[index]) = saved.own;
-        self.sets = saved.sets;
+        // The cells that moved between the sets go back, the last move first.
+        for &(at, p, rank) in self.saved_ranks[saved.ranks..].iter().rev() {
+            Self::place_in_sets(&mut self.sets[usize::from(p)], usize::from(at), rank);
+        }
+        self.saved_ranks.truncate(saved.ranks);
         self.sums = saved.sums;
     }
 

@@ -212,10 +212,18 @@ impl<'a> PatternSearch<'a> {
     }
 
     /// The moves worth searching for the side to move when nothing forces them, best first
-    /// (at most `width`, after the table move and the killers).
-    fn quiet_moves(&self, me: Player, table_move: Option<Cell>, ply: u32, width: usize) -> Keyed {
+    /// (at most `width`, after the table move and the killers), in `out` (emptied first: filled
+    /// in place, as a returned list would be copied whole, all [`MAX_MOVES`] slots of it).
+    fn quiet_moves(
+        &self,
+        me: Player,
+        table_move: Option<Cell>,
+        ply: u32,
+        width: usize,
+        out: &mut Keyed,
+    ) {
         let killers = self.killers[ply as usize];
-        let mut out = Keyed::new();
+        out.clear();
         for cell in quiet_candidates(&self.board, me).iter() {
             let key = if Some(cell) == table_move {
                 i32::MAX
@@ -228,8 +236,7 @@ impl<'a> PatternSearch<'a> {
             };
             out.push((key, cell));
         }
-        keep_best(&mut out, width);
-        out
+        keep_best(out, width);
     }
 
     fn settled(&self, ply: u32, forced: &mut Keyed) -> Option<i32> {
@@ -258,6 +265,8 @@ impl<'a> PatternSearch<'a> {
             return 0;
         }
         let me = self.board.to_move();
+        let key = self.board.key();
+        self.table.prefetch(key);
         let mut moves = Keyed::new();
         if let Some(value) = self.settled(ply, &mut moves) {
             return value;
@@ -269,7 +278,6 @@ impl<'a> PatternSearch<'a> {
         if !forced && depth <= 0 {
             return self.quiescence(me, depth, ply, alpha, beta);
         }
-        let key = self.board.key();
         let mut table_move = None;
         if let Some(entry) = self.table.probe(key) {
             table_move = entry.mv.map(|index| Cell(index as u16));
@@ -285,7 +293,7 @@ impl<'a> PatternSearch<'a> {
         }
         let extend = forced && ply < MAX_PLY;
         if !forced {
-            moves = self.quiet_moves(me, table_move, ply, WIDTH);
+            self.quiet_moves(me, table_move, ply, WIDTH, &mut moves);
         }
         let child_depth = if extend { depth } else { depth - 1 };
         let alpha_start = alpha;
@@ -484,7 +492,7 @@ impl<'a> PatternSearch<'a> {
         let mut moves = Keyed::new();
         self.settled(0, &mut moves);
         let width = if moves.is_empty() {
-            moves = self.quiet_moves(me, None, 0, MAX_MOVES);
+            self.quiet_moves(me, None, 0, MAX_MOVES, &mut moves);
             ROOT_WIDTH
         } else {
             MAX_MOVES

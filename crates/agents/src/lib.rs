@@ -39,9 +39,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// `unsafe_code` is denied workspace-wide and forbidden here: the exceptions are the web
-// server's malloc_trim (crates/web/src/memory.rs) and the outside agents' sandbox, set up
-// between fork and exec (crates/protocol/src/sandbox.rs).
+// `unsafe_code` is denied workspace-wide and here: the exceptions are the web server's
+// malloc_trim (crates/web/src/memory.rs), the outside agents' sandbox, set up between fork and
+// exec (crates/protocol/src/sandbox.rs), and here the transposition table's prefetch hint
+// (`tt::Table::prefetch`, which reads no memory).
 #![deny(unsafe_code)]
 
 pub mod alphabeta;

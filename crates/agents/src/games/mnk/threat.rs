@@ -128,8 +128,8 @@ const SIMULATION_NODES: u64 = 10;
 /// unused.
 const MOVES_TO_GO: u32 = 20;
 
-/// Under a game clock, the most a move may take, as a multiple of its planned share of the
-/// clock (the arena's plan: what is left over the moves to go, plus the increment).
+/// Under a game clock, the most a move may take, as a multiple of its planned time (what is
+/// left over the moves to go, plus the increment).
 const MAX_STRETCH: u32 = 3;
 
 /// Under a game clock, the alpha-beta starts no new iteration once this share of the move's
@@ -143,7 +143,8 @@ const NEW_ITERATION_SHARE: f64 = 0.5;
 #[derive(Clone, Copy, Debug)]
 struct TimePlan {
     started: Instant,
-    /// The planned time: the arena's share of the clock ([`crate::clock::plan`]).
+    /// The planned time: what is left over [`MOVES_TO_GO`] moves (or the period's moves to
+    /// go), plus the increment, inside the move's limit ([`crate::clock::plan_with`]).
     optimum: Duration,
     /// The search stops here whatever it is doing.
     hard: Instant,

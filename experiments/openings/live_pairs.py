@@ -20,11 +20,12 @@ from live import HERE, read_suite
 
 def main():
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
-    parser.add_argument("variant", help="gomoku or caro: reads VARIANT-live.txt")
+    parser.add_argument("variant", help="gomoku or caro: reads VARIANT.txt and VARIANT-live.txt")
     parser.add_argument("run", help="a results folder whose games.csv has pairs (games 2i, 2i+1)")
     parser.add_argument("agent", help="the agent whose score is printed")
     args = parser.parse_args()
-    live = read_suite(os.path.join(HERE, f"{args.variant}-live.txt"))
+    suite = read_suite(os.path.join(HERE, f"{args.variant}.txt"))
+    live = {tuple(o) for o in read_suite(os.path.join(HERE, f"{args.variant}-live.txt"))}
     pairs = {}
     with open(os.path.join(args.run, "games.csv"), newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
@@ -34,7 +35,12 @@ def main():
         if len(games) != 2:
             continue
         moves = games[0]["moves"].split()
-        part = "live" if any(moves[: len(o)] == o for o in live) else "other"
+        # The longest opening of the suite the game starts with (one opening may begin
+        # another: `h8 f11 l4` and `h8 f11 l4 j9` in gomoku.txt), as live.py reads them.
+        found = max((o for o in suite if moves[: len(o)] == o), key=len, default=None)
+        if found is None:
+            raise SystemExit(f"{args.run}: game {games[0]['game']} starts with no opening of {args.variant}.txt")
+        part = "live" if tuple(found) in live else "other"
         points = 0.0
         for row in games:
             won = row["first"] if row["result"] == "1-0" else row["second"]

@@ -112,8 +112,8 @@ pub struct Context<'a> {
     pub moves: Option<&'a [String]>,
     /// "Move now": set by another thread (a front's button) to ask for the best move found so
     /// far at once. Agents with a search loop check it where they check the deadline
-    /// ([`Context::stop_asked`]): `alphabeta` (its two-player search), `mcts` (two players);
-    /// the others finish their move as before.
+    /// ([`Context::stop_asked`]): `alphabeta` (its two-player search), `mcts` (two players),
+    /// `threat`'s alpha-beta; the others finish their move as before.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 

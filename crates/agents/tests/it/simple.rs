@@ -131,12 +131,17 @@ fn searches_stop_at_the_deadline_with_a_legal_move() {
 
 /// Issue 36, defect 22: "move now" (the context's stop flag) stops the agents that honour it
 /// as their deadline would, with their best move so far: asked before they start, `alphabeta`
-/// answers from its first iteration and `mcts` after its first 64 simulations.
+/// answers from its first iteration, `mcts` after its first 64 simulations and `threat` within
+/// 10,000 nodes of its 5,000,000 (its alpha-beta reads the flag with the clock, every 1,024).
 #[test]
-fn move_now_stops_alphabeta_and_mcts_with_a_legal_move() {
+fn move_now_stops_alphabeta_mcts_and_threat_with_a_legal_move() {
     let game = mnk("mnk-15x15k5").play_line("h8 h9").unwrap();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    for (spec, most) in [("alphabeta:depth=3", 1), ("mcts:iterations=20000", 64)] {
+    for (spec, most) in [
+        ("alphabeta:depth=3", 1),
+        ("mcts:iterations=20000", 64),
+        ("threat:nodes=5000000", 10_000),
+    ] {
         let spec: AgentSpec = spec.parse().unwrap();
         let mut agent = build::<Mnk>(&spec).unwrap();
         let mut rng = rng(1, 0);

@@ -175,6 +175,8 @@ pub(crate) struct PatternSearch<'a> {
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// A front's "move now" ([`crate::Context::stop`]), read with the clock.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Set when the budget ran out: results since are worthless.
     pub aborted: bool,
 }
@@ -197,6 +199,7 @@ impl<'a> PatternSearch<'a> {
             nodes: 0,
             node_limit,
             deadline,
+            stop: None,
             aborted: false,
         }
     }
@@ -205,7 +208,11 @@ impl<'a> PatternSearch<'a> {
     fn check_budget(&mut self) {
         if self.nodes >= self.node_limit
             || self.nodes.is_multiple_of(CLOCK_EVERY)
-                && self.deadline.is_some_and(|d| Instant::now() >= d)
+                && (self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self
+                        .stop
+                        .as_ref()
+                        .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed)))
         {
             self.aborted = true;
         }

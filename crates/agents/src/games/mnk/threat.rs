@@ -17,12 +17,14 @@
 //! With a node budget (the default) the agent is reproducible; with `time_ms` or under a time
 //! control it is not, and its alpha-beta then starts from what its last move's search in the
 //! same game stored in the table ([`crate::tt::Table::keep_searching`]). Under a game clock
-//! (`tc=`, an engine's match time) it manages the clock itself (`TimePlan`): a twentieth of
-//! what is left plus the increment (the arena plans a thirtieth) is the move's planned time,
-//! the alpha-beta starts no new iteration past half of it (more where the best move changes
-//! between iterations or the score falls, up to three times the plan) and stops at three
-//! times the plan, inside the move's limit. With `search=ab` it draws nothing from its RNG:
-//! with a node budget the position decides the move.
+//! (`tc=`, an engine's match time) its alpha-beta manages the clock itself (`TimePlan`): a
+//! twentieth of what is left plus the increment (the arena plans a thirtieth; with periods,
+//! the period's moves to go) is the move's planned time; it starts no new iteration past half
+//! of it (more where the best move changes between iterations or the score falls, up to 1.5
+//! times the plan) and stops at three times the plan, inside the move's limit and half the
+//! clock. Not with `time_ms`, `search=mcts` or a front's own shorter limit (the web's think
+//! limit): the deadline given holds. With `search=ab` it draws nothing from its RNG: with a
+//! node budget the position decides the move.
 
 use std::time::{Duration, Instant};
 
@@ -123,7 +125,7 @@ pub const VCT_DEPTH: u32 = 8;
 const SIMULATION_NODES: u64 = 10;
 
 /// Under a game clock without periods, the moves a move's planned time assumes are left:
-/// games of `threat` from the shipped openings last 35 plies (median; 70 at the 90th
+/// games of `threat` from the live opening suites last 35 plies (median; 70 at the 90th
 /// percentile), so the arena's 30 ([`crate::clock::MOVES_TO_GO`]) left most of the clock
 /// unused.
 const MOVES_TO_GO: u32 = 20;
@@ -131,6 +133,10 @@ const MOVES_TO_GO: u32 = 20;
 /// Under a game clock, the most a move may take, as a multiple of its planned time (what is
 /// left over the moves to go, plus the increment).
 const MAX_STRETCH: u32 = 3;
+
+/// How much earlier than the arena's plan a front's deadline must be to count as a limit of
+/// its own (the front planned from its own start, a moment before the agent's).
+const FRONT_SLACK: Duration = Duration::from_millis(5);
 
 /// Under a game clock, the alpha-beta starts no new iteration once this share of the move's
 /// planned time is spent (times the stretch the position asks for, [`TimePlan::stretch`]):
@@ -152,12 +158,19 @@ struct TimePlan {
 
 impl TimePlan {
     /// The plan of a move started at `started` with `ctx`'s deadline and clock; `None`
-    /// without a game clock (a move limit alone, `st=`, gives each move the same time: the
-    /// deadline holds as it is).
+    /// without a game clock (a move limit alone, `st=`, gives each move the same time), or
+    /// when the front ends the move before the arena's plan would (the web's think limit): the
+    /// deadline then holds as it is.
     fn new(started: Instant, ctx: &Context<'_>) -> Option<TimePlan> {
         let clock = ctx.clock.as_ref()?;
-        ctx.deadline?;
+        let given = ctx.deadline?;
         let limit = ctx.move_time?;
+        // The front planned from its own start, a moment before this one: a deadline earlier
+        // than the arena's plan from here by more than that is a limit of the front's own.
+        let arena = crate::clock::plan(started, Some(limit), Some(clock))?;
+        if given + FRONT_SLACK < arena {
+            return None;
+        }
         let planned = crate::clock::plan_with(
             started,
             Some(limit),
@@ -166,7 +179,11 @@ impl TimePlan {
             crate::clock::SAFETY_SHARE,
         )?
         .saturating_duration_since(started);
-        let cap = limit.mul_f64(1.0 - crate::clock::SAFETY_SHARE);
+        // Inside the move's limit by the safety share, and never more than half the clock (a
+        // period's last moves plan large shares of it).
+        let cap = limit
+            .mul_f64(1.0 - crate::clock::SAFETY_SHARE)
+            .min(clock.left / 2);
         Some(TimePlan {
             started,
             optimum: planned,
@@ -189,9 +206,8 @@ impl TimePlan {
         unsettled * falling
     }
 
-    /// Whether the alpha-beta should start another iteration now.
-    fn another_iteration(&self, changes: f64, fall: i32) -> bool {
-        let spent = self.started.elapsed();
+    /// Whether the alpha-beta should start another iteration, `spent` into the move.
+    fn another_iteration(&self, spent: Duration, changes: f64, fall: i32) -> bool {
         spent.as_secs_f64()
             < self.optimum.as_secs_f64() * NEW_ITERATION_SHARE * Self::stretch(changes, fall)
     }
@@ -638,6 +654,8 @@ impl Agent<Mnk> for ThreatAgent {
         let plan = TimePlan::new(started, ctx).filter(|_| self.config.time.is_none());
         let search_deadline = plan.map_or(budget.deadline, |plan| Some(plan.hard));
         let mut search = PatternSearch::new(board, table, budget.nodes_left(), search_deadline);
+        // "Move now" stops the alpha-beta as its deadline would.
+        search.stop = ctx.stop.clone();
         let within = restrict.map(|set| set.and(&legal_set));
         let mut moves = search.root_moves(within.as_ref());
         moves.retain(|cell| legal_set.contains(*cell));
@@ -666,7 +684,11 @@ impl Agent<Mnk> for ThreatAgent {
             }
             if let Some(plan) = &plan
                 && depth > 1
-                && !plan.another_iteration(changes, before.1.saturating_sub(result.1))
+                && !plan.another_iteration(
+                    plan.started.elapsed(),
+                    changes,
+                    before.1.saturating_sub(result.1),
+                )
             {
                 break;
             }
@@ -763,7 +785,46 @@ mod tests {
         let plan = TimePlan::new(started, &ctx).unwrap();
         assert_eq!(plan.optimum, Duration::from_millis(15));
         assert_eq!(plan.hard - started, Duration::from_millis(45));
-        assert!(plan.hard - started <= Duration::from_millis(240));
+        // An increment as large as the clock: the plan is the move's cap (80% of 100 ms), and
+        // no stretch past it.
+        let with_increment = crate::clock::GameClock {
+            increment: Duration::from_millis(100),
+            ..control
+        };
+        let ctx = clocked(
+            &mut rng,
+            started,
+            with_increment,
+            Duration::from_millis(100),
+            None,
+        );
+        let plan = TimePlan::new(started, &ctx).unwrap();
+        assert_eq!(plan.optimum, Duration::from_millis(80));
+        assert_eq!(plan.hard - started, Duration::from_millis(80));
+        // A period's last two moves: the plan is half the clock, and the stretch stops there
+        // (the move's limit would allow 80% of it).
+        let periods = crate::clock::GameClock {
+            moves: Some(40),
+            ..control
+        };
+        let clock = crate::clock::ClockState {
+            control: periods,
+            left: secs(10),
+            moves_to_go: Some(2),
+            per_move: None,
+        };
+        let ctx = Context::new(&mut rng)
+            .with_deadline(crate::clock::plan(started, Some(secs(10)), Some(&clock)))
+            .with_move_time(Some(secs(10)))
+            .with_clock(Some(clock));
+        let plan = TimePlan::new(started, &ctx).unwrap();
+        assert_eq!(plan.optimum, secs(5));
+        assert_eq!(plan.hard - started, secs(5));
+        // A front that ends the move before the arena's plan (the web's think limit): its
+        // deadline holds, no plan.
+        let ctx = clocked(&mut rng, started, control, secs(30), None)
+            .with_deadline(Some(started + Duration::from_millis(100)));
+        assert!(TimePlan::new(started, &ctx).is_none());
         // A move limit alone (`st=`): every move has the same time, no plan.
         let ctx = Context::new(&mut rng)
             .with_deadline(Some(started + Duration::from_millis(800)))
@@ -784,21 +845,20 @@ mod tests {
         assert_eq!(TimePlan::stretch(0.0, 200), 1.5);
         // Both, at most.
         assert_eq!(TimePlan::stretch(5.0, 1000), 3.0);
-        // Another iteration while the spent time is under half the plan times the stretch: a
-        // plan of a day has just begun; one of nothing is over.
+        // Another iteration while the time spent is under half the plan times the stretch.
         let started = Instant::now();
-        let long = TimePlan {
+        let plan = TimePlan {
             started,
-            optimum: Duration::from_secs(86_400),
-            hard: started + Duration::from_secs(3 * 86_400),
+            optimum: Duration::from_secs(1),
+            hard: started + Duration::from_secs(3),
         };
-        assert!(long.another_iteration(0.0, 0));
-        let over = TimePlan {
-            optimum: Duration::ZERO,
-            hard: started,
-            ..long
-        };
-        assert!(!over.another_iteration(2.0, 1000));
+        let ms = Duration::from_millis;
+        assert!(plan.another_iteration(ms(400), 0.0, 0));
+        assert!(!plan.another_iteration(ms(600), 0.0, 0));
+        assert!(plan.another_iteration(ms(600), 1.0, 0));
+        assert!(!plan.another_iteration(ms(800), 1.0, 0));
+        assert!(plan.another_iteration(ms(1400), 2.0, 200));
+        assert!(!plan.another_iteration(ms(1600), 2.0, 200));
     }
 
     #[test]

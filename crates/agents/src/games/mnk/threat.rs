@@ -125,7 +125,7 @@ const SIMULATION_NODES: u64 = 10;
 /// games of `threat` from the shipped openings last 35 plies (median; 70 at the 90th
 /// percentile), so the arena's 30 ([`crate::clock::MOVES_TO_GO`]) left most of the clock
 /// unused.
-const MOVES_TO_GO: u32 = 20;
+const MOVES_TO_GO: u32 = 14;
 
 /// Under a game clock, the most a move may take, as a multiple of its planned share of the
 /// clock (the arena's plan: what is left over the moves to go, plus the increment).

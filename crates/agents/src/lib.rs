@@ -117,6 +117,12 @@ pub struct Context<'a> {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
+/// Whether a front's "move now" flag ([`Context::stop`]) is set: what a search that keeps the
+/// flag reads with its clock.
+pub(crate) fn stop_set(stop: Option<&std::sync::Arc<std::sync::atomic::AtomicBool>>) -> bool {
+    stop.is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 impl<'a> Context<'a> {
     /// A context with no time limit.
     pub fn new(rng: &'a mut AgentRng) -> Self {
@@ -141,9 +147,7 @@ impl<'a> Context<'a> {
 
     /// Whether "move now" was asked for.
     pub fn stop_asked(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+        stop_set(self.stop.as_ref())
     }
 
     /// The same context with the seat's game clock.

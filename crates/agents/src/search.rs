@@ -144,10 +144,7 @@ impl<G: AgentGame> Searcher<G> {
             if self
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline)
-                || self
-                    .stop
-                    .as_ref()
-                    .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+                || crate::stop_set(self.stop.as_ref())
             {
                 self.aborted = true;
             }

@@ -209,10 +209,7 @@ impl<'a> PatternSearch<'a> {
         if self.nodes >= self.node_limit
             || self.nodes.is_multiple_of(CLOCK_EVERY)
                 && (self.deadline.is_some_and(|d| Instant::now() >= d)
-                    || self
-                        .stop
-                        .as_ref()
-                        .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed)))
+                    || crate::stop_set(self.stop.as_ref()))
         {
             self.aborted = true;
         }

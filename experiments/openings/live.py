@@ -47,6 +47,12 @@ def read_suite(path):
     return [line.split() for line in lines if line and not line.startswith("[")]
 
 
+def opening_of(moves, suite):
+    """The longest opening of `suite` the move list starts with (one opening may begin
+    another), or None."""
+    return max((o for o in suite if moves[: len(o)] == o), key=len, default=None)
+
+
 def main():
     parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--variant", choices=sorted(RUNS), default="gomoku",
@@ -64,8 +70,7 @@ def main():
         with open(os.path.join(run, "games.csv"), newline="", encoding="utf-8") as f:
             for row in csv.DictReader(f):
                 moves = row["moves"].split()
-                # The longest opening the game starts with (one opening may begin another).
-                found = max((o for o in suite if moves[: len(o)] == o), key=len, default=None)
+                found = opening_of(moves, suite)
                 if found is None:
                     raise SystemExit(f"{run}: game {row['game']} starts with no opening of {variant}.txt")
                 points = {"1-0": 1.0, "0-1": 0.0}.get(row["result"], 0.5)

@@ -15,7 +15,7 @@ import csv
 import math
 import os
 
-from live import HERE, read_suite
+from live import HERE, opening_of, read_suite
 
 
 def main():
@@ -35,9 +35,8 @@ def main():
         if len(games) != 2:
             continue
         moves = games[0]["moves"].split()
-        # The longest opening of the suite the game starts with (one opening may begin
-        # another: `h8 f11 l4` and `h8 f11 l4 j9` in gomoku.txt), as live.py reads them.
-        found = max((o for o in suite if moves[: len(o)] == o), key=len, default=None)
+        # `h8 f11 l4` and `h8 f11 l4 j9` are both gomoku openings: the longest one counts.
+        found = opening_of(moves, suite)
         if found is None:
             raise SystemExit(f"{args.run}: game {games[0]['game']} starts with no opening of {args.variant}.txt")
         part = "live" if tuple(found) in live else "other"

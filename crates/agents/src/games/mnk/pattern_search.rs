@@ -385,6 +385,21 @@ impl<'a> PatternSearch<'a> {
         } else {
             QUIESCENCE_FOURS
         };
+        // At the horizon a side facing an open three (outside caro, where an open four can be
+        // stopped) has no quiet move to stand on: it plays its fours or a cell of the three's
+        // defences, each searched as the quiescence search goes on.
+        if depth == 0
+            && self.board.rule() != WinRule::Caro
+            && !self
+                .board
+                .patterns()
+                .sets(Mnk::opponent(me))
+                .open_four
+                .is_empty()
+            && let Some(value) = self.defend_three(me, depth, ply, alpha, beta)
+        {
+            return value;
+        }
         if stand >= beta || depth <= -limit {
             return stand;
         }
@@ -424,6 +439,47 @@ impl<'a> PatternSearch<'a> {
             }
         }
         best
+    }
+
+    /// The value of a horizon node whose opponent has an open three: the best of the side to
+    /// move's own fours and the cells where the opponent would make a four (which hold every
+    /// defence of the three), each followed by the quiescence search.
+    /// `None` when there is no such cell.
+    fn defend_three(
+        &mut self,
+        me: Player,
+        depth: i32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let mut moves: Keyed = quiet_candidates(&self.board, me)
+            .iter()
+            .map(|cell| (move_score(&self.board, cell, me), cell))
+            .collect();
+        if moves.is_empty() {
+            return None;
+        }
+        keep_best(&mut moves, WIDTH);
+        let mut best = -INFINITY;
+        for &(_, cell) in &moves {
+            self.board.play(cell);
+            let value = -self.negamax(depth - 1, ply + 1, -beta, -alpha);
+            self.board.undo();
+            if self.aborted {
+                return Some(0);
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(best)
     }
 
     /// Searches the root `moves` to `depth` and moves the best to the front. Returns the value,

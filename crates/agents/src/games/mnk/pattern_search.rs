@@ -430,17 +430,30 @@ impl<'a> PatternSearch<'a> {
     /// or `None` when the budget ran out before the first move was searched; when it runs out
     /// later, the best move among those searched stays in front.
     pub(crate) fn root(&mut self, moves: &mut [Cell], depth: i32) -> Option<i32> {
+        self.root_window(moves, depth, -INFINITY, INFINITY)
+    }
+
+    /// [`PatternSearch::root`] within the window `(lo, hi)` (an aspiration window): a value
+    /// at or below `lo` is an upper bound and leaves the moves' order as it was, one at or
+    /// above `hi` a lower bound whose move is now in front.
+    pub(crate) fn root_window(
+        &mut self,
+        moves: &mut [Cell],
+        depth: i32,
+        lo: i32,
+        hi: i32,
+    ) -> Option<i32> {
         self.nodes += 1;
-        let mut alpha = -INFINITY;
+        let mut alpha = lo;
         let mut best = (0, -INFINITY);
         for (i, &cell) in moves.iter().enumerate() {
             self.board.play(cell);
             let value = if i == 0 {
-                -self.negamax(depth - 1, 1, -INFINITY, INFINITY)
+                -self.negamax(depth - 1, 1, -hi, -alpha)
             } else {
                 let probe = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
-                if probe > alpha && !self.aborted {
-                    -self.negamax(depth - 1, 1, -INFINITY, -alpha)
+                if probe > alpha && probe < hi && !self.aborted {
+                    -self.negamax(depth - 1, 1, -hi, -alpha)
                 } else {
                     probe
                 }
@@ -452,11 +465,11 @@ impl<'a> PatternSearch<'a> {
                 }
                 break;
             }
-            if value > best.1 {
+            if i == 0 || value > alpha {
                 best = (i, value);
                 alpha = alpha.max(value);
             }
-            if value >= MATE_BOUND {
+            if value >= MATE_BOUND || value >= hi {
                 break;
             }
         }

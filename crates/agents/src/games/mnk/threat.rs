@@ -11,8 +11,10 @@
 //! 5. a VCT (fours and open threes) of its own, when `vct` is on (by default everywhere but
 //!    under caro): its first move;
 //! 6. otherwise the main search over the root moves until the budget ends: the pattern
-//!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
-//!    (`search=mcts`), which measured weaker (see the book's strength page).
+//!    alpha-beta (`search=ab`, the default; from depth 5 each iteration first searches a
+//!    window of 80 either side of the last value, widened fourfold on the side it fails: an
+//!    aspiration window), or MCTS with pattern priors and playouts (`search=mcts`), which
+//!    measured weaker (see the book's strength page).
 //!
 //! With a node budget (the default) the agent is reproducible; with `time_ms` or under a time
 //! control it is not, and its alpha-beta then starts from what its last move's search in the

@@ -429,18 +429,32 @@ impl<'a> PatternSearch<'a> {
     /// Searches the root `moves` to `depth` and moves the best to the front. Returns the value,
     /// or `None` when the budget ran out before the first move was searched; when it runs out
     /// later, the best move among those searched stays in front.
+    #[cfg(test)]
     pub(crate) fn root(&mut self, moves: &mut [Cell], depth: i32) -> Option<i32> {
+        self.root_window(moves, depth, -INFINITY, INFINITY)
+    }
+
+    /// [`PatternSearch::root`] within the window `(lo, hi)` (an aspiration window): a value
+    /// at or below `lo` is an upper bound and leaves the moves' order as it was, one at or
+    /// above `hi` a lower bound whose move is now in front.
+    pub(crate) fn root_window(
+        &mut self,
+        moves: &mut [Cell],
+        depth: i32,
+        lo: i32,
+        hi: i32,
+    ) -> Option<i32> {
         self.nodes += 1;
-        let mut alpha = -INFINITY;
+        let mut alpha = lo;
         let mut best = (0, -INFINITY);
         for (i, &cell) in moves.iter().enumerate() {
             self.board.play(cell);
             let value = if i == 0 {
-                -self.negamax(depth - 1, 1, -INFINITY, INFINITY)
+                -self.negamax(depth - 1, 1, -hi, -alpha)
             } else {
                 let probe = -self.negamax(depth - 1, 1, -alpha - 1, -alpha);
-                if probe > alpha && !self.aborted {
-                    -self.negamax(depth - 1, 1, -INFINITY, -alpha)
+                if probe > alpha && probe < hi && !self.aborted {
+                    -self.negamax(depth - 1, 1, -hi, -alpha)
                 } else {
                     probe
                 }
@@ -452,11 +466,11 @@ impl<'a> PatternSearch<'a> {
                 }
                 break;
             }
-            if value > best.1 {
+            if i == 0 || value > alpha {
                 best = (i, value);
                 alpha = alpha.max(value);
             }
-            if value >= MATE_BOUND {
+            if value >= MATE_BOUND || value >= hi {
                 break;
             }
         }
@@ -688,5 +702,53 @@ mod tests {
                 "a VCF of {plies} plies, scored {value} at the horizon\n{game}"
             );
         }
+    }
+
+    #[test]
+    fn a_root_window_that_misses_the_value_says_on_which_side() {
+        // The value at depth 4 with the full window; then windows above it and below it.
+        let game = gomoku("h8 h10 j9 f8 k6 e11 i9 g9");
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut best = search.root_moves(None);
+        let value = search.root(&mut best, 4).unwrap();
+        let nodes = search.nodes;
+        // Above it: an upper bound at or below the window, the order of the moves as given
+        // (the best given last, where the full window would bring it to the front).
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut moves: Vec<Cell> = search.root_moves(None).into_iter().rev().collect();
+        let given = moves.clone();
+        let above = search
+            .root_window(&mut moves, 4, value + 1000, value + 2000)
+            .unwrap();
+        assert!(above <= value + 1000, "{above} for {value}");
+        assert_ne!(
+            given[0], best[0],
+            "the full window's best is not the first given"
+        );
+        assert_eq!(moves, given);
+        // Below it: a lower bound at or above the window.
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut moves = search.root_moves(None);
+        let below = search
+            .root_window(&mut moves, 4, value - 2000, value - 1000)
+            .unwrap();
+        assert!(below >= value - 1000, "{below} for {value}");
+        assert!(
+            search.nodes < nodes,
+            "{} nodes, {nodes} with the full window",
+            search.nodes
+        );
+        // Around it: the full window's value and move.
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut moves = search.root_moves(None);
+        let around = search
+            .root_window(&mut moves, 4, value - 50, value + 50)
+            .unwrap();
+        assert_eq!((around, moves[0]), (value, best[0]));
     }
 }

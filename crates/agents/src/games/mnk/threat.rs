@@ -11,8 +11,10 @@
 //! 5. a VCT (fours and open threes) of its own, when `vct` is on (by default everywhere but
 //!    under caro): its first move;
 //! 6. otherwise the main search over the root moves until the budget ends: the pattern
-//!    alpha-beta (`search=ab`, the default), or MCTS with pattern priors and playouts
-//!    (`search=mcts`), which measured weaker (see the book's strength page).
+//!    alpha-beta (`search=ab`, the default; from depth 5 each iteration first searches a
+//!    window of 80 either side of the last value, widened fourfold on the side it fails: an
+//!    aspiration window), or MCTS with pattern priors and playouts (`search=mcts`), which
+//!    measured weaker (see the book's strength page).
 //!
 //! With a node budget (the default) the agent is reproducible; with `time_ms` or under a time
 //! control it is not, and its alpha-beta then starts from what its last move's search in the
@@ -36,7 +38,7 @@ use super::pattern_mcts::PatternMcts;
 use super::pattern_search::PatternSearch;
 use super::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::playout::PlayoutRng;
-use crate::score::{self, MATE};
+use crate::score::{self, INFINITY, MATE};
 use crate::spec::bad_value;
 use crate::tt::Table;
 use crate::{Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays};
@@ -123,6 +125,12 @@ pub const VCT_DEPTH: u32 = 8;
 
 /// Nodes a simulation of `search=mcts` counts for in the node budget.
 const SIMULATION_NODES: u64 = 10;
+
+/// The half-width of the aspiration window around the last iteration's value.
+const ASPIRATION: i32 = 80;
+
+/// The depth from which an iteration searches an aspiration window first.
+const ASPIRATION_DEPTH: u32 = 5;
 
 /// Under a game clock without periods, the moves a move's planned time assumes are left:
 /// games of `threat` from the live opening suites last 35 plies (median; 70 at the 90th
@@ -666,7 +674,35 @@ impl Agent<Mnk> for ThreatAgent {
         let mut changes = 0.0;
         for depth in 1..=self.config.depth {
             let before = result;
-            match search.root(&mut moves, depth as i32) {
+            // From depth 5 an iteration first searches a window around the last value (an
+            // aspiration window), widened on the side it fails until the value falls inside.
+            let (mut lo, mut hi) =
+                if depth >= ASPIRATION_DEPTH && score::mate_distance(result.1).is_none() {
+                    (result.1 - ASPIRATION, result.1 + ASPIRATION)
+                } else {
+                    (-INFINITY, INFINITY)
+                };
+            let mut delta = ASPIRATION;
+            let value = loop {
+                let Some(value) = search.root_window(&mut moves, depth as i32, lo, hi) else {
+                    break None;
+                };
+                if search.aborted {
+                    // A move that beat the window's low end is worth playing; else the last
+                    // iteration's stands.
+                    break (value > lo).then_some(value);
+                }
+                if value <= lo && lo > -INFINITY {
+                    delta *= 4;
+                    lo = (value - delta).max(-INFINITY);
+                } else if value >= hi && hi < INFINITY {
+                    delta *= 4;
+                    hi = (value + delta).min(INFINITY);
+                } else {
+                    break Some(value);
+                }
+            };
+            match value {
                 Some(value) => result = (moves[0], value, depth),
                 None => break,
             }

@@ -434,6 +434,35 @@ impl<'a> PatternSearch<'a> {
         self.root_window(moves, depth, -INFINITY, INFINITY)
     }
 
+    /// The root `moves` searched to `depth` in a window of `delta` either side of `last` (an
+    /// aspiration window; the full window without `last`), widened fourfold on the side it
+    /// fails until the value falls inside. `None` when the budget ran out before a move beat
+    /// the window's low end: the last iteration's result stands.
+    pub(crate) fn root_aspirated(
+        &mut self,
+        moves: &mut [Cell],
+        depth: i32,
+        last: Option<i32>,
+        mut delta: i32,
+    ) -> Option<i32> {
+        let (mut lo, mut hi) = last.map_or((-INFINITY, INFINITY), |v| (v - delta, v + delta));
+        loop {
+            let value = self.root_window(moves, depth, lo, hi)?;
+            if self.aborted {
+                return (value > lo).then_some(value);
+            }
+            if value <= lo && lo > -INFINITY {
+                delta *= 4;
+                lo = (value - delta).max(-INFINITY);
+            } else if value >= hi && hi < INFINITY {
+                delta *= 4;
+                hi = (value + delta).min(INFINITY);
+            } else {
+                return Some(value);
+            }
+        }
+    }
+
     /// [`PatternSearch::root`] within the window `(lo, hi)` (an aspiration window): a value
     /// at or below `lo` is an upper bound and leaves the moves' order as it was, one at or
     /// above `hi` a lower bound whose move is now in front.

@@ -38,7 +38,7 @@ use super::pattern_mcts::PatternMcts;
 use super::pattern_search::PatternSearch;
 use super::threats::{Board, ThreatLimits, ThreatResult, ThreatSearch};
 use crate::playout::PlayoutRng;
-use crate::score::{self, INFINITY, MATE};
+use crate::score::{self, MATE};
 use crate::spec::bad_value;
 use crate::tt::Table;
 use crate::{Agent, AgentError, Choice, Context, Kind, ParamDoc, Params, Plays};
@@ -674,34 +674,10 @@ impl Agent<Mnk> for ThreatAgent {
         let mut changes = 0.0;
         for depth in 1..=self.config.depth {
             let before = result;
-            // From depth 5 an iteration first searches a window around the last value (an
-            // aspiration window), widened on the side it fails until the value falls inside.
-            let (mut lo, mut hi) =
-                if depth >= ASPIRATION_DEPTH && score::mate_distance(result.1).is_none() {
-                    (result.1 - ASPIRATION, result.1 + ASPIRATION)
-                } else {
-                    (-INFINITY, INFINITY)
-                };
-            let mut delta = ASPIRATION;
-            let value = loop {
-                let Some(value) = search.root_window(&mut moves, depth as i32, lo, hi) else {
-                    break None;
-                };
-                if search.aborted {
-                    // A move that beat the window's low end is worth playing; else the last
-                    // iteration's stands.
-                    break (value > lo).then_some(value);
-                }
-                if value <= lo && lo > -INFINITY {
-                    delta *= 4;
-                    lo = (value - delta).max(-INFINITY);
-                } else if value >= hi && hi < INFINITY {
-                    delta *= 4;
-                    hi = (value + delta).min(INFINITY);
-                } else {
-                    break Some(value);
-                }
-            };
+            // From depth 5 an iteration first searches a window around the last value.
+            let last = (depth >= ASPIRATION_DEPTH && score::mate_distance(result.1).is_none())
+                .then_some(result.1);
+            let value = search.root_aspirated(&mut moves, depth as i32, last, ASPIRATION);
             match value {
                 Some(value) => result = (moves[0], value, depth),
                 None => break,

@@ -54,6 +54,9 @@ const QUIESCENCE_WIDTH: usize = 8;
 /// reply): most of a search's nodes are in these chains.
 const QUIESCENCE_WIDTH_DEEP: usize = 3;
 
+/// The depth from which a node may try a null move.
+const NULL_DEPTH: i32 = 3;
+
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -179,6 +182,8 @@ pub(crate) struct PatternSearch<'a> {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Set when the budget ran out: results since are worthless.
     pub aborted: bool,
+    /// Set for the node just below a null move (a pass), which makes none itself.
+    after_null: bool,
 }
 
 impl<'a> PatternSearch<'a> {
@@ -201,6 +206,7 @@ impl<'a> PatternSearch<'a> {
             deadline,
             stop: None,
             aborted: false,
+            after_null: false,
         }
     }
 
@@ -256,6 +262,7 @@ impl<'a> PatternSearch<'a> {
     /// The negamax value of the board (`ply` plies below the root) to `depth` plies, within
     /// `(alpha, beta)`, fail-soft.
     pub(crate) fn negamax(&mut self, depth: i32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+        let after_null = std::mem::replace(&mut self.after_null, false);
         self.nodes += 1;
         self.check_budget();
         if self.aborted {
@@ -285,6 +292,30 @@ impl<'a> PatternSearch<'a> {
                     Bound::Upper if stored <= alpha => return stored,
                     _ => {}
                 }
+            }
+        }
+        // A null move: outside the principal variation, where the evaluation already reaches
+        // beta and the opponent has no open three, the side to move passes; when the
+        // opponent's best reply, searched shallower, still leaves it beta, the node is cut.
+        if !forced
+            && !after_null
+            && depth >= NULL_DEPTH
+            && beta - alpha == 1
+            && beta.abs() < MATE_BOUND
+            && self.board.patterns().sets(Mnk::opponent(me)).open_four.is_empty()
+            && self.board.patterns().evaluate(me) >= beta
+        {
+            let reduction = if depth >= 7 { 3 } else { 2 };
+            self.board.pass();
+            self.after_null = true;
+            let value = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1);
+            self.after_null = false;
+            self.board.pass();
+            if self.aborted {
+                return 0;
+            }
+            if value >= beta {
+                return value.min(MATE_BOUND - 1);
             }
         }
         let extend = forced && ply < MAX_PLY;

@@ -295,17 +295,18 @@ impl<'a> PatternSearch<'a> {
             }
         }
         // A null move: outside the principal variation, where the evaluation already reaches
-        // beta and the opponent has no open three, the side to move passes; when the
+        // beta and the opponent has no three to make a four of, the side to move passes; when the
         // opponent's best reply, searched shallower, still leaves it beta, the node is cut.
         if !forced
             && !after_null
             && depth >= NULL_DEPTH
             && beta - alpha == 1
             && beta.abs() < MATE_BOUND
+            && self.board.patterns().sets(Mnk::opponent(me)).four.is_empty()
             && self.board.patterns().sets(Mnk::opponent(me)).open_four.is_empty()
             && self.board.patterns().evaluate(me) >= beta
         {
-            let reduction = if depth >= 7 { 3 } else { 2 };
+            let reduction = 2;
             self.board.pass();
             self.after_null = true;
             let value = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1);

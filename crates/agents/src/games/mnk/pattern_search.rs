@@ -54,6 +54,9 @@ const QUIESCENCE_WIDTH: usize = 8;
 /// reply): most of a search's nodes are in these chains.
 const QUIESCENCE_WIDTH_DEEP: usize = 3;
 
+/// The depth from which a quiet node without a table move is searched a ply shallower.
+const IIR_DEPTH: i32 = 4;
+
 /// How often the clock is read, in nodes.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -291,6 +294,14 @@ impl<'a> PatternSearch<'a> {
         if !forced {
             moves = self.quiet_moves(me, table_move, ply, WIDTH);
         }
+        // A quiet node the table knows no move for is searched a ply shallower (internal
+        // iterative reduction): its order is a guess, and the next iteration finds it again
+        // with a move.
+        let depth = if !forced && table_move.is_none() && depth >= IIR_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
         let child_depth = if extend { depth } else { depth - 1 };
         let alpha_start = alpha;
         let mut best = -INFINITY;

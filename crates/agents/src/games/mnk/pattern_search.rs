@@ -440,6 +440,7 @@ impl<'a> PatternSearch<'a> {
     /// Searches the root `moves` to `depth` and moves the best to the front. Returns the value,
     /// or `None` when the budget ran out before the first move was searched; when it runs out
     /// later, the best move among those searched stays in front.
+    #[cfg(test)]
     pub(crate) fn root(&mut self, moves: &mut [Cell], depth: i32) -> Option<i32> {
         self.root_window(moves, depth, -INFINITY, INFINITY)
     }
@@ -712,5 +713,71 @@ mod tests {
                 "a VCF of {plies} plies, scored {value} at the horizon\n{game}"
             );
         }
+    }
+
+    #[test]
+    fn a_quiet_node_without_a_table_move_is_searched_a_ply_shallower() {
+        // The same quiet middle game searched to depth 5 from an empty table, and again with
+        // the table of that search: the first stores its root a ply shallower (no table move
+        // there), the second at the depth asked (the table's move).
+        let game = gomoku("h8 h10 j9 f8 k6 e11 i9 g9");
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let key = Board::new(&game).key();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        search.negamax(IIR_DEPTH + 1, 0, -INFINITY, INFINITY);
+        assert_eq!(table.probe(key).map(|e| e.depth), Some(IIR_DEPTH as u32));
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        search.negamax(IIR_DEPTH + 1, 0, -INFINITY, INFINITY);
+        assert_eq!(
+            table.probe(key).map(|e| e.depth),
+            Some(IIR_DEPTH as u32 + 1)
+        );
+        // Below the depth it starts at, nothing changes.
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        search.negamax(IIR_DEPTH - 1, 0, -INFINITY, INFINITY);
+        assert_eq!(
+            table.probe(key).map(|e| e.depth),
+            Some(IIR_DEPTH as u32 - 1)
+        );
+    }
+
+    #[test]
+    fn a_root_window_that_misses_the_value_says_on_which_side() {
+        // The value at depth 4 with the full window; then windows above it and below it.
+        let game = gomoku("h8 h10 j9 f8 k6 e11 i9 g9");
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut best = search.root_moves(None);
+        let value = search.root(&mut best, 4).unwrap();
+        // Above it: an upper bound at or below the window, the order of the moves as given.
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut moves = search.root_moves(None);
+        let given = moves.clone();
+        let above = search
+            .root_window(&mut moves, 4, value + 1000, value + 2000)
+            .unwrap();
+        assert!(above <= value + 1000, "{above} for {value}");
+        assert_eq!(moves, given);
+        // Below it: a lower bound at or above the window.
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut moves = search.root_moves(None);
+        let below = search
+            .root_window(&mut moves, 4, value - 2000, value - 1000)
+            .unwrap();
+        assert!(below >= value - 1000, "{below} for {value}");
+        // Around it: the full window's value and move.
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut moves = search.root_moves(None);
+        let around = search
+            .root_window(&mut moves, 4, value - 50, value + 50)
+            .unwrap();
+        assert_eq!((around, moves[0]), (value, best[0]));
     }
 }

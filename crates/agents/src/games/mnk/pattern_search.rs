@@ -753,15 +753,21 @@ mod tests {
         let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
         let mut best = search.root_moves(None);
         let value = search.root(&mut best, 4).unwrap();
-        // Above it: an upper bound at or below the window, the order of the moves as given.
+        let nodes = search.nodes;
+        // Above it: an upper bound at or below the window, the order of the moves as given
+        // (the best given last, where the full window would bring it to the front).
         table.new_search().unwrap();
         let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
-        let mut moves = search.root_moves(None);
+        let mut moves: Vec<Cell> = search.root_moves(None).into_iter().rev().collect();
         let given = moves.clone();
         let above = search
             .root_window(&mut moves, 4, value + 1000, value + 2000)
             .unwrap();
         assert!(above <= value + 1000, "{above} for {value}");
+        assert_ne!(
+            given[0], best[0],
+            "the full window's best is not the first given"
+        );
         assert_eq!(moves, given);
         // Below it: a lower bound at or above the window.
         table.new_search().unwrap();
@@ -771,6 +777,11 @@ mod tests {
             .root_window(&mut moves, 4, value - 2000, value - 1000)
             .unwrap();
         assert!(below >= value - 1000, "{below} for {value}");
+        assert!(
+            search.nodes < nodes,
+            "{} nodes, {nodes} with the full window",
+            search.nodes
+        );
         // Around it: the full window's value and move.
         table.new_search().unwrap();
         let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);

@@ -446,15 +446,21 @@ impl<'a> PatternSearch<'a> {
         mut delta: i32,
     ) -> Option<i32> {
         let (mut lo, mut hi) = last.map_or((-INFINITY, INFINITY), |v| (v - delta, v + delta));
+        // The lower bound of a move that failed high, in front of the moves: it stands when
+        // the budget runs out before the widened window's first move is searched.
+        let mut fail_high = None;
         loop {
-            let value = self.root_window(moves, depth, lo, hi)?;
+            let Some(value) = self.root_window(moves, depth, lo, hi) else {
+                return fail_high;
+            };
             if self.aborted {
-                return (value > lo).then_some(value);
+                return (value > lo).then_some(value).or(fail_high);
             }
             if value <= lo && lo > -INFINITY {
                 delta *= 4;
                 lo = (value - delta).max(-INFINITY);
             } else if value >= hi && hi < INFINITY {
+                fail_high = Some(value);
                 delta *= 4;
                 hi = (value + delta).min(INFINITY);
             } else {

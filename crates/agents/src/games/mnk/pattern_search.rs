@@ -466,13 +466,7 @@ impl<'a> PatternSearch<'a> {
     /// [`PatternSearch::root`] within the window `(lo, hi)` (an aspiration window): a value
     /// at or below `lo` is an upper bound and leaves the moves' order as it was, one at or
     /// above `hi` a lower bound whose move is now in front.
-    pub(crate) fn root_window(
-        &mut self,
-        moves: &mut [Cell],
-        depth: i32,
-        lo: i32,
-        hi: i32,
-    ) -> Option<i32> {
+    fn root_window(&mut self, moves: &mut [Cell], depth: i32, lo: i32, hi: i32) -> Option<i32> {
         self.nodes += 1;
         let mut alpha = lo;
         let mut best = (0, -INFINITY);
@@ -779,5 +773,24 @@ mod tests {
             .root_window(&mut moves, 4, value - 50, value + 50)
             .unwrap();
         assert_eq!((around, moves[0]), (value, best[0]));
+    }
+
+    #[test]
+    fn an_aspirated_root_widens_a_missed_window_to_the_full_windows_value() {
+        // A last value far above and far below the true one: the window fails, widens on
+        // that side, and ends with the value and move of the full window.
+        let game = gomoku("h8 h10 j9 f8 k6 e11 i9 g9");
+        let mut table = Table::new(1);
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+        let mut best = search.root_moves(None);
+        let value = search.root(&mut best, 4).unwrap();
+        for last in [value + 3000, value - 3000, value] {
+            table.new_search().unwrap();
+            let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
+            let mut moves = search.root_moves(None);
+            let aspirated = search.root_aspirated(&mut moves, 4, Some(last), 80);
+            assert_eq!((aspirated, moves[0]), (Some(value), best[0]), "last {last}");
+        }
     }
 }

@@ -169,6 +169,8 @@ pub(crate) struct PatternSearch<'a> {
     /// Stockfish gives it: a score moves a fraction of the way to its bound). Never moved under
     /// caro, where its test was stopped without a decision: the scores stay 0.
     history: Vec<i32>,
+    /// The learned move ordering of the board's rule, if it has one.
+    policy: Option<&'static super::policy::Policy>,
     /// Fours the quiescence search tries deeper in a chain ([`QUIESCENCE_WIDTH_DEEP`]).
     deep_width: usize,
     /// Nodes searched so far.
@@ -191,6 +193,7 @@ impl<'a> PatternSearch<'a> {
         deadline: Option<Instant>,
     ) -> Self {
         PatternSearch {
+            policy: super::policy::policy(board.rule()),
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
@@ -227,6 +230,8 @@ impl<'a> PatternSearch<'a> {
                 i32::MAX - 1
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
+            } else if let Some(policy) = self.policy {
+                policy.score(&self.board, cell, me)
             } else {
                 move_score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             };

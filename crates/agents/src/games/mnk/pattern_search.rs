@@ -231,7 +231,7 @@ impl<'a> PatternSearch<'a> {
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
             } else if let Some(policy) = self.policy {
-                policy.score(&self.board, cell, me)
+                policy.score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             } else {
                 move_score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             };

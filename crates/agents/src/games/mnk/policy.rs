@@ -85,7 +85,11 @@ impl Policy {
 /// The learned ordering of `rule`, where there is one.
 pub(crate) fn policy(rule: WinRule) -> Option<&'static Policy> {
     static CARO: OnceLock<Policy> = OnceLock::new();
+    static FREESTYLE: OnceLock<Policy> = OnceLock::new();
     match rule {
+        WinRule::Freestyle => Some(
+            FREESTYLE.get_or_init(|| Policy::parse(include_str!("policy-freestyle.txt"))),
+        ),
         WinRule::Caro => Some(CARO.get_or_init(|| Policy::parse(include_str!("policy-caro.txt")))),
         _ => None,
     }

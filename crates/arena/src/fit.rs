@@ -462,7 +462,7 @@ fn display(path: &Path) -> String {
 pub const ORDERING_STEPS: usize = 300;
 
 /// The move ordering fitted by `arena fit --ordering`, with its accuracy before and after.
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct FittedOrdering {
     /// The variant of the positions.
     pub variant: Variant,
@@ -514,7 +514,10 @@ pub fn fit_ordering(
     let after = |held| policy::Accuracy::of(part(held), |s| weights.keys(s));
     Ok(FittedOrdering {
         variant,
-        before: [policy::Accuracy::builtin(part(false)), policy::Accuracy::builtin(part(true))],
+        before: [
+            policy::Accuracy::builtin(part(false)),
+            policy::Accuracy::builtin(part(true)),
+        ],
         after: [after(false), after(true)],
         weights,
     })

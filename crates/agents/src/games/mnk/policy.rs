@@ -71,7 +71,10 @@ impl Policy {
         let mut own_class = vec![0; CLASSES];
         let mut opp_class = vec![0; CLASSES];
         let sorted = &class_tables().1;
-        for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+        for line in text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
             let numbers: Vec<i32> = line
                 .split_whitespace()
                 .map(|w| w.parse().expect("a number"))
@@ -101,14 +104,13 @@ pub(crate) fn policy(rule: WinRule) -> Option<&'static Policy> {
     static CARO: OnceLock<Policy> = OnceLock::new();
     static FREESTYLE: OnceLock<Policy> = OnceLock::new();
     match rule {
-        WinRule::Freestyle => Some(
-            FREESTYLE.get_or_init(|| Policy::parse(include_str!("policy-freestyle.txt"))),
-        ),
+        WinRule::Freestyle => {
+            Some(FREESTYLE.get_or_init(|| Policy::parse(include_str!("policy-freestyle.txt"))))
+        }
         WinRule::Caro => Some(CARO.get_or_init(|| Policy::parse(include_str!("policy-caro.txt")))),
         _ => None,
     }
 }
-
 
 /// One position of a recorded game for the fit: its quiet candidates (the cells a quiet node
 /// of the search chooses from) as classes, and which of them was played.
@@ -142,8 +144,14 @@ pub fn sample(game: &Mnk, played: Cell) -> Option<Sample> {
     let them = Mnk::opponent(me);
     let patterns = board.patterns();
     Some(Sample {
-        own: cells.iter().map(|&c| class(patterns.key(c, me)) as u16).collect(),
-        opp: cells.iter().map(|&c| class(patterns.key(c, them)) as u16).collect(),
+        own: cells
+            .iter()
+            .map(|&c| class(patterns.key(c, me)) as u16)
+            .collect(),
+        opp: cells
+            .iter()
+            .map(|&c| class(patterns.key(c, them)) as u16)
+            .collect(),
         builtin: cells.iter().map(|&c| move_score(&board, c, me)).collect(),
         played: index,
     })
@@ -195,7 +203,9 @@ impl Accuracy {
 
     /// The accuracy of the built-in ordering (the pattern values).
     pub fn builtin<'a>(samples: impl Iterator<Item = &'a Sample>) -> Accuracy {
-        Accuracy::of(samples, |s| s.builtin.iter().map(|&k| i64::from(k)).collect())
+        Accuracy::of(samples, |s| {
+            s.builtin.iter().map(|&k| i64::from(k)).collect()
+        })
     }
 }
 
@@ -231,7 +241,8 @@ pub fn fit<'a>(samples: impl Iterator<Item = &'a Sample> + Clone, steps: usize) 
         for s in samples.clone() {
             logits.clear();
             logits.extend(
-                (0..s.own.len()).map(|i| w[usize::from(s.own[i])] + w[CLASSES + usize::from(s.opp[i])]),
+                (0..s.own.len())
+                    .map(|i| w[usize::from(s.own[i])] + w[CLASSES + usize::from(s.opp[i])]),
             );
             let top = logits.iter().copied().fold(f64::MIN, f64::max);
             let z: f64 = logits.iter().map(|l| (l - top).exp()).sum();

@@ -169,8 +169,9 @@ pub(crate) struct PatternSearch<'a> {
     /// Stockfish gives it: a score moves a fraction of the way to its bound). Never moved under
     /// caro, where its test was stopped without a decision: the scores stay 0.
     history: Vec<i32>,
-    /// The learned move ordering of the board's rule, if it has one.
-    policy: Option<&'static super::policy::Policy>,
+    /// The learned move ordering the quiet nodes use ([`super::policy`]); `None` (as made):
+    /// the pattern values.
+    pub policy: Option<&'static super::policy::Policy>,
     /// Fours the quiescence search tries deeper in a chain ([`QUIESCENCE_WIDTH_DEEP`]).
     deep_width: usize,
     /// Nodes searched so far.
@@ -193,7 +194,7 @@ impl<'a> PatternSearch<'a> {
         deadline: Option<Instant>,
     ) -> Self {
         PatternSearch {
-            policy: super::policy::policy(board.rule()),
+            policy: None,
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],

@@ -10,7 +10,8 @@
 //! - facing an open three, a side plays only its own fours and the cells where the opponent
 //!   would make a four (which hold every defence of the three);
 //! - otherwise the cells within two of a stone, best patterns first (own value plus the
-//!   opponent's value there), at most [`WIDTH`] of them below the root and [`ROOT_WIDTH`] at
+//!   opponent's value there; or by a key learned from `threat`'s games where the agent sets
+//!   one, [`super::policy`]), at most [`WIDTH`] of them below the root and [`ROOT_WIDTH`] at
 //!   the root; from the 4th of them, at depth 3 and more, a cell that makes no open three for
 //!   either side is searched a ply shallower first (two from the 7th at depth 5 and more: late
 //!   move reductions), and again at full depth when it beats alpha; a cell that cut off

@@ -11,11 +11,12 @@
 //! same positions give the same weights). The keys order the cells a search looks at first
 //! and which it looks at at all (the [`super::pattern_search::WIDTH`] best); the evaluation is
 //! unchanged. The fitted tables live beside this file, one per rule (`policy-caro.txt`,
-//! `policy-freestyle.txt`); a rule without one orders by the built-in pattern values.
-
-use std::sync::OnceLock;
+//! `policy-freestyle.txt`); a rule without one orders by the built-in pattern values. The
+//! agent uses a table only where asked (`threat:ordering=learned`) or where `arena sprt`
+//! accepted it (`ordering=auto`, [`super::threat::LEARNED_RULES`]: no rule yet).
 
 use std::fmt::Write as _;
+use std::sync::OnceLock;
 
 use rules::{Cell, Mnk, Player, TwoPlayer, WinRule};
 

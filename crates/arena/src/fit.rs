@@ -359,6 +359,17 @@ fn solve(mut a: [[f64; FREE]; FREE], mut b: [f64; FREE]) -> [f64; FREE] {
     x
 }
 
+/// Refuses a validation share outside [0, 1).
+fn check_validation(validation: f64) -> Result<(), ArenaError> {
+    if (0.0..1.0).contains(&validation) {
+        Ok(())
+    } else {
+        Err(ArenaError::Export(format!(
+            "the validation share is at least 0 and less than 1, not {validation}"
+        )))
+    }
+}
+
 /// Fits the pattern weights to the positions of `files` (see the module's documentation).
 pub fn fit(
     files: &[PathBuf],
@@ -366,11 +377,7 @@ pub fn fit(
     validation: f64,
     ridge: f64,
 ) -> Result<Fitted, ArenaError> {
-    if !(0.0..1.0).contains(&validation) {
-        return Err(ArenaError::Export(format!(
-            "the validation share is at least 0 and less than 1, not {validation}"
-        )));
-    }
+    check_validation(validation)?;
     if !(ridge >= 0.0 && ridge.is_finite()) {
         return Err(ArenaError::Export(format!(
             "the ridge is a number, 0 or more, not {ridge}"
@@ -481,11 +488,7 @@ pub fn fit_ordering(
     seed: u64,
     validation: f64,
 ) -> Result<FittedOrdering, ArenaError> {
-    if !(0.0..1.0).contains(&validation) {
-        return Err(ArenaError::Export(format!(
-            "the validation share is at least 0 and less than 1, not {validation}"
-        )));
-    }
+    check_validation(validation)?;
     let mut samples: Vec<(policy::Sample, bool)> = Vec::new();
     let variant = read_positions(files, seed, validation, |p| {
         if p.position.side_to_move() != p.mover {

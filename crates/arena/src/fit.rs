@@ -17,8 +17,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use agents::games::mnk::policy;
 use agents::pattern::{MAX_WEIGHT, PATTERNS, Patterns, WEIGHTS};
-use rules::{Mnk, Player, Variant};
+use rules::{Game as _, Mnk, Player, Variant};
 
 use crate::ArenaError;
 use crate::npz::Npz;
@@ -66,12 +67,45 @@ pub fn read_samples(
     seed: u64,
     validation: f64,
 ) -> Result<(Variant, Vec<Sample>), ArenaError> {
-    let mut variant: Option<Variant> = None;
     let mut samples = Vec::new();
+    let variant = read_positions(files, seed, validation, |p| {
+        samples.push(Sample {
+            features: features(p.position, p.mover),
+            result: p.result,
+            validation: p.validation,
+        });
+        Ok(())
+    })?;
+    Ok((variant, samples))
+}
+
+/// One position of a positions file, as [`read_positions`] hands it on.
+pub struct Position<'a> {
+    /// The stones, the side to move following their count.
+    pub position: &'a Mnk,
+    /// The side to move.
+    pub mover: Player,
+    /// The move played there, if the file's action is a cell of the board.
+    pub played: Option<rules::Cell>,
+    /// The side to move's final score.
+    pub result: f64,
+    /// Whether its game is held out for validation.
+    pub validation: bool,
+}
+
+/// Reads the positions of `files` (one m,n,k variant) and hands each to `each`; a game goes
+/// to validation when a hash of `seed` and its number falls in the `validation` share.
+pub fn read_positions(
+    files: &[PathBuf],
+    seed: u64,
+    validation: f64,
+    mut each: impl FnMut(Position<'_>) -> Result<(), String>,
+) -> Result<Variant, ArenaError> {
+    let mut variant: Option<Variant> = None;
     for (number, file) in files.iter().enumerate() {
         let bad = |problem: String| ArenaError::Io {
             path: file.clone(),
-            action: "fit pattern weights to the positions of",
+            action: "fit to the positions of",
             error: problem,
         };
         let npz = Npz::open(file)?;
@@ -112,7 +146,8 @@ pub fn read_samples(
         let side = npz.array("side_to_move")?.numbers();
         let result = npz.array("result")?.numbers();
         let game = npz.array("game")?.numbers();
-        if side.len() != n || result.len() != n || game.len() != n {
+        let action = npz.array("action")?.numbers();
+        if side.len() != n || result.len() != n || game.len() != n || action.len() != n {
             return Err(bad("arrays of different lengths".into()));
         }
         let values = observation.numbers();
@@ -144,16 +179,24 @@ pub fn read_samples(
                     position.place(cell, player);
                 }
             }
+            let played = (action[i] >= 0.0 && (action[i] as usize) < plane)
+                .then(|| {
+                    let a = action[i] as usize;
+                    position.config().cell((a / cols) as u8, (a % cols) as u8)
+                })
+                .flatten();
             let key = rules::splitmix64(seed ^ rules::splitmix64(number as u64) ^ game[i] as u64);
-            samples.push(Sample {
-                features: features(&position, mover),
+            each(Position {
+                position: &position,
+                mover,
+                played,
                 result: result[i],
                 validation: ((key >> 11) as f64 / (1u64 << 53) as f64) < validation,
-            });
+            })
+            .map_err(at)?;
         }
     }
-    let variant = variant.ok_or_else(|| ArenaError::Export("no positions files".into()))?;
-    Ok((variant, samples))
+    variant.ok_or_else(|| ArenaError::Export("no positions files".into()))
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -316,6 +359,17 @@ fn solve(mut a: [[f64; FREE]; FREE], mut b: [f64; FREE]) -> [f64; FREE] {
     x
 }
 
+/// Refuses a validation share outside [0, 1).
+fn check_validation(validation: f64) -> Result<(), ArenaError> {
+    if (0.0..1.0).contains(&validation) {
+        Ok(())
+    } else {
+        Err(ArenaError::Export(format!(
+            "the validation share is at least 0 and less than 1, not {validation}"
+        )))
+    }
+}
+
 /// Fits the pattern weights to the positions of `files` (see the module's documentation).
 pub fn fit(
     files: &[PathBuf],
@@ -323,11 +377,7 @@ pub fn fit(
     validation: f64,
     ridge: f64,
 ) -> Result<Fitted, ArenaError> {
-    if !(0.0..1.0).contains(&validation) {
-        return Err(ArenaError::Export(format!(
-            "the validation share is at least 0 and less than 1, not {validation}"
-        )));
-    }
+    check_validation(validation)?;
     if !(ridge >= 0.0 && ridge.is_finite()) {
         return Err(ArenaError::Export(format!(
             "the ridge is a number, 0 or more, not {ridge}"
@@ -413,4 +463,97 @@ impl Fitted {
 
 fn display(path: &Path) -> String {
     path.display().to_string()
+}
+
+/// The steps of the ordering fit ([`agents::games::mnk::policy::fit`]).
+pub const ORDERING_STEPS: usize = 300;
+
+/// The move ordering fitted by `arena fit --ordering`, with its accuracy before and after.
+#[derive(Debug, PartialEq)]
+pub struct FittedOrdering {
+    /// The variant of the positions.
+    pub variant: Variant,
+    /// The weights.
+    pub weights: policy::Weights,
+    /// The built-in ordering's accuracy on the training and validation positions.
+    pub before: [policy::Accuracy; 2],
+    /// The fitted ordering's.
+    pub after: [policy::Accuracy; 2],
+}
+
+/// Fits the move ordering of `threat`'s alpha-beta to the moves played in the positions of
+/// `files` ([`agents::games::mnk::policy`]); the seed only splits the games.
+pub fn fit_ordering(
+    files: &[PathBuf],
+    seed: u64,
+    validation: f64,
+) -> Result<FittedOrdering, ArenaError> {
+    check_validation(validation)?;
+    let mut samples: Vec<(policy::Sample, bool)> = Vec::new();
+    let variant = read_positions(files, seed, validation, |p| {
+        if p.position.side_to_move() != p.mover {
+            return Err(format!(
+                "the side to move is seat {}, but the stones say seat {}",
+                p.mover.index(),
+                p.position.side_to_move().index()
+            ));
+        }
+        if let Some(cell) = p.played
+            && let Some(sample) = policy::sample(p.position, cell)
+        {
+            samples.push((sample, p.validation));
+        }
+        Ok(())
+    })?;
+    let part = |held: bool| samples.iter().filter(move |s| s.1 == held).map(|s| &s.0);
+    if part(false).next().is_none() {
+        return Err(ArenaError::Export(
+            "no training positions where the move is the side's own choice: export more games, \
+             or hold out fewer"
+                .into(),
+        ));
+    }
+    let weights = policy::fit(part(false), ORDERING_STEPS);
+    let after = |held| policy::Accuracy::of(part(held), |s| weights.keys(s));
+    Ok(FittedOrdering {
+        variant,
+        before: [
+            policy::Accuracy::builtin(part(false)),
+            policy::Accuracy::builtin(part(true)),
+        ],
+        after: [after(false), after(true)],
+        weights,
+    })
+}
+
+impl FittedOrdering {
+    /// The table the agent reads (`policy-RULE.txt`), its header naming the fit.
+    pub fn to_text(&self, files: &[PathBuf], seed: u64, validation: f64) -> String {
+        let names: Vec<String> = files.iter().map(|f| display(f)).collect();
+        let line = |name: &str, a: &policy::Accuracy| {
+            format!(
+                "{name}: {} positions, the move played first {:.3}, in the first three {:.3}, \
+                 among the {} searched {:.3}",
+                a.positions,
+                a.top1,
+                a.top3,
+                agents::games::mnk::policy::SEARCHED,
+                a.searched
+            )
+        };
+        let header = format!(
+            "The move ordering of `threat` on {}, fitted by `arena fit --ordering` \
+             (agents/src/games/mnk/policy.rs)\n\
+             positions: {}\nseed {seed}, validation {validation}, {ORDERING_STEPS} steps, ridge {}\n\
+             {}\n{}\n{}\n{}",
+            self.variant,
+            names.join(" "),
+            policy::RIDGE,
+            line("built-in, training", &self.before[0]),
+            line("fitted, training", &self.after[0]),
+            line("built-in, validation", &self.before[1]),
+            line("fitted, validation", &self.after[1]),
+        );
+        self.weights.to_text(&header)
+    }
 }

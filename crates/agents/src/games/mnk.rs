@@ -13,6 +13,7 @@ pub mod neighbor;
 pub mod pattern;
 mod pattern_mcts;
 mod pattern_search;
+pub mod policy;
 pub mod tactics;
 pub mod threat;
 pub mod threats;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use agents::AgentRng;
 use agents::pattern::{PATTERNS, Patterns, WEIGHTS};
-use arena::fit::{FREE, Sample, evaluation, features, fit, fit_samples};
+use arena::fit::{FREE, Sample, evaluation, features, fit, fit_ordering, fit_samples};
 use arena::npz::{Array, Dtype, Npz, NpzWriter};
 use arena::positions::{ExportOptions, export};
 use arena::{Experiment, Shard, run};
@@ -148,6 +148,47 @@ fn the_same_files_and_seed_give_the_same_weights_and_bad_inputs_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("read the positions file"), "{error}");
+}
+
+#[test]
+fn an_ordering_fit_is_seeded_and_writes_every_class_and_bad_inputs_are_refused() {
+    let (mnk, oware) = positions_files("fit-ordering");
+    let files = [mnk.clone()];
+    let first = fit_ordering(&files, 3, 0.25).unwrap();
+    assert_eq!(fit_ordering(&files, 3, 0.25).unwrap(), first);
+    let other = fit_ordering(&files, 4, 0.25).unwrap();
+    assert_ne!(other.before[1].positions, first.before[1].positions);
+    assert!(first.before[0].positions > first.before[1].positions);
+    assert!(first.before[1].positions > 0);
+    // The fitted keys rank the moves played better than the pattern values on the games fitted.
+    assert!(first.after[0].top3 > first.before[0].top3, "{first:?}");
+    let text = first.to_text(&files, 3, 0.25);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), agents::games::mnk::policy::CLASSES);
+    assert!(
+        lines.iter().all(|l| l.split_whitespace().count() == 6),
+        "{text}"
+    );
+    assert!(text.contains("mnk-7x7k4"), "{text}");
+
+    let error = fit_ordering(&[oware], 3, 0.25).unwrap_err().to_string();
+    assert!(error.contains("not an m,n,k variant"), "{error}");
+    let error = fit_ordering(&files, 3, 1.0).unwrap_err().to_string();
+    assert!(error.contains("validation share"), "{error}");
+    let out = mnk.with_file_name("swapped.npz");
+    rewritten(&mnk, &out, |name, array| {
+        if name == "side_to_move" {
+            let seat = array.numbers()[4];
+            set(array, 4, 1.0 - seat);
+        }
+    });
+    let error = fit_ordering(std::slice::from_ref(&out), 3, 0.25)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("position 4: the side to move is seat"),
+        "{error}"
+    );
 }
 
 /// `path`'s arrays, with `change` applied to each one's elements, written to `out`.

@@ -771,6 +771,12 @@ impl Patterns {
         p[0].max(p[1]).max(p[2]).max(p[3])
     }
 
+    /// The cell key of `player`'s four patterns on `cell` (see [`key_patterns`]).
+    #[inline]
+    pub(crate) fn key(&self, cell: Cell, player: Player) -> usize {
+        usize::from(self.keys[cell.index()][player.index()])
+    }
+
     /// [`cell_value`] of `player` on `cell`.
     #[inline]
     pub fn value(&self, cell: Cell, player: Player) -> i32 {

@@ -10,7 +10,8 @@
 //! - facing an open three, a side plays only its own fours and the cells where the opponent
 //!   would make a four (which hold every defence of the three);
 //! - otherwise the cells within two of a stone, best patterns first (own value plus the
-//!   opponent's value there), at most [`WIDTH`] of them below the root and [`ROOT_WIDTH`] at
+//!   opponent's value there; or by a key learned from `threat`'s games where the agent sets
+//!   one, [`super::policy`]), at most [`WIDTH`] of them below the root and [`ROOT_WIDTH`] at
 //!   the root; from the 4th of them, at depth 3 and more, a cell that makes no open three for
 //!   either side is searched a ply shallower first (two from the 7th at depth 5 and more: late
 //!   move reductions), and again at full depth when it beats alpha; a cell that cut off
@@ -169,6 +170,9 @@ pub(crate) struct PatternSearch<'a> {
     /// Stockfish gives it: a score moves a fraction of the way to its bound). Never moved under
     /// caro, where its test was stopped without a decision: the scores stay 0.
     history: Vec<i32>,
+    /// The learned move ordering the quiet nodes use ([`super::policy`]); `None` (as made):
+    /// the pattern values.
+    pub policy: Option<&'static super::policy::Policy>,
     /// Fours the quiescence search tries deeper in a chain ([`QUIESCENCE_WIDTH_DEEP`]).
     deep_width: usize,
     /// Nodes searched so far.
@@ -191,6 +195,7 @@ impl<'a> PatternSearch<'a> {
         deadline: Option<Instant>,
     ) -> Self {
         PatternSearch {
+            policy: None,
             board,
             table,
             killers: vec![[None; 2]; MAX_PLY as usize + 2],
@@ -227,6 +232,8 @@ impl<'a> PatternSearch<'a> {
                 i32::MAX - 1
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
+            } else if let Some(policy) = self.policy {
+                policy.score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             } else {
                 move_score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             };

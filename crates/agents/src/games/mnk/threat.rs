@@ -95,6 +95,14 @@ pub(crate) const KIND: Kind = Kind {
                   a/b/.../h for live, closed3, open3, closed2, open2, closed1, open1, win (as \
                   `arena fit` writes them); move ordering and threats unchanged",
         },
+        ParamDoc {
+            name: "ordering",
+            default: "auto",
+            doc: "the alpha-beta's move ordering at quiet nodes: learned (a table fitted to \
+                  threat's own games by `arena fit --ordering`, where the rule has one: caro, \
+                  freestyle), patterns (the cells' pattern values), or auto = learned where \
+                  SPRT accepted it (no rule yet: patterns)",
+        },
     ],
     // Two players only: the patterns and threats are those of one side against the other.
     multiplayer: false,
@@ -241,7 +249,16 @@ pub struct ThreatConfig {
     pub search: MainSearch,
     /// The evaluation's pattern weights ([`crate::pattern::WEIGHTS`] by default).
     pub weights: [i32; PATTERNS],
+    /// Whether the alpha-beta orders quiet cells by the learned table of the rule
+    /// ([`super::policy`]); `None`: by the rule ([`ThreatConfig::learned_under`]).
+    pub learned: Option<bool>,
 }
+
+/// The rules under which `ordering=auto` orders by the learned table: those where `arena
+/// sprt` accepted it against the pattern values. None yet: the tests of the tables of caro and
+/// freestyle (`results/strength/README.md`, "A move ordering learned from the games") did not
+/// decide.
+pub const LEARNED_RULES: &[WinRule] = &[];
 
 /// The `threat` agent's main search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,6 +289,11 @@ impl ThreatConfig {
     pub fn vct_under(&self, rule: WinRule) -> bool {
         self.vct.unwrap_or(rule != WinRule::Caro)
     }
+
+    /// Whether the alpha-beta orders by the learned table under `rule` (where it has one).
+    pub fn learned_under(&self, rule: WinRule) -> bool {
+        self.learned.unwrap_or(LEARNED_RULES.contains(&rule))
+    }
 }
 
 impl Default for ThreatConfig {
@@ -285,6 +307,7 @@ impl Default for ThreatConfig {
             tt_mb: 32,
             search: MainSearch::AlphaBeta,
             weights: WEIGHTS,
+            learned: None,
         }
     }
 }
@@ -361,6 +384,11 @@ impl ThreatAgent {
             weights: match params.text("weights") {
                 None | Some("default") => WEIGHTS,
                 Some(text) => parse_weights(text)?,
+            },
+            learned: match params.choice("ordering", "auto", &["auto", "learned", "patterns"])? {
+                "learned" => Some(true),
+                "patterns" => Some(false),
+                _ => None,
             },
         })
     }
@@ -664,6 +692,9 @@ impl Agent<Mnk> for ThreatAgent {
         let mut search = PatternSearch::new(board, table, budget.nodes_left(), search_deadline);
         // "Move now" stops the alpha-beta as its deadline would.
         search.stop = ctx.stop.clone();
+        if self.config.learned_under(search.board.rule()) {
+            search.policy = super::policy::policy(search.board.rule());
+        }
         let within = restrict.map(|set| set.and(&legal_set));
         let mut moves = search.root_moves(within.as_ref());
         moves.retain(|cell| legal_set.contains(*cell));
@@ -889,5 +920,48 @@ mod tests {
         let params = Params::new(&spec, KIND.params).unwrap();
         let error = ThreatAgent::from_params(&params).err().unwrap().to_string();
         assert!(error.contains("auto, true or false"), "{error}");
+    }
+
+    #[test]
+    fn the_learned_ordering_is_the_default_where_accepted_and_changes_the_search() {
+        let auto = config("threat");
+        assert_eq!(auto.learned, None);
+        for rule in [WinRule::Freestyle, WinRule::Exact, WinRule::Caro] {
+            assert_eq!(auto.learned_under(rule), LEARNED_RULES.contains(&rule));
+        }
+        assert!(config("threat:ordering=learned").learned_under(WinRule::Exact));
+        assert!(!config("threat:ordering=patterns").learned_under(WinRule::Caro));
+        let spec: crate::AgentSpec = "threat:ordering=best".parse().unwrap();
+        let error = ThreatAgent::from_params(&spec_params(&spec))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("learned"), "{error}");
+        // A quiet middle game, a fixed depth: the two orderings search differently (other node counts
+        // to the same depth), each the same on a second run.
+        for variant in ["gomoku", "caro"] {
+            let game: Mnk = variant
+                .parse::<rules::Variant>()
+                .unwrap()
+                .rules::<rules::MnkConfig>()
+                .unwrap()
+                .start()
+                .play_line("h8 i9 g7 j10")
+                .unwrap();
+            let run = |spec: &str| {
+                let mut agent = ThreatAgent::new(config(spec)).unwrap();
+                let mut rng = <crate::AgentRng as rand::SeedableRng>::seed_from_u64(1);
+                let choice = agent.choose(&game, &mut Context::new(&mut rng)).unwrap();
+                (choice.mv, choice.stats.nodes, choice.stats.depth)
+            };
+            let learned = run("threat:depth=6,ordering=learned");
+            let patterns = run("threat:depth=6,ordering=patterns");
+            assert_eq!(run("threat:depth=6,ordering=learned"), learned);
+            assert_ne!(learned, patterns, "{variant}");
+        }
+    }
+
+    fn spec_params(spec: &crate::AgentSpec) -> Params<'_> {
+        Params::new(spec, KIND.params).unwrap()
     }
 }

@@ -45,32 +45,47 @@ pub(crate) fn class(key: usize) -> usize {
     usize::from(class_tables().0[key])
 }
 
-/// The ordering weights of each cell key: the side to move's and the opponent's.
+/// The ordering weights: for the side to move's cell key and the opponent's best pattern
+/// there, and for the opponent's cell key and the side to move's best pattern.
 pub(crate) struct Policy {
+    /// `own[key * PATTERNS + their best]`.
     own: Vec<i32>,
+    /// `opp[key * PATTERNS + my best]`.
     opp: Vec<i32>,
+    /// The best of a cell key's four patterns.
+    best: Vec<u8>,
 }
 
 impl Policy {
-    /// Parses the text `arena`'s fit writes: one line a class, its four patterns then the own
-    /// and the opponent's weight.
+    /// Parses the text the fit writes: one line a class, its four patterns, then the side to
+    /// move's weight for each best pattern of the opponent's (`PATTERNS` numbers), then the
+    /// opponent's for each best pattern of the side to move's.
     fn parse(text: &str) -> Policy {
-        let mut own_class = vec![0; CLASSES];
-        let mut opp_class = vec![0; CLASSES];
+        let mut own_class = vec![[0; PATTERNS]; CLASSES];
+        let mut opp_class = vec![[0; PATTERNS]; CLASSES];
         let sorted = &class_tables().1;
         for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
             let numbers: Vec<i32> = line
                 .split_whitespace()
                 .map(|w| w.parse().expect("a number"))
                 .collect();
+            assert_eq!(numbers.len(), 4 + 2 * PATTERNS, "a line of the policy table");
             let patterns = [0, 1, 2, 3].map(|i| numbers[i] as u8);
             let c = sorted.iter().position(|s| *s == patterns).expect("a class");
-            own_class[c] = numbers[4];
-            opp_class[c] = numbers[5];
+            own_class[c].copy_from_slice(&numbers[4..4 + PATTERNS]);
+            opp_class[c].copy_from_slice(&numbers[4 + PATTERNS..]);
         }
+        let spread = |table: &[[i32; PATTERNS]]| {
+            (0..CELL_KEYS * PATTERNS)
+                .map(|i| table[class(i / PATTERNS)][i % PATTERNS])
+                .collect()
+        };
         Policy {
-            own: (0..CELL_KEYS).map(|k| own_class[class(k)]).collect(),
-            opp: (0..CELL_KEYS).map(|k| opp_class[class(k)]).collect(),
+            own: spread(&own_class),
+            opp: spread(&opp_class),
+            best: (0..CELL_KEYS)
+                .map(|k| sorted[class(k)][3])
+                .collect(),
         }
     }
 
@@ -78,7 +93,10 @@ impl Policy {
     #[inline]
     pub(crate) fn score(&self, board: &Board, cell: Cell, me: Player) -> i32 {
         let patterns = board.patterns();
-        self.own[patterns.key(cell, me)] + self.opp[patterns.key(cell, Mnk::opponent(me))]
+        let mine = patterns.key(cell, me);
+        let theirs = patterns.key(cell, Mnk::opponent(me));
+        self.own[mine * PATTERNS + usize::from(self.best[theirs])]
+            + self.opp[theirs * PATTERNS + usize::from(self.best[mine])]
     }
 }
 
@@ -220,16 +238,30 @@ mod tests {
         let base = |s: &Sample| s.base.iter().map(|&b| f64::from(b)).collect::<Vec<_>>();
         report("built-in, train", &train, base);
         report("built-in, test", &test, base);
-        let mut w = vec![0.0f64; 2 * CLASSES];
-        let (mut m, mut v) = (vec![0.0; 2 * CLASSES], vec![0.0; 2 * CLASSES]);
+        // A class weight for each side plus one for each class and the other side's best
+        // pattern (the class weights are the interaction's mean, kept apart so that rare
+        // pairs lean on them).
+        const P: usize = 2 * CLASSES + 2 * CLASSES * PATTERNS;
+        let best = |c: u16| usize::from(class_tables().1[usize::from(c)][3]);
+        let ix = |s: &Sample, i: usize| {
+            (
+                2 * CLASSES + usize::from(s.own[i]) * PATTERNS + best(s.opp[i]),
+                2 * CLASSES + CLASSES * PATTERNS + usize::from(s.opp[i]) * PATTERNS + best(s.own[i]),
+            )
+        };
+        let mut w = vec![0.0f64; P];
+        let (mut m, mut v) = (vec![0.0; P], vec![0.0; P]);
         let (lr, b1, b2, l2) = (0.05, 0.9, 0.999, 1e-5);
         let epochs: usize = std::env::var("POLICY_EPOCHS").map_or(400, |e| e.parse().unwrap());
         for epoch in 1..=epochs {
-            let mut grad = vec![0.0; 2 * CLASSES];
+            let mut grad = vec![0.0; P];
             let mut loss = 0.0;
             for s in &train {
                 let logits: Vec<f64> = (0..s.own.len())
-                    .map(|i| w[usize::from(s.own[i])] + w[CLASSES + usize::from(s.opp[i])])
+                    .map(|i| {
+                        let (a, b) = ix(s, i);
+                        w[usize::from(s.own[i])] + w[CLASSES + usize::from(s.opp[i])] + w[a] + w[b]
+                    })
                     .collect();
                 let top = logits.iter().cloned().fold(f64::MIN, f64::max);
                 let z: f64 = logits.iter().map(|l| (l - top).exp()).sum();
@@ -238,10 +270,13 @@ mod tests {
                     let p = (logits[i] - top).exp() / z - f64::from(u8::from(i == s.played));
                     grad[usize::from(s.own[i])] += p;
                     grad[CLASSES + usize::from(s.opp[i])] += p;
+                    let (a, b) = ix(s, i);
+                    grad[a] += p;
+                    grad[b] += p;
                 }
             }
             let n = train.len() as f64;
-            for j in 0..2 * CLASSES {
+            for j in 0..P {
                 let g = grad[j] / n + l2 * w[j];
                 m[j] = b1 * m[j] + (1.0 - b1) * g;
                 v[j] = b2 * v[j] + (1.0 - b2) * g * g;
@@ -254,29 +289,36 @@ mod tests {
             }
         }
         let scale = 256.0;
+        let own = |c: usize, b: usize| (scale * (w[c] + w[2 * CLASSES + c * PATTERNS + b])).round();
+        let opp = |c: usize, b: usize| {
+            (scale * (w[CLASSES + c] + w[2 * CLASSES + CLASSES * PATTERNS + c * PATTERNS + b]))
+                .round()
+        };
         let learned = |s: &Sample| {
             (0..s.own.len())
                 .map(|i| {
-                    (scale * w[usize::from(s.own[i])]).round()
-                        + (scale * w[CLASSES + usize::from(s.opp[i])]).round()
+                    own(usize::from(s.own[i]), best(s.opp[i]))
+                        + opp(usize::from(s.opp[i]), best(s.own[i]))
                 })
                 .collect::<Vec<_>>()
         };
         report("learned, train", &train, learned);
         report("learned, test", &test, learned);
         let sorted = &class_tables().1;
-        let mut text = String::from("# p0 p1 p2 p3 own opp (weights x256)\n");
+        let mut text = String::from(
+            "# p0 p1 p2 p3, own weight by the opponent's best pattern 0..8, opponent's weight by \
+             own best 0..8 (x256)\n",
+        );
         for c in 0..CLASSES {
             let p = sorted[c];
-            text += &format!(
-                "{} {} {} {} {} {}\n",
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                (scale * w[c]).round() as i32,
-                (scale * w[CLASSES + c]).round() as i32
-            );
+            text += &format!("{} {} {} {}", p[0], p[1], p[2], p[3]);
+            for b in 0..PATTERNS {
+                text += &format!(" {}", own(c, b) as i32);
+            }
+            for b in 0..PATTERNS {
+                text += &format!(" {}", opp(c, b) as i32);
+            }
+            text += "\n";
         }
         std::fs::write(var("POLICY_OUT"), text).unwrap();
     }

@@ -456,6 +456,65 @@ pub(crate) fn key_patterns(key: usize) -> [u8; 4] {
     std::array::from_fn(|d| ((key / KEY_STEP[d]) % PATTERNS) as u8)
 }
 
+/// The classes of a cell's four patterns taken as a multiset (the order of the four directions
+/// set aside): 495 of the 9 patterns.
+pub const CLASSES: usize = 495;
+
+/// The class of each cell key, and the sorted patterns of each class (in increasing order).
+pub(crate) fn class_tables() -> &'static (Vec<u16>, Vec<[u8; 4]>) {
+    static TABLES: OnceLock<(Vec<u16>, Vec<[u8; 4]>)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut sorted = Vec::with_capacity(CLASSES);
+        let n = PATTERNS as u8;
+        for a in 0..n {
+            for b in a..n {
+                for c in b..n {
+                    for d in c..n {
+                        sorted.push([a, b, c, d]);
+                    }
+                }
+            }
+        }
+        let class = (0..CELL_KEYS)
+            .map(|k| {
+                let mut p = key_patterns(k);
+                p.sort_unstable();
+                sorted.iter().position(|s| *s == p).expect("a class") as u16
+            })
+            .collect();
+        (class, sorted)
+    })
+}
+
+/// The class of a cell key.
+#[inline]
+pub(crate) fn class(key: usize) -> usize {
+    usize::from(class_tables().0[key])
+}
+
+/// A move ordering by class: a cell's key is a weight of the side to move's class there plus
+/// a weight of the opponent's (the learned ordering, `policy.rs`).
+pub(crate) struct ClassOrdering {
+    own: Vec<i32>,
+    opp: Vec<i32>,
+}
+
+impl ClassOrdering {
+    /// The ordering of the weights of each class, the side to move's and the opponent's.
+    pub(crate) fn new(own_class: &[i32], opp_class: &[i32]) -> ClassOrdering {
+        ClassOrdering {
+            own: (0..CELL_KEYS).map(|k| own_class[class(k)]).collect(),
+            opp: (0..CELL_KEYS).map(|k| opp_class[class(k)]).collect(),
+        }
+    }
+
+    /// The ordering key of `cell` for the side to move `me`.
+    #[inline]
+    pub(crate) fn score(&self, patterns: &Patterns, cell: Cell, me: Player) -> i32 {
+        self.own[patterns.key(cell, me)] + self.opp[patterns.key(cell, Mnk::opponent(me))]
+    }
+}
+
 /// What the search asks of a cell's four patterns, per cell key.
 pub(crate) struct CellTables {
     /// [`cell_value`].

@@ -172,7 +172,7 @@ pub(crate) struct PatternSearch<'a> {
     history: Vec<i32>,
     /// The learned move ordering the quiet nodes use ([`super::policy`]); `None` (as made):
     /// the pattern values.
-    pub policy: Option<&'static super::policy::Policy>,
+    pub policy: Option<&'static super::pattern::ClassOrdering>,
     /// Fours the quiescence search tries deeper in a chain ([`QUIESCENCE_WIDTH_DEEP`]).
     deep_width: usize,
     /// Nodes searched so far.
@@ -233,7 +233,8 @@ impl<'a> PatternSearch<'a> {
             } else if Some(cell) == killers[1] {
                 i32::MAX - 2
             } else if let Some(policy) = self.policy {
-                policy.score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
+                policy.score(self.board.patterns(), cell, me)
+                    + self.history[Self::slot(me, cell)] / 2
             } else {
                 move_score(&self.board, cell, me) + self.history[Self::slot(me, cell)] / 2
             };

@@ -18,97 +18,46 @@
 use std::fmt::Write as _;
 use std::sync::OnceLock;
 
-use rules::{Cell, Mnk, Player, TwoPlayer, WinRule};
+use rules::{Cell, Mnk, TwoPlayer, WinRule};
 
-use super::pattern::{CELL_KEYS, PATTERNS, key_patterns};
+use super::pattern::{ClassOrdering, class, class_tables};
 use super::pattern_search::{Keyed, WIDTH, move_score, quiet_candidates, settled};
 use super::threats::Board;
 
-/// The classes of four patterns taken as a multiset.
-pub const CLASSES: usize = 495;
+pub use super::pattern::CLASSES;
 
-/// The class of each cell key, and the sorted patterns of each class.
-fn class_tables() -> &'static (Vec<u16>, Vec<[u8; 4]>) {
-    static TABLES: OnceLock<(Vec<u16>, Vec<[u8; 4]>)> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut sorted = Vec::with_capacity(CLASSES);
-        let n = PATTERNS as u8;
-        for a in 0..n {
-            for b in a..n {
-                for c in b..n {
-                    for d in c..n {
-                        sorted.push([a, b, c, d]);
-                    }
-                }
-            }
-        }
-        let class = (0..CELL_KEYS)
-            .map(|k| {
-                let mut p = key_patterns(k);
-                p.sort_unstable();
-                sorted.iter().position(|s| *s == p).expect("a class") as u16
-            })
+/// Parses a table [`Weights::to_text`] wrote: one line a class, its four patterns, then the
+/// side to move's weight and the opponent's.
+fn parse(text: &str) -> ClassOrdering {
+    let mut own_class = vec![0; CLASSES];
+    let mut opp_class = vec![0; CLASSES];
+    let sorted = &class_tables().1;
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let numbers: Vec<i32> = line
+            .split_whitespace()
+            .map(|w| w.parse().expect("a number"))
             .collect();
-        (class, sorted)
-    })
-}
-
-/// The class of a cell key.
-#[inline]
-pub(crate) fn class(key: usize) -> usize {
-    usize::from(class_tables().0[key])
-}
-
-/// The ordering weights of each cell key: the side to move's and the opponent's.
-pub(crate) struct Policy {
-    own: Vec<i32>,
-    opp: Vec<i32>,
-}
-
-impl Policy {
-    /// Parses a table [`Weights::to_text`] wrote: one line a class, its four patterns, then the
-    /// side to move's weight and the opponent's.
-    fn parse(text: &str) -> Policy {
-        let mut own_class = vec![0; CLASSES];
-        let mut opp_class = vec![0; CLASSES];
-        let sorted = &class_tables().1;
-        for line in text
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        {
-            let numbers: Vec<i32> = line
-                .split_whitespace()
-                .map(|w| w.parse().expect("a number"))
-                .collect();
-            assert_eq!(numbers.len(), 6, "a line of an ordering table: {line}");
-            let patterns = [0, 1, 2, 3].map(|i| numbers[i] as u8);
-            let c = sorted.iter().position(|s| *s == patterns).expect("a class");
-            own_class[c] = numbers[4];
-            opp_class[c] = numbers[5];
-        }
-        Policy {
-            own: (0..CELL_KEYS).map(|k| own_class[class(k)]).collect(),
-            opp: (0..CELL_KEYS).map(|k| opp_class[class(k)]).collect(),
-        }
+        assert_eq!(numbers.len(), 6, "a line of an ordering table: {line}");
+        let patterns = [0, 1, 2, 3].map(|i| numbers[i] as u8);
+        let c = sorted.iter().position(|s| *s == patterns).expect("a class");
+        own_class[c] = numbers[4];
+        opp_class[c] = numbers[5];
     }
-
-    /// The ordering key of `cell` for the side to move `me`.
-    #[inline]
-    pub(crate) fn score(&self, board: &Board, cell: Cell, me: Player) -> i32 {
-        let patterns = board.patterns();
-        self.own[patterns.key(cell, me)] + self.opp[patterns.key(cell, Mnk::opponent(me))]
-    }
+    ClassOrdering::new(&own_class, &opp_class)
 }
 
 /// The learned ordering of `rule`, where there is one.
-pub(crate) fn policy(rule: WinRule) -> Option<&'static Policy> {
-    static CARO: OnceLock<Policy> = OnceLock::new();
-    static FREESTYLE: OnceLock<Policy> = OnceLock::new();
+pub(crate) fn policy(rule: WinRule) -> Option<&'static ClassOrdering> {
+    static CARO: OnceLock<ClassOrdering> = OnceLock::new();
+    static FREESTYLE: OnceLock<ClassOrdering> = OnceLock::new();
     match rule {
         WinRule::Freestyle => {
-            Some(FREESTYLE.get_or_init(|| Policy::parse(include_str!("policy-freestyle.txt"))))
+            Some(FREESTYLE.get_or_init(|| parse(include_str!("policy-freestyle.txt"))))
         }
-        WinRule::Caro => Some(CARO.get_or_init(|| Policy::parse(include_str!("policy-caro.txt")))),
+        WinRule::Caro => Some(CARO.get_or_init(|| parse(include_str!("policy-caro.txt")))),
         _ => None,
     }
 }
@@ -368,7 +317,7 @@ mod tests {
         assert!(after.top1 > 0.95, "{after:?} (built-in {before:?})");
         assert!(after.top1 > before.top1);
         // The table the agent reads gives the same keys.
-        let policy = Policy::parse(&weights.to_text("a test"));
+        let policy = parse(&weights.to_text("a test"));
         let mut game = start("caro").play_line("h8 i9 h9 h10 g8").unwrap();
         game.play_unchecked(game.config().cell(4, 4).unwrap());
         let board = Board::new(&game);
@@ -376,7 +325,7 @@ mod tests {
         let cell = quiet_candidates(&board, me).iter().next().unwrap();
         let patterns = board.patterns();
         assert_eq!(
-            policy.score(&board, cell, me),
+            policy.score(board.patterns(), cell, me),
             weights.own[class(patterns.key(cell, me))]
                 + weights.opp[class(patterns.key(cell, Mnk::opponent(me)))]
         );
@@ -398,7 +347,7 @@ mod tests {
                     .max_by_key(|&&c| (key(c), std::cmp::Reverse(c)))
                     .unwrap()
             };
-            let learned = best(&|c| policy.score(&board, c, me));
+            let learned = best(&|c| policy.score(board.patterns(), c, me));
             let opens = board.patterns().sets(me).open_four;
             assert!(opens.contains(learned), "{variant}: {learned:?}");
         }

@@ -78,7 +78,7 @@ pub use games::mnk::easy::{Easy, EasyConfig};
 pub use games::mnk::neighbor::{Neighbor, NeighborConfig};
 pub use games::mnk::threat::{MainSearch, ThreatAgent, ThreatConfig};
 /// m,n,k's searches and suite, where `arena solve`, `arena bench` and the benches reach them.
-pub use games::mnk::{dfpn, pattern, tactics, threats};
+pub use games::mnk::{dfpn, pattern, policy, tactics, threats};
 pub use games::oanquan::greedy::{Greedy, GreedyConfig};
 pub use mcts::{Mcts, MctsConfig};
 pub use minimax::{Minimax, MinimaxConfig};

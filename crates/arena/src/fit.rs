@@ -17,8 +17,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use agents::games::mnk::policy;
 use agents::pattern::{MAX_WEIGHT, PATTERNS, Patterns, WEIGHTS};
+use agents::policy;
 use rules::{Game as _, Mnk, Player, Variant};
 
 use crate::ArenaError;
@@ -465,7 +465,7 @@ fn display(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// The steps of the ordering fit ([`agents::games::mnk::policy::fit`]).
+/// The steps of the ordering fit ([`policy::fit`]).
 pub const ORDERING_STEPS: usize = 300;
 
 /// The move ordering fitted by `arena fit --ordering`, with its accuracy before and after.
@@ -537,7 +537,7 @@ impl FittedOrdering {
                 a.positions,
                 a.top1,
                 a.top3,
-                agents::games::mnk::policy::SEARCHED,
+                policy::SEARCHED,
                 a.searched
             )
         };

@@ -164,7 +164,7 @@ fn an_ordering_fit_is_seeded_and_writes_every_class_and_bad_inputs_are_refused()
     assert!(first.after[0].top3 > first.before[0].top3, "{first:?}");
     let text = first.to_text(&files, 3, 0.25);
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(lines.len(), agents::games::mnk::policy::CLASSES);
+    assert_eq!(lines.len(), agents::policy::CLASSES);
     assert!(
         lines.iter().all(|l| l.split_whitespace().count() == 6),
         "{text}"

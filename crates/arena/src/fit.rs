@@ -179,11 +179,8 @@ pub fn read_positions(
                     position.place(cell, player);
                 }
             }
-            let played = (action[i] >= 0.0 && (action[i] as usize) < plane)
-                .then(|| {
-                    let a = action[i] as usize;
-                    position.config().cell((a / cols) as u8, (a % cols) as u8)
-                })
+            let played = (action[i] >= 0.0)
+                .then(|| position.move_of(action[i] as u32))
                 .flatten();
             let key = rules::splitmix64(seed ^ rules::splitmix64(number as u64) ^ game[i] as u64);
             each(Position {

@@ -735,16 +735,22 @@ mod tests {
         }
     }
 
+    /// The root of `game` searched to depth 4 with the full window, from an empty `table`: the
+    /// moves best first, the value and the nodes.
+    fn full_window(game: &Mnk, table: &mut Table) -> (Vec<Cell>, i32, u64) {
+        table.new_search().unwrap();
+        let mut search = PatternSearch::new(Board::new(game), table, u64::MAX, None);
+        let mut best = search.root_moves(None);
+        let value = search.root(&mut best, 4).unwrap();
+        (best, value, search.nodes)
+    }
+
     #[test]
     fn a_root_window_that_misses_the_value_says_on_which_side() {
         // The value at depth 4 with the full window; then windows above it and below it.
         let game = gomoku("h8 h10 j9 f8 k6 e11 i9 g9");
         let mut table = Table::new(1);
-        table.new_search().unwrap();
-        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
-        let mut best = search.root_moves(None);
-        let value = search.root(&mut best, 4).unwrap();
-        let nodes = search.nodes;
+        let (best, value, nodes) = full_window(&game, &mut table);
         // Above it: an upper bound at or below the window, the order of the moves as given
         // (the best given last, where the full window would bring it to the front).
         table.new_search().unwrap();
@@ -789,10 +795,7 @@ mod tests {
         // that side, and ends with the value and move of the full window.
         let game = gomoku("h8 h10 j9 f8 k6 e11 i9 g9");
         let mut table = Table::new(1);
-        table.new_search().unwrap();
-        let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);
-        let mut best = search.root_moves(None);
-        let value = search.root(&mut best, 4).unwrap();
+        let (best, value, _) = full_window(&game, &mut table);
         for last in [value + 3000, value - 3000, value] {
             table.new_search().unwrap();
             let mut search = PatternSearch::new(Board::new(&game), &mut table, u64::MAX, None);

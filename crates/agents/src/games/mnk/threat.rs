@@ -913,21 +913,22 @@ mod tests {
         let mut rng = <crate::AgentRng as rand::SeedableRng>::seed_from_u64(1);
         let started = Instant::now();
         let ms = Duration::from_millis;
-        let st = |rng, limit: Duration| {
+        fn st(rng: &mut crate::AgentRng, started: Instant, limit: Duration) -> Context<'_> {
             Context::new(rng)
                 .with_deadline(crate::clock::plan(started, Some(limit), None))
                 .with_move_time(Some(limit))
-        };
+        }
         // `st=1`: the arena plans 800 ms, the agent spends 950.
-        let ctx = st(&mut rng, Duration::from_secs(1));
+        let ctx = st(&mut rng, started, Duration::from_secs(1));
         assert_eq!(move_deadline(started, &ctx), Some(started + ms(950)));
-        let ctx = st(&mut rng, ms(200));
+        let ctx = st(&mut rng, started, ms(200));
         assert_eq!(move_deadline(started, &ctx), Some(started + ms(190)));
         // `time_ms=0`: now.
-        let ctx = st(&mut rng, Duration::ZERO);
+        let ctx = st(&mut rng, started, Duration::ZERO);
         assert_eq!(move_deadline(started, &ctx), Some(started));
         // A front's own shorter limit holds as given.
-        let ctx = st(&mut rng, Duration::from_secs(1)).with_deadline(Some(started + ms(100)));
+        let ctx =
+            st(&mut rng, started, Duration::from_secs(1)).with_deadline(Some(started + ms(100)));
         assert_eq!(move_deadline(started, &ctx), Some(started + ms(100)));
         // No deadline: none.
         let ctx = Context::new(&mut rng).with_move_time(Some(Duration::from_secs(1)));

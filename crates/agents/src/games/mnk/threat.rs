@@ -25,8 +25,9 @@
 //! of it (more where the best move changes between iterations or the score falls, up to 1.5
 //! times the plan) and stops at three times the plan, inside the move's limit and half the
 //! clock. Not with `time_ms`, `search=mcts` or a front's own shorter limit (the web's think
-//! limit): the deadline given holds. With `search=ab` it draws nothing from its RNG: with a
-//! node budget the position decides the move.
+//! limit): the deadline given holds. Under a limit per move alone (`st=`) it searches to the
+//! limit less a twentieth (the arena's deadline keeps back a fifth). With `search=ab` it draws
+//! nothing from its RNG: with a node budget the position decides the move.
 
 use std::time::{Duration, Instant};
 
@@ -158,6 +159,35 @@ const FRONT_SLACK: Duration = Duration::from_millis(5);
 /// planned time is spent (times the stretch the position asks for, [`TimePlan::stretch`]):
 /// the next iteration would take longer than all before it, and would be cut off.
 const NEW_ITERATION_SHARE: f64 = 0.5;
+
+/// Under a limit per move alone (`st=`), the share of the limit the agent keeps back from its
+/// deadline (the arena keeps [`crate::clock::SAFETY_SHARE`], 20%, for every agent): nothing
+/// unspent carries over to a later move, and the searches read the clock every 1024 nodes,
+/// under a millisecond apart.
+const MOVE_LIMIT_SAFETY_SHARE: f64 = 0.05;
+
+/// The deadline of a move started at `started`: under a limit per move without a game clock,
+/// the limit less [`MOVE_LIMIT_SAFETY_SHARE`] of it, where the context's deadline is the
+/// arena's plan; otherwise (a game clock, which [`TimePlan`] spends, or a front's own shorter
+/// limit, the web's think limit) the context's deadline as given.
+fn move_deadline(started: Instant, ctx: &Context<'_>) -> Option<Instant> {
+    let given = ctx.deadline?;
+    let (None, Some(limit)) = (ctx.clock.as_ref(), ctx.move_time) else {
+        return Some(given);
+    };
+    let arena = crate::clock::plan(started, Some(limit), None)?;
+    if given + FRONT_SLACK < arena {
+        return Some(given);
+    }
+    let own = crate::clock::plan_with(
+        started,
+        Some(limit),
+        None,
+        MOVES_TO_GO,
+        MOVE_LIMIT_SAFETY_SHARE,
+    )?;
+    Some(own.max(given))
+}
 
 /// The time of a move under a game clock: a planned time, and a hard end to spend more
 /// where the position is sharp (the best move changing between iterations, the score
@@ -511,7 +541,10 @@ impl Agent<Mnk> for ThreatAgent {
         if legal.len() == 1 {
             return Ok(choice(legal[0], 1, None, None, "only move".into()));
         }
-        let deadline = match (ctx.deadline, self.config.time.map(|t| started + t)) {
+        let deadline = match (
+            move_deadline(started, ctx),
+            self.config.time.map(|t| started + t),
+        ) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
@@ -873,6 +906,41 @@ mod tests {
             .with_deadline(Some(started + Duration::from_millis(800)))
             .with_move_time(Some(secs(1)));
         assert!(TimePlan::new(started, &ctx).is_none());
+    }
+
+    #[test]
+    fn under_a_move_limit_alone_the_deadline_keeps_back_a_twentieth_of_it() {
+        let mut rng = <crate::AgentRng as rand::SeedableRng>::seed_from_u64(1);
+        let started = Instant::now();
+        let ms = Duration::from_millis;
+        fn st(rng: &mut crate::AgentRng, started: Instant, limit: Duration) -> Context<'_> {
+            Context::new(rng)
+                .with_deadline(crate::clock::plan(started, Some(limit), None))
+                .with_move_time(Some(limit))
+        }
+        // `st=1`: the arena plans 800 ms, the agent spends 950.
+        let ctx = st(&mut rng, started, Duration::from_secs(1));
+        assert_eq!(move_deadline(started, &ctx), Some(started + ms(950)));
+        let ctx = st(&mut rng, started, ms(200));
+        assert_eq!(move_deadline(started, &ctx), Some(started + ms(190)));
+        // `time_ms=0`: now.
+        let ctx = st(&mut rng, started, Duration::ZERO);
+        assert_eq!(move_deadline(started, &ctx), Some(started));
+        // A front's own shorter limit holds as given.
+        let ctx =
+            st(&mut rng, started, Duration::from_secs(1)).with_deadline(Some(started + ms(100)));
+        assert_eq!(move_deadline(started, &ctx), Some(started + ms(100)));
+        // No deadline: none.
+        let ctx = Context::new(&mut rng).with_move_time(Some(Duration::from_secs(1)));
+        assert_eq!(move_deadline(started, &ctx), None);
+        // Under a game clock the deadline is the arena's, which the plan stretches.
+        let control = crate::clock::GameClock {
+            moves: None,
+            time: Duration::from_secs(60),
+            increment: Duration::ZERO,
+        };
+        let ctx = clocked(&mut rng, started, control, Duration::from_secs(30), None);
+        assert_eq!(move_deadline(started, &ctx), ctx.deadline);
     }
 
     #[test]

@@ -35,6 +35,10 @@ use crate::tt::{Bound, Table};
 /// Moves searched at a quiet node below the root.
 pub const WIDTH: usize = 12;
 
+/// The same under caro, where a line blocked at both ends wins nothing and a quiet node has
+/// more moves that matter.
+pub const WIDTH_CARO: usize = 16;
+
 /// Moves searched at the root when nothing forces the move (the best by pattern value).
 pub const ROOT_WIDTH: usize = 24;
 
@@ -297,7 +301,12 @@ impl<'a> PatternSearch<'a> {
         }
         let extend = forced && ply < MAX_PLY;
         if !forced {
-            moves = self.quiet_moves(me, table_move, ply, WIDTH);
+            let width = if self.board.rule() == WinRule::Caro {
+                WIDTH_CARO
+            } else {
+                WIDTH
+            };
+            moves = self.quiet_moves(me, table_move, ply, width);
         }
         let child_depth = if extend { depth } else { depth - 1 };
         let alpha_start = alpha;

@@ -166,6 +166,19 @@ const NEW_ITERATION_SHARE: f64 = 0.5;
 /// under a millisecond apart.
 const MOVE_LIMIT_SAFETY_SHARE: f64 = 0.05;
 
+/// Whether the deadline `given` for a move started at `started` is a front's own limit (the
+/// web's think limit) rather than the arena's plan for `limit` and `clock`: the front planned
+/// from its own start, a moment before this one, so a deadline earlier than the arena's plan
+/// from here by more than [`FRONT_SLACK`] is the front's.
+fn front_limit(
+    started: Instant,
+    given: Instant,
+    limit: Duration,
+    clock: Option<&crate::clock::ClockState>,
+) -> bool {
+    crate::clock::plan(started, Some(limit), clock).is_some_and(|arena| given + FRONT_SLACK < arena)
+}
+
 /// The deadline of a move started at `started`: under a limit per move without a game clock,
 /// the limit less [`MOVE_LIMIT_SAFETY_SHARE`] of it, where the context's deadline is the
 /// arena's plan; otherwise (a game clock, which [`TimePlan`] spends, or a front's own shorter
@@ -175,8 +188,7 @@ fn move_deadline(started: Instant, ctx: &Context<'_>) -> Option<Instant> {
     let (None, Some(limit)) = (ctx.clock.as_ref(), ctx.move_time) else {
         return Some(given);
     };
-    let arena = crate::clock::plan(started, Some(limit), None)?;
-    if given + FRONT_SLACK < arena {
+    if front_limit(started, given, limit, None) {
         return Some(given);
     }
     let own = crate::clock::plan_with(
@@ -211,10 +223,7 @@ impl TimePlan {
         let clock = ctx.clock.as_ref()?;
         let given = ctx.deadline?;
         let limit = ctx.move_time?;
-        // The front planned from its own start, a moment before this one: a deadline earlier
-        // than the arena's plan from here by more than that is a limit of the front's own.
-        let arena = crate::clock::plan(started, Some(limit), Some(clock))?;
-        if given + FRONT_SLACK < arena {
+        if front_limit(started, given, limit, Some(clock)) {
             return None;
         }
         let planned = crate::clock::plan_with(
